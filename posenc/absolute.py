@@ -1,0 +1,169 @@
+"""Absolute encodings that are not sinusoids: a learned table, and no encoding at all.
+
+Learned absolute positions (BERT, Devlin et al. 2018, arXiv:1810.04805; GPT-2, Radford
+et al. 2019) are one trainable row per position, added to the token embedding:
+
+    x_p ← x_p + W[p],   W ∈ R^(table_size × d_model),   W[p, d] ~ N(0, std²) at initialisation.
+
+Here the table is its initialisation (GPT-2 and BERT both draw N(0, 0.02²)); a position
+p ≥ table_size has no row, so no encoding exists for it (NaN, never an invented value).
+
+NoPE (Kazemnejad et al. 2023, arXiv:2305.19466) adds nothing: PE[p] = 0. A causal
+decoder can still infer positions from its mask.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from posenc._checks import check_d_model, check_int, check_length
+from posenc.scheme import Option, Scheme
+
+DEFAULT_TABLE_SIZE = 512
+"""Rows of the learned table by default: BERT's 512 (GPT-2 has 1024), small enough
+that the app's length slider can reach past it and show where the table ends."""
+DEFAULT_STD = 0.02
+"""The standard deviation of the initial table in BERT and GPT-2."""
+
+
+def _check_std(std: object) -> float:
+    """A finite standard deviation > 0."""
+    if isinstance(std, bool) or not isinstance(std, numbers.Real) or not math.isfinite(std) or std <= 0:
+        raise ValueError(f"std must be a finite number greater than 0 (0.02 in GPT-2); got {std!r}.")
+    return float(std)
+
+
+def _check_seed(seed: object) -> int:
+    """A random seed: a whole number >= 0 (one seed, one table, on every machine)."""
+    return check_int(seed, "seed", minimum=0, meaning="the random seed of the table")
+
+
+def learned_absolute(
+    length: int,
+    d_model: int,
+    *,
+    table_size: int = DEFAULT_TABLE_SIZE,
+    seed: int = 0,
+    std: float = DEFAULT_STD,
+) -> np.ndarray:
+    """The (length, d_model) learned absolute encoding at initialisation, float64.
+
+        PE[p] = W[p]        for p < table_size,   W[p, d] ~ N(0, std²),
+        PE[p] = NaN         for p ≥ table_size    (the table has no row: no encoding exists).
+
+    BERT (Devlin et al. 2018, arXiv:1810.04805) uses table_size 512, GPT-2 1024; both
+    draw std = 0.02. W is drawn row after row from ``np.random.default_rng(seed)``, so a
+    seed gives the same rows whatever ``length`` is: PE for length 10 is the first 10
+    rows of PE for length 500 (prefix stability).
+    """
+    length = check_length(length)
+    d_model = check_d_model(d_model)
+    table_size = check_int(table_size, "table_size", minimum=1, meaning="the number of learned positions")
+    seed = _check_seed(seed)
+    std = _check_std(std)
+    rows = min(length, table_size)
+    table = np.full((length, d_model), np.nan)
+    # Generator.normal fills in C order, so drawing `rows` rows yields the prefix of the full table.
+    table[:rows] = np.random.default_rng(seed).normal(0.0, std, size=(rows, d_model))
+    return table
+
+
+def nope(length: int, d_model: int) -> np.ndarray:
+    """No positional encoding (NoPE, Kazemnejad et al. 2023, arXiv:2305.19466): PE[p] = 0.
+
+    Returns zeros of shape (length, d_model): adding it changes nothing.
+    """
+    return np.zeros((check_length(length), check_d_model(d_model)))
+
+
+def offset_similarity(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The mean similarity of two encodings Δ positions apart, for Δ = −(L−1) … L−1.
+
+        s(Δ) = mean over valid i of  PE[i] · PE[i+Δ]
+
+    where a pair is valid when both rows exist (rows with NaN, past a learned table, are
+    left out). s(Δ) is NaN when no valid pair is Δ apart. Returns (offsets, values).
+    """
+    table = np.asarray(table, dtype=np.float64)  # (length, d_model)
+    length = table.shape[0]
+    offsets = np.arange(-(length - 1), length)
+    if length == 0:
+        return offsets, np.zeros(0)
+    valid = ~np.isnan(table).any(axis=1)  # (length,)
+    clean = np.where(valid[:, None], table, 0.0)
+    gram = clean @ clean.T  # (length, length), gram[i, j] = PE[i]·PE[j]
+    index = (np.arange(length)[None, :] - np.arange(length)[:, None] + length - 1).ravel()
+    pairs = (valid[:, None] & valid[None, :]).ravel()
+    sums = np.bincount(index, weights=gram.ravel(), minlength=2 * length - 1)
+    counts = np.bincount(index, weights=pairs, minlength=2 * length - 1)
+    values = np.full(2 * length - 1, np.nan)
+    np.divide(sums, counts, out=values, where=counts > 0)
+    return offsets, values
+
+
+# --- registry entries: fn(length, d_model, base, **options); base is unused here ---
+
+
+def _learned_table(length: int, d_model: int, base: float, **options) -> np.ndarray:
+    return learned_absolute(length, d_model, **options)
+
+
+def _learned_curve(length: int, d_model: int, base: float, **options) -> tuple[np.ndarray, np.ndarray]:
+    return offset_similarity(learned_absolute(length, d_model, **options))
+
+
+def _learned_formula(d_model: int, base: float, *, table_size: int = DEFAULT_TABLE_SIZE, seed: int = 0) -> str:
+    return (
+        r"\mathrm{PE}_p = \begin{cases} W_{p} & p < " + str(table_size) + r" \\"
+        r" \text{none (no row)} & p \ge " + str(table_size) + r" \end{cases}"
+        r",\qquad W \in \mathbb{R}^{" + f"{table_size} \\times {d_model}" + r"},\;"
+        r" W_{p,d} \sim \mathcal{N}(0,\, 0.02^2)\ \text{(seed " + str(seed) + ")}"
+    )
+
+
+def _nope_table(length: int, d_model: int, base: float) -> np.ndarray:
+    return nope(length, d_model)
+
+
+def _nope_curve(length: int, d_model: int, base: float) -> tuple[np.ndarray, np.ndarray]:
+    offsets = np.arange(-(check_length(length) - 1), length)
+    check_d_model(d_model)
+    return offsets, np.zeros(len(offsets))
+
+
+def _nope_formula(d_model: int, base: float) -> str:
+    return r"\mathrm{PE}_p = \mathbf{0} \in \mathbb{R}^{" + str(d_model) + r"}\quad\text{(nothing is added)}"
+
+
+SCHEMES: tuple[Scheme, ...] = (
+    Scheme(
+        key="learned",
+        label="Learned absolute (BERT / GPT-2)",
+        family="absolute",
+        paper="Devlin et al. 2018, arXiv:1810.04805",
+        formula=_learned_formula,
+        offset_curve=_learned_curve,
+        curve_label="mean PE[i]·PE[i+Δ] over valid i (untrained table)",
+        table=_learned_table,
+        options=(
+            Option(
+                "table_size", "Table size (learned positions)", DEFAULT_TABLE_SIZE, 1, 4096,
+                help="Rows of the table: 512 in BERT, 1024 in GPT-2. Positions past it have no encoding.",
+            ),
+            Option("seed", "Random seed", 0, 0, 9999, help="Seed of the N(0, 0.02²) initial table."),
+        ),
+    ),
+    Scheme(
+        key="nope",
+        label="NoPE (no positional encoding)",
+        family="absolute",
+        paper="Kazemnejad et al. 2023, arXiv:2305.19466",
+        formula=_nope_formula,
+        offset_curve=_nope_curve,
+        curve_label="PE[i]·PE[i+Δ] (always 0)",
+        table=_nope_table,
+    ),
+)

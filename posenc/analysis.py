@@ -1,0 +1,42 @@
+"""Measurements on an encoding table that every absolute scheme shares."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def similarity_matrix(table: np.ndarray) -> np.ndarray:
+    """S[p, q] = PE[p] · PE[q], the (length, length) Gram matrix of the rows of ``table``.
+
+    For the sinusoidal encoding with even d_model, S[p, q] = Σ_i cos((p − q)·θ_i):
+    it depends only on the offset p − q (Vaswani et al. 2017, arXiv:1706.03762, §3.5).
+    """
+    table = np.asarray(table, dtype=np.float64)
+    return table @ table.T
+
+
+def offset_similarity(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The mean similarity of two encodings Δ positions apart, for Δ = −(L−1) … L−1.
+
+        s(Δ) = mean over i with rows i and i+Δ both defined of PE[i] · PE[i+Δ]
+
+    Rows holding NaN (a learned table has no row past its size) are left out of the
+    mean; an offset with no defined pair gets NaN. Computed for all offsets at once
+    as an autocorrelation along positions (FFT, O(L log L · d)).
+    """
+    table = np.asarray(table, dtype=np.float64)
+    length = table.shape[0]
+    offsets = np.arange(-(length - 1), length)
+    if length == 0:
+        return offsets, np.zeros(0)
+    defined = ~np.isnan(table).any(axis=1)
+    rows = np.where(defined[:, None], table, 0.0)
+    size = 2 * length
+    spectrum = np.fft.rfft(rows, n=size, axis=0)  # (size/2+1, d)
+    sums = np.fft.irfft((spectrum * spectrum.conj()).real.sum(axis=1), n=size)
+    mask = np.fft.rfft(defined.astype(np.float64), n=size)
+    counts = np.rint(np.fft.irfft(mask * mask.conj(), n=size))
+    index = offsets % size  # Δ ≥ 0 at Δ, Δ < 0 wraps to size + Δ
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(counts[index] > 0, sums[index] / counts[index], np.nan)
+    return offsets, mean

@@ -1,0 +1,7 @@
+"""torch ``nn.Module`` versions of posenc's encodings (imports torch).
+
+Each module computes with torch ops and equals the numpy function of the same
+scheme to 1e-6 (tests/test_modules*.py check the parity).
+"""
+
+from posenc.modules.sinusoidal import SinusoidalPositionalEncoding  # noqa: F401

@@ -1,0 +1,20 @@
+"""The scheme registry: every positional scheme posenc knows, by key.
+
+Each family module declares its entries in a ``SCHEMES`` tuple; this module
+collects them in one dict that pages, the comparison view and the tests loop over.
+"""
+
+from __future__ import annotations
+
+from posenc import sinusoidal
+from posenc.scheme import Scheme
+
+SCHEMES: dict[str, Scheme] = {s.key: s for module in (sinusoidal,) for s in module.SCHEMES}
+"""key -> Scheme, in the order the selector shows them."""
+
+
+def get_scheme(key: str) -> Scheme:
+    """The registered scheme called ``key``, or a ValueError listing the known ones."""
+    if key not in SCHEMES:
+        raise ValueError(f"Unknown scheme {key!r}; known schemes: {', '.join(SCHEMES)}.")
+    return SCHEMES[key]

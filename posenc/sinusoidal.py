@@ -1,0 +1,264 @@
+"""The sinusoidal encoding of "Attention Is All You Need" (Vaswani et al. 2017, arXiv:1706.03762).
+
+    PE[pos, 2i]   = sin(pos · θ_i)
+    PE[pos, 2i+1] = cos(pos · θ_i),      θ_i = n^(−2i/d_model)
+
+and the rotation that links positions a fixed offset k apart:
+
+    PE[pos + k] = M_k · PE[pos],   M_k = diag(R(kθ_0), R(kθ_1), …),
+    R(φ) = [[cos φ, sin φ], [−sin φ, cos φ]].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from posenc._checks import check_base, check_choice, check_d_model, check_float_dtype, check_int, check_length
+from posenc.scheme import Option, Scheme
+
+Layout = Literal["interleaved", "split"]
+Spacing = Literal["vaswani", "tensor2tensor"]
+LAYOUTS: tuple[str, ...] = ("interleaved", "split")
+SPACINGS: tuple[str, ...] = ("vaswani", "tensor2tensor")
+
+_BLOCK = 128  # rows per block of the angle-addition fill (see _sin_cos_table)
+
+
+def frequencies(d_model: int, base: float = 10000.0, *, spacing: Spacing = "vaswani") -> np.ndarray:
+    """Angular frequencies θ_i, i = 0 … ⌈d_model/2⌉ − 1, in float64.
+
+    - ``"vaswani"`` (arXiv:1706.03762): θ_i = base^(−2i/d_model), computed in log space
+      as θ_i = exp(−(2i/d_model) · ln base).
+    - ``"tensor2tensor"`` (``get_timing_signal_1d``): log-timescales spread evenly from
+      1 to ``base`` over h − 1 steps (h = ⌈d_model/2⌉): θ_i = exp(−i · ln(base) / max(h − 1, 1)).
+      The longest wavelength is exactly 2π·base, where Vaswani's is 2π·base^(1 − 2/d_model).
+    """
+    d_model = check_d_model(d_model)
+    base = check_base(base)
+    check_choice(spacing, "spacing", SPACINGS)
+    i = np.arange((d_model + 1) // 2, dtype=np.float64)
+    if spacing == "vaswani":
+        return np.exp(-(2.0 * i / d_model) * np.log(base))
+    return np.exp(-i * (np.log(base) / max(len(i) - 1, 1)))
+
+
+def wavelengths(d_model: int, base: float = 10000.0, *, spacing: Spacing = "vaswani") -> np.ndarray:
+    """Wavelength of every sin/cos pair, λ_i = 2π / θ_i: a geometric progression from 2π."""
+    return 2.0 * np.pi / frequencies(d_model, base, spacing=spacing)
+
+
+def _sin_cos_table(length: int, theta: np.ndarray, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """sin(p·θ_i) and cos(p·θ_i) for p < length, as two (length, h) arrays of ``dtype``.
+
+    Phases are float64. Each position is split as p = a + b (a a multiple of _BLOCK,
+    b < _BLOCK) and the angle-addition formulas
+        sin(pθ) = sin(aθ)cos(bθ) + cos(aθ)sin(bθ),  cos(pθ) = cos(aθ)cos(bθ) − sin(aθ)sin(bθ)
+    are evaluated in float64 and rounded to ``dtype`` once, at the end. This needs
+    (length/_BLOCK + _BLOCK)·h transcendental calls instead of 2·length·h; its error
+    (≈ 2e-13 at length 4096, dominated by rounding the phase itself) matches direct evaluation.
+    """
+    h = len(theta)
+    sin_out = np.empty((length, h), dtype=dtype)
+    cos_out = np.empty((length, h), dtype=dtype)
+    small = np.arange(min(_BLOCK, length), dtype=np.float64)[:, None] * theta  # (b, h)
+    sin_b, cos_b = np.sin(small), np.cos(small)
+    starts = np.arange(0, length, _BLOCK, dtype=np.float64)[:, None] * theta  # (a, h)
+    sin_a, cos_a = np.sin(starts), np.cos(starts)
+    left = np.empty_like(small)
+    right = np.empty_like(small)
+    for j, start in enumerate(range(0, length, _BLOCK)):
+        n = min(_BLOCK, length - start)
+        rows = slice(start, start + n)
+        np.multiply(sin_a[j], cos_b[:n], out=left[:n])
+        np.multiply(cos_a[j], sin_b[:n], out=right[:n])
+        np.add(left[:n], right[:n], out=sin_out[rows])
+        np.multiply(cos_a[j], cos_b[:n], out=left[:n])
+        np.multiply(sin_a[j], sin_b[:n], out=right[:n])
+        np.subtract(left[:n], right[:n], out=cos_out[rows])
+    return sin_out, cos_out
+
+
+def sinusoidal(
+    length: int,
+    d_model: int,
+    base: float = 10000.0,
+    *,
+    layout: Layout = "interleaved",
+    dtype: type | np.dtype = np.float64,
+    spacing: Spacing = "vaswani",
+) -> np.ndarray:
+    """The (length, d_model) sinusoidal encoding matrix (Vaswani et al. 2017, arXiv:1706.03762).
+
+    - ``"interleaved"``: PE[p, 2i] = sin(p·θ_i), PE[p, 2i+1] = cos(p·θ_i). With an odd
+      d_model the last column is the sine of the last frequency.
+    - ``"split"``: PE[p, i] = sin(p·θ_i), PE[p, d/2 + i] = cos(p·θ_i) ([sin | cos], the
+      tensor2tensor / fairseq ordering); d_model must be even.
+
+    θ_i comes from :func:`frequencies`. Phases are computed in float64 and rounded to
+    ``dtype`` at the end, so a float32 table is the float64 table correctly rounded.
+    """
+    length = check_length(length)
+    d_model = check_d_model(d_model)
+    check_choice(layout, "layout", LAYOUTS)
+    out_dtype = check_float_dtype(dtype)
+    if layout == "split" and d_model % 2:
+        raise ValueError(
+            f"The split layout puts d_model/2 sines before d_model/2 cosines, so d_model "
+            f"must be even; got {d_model}. Use layout='interleaved' for an odd d_model."
+        )
+    theta = frequencies(d_model, base, spacing=spacing)
+    sin, cos = _sin_cos_table(length, theta, out_dtype)  # (length, ⌈d/2⌉) each
+    if layout == "split":
+        return np.concatenate([sin, cos], axis=1)
+    table = np.empty((length, d_model), dtype=out_dtype)
+    table[:, 0::2] = sin
+    table[:, 1::2] = cos[:, : d_model // 2]
+    return table
+
+
+def _check_even(d_model: int) -> int:
+    d_model = check_d_model(d_model)
+    if d_model % 2:
+        raise ValueError(
+            f"The rotation M_k acts on (sin, cos) pairs, but with an odd d_model={d_model} "
+            "the last column (a sine) has no cosine partner. Use an even d_model."
+        )
+    return d_model
+
+
+def rotation_blocks(k: int, d_model: int, base: float = 10000.0, *, spacing: Spacing = "vaswani") -> np.ndarray:
+    """The d_model/2 diagonal blocks of M_k, shape (d_model/2, 2, 2):
+
+        B_i = [[ cos kθ_i, sin kθ_i],
+               [−sin kθ_i, cos kθ_i]]
+    """
+    k = check_int(k, "k", minimum=-(2**53), meaning="the offset between positions")
+    d_model = _check_even(d_model)
+    angle = k * frequencies(d_model, base, spacing=spacing)  # (d/2,)
+    c, s = np.cos(angle), np.sin(angle)
+    return np.stack([c, s, -s, c], axis=-1).reshape(-1, 2, 2)
+
+
+def rotation_matrix(k: int, d_model: int, base: float = 10000.0, *, spacing: Spacing = "vaswani") -> np.ndarray:
+    """The (d_model, d_model) block-diagonal M_k with PE[p+k] = M_k · PE[p] (interleaved layout).
+
+        M_k = diag(B_0, …, B_{d/2−1}),   B_i = [[cos kθ_i,  sin kθ_i],
+                                                [−sin kθ_i, cos kθ_i]]
+
+    k may be negative: M_{−k} = M_kᵀ (a rotation by −kθ_i is the transpose).
+    """
+    blocks = rotation_blocks(k, d_model, base, spacing=spacing)  # (d/2, 2, 2)
+    matrix = np.zeros((d_model, d_model))
+    for row in range(2):
+        for col in range(2):
+            idx = np.arange(0, d_model, 2)
+            matrix[idx + row, idx + col] = blocks[:, row, col]
+    return matrix
+
+
+def apply_rotation(k: int, table: np.ndarray, base: float = 10000.0, *, spacing: Spacing = "vaswani") -> np.ndarray:
+    """M_k · PE[p] for every row p of an interleaved ``table`` (length, d_model), in the table's dtype.
+
+    The product is taken block by block, (PE[p,2i], PE[p,2i+1]) ↦
+    (cos kθ_i·PE[p,2i] + sin kθ_i·PE[p,2i+1], −sin kθ_i·PE[p,2i] + cos kθ_i·PE[p,2i+1]):
+    the same products as the dense M_k @ PE[p] without its exact zero terms, in O(length·d).
+    """
+    blocks = rotation_blocks(k, table.shape[1], base, spacing=spacing).astype(table.dtype)
+    even, odd = table[:, 0::2], table[:, 1::2]
+    out = np.empty_like(table)
+    out[:, 0::2] = blocks[:, 0, 0] * even + blocks[:, 0, 1] * odd
+    out[:, 1::2] = blocks[:, 1, 0] * even + blocks[:, 1, 1] * odd
+    return out
+
+
+@dataclass(frozen=True)
+class RotationCheck:
+    """Residuals of PE[p+k] = M_k · PE[p] at every valid position p."""
+
+    k: int
+    positions: np.ndarray  # (m,) the p with 0 ≤ p + k < length
+    errors: np.ndarray  # (m,) max_d |M_k·PE[p] − PE[p+k]|
+    max_abs_error: float
+    dtype: str
+
+
+def rotation_check(
+    length: int,
+    d_model: int,
+    base: float = 10000.0,
+    k: int = 1,
+    *,
+    dtype: type | np.dtype = np.float64,
+    spacing: Spacing = "vaswani",
+) -> RotationCheck:
+    """Check PE[p+k] = M_k · PE[p] for every p with 0 ≤ p+k < length, computed in ``dtype``.
+
+    errors[p] = max over dimensions of |M_k·PE[p] − PE[p+k]|; both the table and M_k are
+    rounded to ``dtype`` first, so float32 shows float32's own rounding (≈ 1e-7).
+    """
+    length = check_length(length)
+    k = check_int(k, "k", minimum=-(2**53), meaning="the offset between positions")
+    if abs(k) >= length:
+        raise ValueError(
+            f"The offset k={k} leaves no pair of positions inside length={length}: "
+            f"choose |k| < {length}."
+        )
+    _check_even(d_model)
+    table = sinusoidal(length, d_model, base, dtype=dtype, spacing=spacing)
+    positions = np.arange(max(0, -k), min(length, length - k))
+    residual = apply_rotation(k, table[positions], base, spacing=spacing) - table[positions + k]
+    errors = np.abs(residual).max(axis=1) if d_model else np.zeros(len(positions))
+    return RotationCheck(k, positions, errors, float(errors.max()), np.dtype(dtype).name)
+
+
+def _number(value: float) -> str:
+    """10000.0 -> '10000', 0.5 -> '0.5' (for formulas)."""
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:g}"
+
+
+def sinusoidal_formula(d_model: int, base: float, *, layout: Layout = "interleaved", spacing: Spacing = "vaswani") -> str:
+    """LaTeX of exactly what :func:`sinusoidal` computes for these arguments."""
+    h = (d_model + 1) // 2
+    if spacing == "vaswani":
+        theta = rf"\theta_i = {_number(base)}^{{-2i/{d_model}}}"
+    else:
+        theta = rf"\theta_i = \exp\!\left(-i\,\frac{{\ln {_number(base)}}}{{{max(h - 1, 1)}}}\right)"
+    if layout == "split":
+        cols = (rf"PE_{{(pos,\,i)}} = \sin(pos\,\theta_i),\quad "
+                rf"PE_{{(pos,\,{d_model // 2}+i)}} = \cos(pos\,\theta_i)")
+    else:
+        cols = rf"PE_{{(pos,\,2i)}} = \sin(pos\,\theta_i),\quad PE_{{(pos,\,2i+1)}} = \cos(pos\,\theta_i)"
+    return rf"{cols},\qquad {theta},\quad i = 0,\dots,{h - 1}"
+
+
+def _table(length: int, d_model: int, base: float, *, layout: Layout = "interleaved", spacing: Spacing = "vaswani") -> np.ndarray:
+    return sinusoidal(length, d_model, base, layout=layout, spacing=spacing)
+
+
+def _offset_curve(length: int, d_model: int, base: float, **options: str) -> tuple[np.ndarray, np.ndarray]:
+    from posenc.analysis import offset_similarity
+
+    return offset_similarity(_table(length, d_model, base, **options))
+
+
+SCHEMES: tuple[Scheme, ...] = (
+    Scheme(
+        key="sinusoidal",
+        label="Sinusoidal (Vaswani et al.)",
+        family="absolute",
+        paper="Vaswani et al. 2017, arXiv:1706.03762",
+        formula=lambda d_model, base, **o: sinusoidal_formula(d_model, base, **o),
+        offset_curve=_offset_curve,
+        curve_label="mean similarity PE[i]·PE[i+Δ]",
+        table=_table,
+        options=(
+            Option("layout", "layout", "interleaved", choices=LAYOUTS,
+                   help="interleaved: sin, cos, sin, cos … (the paper); split: all sines then all cosines (tensor2tensor, fairseq)."),
+            Option("spacing", "frequency spacing", "vaswani", choices=SPACINGS,
+                   help="vaswani: θ_i = n^(−2i/d); tensor2tensor: timescales from 1 to n over d/2 − 1 steps."),
+        ),
+    ),
+)
