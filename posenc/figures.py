@@ -1,0 +1,163 @@
+"""plotly figure builders: arrays in, ``go.Figure`` out.
+
+No builder reads widgets or session state. Shared layout (fonts, margins, the
+diverging colour scale) is defined once here. Large matrices are thinned to what
+a chart can show (:func:`thin_index`); the cells that are sent keep their true
+values, and the chart says how many were skipped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+DIVERGING = "RdBu_r"  # ColorBrewer RdBu: diverging and colour-blind safe; red > 0 > blue
+FONT = dict(family="Inter, Segoe UI, Helvetica, Arial, sans-serif", size=15)
+MAX_CELLS_PER_AXIS = 256  # a heatmap a few hundred pixels wide cannot show more
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")  # Okabe–Ito
+
+
+def _layout(fig: go.Figure, title: str, height: int = 420) -> go.Figure:
+    fig.update_layout(
+        title=dict(text=title, x=0, xanchor="left"),
+        font=FONT,
+        height=height,
+        margin=dict(l=70, r=30, t=70, b=60),
+        template="plotly_white",
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1),
+    )
+    return fig
+
+
+def thin_index(size: int, limit: int = MAX_CELLS_PER_AXIS, *, group: int = 1) -> np.ndarray:
+    """Indices 0 … size−1 thinned to at most ``limit`` by an even stride.
+
+    ``group`` keeps runs together: group=2 keeps both columns of each (sin, cos)
+    pair, so a thinned interleaved table still shows sines and cosines.
+    """
+    if size <= limit:
+        return np.arange(size)
+    groups = -(-size // group)
+    step = -(-groups // max(limit // group, 1))
+    starts = np.arange(0, groups, step) * group
+    index = (starts[:, None] + np.arange(group)).ravel()
+    return index[index < size]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def stride_note(index: np.ndarray, size: int, what: str, group: int = 1) -> str:
+    """'every 4th position shown' when ``index`` thins 0 … size−1, else ''."""
+    if len(index) >= size:
+        return ""
+    step = (index[group] - index[0]) // group if len(index) > group else size
+    return f"every {_ordinal(int(step))} {what}{' pair' if group == 2 else ''} shown"
+
+
+def heatmap(
+    matrix: np.ndarray,
+    *,
+    title: str,
+    x_label: str,
+    y_label: str,
+    zrange: tuple[float, float] | None = (-1.0, 1.0),
+    thin: bool = True,
+    col_group: int = 1,
+    colorscale: str = DIVERGING,
+) -> go.Figure:
+    """A heatmap of ``matrix`` (rows on y, columns on x) sent as float32.
+
+    ``zrange`` pins the colour scale (centred on 0 when None, so the diverging
+    scale keeps its meaning). With ``thin``, rows and columns are subsampled to
+    at most MAX_CELLS_PER_AXIS each and the title says so; hover shows the true
+    row, column and value of each cell sent.
+    """
+    rows = thin_index(matrix.shape[0]) if thin else np.arange(matrix.shape[0])
+    cols = thin_index(matrix.shape[1], group=col_group) if thin else np.arange(matrix.shape[1])
+    z = np.asarray(matrix[np.ix_(rows, cols)], dtype=np.float32)
+    if zrange is None:
+        finite = np.abs(z[np.isfinite(z)])
+        bound = float(finite.max()) if finite.size and finite.max() > 0 else 1.0
+        zrange = (-bound, bound)
+    notes = [n for n in (stride_note(rows, matrix.shape[0], y_label), stride_note(cols, matrix.shape[1], x_label, col_group)) if n]
+    x = [str(c) for c in cols] if col_group > 1 and len(cols) < matrix.shape[1] else cols
+    trace = go.Heatmap(
+        z=z, x=x, y=rows, zmin=zrange[0], zmax=zrange[1], colorscale=colorscale,
+        hovertemplate=f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>value %{{z:.6g}}<extra></extra>",
+        colorbar=dict(thickness=14),
+    )
+    fig = go.Figure(trace)
+    fig.update_xaxes(title_text=x_label, type="category" if isinstance(x, list) else None, nticks=12)
+    fig.update_yaxes(title_text=y_label, autorange="reversed")
+    subtitle = f"<br><sup>{'; '.join(notes)} (all values are exact)</sup>" if notes else ""
+    return _layout(fig, title + subtitle, height=480)
+
+
+def line_chart(
+    x: np.ndarray,
+    series: dict[str, np.ndarray],
+    *,
+    title: str,
+    x_label: str,
+    y_label: str,
+    log_y: bool = False,
+    markers: bool = False,
+    height: int = 400,
+) -> go.Figure:
+    """One line per entry of ``series`` (label -> y values) against ``x``."""
+    fig = go.Figure()
+    for n, (label, y) in enumerate(series.items()):
+        fig.add_trace(go.Scatter(
+            x=np.asarray(x), y=np.asarray(y, dtype=np.float64), name=label,
+            mode="lines+markers" if markers else "lines",
+            line=dict(color=PALETTE[n % len(PALETTE)], width=2),
+            hovertemplate=f"{label}<br>{x_label} %{{x}}<br>{y_label} %{{y:.6g}}<extra></extra>",
+        ))
+    fig.update_xaxes(title_text=x_label)
+    fig.update_yaxes(title_text=y_label, type="log" if log_y else None, exponentformat="power" if log_y else None)
+    return _layout(fig, title, height)
+
+
+def vectors_chart(dimensions: np.ndarray, vectors: dict[str, np.ndarray], *, title: str) -> go.Figure:
+    """Several vectors over the same dimensions, as markers (for PE[pos], M_k·PE[pos], PE[pos+k])."""
+    fig = go.Figure()
+    symbols = ("circle-open", "x-thin-open", "diamond-open", "square-open")
+    for n, (label, values) in enumerate(vectors.items()):
+        fig.add_trace(go.Scatter(
+            x=dimensions, y=values, name=label, mode="markers",
+            marker=dict(color=PALETTE[n], size=10 - 2 * n, symbol=symbols[n % 4], line=dict(width=2, color=PALETTE[n])),
+            hovertemplate=f"{label}<br>dimension %{{x}}<br>value %{{y:.9f}}<extra></extra>",
+        ))
+    fig.update_xaxes(title_text="dimension")
+    fig.update_yaxes(title_text="value", range=[-1.1, 1.1])
+    return _layout(fig, title, 380)
+
+
+def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: np.ndarray, *, pos: int, k: int) -> go.Figure:
+    """For each pair i: the unit circle with (sin, cos) at pos and at pos+k.
+
+    ``start`` and ``end`` are (len(pairs), 2) arrays of (sin, cos); ``angles`` the
+    rotation k·θ_i of each pair, shown in the subplot title.
+    """
+    fig = make_subplots(rows=1, cols=len(pairs), subplot_titles=[
+        f"pair i={i}: k·θ_i = {a:.4g} rad" for i, a in zip(pairs, angles)
+    ])
+    circle = np.linspace(0, 2 * np.pi, 181)
+    for col, (s0, s1) in enumerate(zip(start, end), start=1):
+        fig.add_trace(go.Scatter(x=np.cos(circle), y=np.sin(circle), mode="lines", line=dict(color="#bbbbbb"),
+                                 hoverinfo="skip", showlegend=False), row=1, col=col)
+        for (sin_v, cos_v), label, colour in ((s0, f"pos={pos}", PALETTE[0]), (s1, f"pos+k={pos + k}", PALETTE[1])):
+            fig.add_trace(go.Scatter(
+                x=[0, cos_v], y=[0, sin_v], mode="lines+markers", name=label, legendgroup=label,
+                showlegend=col == 1, line=dict(color=colour, width=3), marker=dict(size=[0, 11], color=colour),
+                hovertemplate=f"{label}<br>cos %{{x:.6f}}<br>sin %{{y:.6f}}<extra></extra>",
+            ), row=1, col=col)
+        fig.update_xaxes(range=[-1.2, 1.2], title_text="cos", row=1, col=col, scaleanchor=f"y{col if col > 1 else ''}")
+        fig.update_yaxes(range=[-1.2, 1.2], title_text="sin" if col == 1 else None, row=1, col=col)
+    _layout(fig, f"Rotation of each (sin, cos) pair from pos={pos} to pos+k={pos + k}", 420)
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, xanchor="center", x=0.5))
+    return fig
