@@ -1,12 +1,11 @@
 """posenc: the positional-encoding explorer. Entry point and router.
 
-Run with ``streamlit run app.py``. The sidebar (d_model, n, length, scheme) is
-drawn here, once, for every page; its values live in the URL.
+Run with ``streamlit run app.py``. Every page starts with ``shared.controls()``,
+the one helper that draws the shared sidebar (d_model, n, length, scheme) and
+keeps its values in the URL.
 """
 
 import streamlit as st
-
-from pages import shared
 
 st.set_page_config(page_title="posenc: positional-encoding explorer", page_icon=":material/waves:", layout="wide")
 
@@ -16,6 +15,4 @@ PAGES = [
     st.Page("pages/rotation.py", title="Rotation check", icon=":material/rotate_right:"),
 ]
 
-navigation = st.navigation(PAGES)
-st.session_state["_controls"] = shared.sidebar()
-navigation.run()
+st.navigation(PAGES).run()

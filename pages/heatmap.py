@@ -5,7 +5,7 @@ import streamlit as st
 import posenc
 from pages import shared
 
-c = shared.current()
+c = shared.controls()
 scheme = posenc.get_scheme(c.scheme)
 st.title("Encoding matrix")
 st.latex(shared.or_stop(scheme.formula, c.d_model, c.base, **c.option_dict))

@@ -8,7 +8,7 @@ from posenc import figures
 from posenc.scheme import Option
 from pages import shared
 
-c = shared.current()
+c = shared.controls()
 st.title("Rotation check: PE[pos+k] = M_k · PE[pos]")
 if c.scheme != "sinusoidal":
     st.info("The rotation check is about the sinusoidal encoding; choose it in the sidebar.")

@@ -43,15 +43,19 @@ def _warn(message: str) -> None:
 def bound_control(option: Option, key: str, *, format_func=str) -> object:
     """Draw a widget for ``option`` bound to the query parameter ``key``; return its valid value.
 
-    A bad URL value (not a number, out of range, unknown choice) is replaced by the
-    nearest valid value before the widget reads it, with a warning naming both.
+    The value comes from this session's state when it has one (re-checked, since a
+    range may depend on other controls), else from the URL. A bad URL value (not a
+    number, out of range, unknown choice) is replaced by the nearest valid value
+    before the widget reads it, with a warning naming both.
     """
-    raw = st.query_params.get(key)
-    value, warning = parse_option(option, raw)
-    if warning or key not in st.session_state:
-        st.session_state[key] = value
+    if key in st.session_state:
+        value, warning = parse_option(option, str(st.session_state[key]))
+    else:
+        value, warning = parse_option(option, st.query_params.get(key))
+        warning = warning and f"URL parameter {warning}"
+    st.session_state[key] = value  # also carries the value across pages, where the widget is new
     if warning:
-        _warn(f"URL parameter {warning}")
+        _warn(warning)
     label, help = option.label, option.help or None
     if option.choices:
         return st.selectbox(label, option.choices, key=key, help=help, bind="query-params", format_func=format_func)
@@ -61,7 +65,7 @@ def bound_control(option: Option, key: str, *, format_func=str) -> object:
                            format="%g", bind="query-params")
 
 
-def sidebar() -> Controls:
+def controls() -> Controls:
     """The shared controls: d_model, n, length, scheme and the scheme's options."""
     schemes = posenc.SCHEMES
     with st.sidebar:
@@ -73,11 +77,6 @@ def sidebar() -> Controls:
         st.caption(f"Caps: d_model ≤ {posenc.params.MAX_D_MODEL}, length ≤ {posenc.params.MAX_LENGTH}. "
                    "Every setting is in the URL: copy it to share this view.")
     return Controls(int(d_model), float(base), int(length), scheme, options)
-
-
-def current() -> Controls:
-    """The Controls drawn by app.py on this run."""
-    return st.session_state["_controls"]
 
 
 @st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)

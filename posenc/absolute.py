@@ -20,6 +20,7 @@ import numbers
 import numpy as np
 
 from posenc._checks import check_d_model, check_int, check_length
+from posenc.analysis import offset_similarity
 from posenc.scheme import Option, Scheme
 
 DEFAULT_TABLE_SIZE = 512
@@ -77,31 +78,6 @@ def nope(length: int, d_model: int) -> np.ndarray:
     Returns zeros of shape (length, d_model): adding it changes nothing.
     """
     return np.zeros((check_length(length), check_d_model(d_model)))
-
-
-def offset_similarity(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The mean similarity of two encodings Δ positions apart, for Δ = −(L−1) … L−1.
-
-        s(Δ) = mean over valid i of  PE[i] · PE[i+Δ]
-
-    where a pair is valid when both rows exist (rows with NaN, past a learned table, are
-    left out). s(Δ) is NaN when no valid pair is Δ apart. Returns (offsets, values).
-    """
-    table = np.asarray(table, dtype=np.float64)  # (length, d_model)
-    length = table.shape[0]
-    offsets = np.arange(-(length - 1), length)
-    if length == 0:
-        return offsets, np.zeros(0)
-    valid = ~np.isnan(table).any(axis=1)  # (length,)
-    clean = np.where(valid[:, None], table, 0.0)
-    gram = clean @ clean.T  # (length, length), gram[i, j] = PE[i]·PE[j]
-    index = (np.arange(length)[None, :] - np.arange(length)[:, None] + length - 1).ravel()
-    pairs = (valid[:, None] & valid[None, :]).ravel()
-    sums = np.bincount(index, weights=gram.ravel(), minlength=2 * length - 1)
-    counts = np.bincount(index, weights=pairs, minlength=2 * length - 1)
-    values = np.full(2 * length - 1, np.nan)
-    np.divide(sums, counts, out=values, where=counts > 0)
-    return offsets, values
 
 
 # --- registry entries: fn(length, d_model, base, **options); base is unused here ---

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from posenc._checks import check_choice, check_d_model, check_int, check_length
+from posenc._checks import check_choice, check_int, check_length
 from posenc.absolute import _check_seed, _check_std
 from posenc.scheme import Option, Scheme
 
@@ -76,7 +76,7 @@ def shaw_query(d_head: int, *, seed: int = 0) -> np.ndarray:
 def shaw_bias(
     length: int, max_relative_position: int, d_head: int, *, seed: int = 0, std: float = 0.02
 ) -> np.ndarray:
-    """Shaw's key term seen by one query as a (1, length, length) scalar matrix: B[0, i, j] = q·a_{clip(j−i, k)}.
+    """Shaw's key term seen by one query, a (1, length, length) matrix: B[0, i, j] = q·a_{clip(j−i, k)}.
 
     Shaw et al. 2018 (arXiv:1803.02155) add a *vector* a_{clip(j−i, k)} to the key, so the
     logit change depends on the query. To draw it as a matrix we fix one seeded unit query q
@@ -124,9 +124,13 @@ def t5_relative_bucket(
         bucket = offset + n                                                 if n < e
         bucket = offset + min(B − 1, e + ⌊ln(n/e) / ln(max_distance/e) · (B − e)⌋)  otherwise
 
-    The log term is computed in float32, in the reference's order, then truncated, so the
-    buckets equal the torch reference exactly (float64 would move e.g. n = 16 to another bucket).
-    Returns an int64 array of the input's shape (an int for a scalar input).
+    Like the reference, the log term is float32 arithmetic in the reference's order, then
+    truncated: where the exact value is a whole number, float32 and float64 can land on either
+    side (causal, num_buckets=10, max_distance=160, r = −20: float32 gives 7, float64 6).
+    ln is rounded correctly to float32 (via float64), so the result is the same on every machine;
+    torch's float32 log can differ by one ulp, which moves a bucket for ~0.03% of the
+    (num_buckets, max_distance) pairs (never the defaults). Returns int64 of the input's shape
+    (an int for a scalar input).
     """
     per_side, max_exact, max_distance = _check_buckets(bool(bidirectional), num_buckets, max_distance)
     relative = np.asarray(relative_position)
@@ -140,7 +144,8 @@ def t5_relative_bucket(
         offset = np.zeros_like(relative)
         distance = -np.minimum(relative, 0)
     ratio = np.maximum(distance, max_exact).astype(np.float32) / np.float32(max_exact)  # ≥ 1: no log(0)
-    scaled = np.log(ratio) / np.float32(math.log(max_distance / max_exact)) * np.float32(per_side - max_exact)
+    log_ratio = np.log(ratio.astype(np.float64)).astype(np.float32)  # ln correctly rounded to float32
+    scaled = log_ratio / np.float32(math.log(max_distance / max_exact)) * np.float32(per_side - max_exact)
     large = np.minimum(max_exact + scaled.astype(np.int64), per_side - 1)
     bucket = offset + np.where(distance < max_exact, distance, large)
     return int(bucket) if bucket.ndim == 0 else bucket
@@ -168,7 +173,7 @@ def t5_bias(
     seed: int = 0,
     std: float = 1.0,
 ) -> np.ndarray:
-    """The (num_heads, length, length) T5 bias B[h, i, j] = b[bucket(j − i), h] (Raffel et al. 2019, arXiv:1910.10683).
+    """The (num_heads, length, length) T5 bias B[h, i, j] = b[bucket(j − i), h] (arXiv:1910.10683).
 
     Added to the logits: e_ij = q_i·k_j + B[h, i, j]. Buckets from :func:`t5_relative_bucket`,
     scalars from :func:`t5_bucket_values` (an untrained, seeded table).
@@ -210,7 +215,7 @@ def alibi_slopes(num_heads: int) -> np.ndarray:
 
 
 def alibi_bias(length: int, num_heads: int, *, causal: bool = False) -> np.ndarray:
-    """The (num_heads, length, length) ALiBi bias B[h, i, j] = −m_h·|i − j| (Press et al. 2021, arXiv:2108.12409).
+    """The (num_heads, length, length) ALiBi bias B[h, i, j] = −m_h·|i − j| (Press et al., arXiv:2108.12409).
 
     Added to the logits: e_ij = q_i·k_j + B[h, i, j], slopes m_h from :func:`alibi_slopes`.
     causal=True: the same on and below the diagonal (j ≤ i) and −inf above it (j > i, the
@@ -233,73 +238,76 @@ def _offsets(length: int) -> np.ndarray:
     return np.arange(-(check_length(length) - 1), length)
 
 
+def _causal(direction: str) -> bool:
+    return check_choice(direction, "direction", DIRECTIONS) == "causal"
+
+
 def _shaw_bias(length, d_model, base, *, max_relative_position=16, seed=0):
-    return shaw_bias(length, max_relative_position, d_model, seed=seed)
+    return shaw_bias(length, max_relative_position, d_model, seed=seed)  # d_head = d_model: one head
 
 
 def _shaw_curve(length, d_model, base, *, max_relative_position=16, seed=0):
-    offsets = _offsets(length)
-    scores = shaw_embeddings(max_relative_position, d_model, seed=seed) @ shaw_query(d_model, seed=seed)
-    return offsets, scores[np.clip(offsets, -max_relative_position, max_relative_position) + max_relative_position]
+    offsets, k = _offsets(length), max_relative_position
+    scores = shaw_embeddings(k, d_model, seed=seed) @ shaw_query(d_model, seed=seed)  # (2k+1,)
+    return offsets, scores[np.clip(offsets, -k, k) + k]
 
 
 def _shaw_formula(d_model, base, *, max_relative_position=16, seed=0):
     k = int(max_relative_position)
     return (
         r"e_{ij} = \frac{q_i \cdot \left(k_j + a_{\operatorname{clip}(j-i,\,k)}\right)}{\sqrt{d}},\quad"
-        r" \operatorname{clip}(x, k) = \max(-k, \min(k, x)),\; k = " + str(k)
-        + r",\; a_{-k}, \dots, a_{k} \in \mathbb{R}^{" + str(d_model) + r"}\ (" + str(2 * k + 1) + r"\text{ vectors})"
+        r" \operatorname{clip}(x, k) = \max(-k, \min(k, x)),\; k = %d,\;"
+        r" a_{-k}, \dots, a_{k} \in \mathbb{R}^{%d}\ (%d\text{ vectors})" % (k, d_model, 2 * k + 1)
     )
 
 
-def _t5_bias(length, d_model, base, *, num_heads=8, num_buckets=32, max_distance=128, direction="bidirectional", seed=0):
-    bidirectional = check_choice(direction, "direction", DIRECTIONS) == "bidirectional"
-    return t5_bias(length, num_heads, bidirectional=bidirectional, num_buckets=num_buckets,
+def _t5_bias(length, d_model, base, *, num_heads=8, num_buckets=32, max_distance=128, direction="bidirectional",
+             seed=0):
+    return t5_bias(length, num_heads, bidirectional=not _causal(direction), num_buckets=num_buckets,
                    max_distance=max_distance, seed=seed)
 
 
-def _t5_curve(length, d_model, base, *, num_heads=8, num_buckets=32, max_distance=128, direction="bidirectional", seed=0):
-    bidirectional = check_choice(direction, "direction", DIRECTIONS) == "bidirectional"
+def _t5_curve(length, d_model, base, *, num_heads=8, num_buckets=32, max_distance=128, direction="bidirectional",
+              seed=0):
     offsets = _offsets(length)
-    buckets = t5_relative_bucket(offsets, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
-    return offsets, t5_bucket_values(num_buckets, num_heads, seed=seed)[buckets, 0]
+    index = t5_relative_bucket(offsets, bidirectional=not _causal(direction), num_buckets=num_buckets,
+                               max_distance=max_distance)
+    return offsets, t5_bucket_values(num_buckets, num_heads, seed=seed)[index, 0]  # head 0
 
 
-def _t5_formula(d_model, base, *, num_heads=8, num_buckets=32, max_distance=128, direction="bidirectional", seed=0):
-    bidirectional = direction == "bidirectional"
-    per_side = num_buckets // 2 if bidirectional else num_buckets
+def _t5_formula(d_model, base, *, num_buckets=32, max_distance=128, direction="bidirectional", **_):
+    causal = _causal(direction)
+    per_side = num_buckets if causal else num_buckets // 2
     e = per_side // 2
-    n, offset = (r"|r|", str(per_side) + r"\,[r > 0] + ") if bidirectional else (r"\max(-r, 0)", "")
+    n, offset = (r"\max(-r, 0)", "") if causal else (r"|r|", r"%d\,[r > 0] + " % per_side)
     return (
         r"e_{ij} = q_i \cdot k_j + b_{h,\,\operatorname{bucket}(j-i)},\quad n = " + n + r",\quad"
-        r" \operatorname{bucket}(r) = " + offset + r"\begin{cases} n & n < " + str(e) + r" \\ \min\!\left("
-        + str(per_side - 1) + ",\; " + str(e) + r" + \left\lfloor \frac{\ln(n/" + str(e) + r")}{\ln("
-        + f"{max_distance}/{e}" + r")} \cdot " + str(per_side - e) + r" \right\rfloor\right) & n \ge "
-        + str(e) + r" \end{cases}"
+        r" \operatorname{bucket}(r) = " + offset + r"\begin{cases} n & n < %d \\"
+        r" \min\!\left(%d,\; %d + \left\lfloor \frac{\ln(n/%d)}{\ln(%d/%d)} \cdot %d \right\rfloor\right)"
+        r" & n \ge %d \end{cases}" % (e, per_side - 1, e, e, max_distance, e, per_side - e, e)
     )
 
 
 def _alibi_bias(length, d_model, base, *, num_heads=8, direction="bidirectional"):
-    return alibi_bias(length, num_heads, causal=check_choice(direction, "direction", DIRECTIONS) == "causal")
+    return alibi_bias(length, num_heads, causal=_causal(direction))
 
 
 def _alibi_curve(length, d_model, base, *, num_heads=8, direction="bidirectional"):
-    causal = check_choice(direction, "direction", DIRECTIONS) == "causal"
     offsets = _offsets(length)
-    values = -alibi_slopes(num_heads)[0] * np.abs(offsets).astype(np.float64)
-    return offsets, np.where(causal & (offsets > 0), np.nan, values)  # masked offsets: a gap
+    values = -alibi_slopes(num_heads)[0] * np.abs(offsets).astype(np.float64)  # head 0: the steepest slope
+    return offsets, np.where(_causal(direction) & (offsets > 0), np.nan, values)  # masked: a gap, not −inf
 
 
 def _alibi_formula(d_model, base, *, num_heads=8, direction="bidirectional"):
-    h = int(num_heads)
-    if math.log2(h).is_integer():
-        slopes = r"m_h = 2^{-8h/" + str(h) + r"},\ h = 1, \dots, " + str(h)
-    else:
-        p = 2 ** math.floor(math.log2(h))
-        slopes = (r"m_h = 2^{-8h/" + str(p) + r"}\ (h \le " + str(p) + r"),\ m_{" + str(p) + r"+h'} = 2^{-4(2h'-1)/"
-                  + str(p) + r"}\ (h' = 1, \dots, " + str(h - p) + ")")
-    penalty = r"-m_h\,|i-j|" if direction == "bidirectional" else r"\begin{cases} -m_h\,(i-j) & j \le i \\ -\infty & j > i \end{cases}"
-    return r"e_{ij} = q_i \cdot k_j + " + penalty + r",\quad " + slopes
+    h = _check_heads(num_heads)
+    p = 2 ** math.floor(math.log2(h))
+    slopes = r"m_h = 2^{-8h/%d},\ h = 1, \dots, %d" % (p, p)
+    if h > p:
+        slopes += r",\quad m_{%d+h'} = 2^{-4(2h'-1)/%d},\ h' = 1, \dots, %d" % (p, p, h - p)
+    penalty = r"- m_h\,|i-j|"
+    if _causal(direction):
+        penalty = r"+ \begin{cases} -m_h\,(i-j) & j \le i \\ -\infty & j > i \end{cases}"
+    return r"e_{ij} = q_i \cdot k_j " + penalty + r",\quad " + slopes
 
 
 _DIRECTION = Option("direction", "Attention", "bidirectional", choices=DIRECTIONS,
@@ -321,8 +329,10 @@ SCHEMES: tuple[Scheme, ...] = (
         curve_label="logit bias of head 0 (untrained table)",
         options=(
             _HEADS,
-            Option("num_buckets", "Buckets", 32, 4, 128, help="32 in T5; halved per direction when bidirectional."),
-            Option("max_distance", "Max distance", 128, 2, 4096, help="Offsets from here on share the last bucket."),
+            Option("num_buckets", "Buckets", 32, 4, 128,
+                   help="32 in T5; halved per direction when bidirectional."),
+            Option("max_distance", "Max distance", 128, 2, 4096,
+                   help="Offsets from here on share the last bucket."),
             _DIRECTION,
             _SEED,
         ),

@@ -5,3 +5,6 @@ scheme to 1e-6 (tests/test_modules*.py check the parity).
 """
 
 from posenc.modules.sinusoidal import SinusoidalPositionalEncoding  # noqa: F401
+from posenc.modules.rope import RotaryEmbedding  # noqa: F401
+from posenc.modules.absolute import LearnedPositionalEmbedding, NoPositionalEncoding  # noqa: F401
+from posenc.modules.relative import ALiBiBias, ShawRelativePositions, T5RelativeBias  # noqa: F401

@@ -1,0 +1,96 @@
+"""Rotary position embedding as a torch ``nn.Module`` (RoFormer, arXiv:2104.09864).
+
+The frequencies come from :func:`posenc.rope.rope_inv_freq` at construction,
+as Hugging Face builds them from ``ROPE_INIT_FUNCTIONS``; the rotation itself
+is written with torch ops in the sources' own form:
+
+- ``"interleaved"``: x·cos + rotate_every_two(x)·sin, cos/sin repeated
+  pairwise (GPT-J);
+- ``"half"``: x·cos + rotate_half(x)·sin, cos/sin = cat(freqs, freqs)
+  (GPT-NeoX arXiv:2204.06745, Llama in Hugging Face).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from posenc._checks import check_choice
+from posenc.rope import LAYOUTS, Layout
+from posenc.rope_scaling import rope_inv_freq
+
+
+def rotate_half(x: torch.Tensor) -> torch.Tensor:
+    """(x1, x2) ↦ (−x2, x1) for the two halves of the last axis (HF ``rotate_half``)."""
+    x1, x2 = x[..., : x.shape[-1] // 2], x[..., x.shape[-1] // 2 :]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def rotate_every_two(x: torch.Tensor) -> torch.Tensor:
+    """(x_{2i}, x_{2i+1}) ↦ (−x_{2i+1}, x_{2i}) for every pair (GPT-J ``rotate_every_two``)."""
+    x1, x2 = x[..., 0::2], x[..., 1::2]
+    return torch.stack((-x2, x1), dim=-1).flatten(-2)
+
+
+class RotaryEmbedding(nn.Module):
+    """Rotate queries or keys of shape (batch, [heads,] length, d) by position·θ_i.
+
+    Same arguments and numbers as :func:`posenc.rope.apply_rope` (equal to 1e-6).
+    ``inv_freq`` is a non-persistent float64 buffer; for ``rope_type="dynamic"``
+    the frequencies are recomputed in ``forward`` from seq_len = max(positions) + 1
+    (HF keeps the largest length seen so far instead; this module has no state).
+    """
+
+    def __init__(self, d: int, base: float = 10000.0, *, layout: Layout = "interleaved",
+                 rotary_fraction: float = 1.0, rope_type: str = "default", **params: object) -> None:
+        super().__init__()
+        inv_freq, attention_scaling = rope_inv_freq(d, base, rope_type=rope_type,
+                                                    rotary_fraction=rotary_fraction, **params)  # validates
+        self.layout = check_choice(layout, "layout", LAYOUTS)
+        self.d, self.base, self.rope_type, self.params = int(d), float(base), rope_type, dict(params)
+        self.rotary_dims = 2 * len(inv_freq)
+        self.attention_scaling = attention_scaling
+        self.register_buffer("inv_freq", torch.as_tensor(inv_freq, dtype=torch.float64), persistent=False)
+
+    def extra_repr(self) -> str:
+        return (f"d={self.d}, base={self.base:g}, layout={self.layout!r}, rotary_dims={self.rotary_dims}, "
+                f"rope_type={self.rope_type!r}")
+
+    def _dynamic_inv_freq(self, seq_len: int) -> torch.Tensor:
+        """Dynamic NTK: base' = base·(s·L/L₀ − (s − 1))^(d/(d−2)) with L = max(seq_len, L₀)."""
+        factor = float(self.params["factor"])
+        original = int(self.params["original_max_position_embeddings"])
+        length, dim = max(seq_len, original), self.rotary_dims
+        base = self.base * ((factor * length / original) - (factor - 1)) ** (dim / (dim - 2))
+        exponents = torch.arange(0, dim, 2, dtype=torch.float64, device=self.inv_freq.device) / dim
+        return 1.0 / base**exponents
+
+    def forward(self, x: torch.Tensor, positions: torch.Tensor | None = None,
+                seq_len: int | None = None) -> torch.Tensor:
+        """x: (..., length, d); positions broadcast to x.shape[:-1] (default 0, …, length − 1)."""
+        if x.ndim < 2 or x.shape[-1] != self.d:
+            raise ValueError(f"x must have shape (..., length, {self.d}); got {tuple(x.shape)}.")
+        if positions is None:
+            positions = torch.arange(x.shape[-2], device=x.device)
+        positions = torch.as_tensor(positions, device=x.device).to(torch.float64)
+        try:
+            positions = positions.expand(x.shape[:-1])
+        except RuntimeError as err:
+            raise ValueError(f"positions of shape {tuple(positions.shape)} do not fit x, whose positions "
+                             f"have shape {tuple(x.shape[:-1])} (…, length).") from err
+        inv_freq = self.inv_freq
+        if self.rope_type == "dynamic" and self.rotary_dims:
+            if seq_len is None and positions.numel():
+                seq_len = max(int(torch.floor(positions.max()).item()) + 1, 1)
+            inv_freq = self._dynamic_inv_freq(seq_len or 0)
+        angles = positions[..., None] * inv_freq  # (..., length, d_rot/2)
+        cos = (torch.cos(angles) * self.attention_scaling).to(x.dtype)
+        sin = (torch.sin(angles) * self.attention_scaling).to(x.dtype)
+        if self.layout == "interleaved":
+            cos, sin = cos.repeat_interleave(2, dim=-1), sin.repeat_interleave(2, dim=-1)
+            rotate = rotate_every_two
+        else:
+            cos, sin = torch.cat((cos, cos), dim=-1), torch.cat((sin, sin), dim=-1)
+            rotate = rotate_half
+        x_rot, x_pass = x[..., : self.rotary_dims], x[..., self.rotary_dims :]
+        return torch.cat((x_rot * cos + rotate(x_rot) * sin, x_pass), dim=-1)

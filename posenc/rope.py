@@ -1,0 +1,261 @@
+r"""Rotary position embedding (RoPE), numpy only.
+
+RoFormer (Su et al., arXiv:2104.09864) rotates each pair (a, b) of a query or
+key at position m by the angle φ = m·θ_i, θ_i = base^(−2i/d):
+
+    (a, b) ↦ (a·cos φ − b·sin φ,  a·sin φ + b·cos φ),
+
+i.e. a + i·b is multiplied by e^{i·m·θ_i}. With q_i, k_i the pairs read as complex
+numbers, ⟨R_m q, R_n k⟩ = Re Σ_i q_i·conj(k_i)·e^{i(m−n)θ_i} depends on the offset
+only. Two layouts pair the dimensions differently:
+
+- ``"interleaved"``: pairs (2i, 2i+1), as RoFormer and GPT-J (``rotate_every_two``);
+- ``"half"``: pairs (i, i + d/2), as GPT-NeoX (arXiv:2204.06745) and Llama in
+  Hugging Face: x·cos + rotate_half(x)·sin with cos/sin = cat(freqs, freqs).
+
+Only the first d_rot = int(d·rotary_fraction) dimensions are rotated (GPT-NeoX's
+rotary_pct, HF's partial_rotary_factor); θ_i uses d_rot. The context-extension
+scalings (``rope_type``) live in :mod:`posenc.rope_scaling`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+
+from posenc._checks import check_base, check_choice, check_d_model, check_length
+from posenc.rope_scaling import (
+    ROPE_SCALINGS,
+    rope_inv_freq,
+    rope_scaling_parameters,
+    rotary_dims,
+    yarn_attention_factor,
+    yarn_correction_range,
+)
+from posenc.scheme import Option, Scheme
+
+Layout = Literal["interleaved", "half"]
+LAYOUTS: tuple[str, ...] = ("interleaved", "half")
+
+
+def _positions(positions: object, shape: tuple[int, ...]) -> np.ndarray:
+    """Positions as float64 broadcast to ``shape`` = x.shape[:-1]; default 0, 1, …, length − 1."""
+    if positions is None:
+        return np.broadcast_to(np.arange(shape[-1], dtype=np.float64), shape)
+    positions = np.asarray(positions, dtype=np.float64)
+    try:
+        return np.broadcast_to(positions, shape)
+    except ValueError as err:
+        raise ValueError(f"positions of shape {positions.shape} do not fit x, whose positions have "
+                         f"shape {shape} (…, length).") from err
+
+
+def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str) -> np.ndarray:
+    """Rotate the first 2·cos.shape[-1] dims of x pairwise; cos, sin: (..., length, d_rot/2)."""
+    d_rot = 2 * cos.shape[-1]
+    x_rot, x_pass = x[..., :d_rot], x[..., d_rot:]
+    if layout == "interleaved":
+        a, b = x_rot[..., 0::2], x_rot[..., 1::2]
+        rotated = np.stack([a * cos - b * sin, a * sin + b * cos], axis=-1).reshape(x_rot.shape)
+    else:
+        a, b = x_rot[..., : d_rot // 2], x_rot[..., d_rot // 2 :]
+        rotated = np.concatenate([a * cos - b * sin, b * cos + a * sin], axis=-1)
+    return np.concatenate([rotated, x_pass], axis=-1)
+
+
+def apply_rope(x: np.ndarray, positions: np.ndarray | None = None, base: float = 10000.0, *,
+               layout: Layout = "interleaved", rotary_fraction: float = 1.0, rope_type: str = "default",
+               seq_len: int | None = None, **params: object) -> np.ndarray:
+    """Rotate every pair of the last axis of x, shape (..., length, d), by positions·θ_i.
+
+    x'_pair = s·R(m·θ_i)·x_pair with R(φ) = [[cos φ, −sin φ], [sin φ, cos φ]]
+    (RoFormer, arXiv:2104.09864); s is the scaling's attention factor (1 except
+    for YaRN, where HF multiplies cos and sin by it). ``positions`` (default
+    0, …, length − 1) must broadcast to x.shape[:-1]. ``rope_type`` and ``params``
+    choose a scaling of :data:`posenc.rope_scaling.ROPE_SCALINGS`; ``seq_len``
+    (used by "dynamic") defaults to max(positions) + 1, as in HF.
+    """
+    x = np.asarray(x)
+    if x.ndim < 2:
+        raise ValueError(f"x must have shape (..., length, d), at least two axes; got shape {x.shape}.")
+    layout = check_choice(layout, "layout", LAYOUTS)
+    pos = _positions(positions, x.shape[:-1])
+    if seq_len is None and rope_type == "dynamic" and pos.size:
+        seq_len = max(int(np.floor(pos.max())) + 1, 1)
+    inv_freq, scale = rope_inv_freq(x.shape[-1], base, rope_type=rope_type, seq_len=seq_len,
+                                    rotary_fraction=rotary_fraction, **params)
+    angles = pos[..., None] * inv_freq  # (..., length, d_rot/2)
+    out = _rotate(x, np.cos(angles) * scale, np.sin(angles) * scale, layout)
+    return out.astype(x.dtype if x.dtype.kind == "f" else np.float64, copy=False)
+
+
+def rope_scores(q: np.ndarray, k: np.ndarray, query_positions: np.ndarray, key_positions: np.ndarray,
+                base: float = 10000.0, **rope_options: object) -> np.ndarray:
+    """The scores ⟨R_m q, R_n k⟩ for every query position m and key position n; shape (M, N).
+
+    q and k are one vector each, shape (d,), or one per position, (M, d) and
+    (N, d). ``rope_options`` go to :func:`apply_rope`; both sides share one
+    ``seq_len`` (default max(m, n) + 1), so the score depends on m − n only.
+    """
+    query_positions = np.atleast_1d(np.asarray(query_positions, dtype=np.float64))
+    key_positions = np.atleast_1d(np.asarray(key_positions, dtype=np.float64))
+    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    if q.shape[-1:] != k.shape[-1:]:
+        raise ValueError(f"q and k must have the same size; got {q.shape[-1:]} and {k.shape[-1:]}.")
+    q = np.broadcast_to(q, (query_positions.size, q.shape[-1]))
+    k = np.broadcast_to(k, (key_positions.size, k.shape[-1]))
+    if rope_options.get("seq_len") is None and query_positions.size and key_positions.size:
+        last = max(query_positions.max(), key_positions.max())
+        rope_options["seq_len"] = max(int(np.floor(last)) + 1, 1)
+    rotated_q = apply_rope(q, query_positions, base, **rope_options)  # (M, d)
+    rotated_k = apply_rope(k, key_positions, base, **rope_options)  # (N, d)
+    return rotated_q @ rotated_k.T
+
+
+def rope_shift_invariance(q: np.ndarray, k: np.ndarray, m: float, n: float, shift: float,
+                          base: float = 10000.0, **rope_options: object) -> tuple[float, float]:
+    """(score(m, n), score(m + s, n + s)): equal, since R_mᵀR_n = R_{n−m}.
+
+    RoFormer (arXiv:2104.09864): the rotated dot product sees the offset only.
+    Both scores use the same frequencies (one ``seq_len`` for the four positions).
+    """
+    positions = np.array([m, n, m + shift, n + shift], dtype=np.float64)
+    rope_options.setdefault("seq_len", max(int(np.floor(positions.max())) + 1, 1))
+    before = rope_scores(q, k, [m], [n], base, **rope_options)[0, 0]
+    after = rope_scores(q, k, [m + shift], [n + shift], base, **rope_options)[0, 0]
+    return float(before), float(after)
+
+
+def rope_score_curve(length: int, d: int, base: float = 10000.0, **rope_options: object,
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets j − i from −(length−1) to length−1, raw scores ⟨R_i 1, R_j 1⟩).
+
+    The score of q = k = (1, …, 1) for a key at offset j − i from the query, not
+    normalised, computed by rotating vectors with :func:`apply_rope`: the query
+    sits at position length − 1, the keys at 0, …, 2(length − 1); "dynamic" uses
+    seq_len = length. In both layouts, without scaling, the score equals
+    Σ_i 2·cos((j − i)·θ_i) + (d − d_rot) (RoFormer's long-term decay, with ripples).
+    """
+    length, d = check_length(length), check_d_model(d)
+    offsets = np.arange(-(length - 1), length)
+    rope_options.setdefault("seq_len", max(length, 1))
+    ones = np.ones(d)
+    scores = rope_scores(ones, ones, [length - 1], length - 1 + offsets, base, **rope_options)
+    return offsets, scores[0]
+
+
+# --- registry entry -------------------------------------------------------------------------
+
+_SCALING_KEYS = {name for rope_type in ROPE_SCALINGS for name in rope_scaling_parameters(rope_type)}
+
+
+def _rope_options(options: dict[str, object]) -> dict[str, object]:
+    """The scheme's options as apply_rope keywords: drop parameters of other scalings."""
+    known = {"layout", "rope_type", "rotary_fraction"} | _SCALING_KEYS
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ValueError(f"RoPE has no option {', '.join(unknown)}; "
+                         f"its options are {', '.join(sorted(known))}.")
+    accepted = rope_scaling_parameters(options.get("rope_type", "default"))
+    return {k: v for k, v in options.items() if k not in _SCALING_KEYS or k in accepted}
+
+
+def _rope_offset_curve(length: int, d_model: int, base: float, **options: object,
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    offsets, scores = rope_score_curve(length, d_model, base, **_rope_options(options))
+    return offsets, scores / d_model
+
+
+def _number(value: float) -> str:
+    """A number for LaTeX: 10000, 41830, 1.139 (no exponent below 10^15)."""
+    value = float(value)
+    if value.is_integer() or 1e4 <= abs(value) < 1e15:
+        return f"{value:.0f}"
+    return f"{value:.4g}"
+
+
+def _scaling_latex(rope_type: str, d_rot: int, base: float, attention: float, params: dict) -> list[str]:
+    """Lines of LaTeX: how ``rope_type`` turns θ_i into θ'_i, with the current values."""
+    factor = float(params.get("factor", 1.0))
+    s, original = _number(factor), params.get("original_max_position_embeddings")
+    exponent = rf"{d_rot}/{d_rot - 2}"
+    if rope_type == "linear":
+        return [rf"\theta'_i = \theta_i / {s} \quad \text{{(position interpolation: }} m \mapsto m/{s})"]
+    if rope_type == "ntk":
+        new_base = _number(base * factor ** (d_rot / (d_rot - 2)))
+        return [rf"b' = {_number(base)} \cdot {s}^{{{exponent}}} = {new_base},"
+                rf"\quad \theta'_i = b'^{{-2i/{d_rot}}}"]
+    if rope_type == "dynamic":
+        return [rf"b' = {_number(base)}\left(\tfrac{{{s}\,L}}{{{original}}} - {_number(factor - 1)}"
+                rf"\right)^{{{exponent}}} \text{{ for a length }} L > {original},"
+                rf"\quad \theta'_i = b'^{{-2i/{d_rot}}}"]
+    if rope_type == "yarn":
+        low, high = yarn_correction_range(d_rot, base, int(original), params.get("beta_fast") or 32.0,
+                                          params.get("beta_slow") or 1.0, params.get("truncate", True))
+        ramp = rf"\tfrac{{i - {_number(low)}}}{{{_number(high)} - {_number(low)}}}"
+        note = "" if params.get("attention_factor") is not None else rf"(0.1 \ln {s} + 1) = "
+        return [rf"\theta'_i = r_i\,\theta_i/{s} + (1 - r_i)\,\theta_i,\quad "
+                rf"r_i = \operatorname{{clamp}}\!\left({ramp}, 0, 1\right)",
+                rf"\cos, \sin \;\times\; {note}{attention:.4f}"]
+    if rope_type == "llama3":
+        lo = _number(params.get("low_freq_factor", 1.0))
+        hi = _number(params.get("high_freq_factor", 4.0))
+        sigma = rf"\tfrac{{{original}/\lambda_i - {lo}}}{{{hi} - {lo}}}"
+        return [rf"\lambda_i = \frac{{2\pi}}{{\theta_i}},\quad \sigma_i = {sigma},\quad "
+                rf"\theta'_i = \begin{{cases}} \theta_i & \lambda_i < {original}/{hi} \\ "
+                rf"\theta_i/{s} & \lambda_i > {original}/{lo} \\ "
+                rf"(1-\sigma_i)\,\theta_i/{s} + \sigma_i\theta_i & \text{{otherwise}} \end{{cases}}"]
+    return []
+
+
+def _rope_formula(d_model: int, base: float, **options: object) -> str:
+    """KaTeX of the frequencies, the scaling and the rotation computed with these values."""
+    params = _rope_options(options)
+    layout = check_choice(params.pop("layout", "interleaved"), "layout", LAYOUTS)
+    rope_type, fraction = params.pop("rope_type", "default"), params.pop("rotary_fraction", 1.0)
+    d_model, base = check_d_model(d_model), check_base(base)
+    _, attention = rope_inv_freq(d_model, base, rope_type=rope_type, rotary_fraction=fraction, **params)
+    d_rot = rotary_dims(d_model, fraction)
+    if d_rot == 0:
+        return r"x' = x \quad \text{(no dimension is rotated)}"
+    theta = r"\theta'_i" if rope_type != "default" else r"\theta_i"
+    first, second = ("2i", "2i+1") if layout == "interleaved" else ("i", f"i+{d_rot // 2}")
+    lines = [rf"\theta_i = {_number(base)}^{{-2i/{d_rot}}},\quad i = 0, \dots, {d_rot // 2 - 1}"]
+    lines += _scaling_latex(rope_type, d_rot, base, attention, params)
+    lines.append(rf"\begin{{pmatrix}} x'_{{{first}}} \\ x'_{{{second}}} \end{{pmatrix}} = "
+                 rf"\begin{{pmatrix}} \cos m{theta} & -\sin m{theta} \\ \sin m{theta} & \cos m{theta}"
+                 rf"\end{{pmatrix}} \begin{{pmatrix}} x_{{{first}}} \\ x_{{{second}}} \end{{pmatrix}}")
+    if d_rot < d_model:
+        lines.append(rf"x'_j = x_j \quad \text{{for }} j = {d_rot}, \dots, {d_model - 1}")
+    return r"\begin{gathered} " + r" \\ ".join(lines) + r" \end{gathered}"
+
+
+SCHEMES: tuple[Scheme, ...] = (
+    Scheme(
+        key="rope",
+        label="RoPE (rotary)",
+        family="rotary",
+        paper="Su et al. 2021, RoFormer: Enhanced Transformer with Rotary Position Embedding, "
+              "arXiv:2104.09864",
+        formula=_rope_formula,
+        offset_curve=_rope_offset_curve,
+        curve_label="q·k / d_model for q = k = (1, …, 1), key at offset j − i from the query "
+                    "(1 at offset 0 unless YaRN scales cos and sin)",
+        options=(
+            Option("layout", "Pair layout", "interleaved", choices=LAYOUTS,
+                   help="interleaved: pairs (2i, 2i+1) as RoFormer/GPT-J; "
+                        "half: pairs (i, i+d/2) as GPT-NeoX/Llama."),
+            Option("rope_type", "Context-extension scaling", "default", choices=tuple(ROPE_SCALINGS),
+                   help="Hugging Face's rope_type: how the frequencies change for longer contexts."),
+            Option("factor", "Scaling factor s", 4.0, minimum=1.0, maximum=64.0,
+                   help="How many times longer the new context is (unused by 'default')."),
+            Option("original_max_position_embeddings", "Original context L₀", 512,
+                   minimum=16, maximum=16384,
+                   help="The context length the model was trained on (dynamic, yarn, llama3)."),
+            Option("rotary_fraction", "Rotated fraction", 1.0, minimum=0.0, maximum=1.0,
+                   help="Share of the dimensions that are rotated (HF partial_rotary_factor); "
+                        "int(d·fraction) must be even."),
+        ),
+    ),
+)

@@ -1,0 +1,277 @@
+r"""RoPE frequencies and their context-extension scalings (numpy only).
+
+Rotary embeddings (RoFormer, Su et al., arXiv:2104.09864) rotate pair i of the
+first d rotated dimensions by the angle m·θ_i at position m, with
+
+    θ_i = base^(-2i/d),   i = 0, …, d/2 − 1.
+
+A model trained on sequences of L₀ tokens ("original_max_position_embeddings")
+has never seen the slow pairs turn further than L₀·θ_i. The scalings below
+change the θ_i (and YaRN also the size of cos/sin) so that a longer context
+looks familiar. Names and parameters follow Hugging Face transformers'
+``modeling_rope_utils.py``; like its ``ROPE_INIT_FUNCTIONS``, every entry of
+:data:`ROPE_SCALINGS` has one signature::
+
+    fn(dim, base, *, seq_len=None, **params) -> (inv_freq, attention_scaling)
+
+where ``dim`` is the number of rotated dimensions (even), ``inv_freq`` the
+(dim/2,) array of θ_i and ``attention_scaling`` the factor HF multiplies cos
+and sin by (1.0 except for YaRN).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import numbers
+from typing import Callable
+
+import numpy as np
+
+from posenc._checks import check_base, check_choice, check_d_model, check_int
+
+ScalingFunction = Callable[..., tuple[np.ndarray, float]]
+
+
+def _check_real(value: object, name: str, *, minimum: float, meaning: str,
+                strict: bool = False) -> float:
+    """A finite real number >= minimum (> minimum if ``strict``), or a ValueError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a number ({meaning}); got {value!r}.")
+    value = float(value)
+    if not math.isfinite(value) or value < minimum or (strict and value == minimum):
+        bound = f"greater than {minimum:g}" if strict else f"of at least {minimum:g}"
+        raise ValueError(f"{name} must be a finite number {bound} ({meaning}); got {value}.")
+    return value
+
+
+def _check_factor(factor: object) -> float:
+    # HF's validators want factor >= 1: a factor below 1 would shrink the context.
+    return _check_real(factor, "factor", minimum=1.0, meaning="how many times longer the new context is")
+
+
+def _check_original_length(value: object) -> int:
+    return check_int(value, "original_max_position_embeddings", minimum=1,
+                     meaning="the context length the model was trained on")
+
+
+def _exponents(dim: int) -> np.ndarray:
+    """2i/dim for i = 0, …, dim/2 − 1: the exponents of base in 1/θ_i."""
+    if isinstance(dim, bool) or not isinstance(dim, numbers.Integral) or dim < 0 or dim % 2:
+        raise ValueError(f"the number of rotated dimensions must be an even whole number >= 0; "
+                         f"got {dim!r}.")
+    return np.arange(0, dim, 2, dtype=np.float64) / max(dim, 1)  # (dim/2,)
+
+
+def _ntk_exponent(dim: int) -> float:
+    if dim == 2:
+        raise ValueError("NTK scaling raises the factor to the power d/(d−2), so it needs at least 4 "
+                         "rotated dimensions; got 2.")
+    return dim / (dim - 2)
+
+
+def default_inv_freq(dim: int, base: float, *, seq_len: int | None = None) -> tuple[np.ndarray, float]:
+    """θ_i = base^(−2i/dim) (RoFormer, arXiv:2104.09864); attention scaling 1."""
+    return 1.0 / base ** _exponents(dim), 1.0
+
+
+def linear_inv_freq(dim: int, base: float, *, seq_len: int | None = None,
+                    factor: float) -> tuple[np.ndarray, float]:
+    """Position interpolation: θ'_i = θ_i / factor, i.e. position m is read as m/factor.
+
+    Chen et al., "Extending Context Window of Large Language Models via
+    Positional Interpolation", arXiv:2306.15595 (and /u/kaiokendev).
+    """
+    inv_freq, _ = default_inv_freq(dim, base)
+    return inv_freq / _check_factor(factor), 1.0
+
+
+def ntk_inv_freq(dim: int, base: float, *, seq_len: int | None = None,
+                 factor: float) -> tuple[np.ndarray, float]:
+    """NTK-aware (static) scaling: base' = base·factor^(dim/(dim−2)), θ'_i = base'^(−2i/dim).
+
+    The formula of /u/bloc97's reddit post "NTK-Aware Scaled RoPE" (June 2023):
+    the fastest pair (i = 0) keeps θ_0 = 1, the slowest pair (i = dim/2 − 1) is
+    slowed down by exactly ``factor``, as in position interpolation; the pairs
+    in between are stretched geometrically. Not in current transformers
+    (``dynamic`` applies it with a factor that grows with the sequence).
+    """
+    factor = _check_factor(factor)
+    return default_inv_freq(dim, base * factor ** _ntk_exponent(dim))[0], 1.0
+
+
+def dynamic_inv_freq(dim: int, base: float, *, seq_len: int | None = None, factor: float,
+                     original_max_position_embeddings: int) -> tuple[np.ndarray, float]:
+    """Dynamic NTK scaling (/u/bloc97, /u/emozilla; HF ``"dynamic"``).
+
+    With L = max(seq_len, L₀) and L₀ = original_max_position_embeddings:
+    base' = base·((factor·L/L₀) − (factor − 1))^(dim/(dim−2)), θ'_i = base'^(−2i/dim).
+    Up to L₀ tokens nothing changes; beyond, the base grows with the length.
+    (HF reads L₀ from ``config.max_position_embeddings``.)
+    """
+    factor = _check_factor(factor)
+    original = _check_original_length(original_max_position_embeddings)
+    if seq_len is not None:
+        seq_len = check_int(seq_len, "seq_len", minimum=0, meaning="the current sequence length")
+    length = original if seq_len is None else max(seq_len, original)
+    scaled_base = base * ((factor * length / original) - (factor - 1)) ** _ntk_exponent(dim)
+    return default_inv_freq(dim, scaled_base)[0], 1.0
+
+
+def yarn_attention_factor(factor: float, mscale: float | None = None,
+                          mscale_all_dim: float | None = None) -> float:
+    """YaRN's scale of cos and sin: 0.1·ln(factor) + 1 (1 when factor <= 1), arXiv:2309.00071.
+
+    As in HF, DeepSeek's ``mscale``/``mscale_all_dim`` give the ratio
+    (0.1·mscale·ln s + 1) / (0.1·mscale_all_dim·ln s + 1) when both are set.
+    """
+    def get_mscale(scale: float, m: float = 1.0) -> float:
+        return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
+
+    if mscale and mscale_all_dim:
+        return float(get_mscale(factor, mscale) / get_mscale(factor, mscale_all_dim))
+    return get_mscale(factor)
+
+
+def yarn_correction_range(dim: int, base: float, original_max_position_embeddings: int,
+                          beta_fast: float = 32.0, beta_slow: float = 1.0,
+                          truncate: bool = True) -> tuple[float, float]:
+    """The pair indices (low, high) between which YaRN blends θ_i and θ_i/factor.
+
+    Pair i turns L₀·θ_i/(2π) times over the original context; it turns r times for
+    i(r) = dim·ln(L₀/(2π·r)) / (2·ln base). low = ⌊i(beta_fast)⌋, high = ⌈i(beta_slow)⌉
+    (no rounding when ``truncate`` is False), clipped to [0, dim − 1] (HF's
+    ``find_correction_range``).
+    """
+    def correction_dim(rotations: float) -> float:
+        turns_ratio = original_max_position_embeddings / (rotations * 2 * math.pi)
+        return dim * math.log(turns_ratio) / (2 * math.log(base))
+
+    low, high = correction_dim(beta_fast), correction_dim(beta_slow)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
+    return max(low, 0), min(high, dim - 1)
+
+
+def yarn_inv_freq(dim: int, base: float, *, seq_len: int | None = None, factor: float,
+                  original_max_position_embeddings: int, beta_fast: float | None = 32.0,
+                  beta_slow: float | None = 1.0, attention_factor: float | None = None,
+                  mscale: float | None = None, mscale_all_dim: float | None = None,
+                  truncate: bool = True) -> tuple[np.ndarray, float]:
+    """YaRN (Peng et al., arXiv:2309.00071), exactly as HF's ``_compute_yarn_parameters``.
+
+    ramp_i = clamp((i − low)/(high − low), 0, 1) over pairs i = 0, …, dim/2 − 1,
+    θ'_i = ramp_i·θ_i/factor + (1 − ramp_i)·θ_i: fast pairs (i < low, many turns
+    in L₀) keep θ_i, slow pairs (i > high) are interpolated like position
+    interpolation. cos and sin are multiplied by ``attention_factor``
+    (default 0.1·ln(factor) + 1).
+    """
+    factor = _check_factor(factor)
+    original = _check_original_length(original_max_position_embeddings)
+    beta_fast, beta_slow = beta_fast or 32.0, beta_slow or 1.0  # HF: `get("beta_fast") or 32`
+    beta_slow = _check_real(beta_slow, "beta_slow", minimum=0.0, strict=True,
+                            meaning="turns in L₀ below which pairs are interpolated")
+    beta_fast = _check_real(beta_fast, "beta_fast", minimum=0.0, strict=True,
+                            meaning="turns in L₀ above which pairs are kept")
+    if beta_fast < beta_slow:
+        raise ValueError(f"beta_fast ({beta_fast}) must be at least beta_slow ({beta_slow}).")
+    if attention_factor is None:
+        attention_factor = yarn_attention_factor(factor, mscale, mscale_all_dim)
+    attention_factor = _check_real(attention_factor, "attention_factor", minimum=0.0,
+                                   meaning="the scale of cos and sin")
+    inv_freq, _ = default_inv_freq(dim, base)  # (dim/2,), the extrapolation frequencies
+    low, high = yarn_correction_range(dim, base, original, beta_fast, beta_slow, bool(truncate))
+    if low == high:
+        high += 0.001  # HF: prevent singularity
+    ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
+    return inv_freq / factor * ramp + inv_freq * (1.0 - ramp), float(attention_factor)
+
+
+def llama3_inv_freq(dim: int, base: float, *, seq_len: int | None = None, factor: float,
+                    original_max_position_embeddings: int, low_freq_factor: float = 1.0,
+                    high_freq_factor: float = 4.0) -> tuple[np.ndarray, float]:
+    """Llama 3.1's scaling (Llama 3 herd, arXiv:2407.21783; HF ``_compute_llama3_parameters``).
+
+    With wavelength λ_i = 2π/θ_i: λ_i < L₀/high_freq_factor keeps θ_i;
+    λ_i > L₀/low_freq_factor gives θ_i/factor; in between
+    θ'_i = (1 − σ_i)·θ_i/factor + σ_i·θ_i with σ_i = (L₀/λ_i − low)/(high − low).
+    Llama 3.1 uses factor 8, low 1, high 4, L₀ 8192.
+    """
+    factor = _check_factor(factor)
+    original = _check_original_length(original_max_position_embeddings)
+    low = _check_real(low_freq_factor, "low_freq_factor", minimum=0.0, strict=True,
+                      meaning="L₀ over the wavelength above which θ is divided by factor")
+    high = _check_real(high_freq_factor, "high_freq_factor", minimum=0.0, strict=True,
+                       meaning="L₀ over the wavelength below which θ is kept")
+    if high <= low:
+        raise ValueError(f"high_freq_factor ({high}) must be greater than low_freq_factor ({low}).")
+    inv_freq, _ = default_inv_freq(dim, base)
+    wavelength = 2 * math.pi / inv_freq
+    scaled = np.where(wavelength > original / low, inv_freq / factor, inv_freq)
+    smooth = (original / wavelength - low) / (high - low)
+    smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+    is_medium = ~(wavelength < original / high) & ~(wavelength > original / low)
+    return np.where(is_medium, smoothed, scaled), 1.0
+
+
+ROPE_SCALINGS: dict[str, ScalingFunction] = {
+    "default": default_inv_freq,
+    "linear": linear_inv_freq,
+    "dynamic": dynamic_inv_freq,
+    "ntk": ntk_inv_freq,
+    "yarn": yarn_inv_freq,
+    "llama3": llama3_inv_freq,
+}
+"""rope_type → function, like HF's ``ROPE_INIT_FUNCTIONS`` (plus the static ``ntk``)."""
+
+
+def rope_scaling_parameters(rope_type: str) -> dict[str, object]:
+    """The parameters a scaling takes, with their defaults (``inspect.Parameter.empty`` if required)."""
+    function = ROPE_SCALINGS[check_choice(rope_type, "rope_type", tuple(ROPE_SCALINGS))]
+    return {p.name: p.default for p in inspect.signature(function).parameters.values()
+            if p.kind is p.KEYWORD_ONLY and p.name != "seq_len"}
+
+
+def rotary_dims(d: int, rotary_fraction: float = 1.0) -> int:
+    """d_rot = int(d·rotary_fraction), as HF's ``int(head_dim * partial_rotary_factor)``
+    (GPT-NeoX's rotary_pct, arXiv:2204.06745); must be even, since pairs are rotated."""
+    d = check_d_model(d)
+    fraction = _check_real(rotary_fraction, "rotary_fraction", minimum=0.0,
+                           meaning="the share of rotated dimensions")
+    if fraction > 1:
+        raise ValueError(f"rotary_fraction must be between 0 and 1; got {fraction}.")
+    d_rot = int(d * fraction)
+    if d_rot % 2:
+        raise ValueError(f"RoPE rotates pairs of dimensions, so int(d·rotary_fraction) must be even; "
+                         f"d = {d} and rotary_fraction = {fraction:g} give {d_rot}.")
+    return d_rot
+
+
+def rope_inv_freq(d: int, base: float = 10000.0, *, rope_type: str = "default",
+                  seq_len: int | None = None, rotary_fraction: float = 1.0,
+                  **params: object) -> tuple[np.ndarray, float]:
+    """(θ_i, attention_scaling) for a head of d dimensions, the first int(d·rotary_fraction) rotated.
+
+    ``rope_type`` names an entry of :data:`ROPE_SCALINGS`; ``params`` are its
+    parameters (HF's ``rope_scaling`` keys, e.g. ``factor``); ``seq_len`` is the
+    current sequence length (used by ``"dynamic"`` only).
+    """
+    check_choice(rope_type, "rope_type", tuple(ROPE_SCALINGS))
+    base, dim = check_base(base), rotary_dims(d, rotary_fraction)
+    accepted = rope_scaling_parameters(rope_type)
+    required = [name for name, default in accepted.items() if default is inspect.Parameter.empty]
+    missing = [name for name in required if name not in params]
+    unknown = sorted(set(params) - set(accepted))
+    if missing or unknown:
+        takes = ", ".join(accepted) or "no parameters"
+        raise ValueError(f"the {rope_type!r} scaling takes {takes}; "
+                         f"missing {missing or 'nothing'}, unexpected {unknown or 'nothing'}.")
+    inv_freq, attention_scaling = ROPE_SCALINGS[rope_type](dim, base, seq_len=seq_len, **params)
+    return inv_freq, float(attention_scaling)
+
+
+def rope_wavelengths(d: int, base: float = 10000.0, rope_type: str = "default",
+                     **params: object) -> np.ndarray:
+    """λ_i = 2π/θ_i, the number of positions pair i needs for one full turn; shape (d_rot/2,)."""
+    inv_freq, _ = rope_inv_freq(d, base, rope_type=rope_type, **params)
+    return 2 * math.pi / inv_freq

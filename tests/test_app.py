@@ -1,0 +1,138 @@
+"""Every page through Streamlit's AppTest: defaults, bad URLs, and the numbers on the charts."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import posenc
+from plotly_data import decode
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+PAGES = ["pages/heatmap.py", "pages/sinusoids.py", "pages/rotation.py"]
+BAD_URL = {"d_model": "abc", "length": "1000000000", "n": "0", "scheme": "<script>alert(1)</script>"}
+
+
+def run(query: dict | None = None, page: str | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    at.run()  # the first run is on the default page (AppTest cannot open another page first)
+    if page:
+        at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def charts(at: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_with_defaults(page):
+    at = run(page=page)
+    assert at.title and not at.warning and not at.error
+    assert len(charts(at)) >= 1
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_bad_url_renders_with_nearest_valid_values_and_warnings(page):
+    at = run(BAD_URL)
+    warnings = " ".join(w.value for w in at.warning)
+    assert "d_model='abc' is not a number; using the default 128" in warnings
+    assert "length=1000000000 is outside 2 … 4096; using 4096" in warnings
+    assert "n=0 is outside" in warnings and "using 1.0" in warnings
+    assert "scheme='<script>alert(1)</script>' is not one of" in warnings
+    assert at.slider(key="length").value == 4096 and at.slider(key="d_model").value == 128
+    assert at.number_input(key="n").value == 1.0
+    at.switch_page(page).run()  # and every page renders with those values
+    assert not at.exception and len(charts(at)) >= 1
+    assert at.slider(key="length").value == 4096 and at.slider(key="d_model").value == 128
+
+
+def test_heatmap_chart_holds_posenc_values():
+    at = run({"d_model": "16", "length": "40", "n": "100"})
+    trace = charts(at)[0]["data"][0]
+    z = decode(trace["z"])
+    np.testing.assert_array_equal(z, posenc.sinusoidal(40, 16, 100.0).astype(np.float32))
+    assert (trace["zmin"], trace["zmax"]) == (-1, 1)
+    assert "PE_{(pos,\\,2i)}" in at.get("latex")[0].proto.body and "100^{-2i/16}" in at.get("latex")[0].proto.body
+
+
+def test_heatmap_thins_large_settings_and_keeps_true_values():
+    at = run({"d_model": "1024", "length": "4096"})
+    fig = charts(at)[0]
+    trace = fig["data"][0]
+    z, rows = decode(trace["z"]), decode(trace["y"]).astype(int)
+    cols = np.array([int(c) for c in trace["x"]])
+    assert z.shape == (len(rows), len(cols)) and z.size <= 256 * 256
+    np.testing.assert_array_equal(z, posenc.sinusoidal(4096, 1024)[np.ix_(rows, cols)].astype(np.float32))
+    assert "every 16th position shown" in fig["layout"]["title"]["text"]
+
+
+def test_send_every_cell_sends_the_whole_matrix():
+    at = run({"d_model": "64", "length": "600"})
+    at.toggle(key="send_all").set_value(True).run()
+    z = decode(charts(at)[0]["data"][0]["z"])
+    np.testing.assert_array_equal(z, posenc.sinusoidal(600, 64).astype(np.float32))
+
+
+def test_similarity_chart_is_pe_times_pe_transpose():
+    at = run({"d_model": "8", "length": "30"})
+    z = decode(charts(at)[1]["data"][0]["z"])
+    table = posenc.sinusoidal(30, 8)
+    np.testing.assert_allclose(z, (table @ table.T).astype(np.float32), rtol=1e-6)
+
+
+def test_controls_survive_page_switches():
+    at = run({"d_model": "32", "length": "50", "n": "500"})
+    for page in PAGES[1:] + PAGES[:1]:
+        at.switch_page(page).run()
+        assert not at.exception
+        assert at.slider(key="d_model").value == 32 and at.slider(key="length").value == 50
+        assert at.number_input(key="n").value == 500.0
+
+
+def test_sinusoids_page_plots_chosen_dimensions_and_wavelengths():
+    at = run({"d_model": "20", "length": "100"}, "pages/sinusoids.py")
+    at.multiselect(key="dims").set_value([4, 5, 6, 7])
+    at.multiselect(key="positions").set_value([0, 4]).run()
+    by_position, by_dimension, waves = charts(at)
+    assert [t["name"] for t in by_position["data"]] == ["dim 4", "dim 5", "dim 6", "dim 7"]
+    table = posenc.sinusoidal(100, 20)
+    np.testing.assert_allclose(decode(by_position["data"][0]["y"]), table[:, 4])
+    np.testing.assert_allclose(decode(by_dimension["data"][1]["y"]), table[4])
+    np.testing.assert_allclose(decode(waves["data"][0]["y"]), posenc.wavelengths(20))
+    assert waves["layout"]["yaxis"]["type"] == "log"
+
+
+def test_rotation_page_shows_vectors_residuals_and_transpose():
+    at = run({"d_model": "16", "length": "64"}, "pages/rotation.py")
+    at.slider(key="pos").set_value(3).run()
+    at.slider(key="k").set_value(-2).run()
+    assert at.slider(key="pos").value == 3 and at.slider(key="k").value == -2
+    vectors = charts(at)[0]["data"]
+    table = posenc.sinusoidal(64, 16)
+    np.testing.assert_allclose(decode(vectors[0]["y"]), table[3])
+    np.testing.assert_allclose(decode(vectors[1]["y"]), posenc.rotation_matrix(-2, 16) @ table[3])
+    np.testing.assert_allclose(decode(vectors[2]["y"]), table[1])
+    metrics = {m.label: m.value for m in at.metric}
+    assert float(metrics["max residual over 62 positions (float64)"]) < 1e-13
+    assert float(metrics["max residual over 62 positions (float32)"]) < 1e-6
+    assert r"M_{2} - M_{-2}^\top" in " ".join(l.proto.body for l in at.get("latex"))
+
+
+def test_rotation_page_odd_d_model_explains_instead_of_crashing():
+    at = run({"d_model": "7"}, "pages/rotation.py")
+    assert at.slider(key="d_model").value == 7
+    assert any("no cosine partner" in e.value for e in at.error)
+
+
+def test_rotation_page_clamps_k_when_pos_moves():
+    at = run({"length": "10"}, "pages/rotation.py")
+    at.slider(key="k").set_value(5).run()
+    at.slider(key="pos").set_value(8).run()
+    assert at.slider(key="k").value == 1
+    assert any("k=5 is outside -8 … 1; using 1" in w.value for w in at.warning)
