@@ -40,3 +40,13 @@ def offset_similarity(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(counts[index] > 0, sums[index] / counts[index], np.nan)
     return offsets, mean
+
+
+def toeplitz_view(values: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """B[..., r, c] = values[..., cols[c] − rows[r] + L − 1] for a bias that depends only on j − i.
+
+    ``values`` (..., 2L − 1) holds the bias at offsets −(L−1) … L−1; the result is the
+    bias matrix at the chosen query rows and key columns, (..., len(rows), len(cols)).
+    """
+    length = (values.shape[-1] + 1) // 2
+    return values[..., np.asarray(cols)[None, :] - np.asarray(rows)[:, None] + length - 1]

@@ -17,6 +17,7 @@ import numpy as np
 
 from posenc._checks import check_choice, check_int, check_length
 from posenc.absolute import _check_seed, _check_std
+from posenc.analysis import toeplitz_view
 from posenc.scheme import Option, Scheme
 
 DIRECTIONS: tuple[str, ...] = ("bidirectional", "causal")
@@ -242,14 +243,10 @@ def _causal(direction: str) -> bool:
     return check_choice(direction, "direction", DIRECTIONS) == "causal"
 
 
-def _shaw_bias(length, d_model, base, *, max_relative_position=16, seed=0):
-    return shaw_bias(length, max_relative_position, d_model, seed=seed)  # d_head = d_model: one head
-
-
-def _shaw_curve(length, d_model, base, *, max_relative_position=16, seed=0):
+def _shaw_offsets(length, d_model, base, *, max_relative_position=16, seed=0):
     offsets, k = _offsets(length), max_relative_position
     scores = shaw_embeddings(k, d_model, seed=seed) @ shaw_query(d_model, seed=seed)  # (2k+1,)
-    return offsets, scores[np.clip(offsets, -k, k) + k]
+    return offsets, scores[np.clip(offsets, -k, k) + k][None, :]  # one head: d_head = d_model
 
 
 def _shaw_formula(d_model, base, *, max_relative_position=16, seed=0):
@@ -261,18 +258,12 @@ def _shaw_formula(d_model, base, *, max_relative_position=16, seed=0):
     )
 
 
-def _t5_bias(length, d_model, base, *, num_heads=8, num_buckets=32, max_distance=128, direction="bidirectional",
-             seed=0):
-    return t5_bias(length, num_heads, bidirectional=not _causal(direction), num_buckets=num_buckets,
-                   max_distance=max_distance, seed=seed)
-
-
-def _t5_curve(length, d_model, base, *, num_heads=8, num_buckets=32, max_distance=128, direction="bidirectional",
-              seed=0):
+def _t5_offsets(length, d_model, base, *, num_heads=8, num_buckets=32, max_distance=128,
+                direction="bidirectional", seed=0):
     offsets = _offsets(length)
     index = t5_relative_bucket(offsets, bidirectional=not _causal(direction), num_buckets=num_buckets,
                                max_distance=max_distance)
-    return offsets, t5_bucket_values(num_buckets, num_heads, seed=seed)[index, 0]  # head 0
+    return offsets, t5_bucket_values(num_buckets, num_heads, seed=seed)[index].T  # (heads, 2L−1)
 
 
 def _t5_formula(d_model, base, *, num_buckets=32, max_distance=128, direction="bidirectional", **_):
@@ -288,14 +279,27 @@ def _t5_formula(d_model, base, *, num_buckets=32, max_distance=128, direction="b
     )
 
 
-def _alibi_bias(length, d_model, base, *, num_heads=8, direction="bidirectional"):
-    return alibi_bias(length, num_heads, causal=_causal(direction))
-
-
-def _alibi_curve(length, d_model, base, *, num_heads=8, direction="bidirectional"):
+def _alibi_offsets(length, d_model, base, *, num_heads=8, direction="bidirectional"):
     offsets = _offsets(length)
-    values = -alibi_slopes(num_heads)[0] * np.abs(offsets).astype(np.float64)  # head 0: the steepest slope
-    return offsets, np.where(_causal(direction) & (offsets > 0), np.nan, values)  # masked: a gap, not −inf
+    values = -alibi_slopes(num_heads)[:, None] * np.abs(offsets).astype(np.float64)  # (heads, 2L−1)
+    return offsets, np.where(_causal(direction) & (offsets > 0), -np.inf, values)
+
+
+def _bias_from(offset_bias):
+    """The registry's ``bias``: the full (heads, length, length) matrix from the per-offset values."""
+    def bias(length, d_model, base, **options):
+        _, values = offset_bias(length, d_model, base, **options)
+        positions = np.arange(length)
+        return toeplitz_view(values, positions, positions)
+    return bias
+
+
+def _curve_from(offset_bias):
+    """The registry's ``offset_curve``: head 0 of the per-offset values (−inf, masked, as a gap)."""
+    def curve(length, d_model, base, **options):
+        offsets, values = offset_bias(length, d_model, base, **options)
+        return offsets, np.where(np.isneginf(values[0]), np.nan, values[0])
+    return curve
 
 
 def _alibi_formula(d_model, base, *, num_heads=8, direction="bidirectional"):
@@ -318,14 +322,16 @@ _SEED = Option("seed", "Random seed", 0, 0, 9999, help="Seed of the untrained (r
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="shaw", label="Relative, Shaw et al.", family="bias", paper="Shaw et al. 2018, arXiv:1803.02155",
-        formula=_shaw_formula, offset_curve=_shaw_curve, bias=_shaw_bias,
+        formula=_shaw_formula, offset_curve=_curve_from(_shaw_offsets), bias=_bias_from(_shaw_offsets),
+        offset_bias=_shaw_offsets,
         curve_label="q·a_clip(Δ) for one fixed unit query (untrained vectors)",
         options=(Option("max_relative_position", "Clipping distance k", 16, 0, 256,
                         help="Offsets beyond ±k share the vectors a_−k and a_k."), _SEED),
     ),
     Scheme(
         key="t5", label="T5 relative bias", family="bias", paper="Raffel et al. 2019, arXiv:1910.10683",
-        formula=_t5_formula, offset_curve=_t5_curve, bias=_t5_bias,
+        formula=_t5_formula, offset_curve=_curve_from(_t5_offsets), bias=_bias_from(_t5_offsets),
+        offset_bias=_t5_offsets,
         curve_label="logit bias of head 0 (untrained table)",
         options=(
             _HEADS,
@@ -339,7 +345,8 @@ SCHEMES: tuple[Scheme, ...] = (
     ),
     Scheme(
         key="alibi", label="ALiBi", family="bias", paper="Press et al. 2021, arXiv:2108.12409",
-        formula=_alibi_formula, offset_curve=_alibi_curve, bias=_alibi_bias,
+        formula=_alibi_formula, offset_curve=_curve_from(_alibi_offsets), bias=_bias_from(_alibi_offsets),
+        offset_bias=_alibi_offsets,
         curve_label="logit bias of head 0 (steepest slope m_1)",
         options=(_HEADS, _DIRECTION),
     ),

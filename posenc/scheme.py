@@ -49,6 +49,10 @@ class Scheme:
 
     - ``table``: the (length, d_model) additive encoding (absolute schemes).
     - ``bias``: the (heads, length, length) attention-logit bias (bias schemes).
+    - ``offset_bias``: (offsets, values) with values (heads, 2·length − 1), the bias of
+      every head as a function of j − i (bias schemes, whose bias depends only on the
+      offset): B[h, i, j] = values[h, j − i + length − 1]. Pages draw large bias matrices
+      from it without building (heads, length, length).
     - ``offset_curve``: (offsets, values), how the attention logit bias (or the
       similarity of two encodings) depends on the offset j - i; the one curve
       every scheme has, drawn side by side on the comparison page.
@@ -63,6 +67,7 @@ class Scheme:
     curve_label: str
     table: Callable[..., np.ndarray] | None = None
     bias: Callable[..., np.ndarray] | None = None
+    offset_bias: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None
     options: tuple[Option, ...] = field(default=())
 
     def defaults(self) -> dict[str, int | float | str]:
