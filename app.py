@@ -13,6 +13,8 @@ PAGES = [
     st.Page("pages/heatmap.py", title="Encoding matrix", icon=":material/grid_on:", default=True),
     st.Page("pages/sinusoids.py", title="Sinusoids", icon=":material/ssid_chart:"),
     st.Page("pages/rotation.py", title="Rotation check", icon=":material/rotate_right:"),
+    st.Page("pages/details.py", title="How it works", icon=":material/lightbulb:"),
+    st.Page("pages/compare.py", title="Comparison", icon=":material/compare:"),
 ]
 
 st.navigation(PAGES).run()

@@ -1,5 +1,6 @@
-"""The encoding matrix of the chosen scheme, its similarity matrix, and downloads."""
+"""The matrix of the chosen scheme: its table (absolute), logit bias (bias) or score (rotary)."""
 
+import numpy as np
 import streamlit as st
 
 import posenc
@@ -10,29 +11,45 @@ scheme = posenc.get_scheme(c.scheme)
 st.title("Encoding matrix")
 st.latex(shared.or_stop(scheme.formula, c.d_model, c.base, **c.option_dict))
 st.caption(f"{scheme.label}: {scheme.paper}. Computed for length={c.length}, d_model={c.d_model}, n={c.base:g}.")
-
-if scheme.table is None:
-    st.info(f"{scheme.label} adds nothing to the token embeddings: it acts inside attention. "
-            "The Comparison page shows how it shapes the attention logits.")
-    st.stop()
-
 send_all = st.toggle("Send every cell", key="send_all",
                      help="Large matrices are thinned to what the chart can show; this sends all of them (slow).")
-shared.or_stop(shared.table, c.scheme, c.length, c.d_model, c.base, c.options)
-args = (c.scheme, c.length, c.d_model, c.base, c.options, not send_all)
-st.plotly_chart(shared.table_heatmap(*args), key="table_heatmap")
-st.markdown(
-    "Each row is the vector added to the token embedding at that position. Columns to the left "
-    "oscillate fast; columns to the right change slowly, so together they count positions like "
-    "the hands of a clock."
-)
-st.plotly_chart(shared.similarity_heatmap(*args), key="similarity_heatmap")
-st.markdown(
-    "Bands parallel to the diagonal: the dot product PE[p]·PE[q] depends on the offset p − q, "
-    "not on where the pair sits (exactly so for the sinusoidal encoding with an even d_model, "
-    "where PE[p]·PE[q] = Σᵢ cos((p − q)θᵢ))."
-)
-st.subheader("Download the matrix")
-st.caption(f"The full {c.length} × {c.d_model} table in float64, whatever is shown above.")
-shared.downloads(f"{c.scheme}_L{c.length}_d{c.d_model}_n{c.base:g}",
-                 lambda: shared.table(c.scheme, c.length, c.d_model, c.base, c.options))
+args = (c.scheme, c.length, c.d_model, c.base, c.options)
+name = f"{c.scheme}_L{c.length}_d{c.d_model}_n{c.base:g}"
+
+if scheme.family == "absolute":
+    shared.or_stop(shared.table, *args)
+    st.plotly_chart(shared.table_heatmap(*args, not send_all), key="table_heatmap")
+    st.markdown(
+        "Each row is the vector added to the token embedding at that position. "
+        + ("Columns to the left oscillate fast; columns to the right change slowly, so together they "
+           "count positions like the hands of a clock." if c.scheme == "sinusoidal" else
+           "Blank rows are positions with no encoding." if np.isnan(shared.table(*args)).any() else "")
+    )
+    st.plotly_chart(shared.similarity_heatmap(*args, not send_all), key="similarity_heatmap")
+    st.markdown(
+        "PE[p]·PE[q] for every pair of positions. For the sinusoidal encoding with an even d_model, "
+        "PE[p]·PE[q] = Σᵢ cos((p − q)θᵢ): bands parallel to the diagonal, the similarity depends "
+        "only on the offset p − q."
+    )
+    st.subheader("Download the matrix")
+    st.caption(f"The full {c.length} × {c.d_model} table in float64, whatever is shown above.")
+    shared.downloads(name, lambda: shared.table(*args))
+elif scheme.family == "bias":
+    offsets, values = shared.or_stop(shared.offset_bias, *args)
+    head = st.slider("Head", 0, len(values) - 1, 0, key="head") if len(values) > 1 else 0
+    st.plotly_chart(shared.bias_heatmap(*args, head, not send_all), key="bias_heatmap")
+    st.markdown("Added to the attention logit qᵢ·kⱼ before the softmax. It depends only on the offset "
+                "j − i, so every diagonal is constant." + (" Gaps: keys a causal decoder may not see (−∞)."
+                                                           if np.isneginf(values).any() else ""))
+    st.subheader("Download the bias")
+    st.caption(f"Every head's bias by offset: row h, column j − i + {c.length - 1} "
+               f"(shape {values.shape[0]} × {values.shape[1]}); B[h, i, j] = values[h, j − i + L − 1].")
+    shared.downloads(f"{name}_bias_by_offset", lambda: shared.offset_bias(*args)[1])
+else:
+    shared.or_stop(shared.offset_curve, *args)
+    st.plotly_chart(shared.score_heatmap(*args, not send_all), key="score_heatmap")
+    st.markdown("RoPE adds nothing to the embeddings: it rotates queries and keys. Their dot product "
+                "then depends only on the offset between them, so every diagonal is constant.")
+    st.subheader("Download the scores")
+    st.caption("Row 0: offset j − i; row 1: the score q·k for q = k = (1, …, 1).")
+    shared.downloads(f"{name}_scores_by_offset", lambda: np.stack(shared.offset_curve(*args)).astype(np.float64))

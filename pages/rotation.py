@@ -9,9 +9,13 @@ from posenc.scheme import Option
 from pages import shared
 
 c = shared.controls()
+if c.scheme == "rope":
+    shared.rope_shift_check(c)
+    st.stop()
 st.title("Rotation check: PE[pos+k] = M_k · PE[pos]")
 if c.scheme != "sinusoidal":
-    st.info("The rotation check is about the sinusoidal encoding; choose it in the sidebar.")
+    st.info("The rotation check is about the sinusoidal encoding (and its RoPE counterpart); "
+            "choose Sinusoidal or RoPE in the sidebar.")
     st.stop()
 
 spacing = c.option_dict.get("spacing", "vaswani")

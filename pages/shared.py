@@ -14,7 +14,9 @@ import numpy as np
 import streamlit as st
 
 import posenc
+import posenc.analysis
 from posenc import figures
+from posenc.scheme import Option
 from posenc.params import SHARED_CONTROLS, parse_option
 from posenc.scheme import Option
 
@@ -143,3 +145,107 @@ def similarity_heatmap(scheme: str, length: int, d_model: int, base: float, opti
 def rotation_check(length: int, d_model: int, base: float, k: int, spacing: str, dtype: str) -> posenc.RotationCheck:
     """posenc.rotation_check, cached."""
     return posenc.rotation_check(length, d_model, base, k, dtype=np.dtype(dtype), spacing=spacing)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+def offset_bias(scheme: str, length: int, d_model: int, base: float, options: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets, (heads, 2L−1) bias) of a bias scheme."""
+    return posenc.get_scheme(scheme).offset_bias(length, d_model, base, **dict(options))
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+def offset_curve(scheme: str, length: int, d_model: int, base: float, options: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets, values): the scheme's curve shared by every scheme."""
+    return posenc.get_scheme(scheme).offset_curve(length, d_model, base, **dict(options))
+
+
+def toeplitz_heatmap(values: np.ndarray, length: int, *, title: str, thin: bool):
+    """Heatmap of M[i, j] = values[j − i + L − 1] (a bias or score that depends only on the offset).
+
+    Masked entries (−∞, a causal decoder's future keys) are drawn as gaps.
+    """
+    rows = figures.thin_index(length) if thin else np.arange(length)
+    matrix = posenc.analysis.toeplitz_view(np.where(np.isneginf(values), np.nan, values), rows, rows)
+    fig = figures.heatmap(matrix, title=title, x_label="key position j", y_label="query position i",
+                          zrange=None, thin=False)
+    fig.update_traces(x=rows, y=rows)
+    if len(rows) < length:
+        note = figures.stride_note(rows, length, "position")
+        fig.update_layout(title_text=f"{title}<br><sup>{note} (all values are exact)</sup>")
+    return fig
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+def bias_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple, head: int, thin: bool):
+    """The (length, length) logit bias of one head."""
+    _, values = offset_bias(scheme, length, d_model, base, options)
+    return toeplitz_heatmap(values[head], length, title=f"Attention-logit bias of head {head}", thin=thin)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+def score_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple, thin: bool):
+    """The q·k score of a rotary scheme for q = k = ones, at every (query, key) pair."""
+    _, values = offset_curve(scheme, length, d_model, base, options)
+    return toeplitz_heatmap(values, length, title="q·k after rotation, q = k = (1, …, 1)", thin=thin)
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+def rope_wavelengths(d_model: int, base: float, options: tuple, length: int) -> dict[str, np.ndarray]:
+    """Wavelength of every rotated pair under each scaling (the scheme's factor and context)."""
+    from posenc.rope import rope_keywords
+    from posenc.rope_scaling import ROPE_SCALINGS, rope_scaling_parameters
+
+    keywords = rope_keywords(dict(options))
+    fraction = keywords.get("rotary_fraction", 1.0)
+    waves = {}
+    for rope_type in ROPE_SCALINGS:
+        accepted = rope_scaling_parameters(rope_type)
+        params = {k: v for k, v in dict(options).items() if k in accepted}
+        waves[rope_type] = posenc.rope_wavelengths(d_model, base, rope_type, rotary_fraction=fraction,
+                                                   seq_len=length, **params)
+    return waves
+
+
+@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+def permutation_gap(length: int, d_model: int, base: float) -> dict[str, float]:
+    """max |attn(Px) − P·attn(x)| with no encoding and with the sinusoidal one."""
+    return {name: posenc.analysis.permutation_gap(min(length, 256), d_model, table)
+            for name, table in (("none (NoPE)", None), ("sinusoidal", posenc.sinusoidal(min(length, 256), d_model, base)))}
+
+
+def _paired_scores(q, k, query_positions, key_positions, base, keywords) -> np.ndarray:
+    """⟨R_m q, R_n k⟩ for each pair (m, n) = (query_positions[t], key_positions[t])."""
+    rotated_q = posenc.apply_rope(np.broadcast_to(q, (len(query_positions), len(q))), query_positions, base, **keywords)
+    rotated_k = posenc.apply_rope(np.broadcast_to(k, (len(key_positions), len(k))), key_positions, base, **keywords)
+    return (rotated_q * rotated_k).sum(axis=1)
+
+
+def rope_shift_check(c: Controls) -> None:
+    """RoPE's counterpart of the rotation check: score(m + s, n + s) = score(m, n)."""
+    from posenc.rope import rope_keywords
+
+    st.title("Rotation check (RoPE): the score sees only the offset")
+    st.latex(r"(R_{m+s}\,q)\cdot(R_{n+s}\,k) = q^\top R_{m+s}^\top R_{n+s}\,k = q^\top R_{n-m}\,k = (R_m q)\cdot(R_n k)")
+    keywords = or_stop(rope_keywords, c.option_dict)
+    left, middle, right = st.columns(3)
+    with left:
+        m = int(bound_control(Option("query", "query position m", 0, 0, c.length - 1), "query"))
+    with middle:
+        n = int(bound_control(Option("key", "key position n", min(5, c.length - 1), 0, c.length - 1), "key"))
+    with right:
+        s = int(bound_control(Option("shift", "shift s", 0, 0, c.length - 1 - max(m, n)), "shift"))
+    rng = np.random.default_rng(0)
+    q, k = rng.normal(size=c.d_model), rng.normal(size=c.d_model)  # a fixed random query and key
+    shifts = np.arange(0, c.length - max(m, n))
+    keywords.setdefault("seq_len", c.length)
+    together = or_stop(_paired_scores, q, k, m + shifts, n + shifts, c.base, keywords)
+    query_only = _paired_scores(q, k, m + shifts, np.full(len(shifts), n), c.base, keywords)
+    before, after = together[0], together[s]
+    cols = st.columns(3)
+    cols[0].metric(f"score(m={m}, n={n})", f"{before:.12g}")
+    cols[1].metric(f"score(m+s={m + s}, n+s={n + s})", f"{after:.12g}")
+    cols[2].metric("difference", f"{abs(after - before):.3e}")
+    st.plotly_chart(figures.line_chart(shifts, {"both moved by s": together, "only the query moved": query_only},
+                                       title="Moving query and key together leaves the score unchanged",
+                                       x_label="shift s", y_label="q·k after rotation"), key="rope_shift")
+    st.caption(f"q and k are fixed random vectors (seed 0) of size {c.d_model}; frequencies use seq_len = {c.length}.")

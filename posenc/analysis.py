@@ -50,3 +50,23 @@ def toeplitz_view(values: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.
     """
     length = (values.shape[-1] + 1) // 2
     return values[..., np.asarray(cols)[None, :] - np.asarray(rows)[:, None] + length - 1]
+
+
+def self_attention(x: np.ndarray) -> np.ndarray:
+    """One attention head with identity projections: softmax(x·xᵀ/√d)·x, shape (length, d)."""
+    logits = x @ x.T / np.sqrt(x.shape[1])
+    weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return (weights / weights.sum(axis=1, keepdims=True)) @ x
+
+
+def permutation_gap(length: int, d_model: int, table: np.ndarray | None, *, seed: int = 0) -> float:
+    """max |attn(P·x + PE) − P·attn(x + PE)| for random tokens x and a random permutation P.
+
+    With no encoding (``table`` None) attention is permutation-equivariant and the gap is
+    rounding (~1e-16): order is lost. An absolute encoding breaks the symmetry.
+    """
+    rng = np.random.default_rng(seed)
+    tokens = rng.normal(size=(length, d_model))
+    order = rng.permutation(length)
+    encoding = np.zeros((length, d_model)) if table is None else table
+    return float(np.abs(self_attention(tokens[order] + encoding) - self_attention(tokens + encoding)[order]).max())

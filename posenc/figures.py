@@ -161,3 +161,40 @@ def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: n
     _layout(fig, f"Rotation of each (sin, cos) pair from pos={pos} to pos+k={pos + k}", 420)
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, xanchor="center", x=0.5))
     return fig
+
+
+def bucket_map(relative: np.ndarray, buckets: np.ndarray, *, exact: int, max_distance: int, causal: bool) -> go.Figure:
+    """T5's bucket of every relative position r = j − i, with the exact and logarithmic ranges shaded.
+
+    Distances n < ``exact`` get a bucket each; from ``exact`` to ``max_distance`` buckets
+    widen logarithmically; from ``max_distance`` on all share the last bucket.
+    """
+    fig = line_chart(relative, {"bucket(j − i)": buckets}, title="T5 bucket of every relative position",
+                     x_label="relative position j − i", y_label="bucket", height=420)
+    fig.update_traces(line_shape="hv")
+    sides = (-1,) if causal else (-1, 1)
+    for side in sides:
+        lo, hi = sorted((0, side * exact)), sorted((side * exact, side * max_distance))
+        fig.add_vrect(x0=lo[0], x1=lo[1], fillcolor=PALETTE[2], opacity=0.15, line_width=0,
+                      annotation_text="exact" if side == -1 else None, annotation_position="top left")
+        fig.add_vrect(x0=hi[0], x1=hi[1], fillcolor=PALETTE[4], opacity=0.15, line_width=0,
+                      annotation_text="logarithmic" if side == -1 else None, annotation_position="top left")
+    return fig
+
+
+def curve_grid(curves: dict[str, tuple[np.ndarray, np.ndarray, str]], *, x_label: str, columns: int = 2) -> go.Figure:
+    """Small multiples: one panel per entry (title -> (x, y, y label)), sharing the x axis."""
+    rows = -(-len(curves) // columns)
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(curves), shared_xaxes=True,
+                        vertical_spacing=0.35 / rows, horizontal_spacing=0.08)
+    for n, (title, (x, y, y_label)) in enumerate(curves.items()):
+        row, col = n // columns + 1, n % columns + 1
+        fig.add_trace(go.Scatter(x=x, y=np.asarray(y, dtype=np.float64), mode="lines", name=title, showlegend=False,
+                                 line=dict(color=PALETTE[n % len(PALETTE)], width=2),
+                                 hovertemplate=f"{x_label} %{{x}}<br>{y_label} %{{y:.6g}}<extra>{title}</extra>"),
+                      row=row, col=col)
+        fig.update_yaxes(title_text=y_label, title_font=dict(size=12), row=row, col=col)
+    for col in range(1, columns + 1):
+        fig.update_xaxes(title_text=x_label, row=rows, col=col)
+    fig.update_annotations(font=dict(size=15))
+    return _layout(fig, "", 260 * rows + 80)

@@ -150,7 +150,7 @@ def rope_score_curve(length: int, d: int, base: float = 10000.0, **rope_options:
 _SCALING_KEYS = {name for rope_type in ROPE_SCALINGS for name in rope_scaling_parameters(rope_type)}
 
 
-def _rope_options(options: dict[str, object]) -> dict[str, object]:
+def rope_keywords(options: dict[str, object]) -> dict[str, object]:
     """The scheme's options as apply_rope keywords: drop parameters of other scalings."""
     known = {"layout", "rope_type", "rotary_fraction"} | _SCALING_KEYS
     unknown = sorted(set(options) - known)
@@ -163,7 +163,7 @@ def _rope_options(options: dict[str, object]) -> dict[str, object]:
 
 def _rope_offset_curve(length: int, d_model: int, base: float, **options: object,
                        ) -> tuple[np.ndarray, np.ndarray]:
-    offsets, scores = rope_score_curve(length, d_model, base, **_rope_options(options))
+    offsets, scores = rope_score_curve(length, d_model, base, **rope_keywords(options))
     return offsets, scores / d_model
 
 
@@ -211,7 +211,7 @@ def _scaling_latex(rope_type: str, d_rot: int, base: float, attention: float, pa
 
 def _rope_formula(d_model: int, base: float, **options: object) -> str:
     """KaTeX of the frequencies, the scaling and the rotation computed with these values."""
-    params = _rope_options(options)
+    params = rope_keywords(options)
     layout = check_choice(params.pop("layout", "interleaved"), "layout", LAYOUTS)
     rope_type, fraction = params.pop("rope_type", "default"), params.pop("rotary_fraction", 1.0)
     d_model, base = check_d_model(d_model), check_base(base)

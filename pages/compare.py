@@ -1,0 +1,30 @@
+"""Every scheme on the same length, side by side, with the one curve they all share."""
+
+import streamlit as st
+
+import posenc
+from posenc import figures
+from pages import shared
+
+c = shared.controls()
+st.title("Comparison: how each scheme sees the offset j − i")
+st.markdown(
+    "Every scheme, at the same length and d_model, reduced to the one curve they all have: "
+    "how the attention logit bias (bias schemes), the q·k score (RoPE) or the similarity of two "
+    "encodings (absolute schemes) depends on the offset between a query and a key."
+)
+st.caption(f"length = {c.length}, d_model = {c.d_model}, n = {c.base:g}. The selected scheme "
+           f"({posenc.get_scheme(c.scheme).label}) uses the sidebar's options; the others their defaults.")
+
+curves = {}
+for key, scheme in posenc.SCHEMES.items():
+    options = c.options if key == c.scheme else tuple(scheme.defaults().items())
+    offsets, values = shared.or_stop(shared.offset_curve, key, c.length, c.d_model, c.base, options)
+    curves[f"{scheme.label}"] = (offsets, values, scheme.curve_label if len(scheme.curve_label) < 40 else "value")
+st.plotly_chart(figures.curve_grid(curves, x_label="offset j − i"), key="comparison")
+
+st.subheader("What each curve is")
+st.dataframe({"scheme": [s.label for s in posenc.SCHEMES.values()],
+              "family": [s.family for s in posenc.SCHEMES.values()],
+              "curve": [s.curve_label for s in posenc.SCHEMES.values()],
+              "paper": [s.paper for s in posenc.SCHEMES.values()]}, hide_index=True, key="legend")

@@ -1,0 +1,112 @@
+"""How the chosen scheme works: the view that explains each family."""
+
+import numpy as np
+import streamlit as st
+
+import posenc
+from posenc import figures
+from posenc.rope import rope_keywords
+from pages import shared
+
+c = shared.controls()
+scheme = posenc.get_scheme(c.scheme)
+options = c.option_dict
+st.title(f"How it works: {scheme.label}")
+st.latex(shared.or_stop(scheme.formula, c.d_model, c.base, **options))
+st.caption(scheme.paper)
+
+
+def sinusoidal() -> None:
+    spacings = next(o.choices for o in scheme.options if o.name == "spacing")
+    waves = {spacing: posenc.wavelengths(c.d_model, c.base, spacing=spacing) for spacing in spacings}
+    pairs = np.arange(len(waves["vaswani"]))
+    st.plotly_chart(figures.line_chart(pairs, {f"{k}: longest {w[-1]:,.0f}": w for k, w in waves.items()},
+                                       title="Wavelengths under the two frequency formulas", x_label="pair i",
+                                       y_label="wavelength (positions)", log_y=True), key="spacings")
+    st.caption("Vaswani et al.: θᵢ = n^(−2i/d), so the longest wavelength is 2π·n^(1−2/d). tensor2tensor spreads "
+               "the timescales from 1 to n over d/2 − 1 steps, so its longest wavelength is exactly 2π·n.")
+
+
+def learned() -> None:
+    table = shared.or_stop(shared.table, c.scheme, c.length, c.d_model, c.base, c.options)
+    size = int(options["table_size"])
+    norms = np.linalg.norm(table, axis=1)  # NaN past the table
+    fig = figures.line_chart(np.arange(c.length), {"‖PE[p]‖": norms}, title="Norm of every learned row",
+                             x_label="position p", y_label="‖PE[p]‖")
+    if c.length > size:
+        fig.add_vline(x=size - 0.5, line_dash="dash", annotation_text=f"end of the table ({size} rows)")
+    st.plotly_chart(fig, key="learned_norms")
+    if c.length > size:
+        st.warning(f"A learned table has rows for positions 0 … {size - 1} only. Positions {size} … {c.length - 1} "
+                   "have no encoding: the model cannot represent them (GPT-2 raises an index error). "
+                   "They are left blank, not invented.", icon=":material/block:")
+    st.caption(f"Rows drawn from N(0, 0.02²) with seed {options['seed']}: the untrained table, before any learning.")
+
+
+def nope() -> None:
+    st.markdown("Without positional information, self-attention is **permutation-equivariant**: shuffle the "
+                "tokens and the outputs are shuffled the same way, so word order is lost (a causal mask "
+                "is the only source of order left to a NoPE decoder).")
+    gap = shared.permutation_gap(c.length, c.d_model, c.base)
+    st.dataframe({"encoding added": list(gap), "max |attn(Px) − P·attn(x)|": list(gap.values())}, hide_index=True)
+    st.caption(f"One attention layer (q = k = v = x + PE, softmax(qkᵀ/√d)·v) on {min(c.length, 256)} random tokens "
+               "and a random permutation P: zero (to rounding) with no encoding, clearly not zero with one.")
+
+
+def shaw() -> None:
+    k = int(options["max_relative_position"])
+    rows = figures.thin_index(c.length)
+    clip = posenc.shaw_relative_positions(c.length, k)[np.ix_(rows, rows)]
+    fig = figures.heatmap(clip, title=f"clip(j − i, −{k}, {k}): which of the {2 * k + 1} vectors each pair uses",
+                          x_label="key position j", y_label="query position i", zrange=(-max(k, 1), max(k, 1)), thin=False)
+    fig.update_traces(x=rows, y=rows)
+    st.plotly_chart(fig, key="shaw_clip")
+    st.caption(f"Offsets beyond ±{k} share the outermost vectors: the model cannot tell them apart.")
+
+
+def t5() -> None:
+    causal = options["direction"] == "causal"
+    buckets, distance = int(options["num_buckets"]), int(options["max_distance"])
+    reach = max(c.length - 1, distance + distance // 4)
+    relative = np.arange(-reach, 1 if causal else reach + 1)
+    index = shared.or_stop(posenc.t5_relative_bucket, relative, bidirectional=not causal,
+                           num_buckets=buckets, max_distance=distance)
+    exact = (buckets if causal else buckets // 2) // 2
+    st.plotly_chart(figures.bucket_map(relative, index, exact=exact, max_distance=distance, causal=causal), key="t5_map")
+    st.caption(f"Distances below {exact} get a bucket each; from {exact} to {distance} the buckets widen "
+               f"logarithmically; from {distance} on, all distances share the last bucket.")
+
+
+def alibi() -> None:
+    heads = int(options["num_heads"])
+    slopes = posenc.alibi_slopes(heads)
+    st.dataframe({"head h": np.arange(1, heads + 1), "slope m_h": slopes, "log₂ m_h": np.log2(slopes)},
+                 hide_index=True, key="alibi_slopes")
+    offsets, values = shared.or_stop(shared.offset_bias, c.scheme, c.length, c.d_model, c.base, c.options)
+    shown = {f"head {h + 1}": np.where(np.isneginf(values[h]), np.nan, values[h]) for h in range(min(heads, 8))}
+    st.plotly_chart(figures.line_chart(offsets, shown, title="Bias against the offset, per head",
+                                       x_label="offset j − i", y_label="bias"), key="alibi_heads")
+
+
+def rope() -> None:
+    keywords = shared.or_stop(rope_keywords, options)
+    d_rot = shared.or_stop(posenc.rope_scaling.rotary_dims, c.d_model, keywords.get("rotary_fraction", 1.0))
+    if d_rot == 0:
+        st.info("rotary_fraction leaves no dimension to rotate.")
+        return
+    offsets, scores = shared.offset_curve(c.scheme, c.length, c.d_model, c.base, c.options)
+    st.plotly_chart(figures.line_chart(offsets, {"q·k / d_model": scores}, title="q·k against the offset: long-range decay",
+                                       x_label="offset n − m", y_label="score (q = k = ones)"), key="rope_decay")
+    original = int(options["original_max_position_embeddings"])
+    waves = shared.rope_wavelengths(c.d_model, c.base, c.options, c.length)
+    fig = figures.line_chart(np.arange(d_rot // 2), waves | {f"original context {original}": np.full(d_rot // 2, original)},
+                             title="Wavelength of every pair under each scaling", x_label="pair i",
+                             y_label="wavelength (positions)", log_y=True)
+    fig.update_traces(selector=dict(name=f"original context {original}"), line_dash="dash")
+    st.plotly_chart(fig, key="rope_wavelengths")
+    st.caption("Pairs whose wavelength exceeds the original context never completed a turn in training; the "
+               "scalings stretch (linear), re-base (NTK, dynamic) or blend (YaRN, Llama 3) them.")
+
+
+{"sinusoidal": sinusoidal, "learned": learned, "nope": nope, "shaw": shaw, "t5": t5, "alibi": alibi,
+ "rope": rope}.get(c.scheme, lambda: st.info("No extra view for this scheme."))()
