@@ -42,7 +42,7 @@ def _warn(message: str) -> None:
     st.warning(message, icon=":material/link_off:")
 
 
-def bound_control(option: Option, key: str, *, format_func=str) -> object:
+def bound_control(option: Option, key: str) -> object:
     """Draw a widget for ``option`` bound to the query parameter ``key``; return its valid value.
 
     The value comes from this session's state when it has one (re-checked, since a
@@ -60,7 +60,7 @@ def bound_control(option: Option, key: str, *, format_func=str) -> object:
         _warn(warning)
     label, help = option.label, option.help or None
     if option.choices:
-        return st.selectbox(label, option.choices, key=key, help=help, bind="query-params", format_func=format_func)
+        return st.selectbox(label, option.choices, key=key, help=help, bind="query-params")
     if isinstance(option.default, int):
         return st.slider(label, int(option.minimum), int(option.maximum), key=key, help=help, bind="query-params")
     return st.number_input(label, float(option.minimum), float(option.maximum), key=key, help=help,
@@ -72,8 +72,10 @@ def controls() -> Controls:
     schemes = posenc.SCHEMES
     with st.sidebar:
         st.markdown("### Settings")
-        scheme_option = Option("scheme", "scheme", next(iter(schemes)), choices=tuple(schemes))
-        scheme = bound_control(scheme_option, "scheme", format_func=lambda key: schemes[key].label)
+        names = "; ".join(f"{key}: {s.label}" for key, s in schemes.items())
+        scheme_option = Option("scheme", "scheme", next(iter(schemes)), choices=tuple(schemes), help=names)
+        scheme = bound_control(scheme_option, "scheme")
+        st.caption(schemes[scheme].label)
         d_model, base, length = (bound_control(o, o.name) for o in SHARED_CONTROLS)
         options = tuple((o.name, bound_control(o, f"{scheme}.{o.name}")) for o in schemes[scheme].options)
         st.caption(f"Caps: d_model ≤ {posenc.params.MAX_D_MODEL}, length ≤ {posenc.params.MAX_LENGTH}. "
@@ -123,7 +125,7 @@ def table_heatmap(scheme: str, length: int, d_model: int, base: float, options: 
     matrix = table(scheme, length, d_model, base, options)
     group = 2 if dict(options).get("layout", "interleaved") == "interleaved" else 1
     return figures.heatmap(matrix, title="PE: positions × dimensions", x_label="dimension", y_label="position",
-                           thin=thin, col_group=group)
+                           thin=thin, col_group=group, zrange=posenc.get_scheme(scheme).value_range)
 
 
 @st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)

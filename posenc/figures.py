@@ -174,11 +174,12 @@ def bucket_map(relative: np.ndarray, buckets: np.ndarray, *, exact: int, max_dis
     fig.update_traces(line_shape="hv")
     sides = (-1,) if causal else (-1, 1)
     for side in sides:
-        lo, hi = sorted((0, side * exact)), sorted((side * exact, side * max_distance))
-        fig.add_vrect(x0=lo[0], x1=lo[1], fillcolor=PALETTE[2], opacity=0.15, line_width=0,
-                      annotation_text="exact" if side == -1 else None, annotation_position="top left")
-        fig.add_vrect(x0=hi[0], x1=hi[1], fillcolor=PALETTE[4], opacity=0.15, line_width=0,
-                      annotation_text="logarithmic" if side == -1 else None, annotation_position="top left")
+        labels = dict(annotation_position="top left") if side == -1 else {}
+        fig.add_vrect(x0=min(0, side * exact), x1=max(0, side * exact), fillcolor=PALETTE[2], opacity=0.15,
+                      line_width=0, **({"annotation_text": "exact"} | labels if labels else {}))
+        fig.add_vrect(x0=min(side * exact, side * max_distance), x1=max(side * exact, side * max_distance),
+                      fillcolor=PALETTE[4], opacity=0.15, line_width=0,
+                      **({"annotation_text": "logarithmic"} | labels if labels else {}))
     return fig
 
 

@@ -69,6 +69,7 @@ class Scheme:
     bias: Callable[..., np.ndarray] | None = None
     offset_bias: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None
     options: tuple[Option, ...] = field(default=())
+    value_range: tuple[float, float] | None = None  # fixed colour range of the table, e.g. (−1, 1)
 
     def defaults(self) -> dict[str, int | float | str]:
         """The default value of every option, by name."""

@@ -254,6 +254,7 @@ SCHEMES: tuple[Scheme, ...] = (
         offset_curve=_offset_curve,
         curve_label="mean similarity PE[i]·PE[i+Δ]",
         table=_table,
+        value_range=(-1.0, 1.0),
         options=(
             Option("layout", "layout", "interleaved", choices=LAYOUTS,
                    help="interleaved: sin, cos, sin, cos … (the paper); split: all sines then all cosines (tensor2tensor, fairseq)."),
