@@ -11,7 +11,8 @@ import posenc
 from plotly_data import decode
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-PAGES = ["pages/heatmap.py", "pages/sinusoids.py", "pages/rotation.py"]
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = sorted(f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py") if p.name != "shared.py")
 BAD_URL = {"d_model": "abc", "length": "1000000000", "n": "0", "scheme": "<script>alert(1)</script>"}
 
 
@@ -28,6 +29,20 @@ def run(query: dict | None = None, page: str | None = None) -> AppTest:
 
 def charts(at: AppTest) -> list[dict]:
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def test_every_page_is_in_the_navigation():
+    source = (ROOT / "app.py").read_text()
+    assert all(f'st.Page("{page}"' in source for page in PAGES)
+
+
+@pytest.mark.parametrize("scheme", list(posenc.SCHEMES))
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_under_every_scheme(page, scheme):
+    at = run({"scheme": scheme}, page)
+    assert at.selectbox(key="scheme").value == scheme
+    assert at.title and not at.error and not at.warning
+    assert at.get("plotly_chart") or at.dataframe or at.info
 
 
 @pytest.mark.parametrize("page", PAGES)
