@@ -67,8 +67,23 @@ def bound_control(option: Option, key: str) -> object:
                            format="%g", bind="query-params")
 
 
+def _leave_legacy_page_mode() -> None:
+    """Make a deep link opened first after a server start go through app.py's navigation.
+
+    Streamlit treats a folder named ``pages`` next to the entry point as its legacy
+    multipage layout until ``st.navigation`` has run once in the process; until then a
+    link such as ``/rotation`` would run the page file alone, with an automatic page list.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def controls() -> Controls:
     """The shared controls: d_model, n, length, scheme and the scheme's options."""
+    _leave_legacy_page_mode()
     schemes = posenc.SCHEMES
     with st.sidebar:
         st.markdown("### Settings")

@@ -49,7 +49,7 @@ def test_every_page_runs_under_every_scheme(page, scheme):
 def test_every_page_runs_with_defaults(page):
     at = run(page=page)
     assert at.title and not at.warning and not at.error
-    assert len(charts(at)) >= 1
+    assert charts(at) or at.dataframe
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -63,7 +63,7 @@ def test_bad_url_renders_with_nearest_valid_values_and_warnings(page):
     assert at.slider(key="length").value == 4096 and at.slider(key="d_model").value == 128
     assert at.number_input(key="n").value == 1.0
     at.switch_page(page).run()  # and every page renders with those values
-    assert not at.exception and len(charts(at)) >= 1
+    assert not at.exception and (charts(at) or at.dataframe)
     assert at.slider(key="length").value == 4096 and at.slider(key="d_model").value == 128
 
 
