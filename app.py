@@ -15,6 +15,7 @@ PAGES = [
     st.Page("pages/rotation.py", title="Rotation check", icon=":material/rotate_right:"),
     st.Page("pages/details.py", title="How it works", icon=":material/lightbulb:"),
     st.Page("pages/compare.py", title="Comparison", icon=":material/compare:"),
+    st.Page("pages/properties.py", title="Properties", icon=":material/checklist:"),
 ]
 
 st.navigation(PAGES).run()

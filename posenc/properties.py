@@ -1,19 +1,15 @@
 """Seed 001's criteria of a good positional encoding, measured for one scheme at one setting.
 
-The criteria (as stated for the sinusoidal encoding of Vaswani et al. 2017, arXiv:1706.03762):
-1. a unique encoding for every position;
-2. the same distance between two positions at every sentence length;
-3. bounded values, so that longer sentences need no effort;
-4. determinism;
-5. (the same generalisation, made concrete) what exists past the length it was built for.
-
-"The encoding e(p) of position p" depends on the family:
+The criteria, stated for the sinusoidal encoding (Vaswani et al. 2017, arXiv:1706.03762): 1. a
+unique encoding for every position; 2. the same distance between two positions at every length;
+3. bounded values; 4. determinism; 5. (generalising to longer inputs, made concrete) what exists
+past the length the scheme was built for. "The encoding e(p) of position p" depends on the family:
 - absolute: row p of the scheme's table, built at the length measured;
 - rotary: the all-ones vector rotated to position p, e(p) = R_p·(1, …, 1) (what RoPE does to a
   query or key), with the sequence length passed on (dynamic NTK depends on it);
 - bias: there is no vector per position; a relative scheme encodes offsets Δ = j − i, so every
-  criterion is measured on b(Δ), the logit bias of head 0 at offset Δ (the scheme's offset_curve).
-
+  criterion is measured on b(Δ) = (b_0(Δ), …, b_{H−1}(Δ)), the logit biases of all H heads at
+  offset Δ (the scheme's offset_bias); −inf (a causal mask) means the offset is not attended.
 Caps keep a scheme under a second at length 4096, d_model 1024; each result states what it covered.
 """
 
@@ -24,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from posenc.registry import SCHEMES, get_scheme
-from posenc.rope import _rope_options, apply_rope
+from posenc.rope import apply_rope, rope_keywords
 from posenc.scheme import Scheme
 
 UNIQUE_POSITIONS = 1024  # criterion 1 compares every pair among the first 1024 positions
@@ -34,6 +30,7 @@ PAST_SAMPLES = 1024  # criterion 5 evaluates at most 1024 evenly spaced position
 UNIQUE_TOLERANCE = 1e-9  # two encodings closer than this count as the same
 STEADY_GROWTH, FAST_GROWTH = 1.01, 1.5  # max|value| at 2L over max|value| at L: steady, slow, fast
 _MAX_CANDIDATES = 1 << 14  # pairs re-measured directly after the Gram screen
+_SWEEP_WIDTH = 64  # up to this many columns, min_distance sweeps sorted rows instead
 
 
 @dataclass(frozen=True)
@@ -44,11 +41,11 @@ class SchemeProperties:
     label: str
     measured_on: str  # what "the encoding" is for this scheme
     measured_count: int  # positions (offsets, for a bias) compared by criterion 1
-    min_distance: float  # 1: min ‖e(p) − e(q)‖ over p ≠ q (bias: min |b(Δ) − b(Δ')|)
+    min_distance: float  # 1: min ‖e(p) − e(q)‖ over p ≠ q (bias: min ‖b(Δ) − b(Δ')‖ over Δ ≠ Δ')
     sharing: int  # 1: positions (offsets) whose encoding is bit-for-bit another's
     unique: str
     length_change: float  # 2: max |dist at L − dist at L/2| over shared pairs
-    offset_spread: float  # 2: max over Δ of (max − min over p) of ‖e(p) − e(p+Δ)‖ (bias: of B[i, i+Δ])
+    offset_spread: float  # 2: max over Δ of (max − min over p) of ‖e(p) − e(p+Δ)‖ (bias: of B[h, i, i+Δ])
     consistent: str
     max_at_length: float  # 3: max |value| at L
     max_at_double: float  # 3: max |value| at 2L
@@ -65,17 +62,14 @@ class SchemeProperties:
 
 def encodings(scheme: Scheme, length: int, d_model: int, base: float, options: dict,
               positions: np.ndarray | None = None) -> np.ndarray:
-    """The (n, d_model) float64 encodings e(p) of ``positions`` (default 0 … length − 1) built at ``length``.
-
-    absolute: rows of scheme.table(length, …), NaN where no row exists; rotary:
-    apply_rope(ones, positions, seq_len=length). A bias scheme has none: ValueError.
-    """
+    """The (n, d_model) float64 encodings e(p) of ``positions`` (default 0 … length − 1) built at ``length``:
+    rows of scheme.table(length, …) (NaN: no row), or apply_rope(ones, positions, seq_len=length)."""
     positions = np.arange(length) if positions is None else np.asarray(positions)
     if scheme.family == "absolute":
         return np.asarray(scheme.table(length, d_model, base, **options), dtype=np.float64)[positions]
     if scheme.family == "rotary":
         ones = np.ones((len(positions), d_model))
-        return apply_rope(ones, positions, base, seq_len=length, **_rope_options(options))
+        return apply_rope(ones, positions, base, seq_len=length, **rope_keywords(options))
     raise ValueError(f"{scheme.label} adds no vector per position: it encodes offsets in the attention logits.")
 
 
@@ -92,32 +86,15 @@ def built_length(scheme: Scheme, length: int, options: dict) -> tuple[int, str]:
 # --- the measurements ---------------------------------------------------------------------------
 
 
-def min_distance(vectors: np.ndarray) -> tuple[float, int, int]:
-    """(min ‖v_p − v_q‖ over p ≠ q, rows bit-for-bit equal to another row, rows compared).
+def _norms(diff: np.ndarray) -> np.ndarray:
+    """‖row‖ of every row of a (n, d) array."""
+    return np.sqrt(np.einsum("ij,ij->i", diff, diff))
 
-    Rows holding NaN (no encoding) are left out; a 1-D input is a set of scalars, compared
-    exactly after sorting. For vectors, a float64 Gram matrix ‖v_p‖² + ‖v_q‖² − 2 v_p·v_q screens
-    the pairs; every pair within its rounding bound (4d + 16)·ε·max‖v‖² of the smallest is then
-    measured directly, so the minimum is exact (up to 16384 such pairs). NaN if fewer than 2 rows.
-    """
-    vectors = np.asarray(vectors, dtype=np.float64) + 0.0  # + 0.0 turns −0.0 into 0.0
-    if vectors.ndim == 1:
-        values = np.sort(vectors[np.isfinite(vectors)])
-        if len(values) < 2:
-            return float("nan"), 0, len(values)
-        gaps = np.diff(values)
-        tied = np.zeros(len(values), dtype=bool)
-        tied[1:] |= gaps == 0
-        tied[:-1] |= gaps == 0
-        return float(gaps.min()), int(tied.sum()), len(values)
-    vectors = vectors[np.isfinite(vectors).all(axis=1)]
+
+def _gram_min_distance(vectors: np.ndarray) -> float:
+    """min ‖v_p − v_q‖ over p < q: a float64 Gram screen ‖v_p‖² + ‖v_q‖² − 2 v_p·v_q, then every pair
+    within its rounding bound (4d + 16)·ε·max‖v‖² of the smallest re-measured directly."""
     n = len(vectors)
-    if n < 2:
-        return float("nan"), 0, n
-    _, inverse, counts = np.unique(vectors, axis=0, return_inverse=True, return_counts=True)
-    sharing = int((counts[inverse.ravel()] > 1).sum())
-    if sharing:
-        return 0.0, sharing, n
     gram = vectors @ vectors.T  # (n, n)
     squares = np.diag(gram).copy()
     upper = np.triu_indices(n, 1)
@@ -128,9 +105,45 @@ def min_distance(vectors: np.ndarray) -> tuple[float, int, int]:
         candidates = np.argpartition(screened, _MAX_CANDIDATES)[:_MAX_CANDIDATES]
     best = np.inf
     for chunk in np.array_split(candidates, max(1, candidates.size // 2048)):
-        diff = vectors[upper[0][chunk]] - vectors[upper[1][chunk]]
-        best = min(best, float(np.sqrt(np.einsum("ij,ij->i", diff, diff)).min()))
-    return best, 0, n
+        best = min(best, float(_norms(vectors[upper[0][chunk]] - vectors[upper[1][chunk]]).min()))
+    return best
+
+
+def _sweep_min_distance(vectors: np.ndarray) -> float:
+    """min ‖v_p − v_q‖ over p < q, exactly: sort by the widest column, compare rows k ranks apart
+    for k = 1, 2, … until that column alone keeps every remaining pair at least as far apart."""
+    key = vectors[:, np.argmax(np.ptp(vectors, axis=0))]
+    ordered = vectors[np.argsort(key, kind="stable")]
+    key = np.sort(key)
+    best = np.inf
+    for rank in range(1, len(ordered)):
+        if (key[rank:] - key[:-rank]).min() >= best:
+            break
+        best = min(best, float(_norms(ordered[rank:] - ordered[:-rank]).min()))
+    return best
+
+
+def min_distance(vectors: np.ndarray) -> tuple[float, int, int]:
+    """(min ‖v_p − v_q‖ over p ≠ q, rows bit-for-bit equal to another row, rows compared).
+
+    Rows with a non-finite entry (NaN: no encoding; −inf: a masked offset) are left out; a 1-D
+    input is a column of scalars. Duplicates are found exactly (np.unique); otherwise narrow rows
+    (≤ 64 columns: biases per head) are swept exactly, wide ones (encodings) go through a Gram
+    screen whose every near-minimal pair (up to 16384) is re-measured directly. NaN if < 2 rows.
+    """
+    vectors = np.asarray(vectors, dtype=np.float64).reshape(len(vectors), -1) + 0.0  # −0.0 becomes 0.0
+    vectors = vectors[np.isfinite(vectors).all(axis=1)]
+    n = len(vectors)
+    if n < 2:
+        return float("nan"), 0, n
+    rows = np.ascontiguousarray(vectors).view(np.dtype((np.void, 8 * vectors.shape[1]))).ravel()  # a row's bytes
+    _, inverse, counts = np.unique(rows, return_inverse=True, return_counts=True)
+    sharing = int((counts[inverse] > 1).sum())
+    if sharing:
+        return 0.0, sharing, n
+    if vectors.shape[1] <= _SWEEP_WIDTH:
+        return _sweep_min_distance(vectors), 0, n
+    return _gram_min_distance(vectors), 0, n
 
 
 def pair_distances(vectors: np.ndarray) -> np.ndarray:
@@ -141,22 +154,24 @@ def pair_distances(vectors: np.ndarray) -> np.ndarray:
     index = np.arange(n)
     out[index, index] = np.where(np.isfinite(vectors).all(axis=1), 0.0, np.nan)
     for offset in range(1, n):
-        diff = vectors[offset:] - vectors[:-offset]
-        distance = np.sqrt(np.einsum("ij,ij->i", diff, diff))
+        distance = _norms(vectors[offset:] - vectors[:-offset])
         out[index[:-offset], index[offset:]] = distance
         out[index[offset:], index[:-offset]] = distance
     return out
 
 
 def offset_spread(matrix: np.ndarray) -> float:
-    """max over offsets Δ of (max − min) of the finite entries M[i, i+Δ]: 0 when M depends on Δ only."""
-    n = len(matrix)
+    """max over offsets Δ (and leading axes, e.g. heads) of (max − min) of the finite entries
+    M[…, i, i+Δ]: 0 when M depends on the offset j − i only."""
+    n = matrix.shape[-1]
     spread = 0.0
     for offset in range(-(n - 1), n):
-        diagonal = np.diagonal(matrix, offset)
-        diagonal = diagonal[np.isfinite(diagonal)]
-        if diagonal.size:
-            spread = max(spread, float(diagonal.max() - diagonal.min()))
+        diagonal = np.diagonal(matrix, offset, axis1=-2, axis2=-1)  # (..., n − |Δ|)
+        finite = np.isfinite(diagonal)
+        if finite.any():
+            high = np.where(finite, diagonal, -np.inf).max(axis=-1)
+            low = np.where(finite, diagonal, np.inf).min(axis=-1)
+            spread = max(spread, float((high - low)[finite.any(axis=-1)].max()))
     return spread
 
 
@@ -165,14 +180,19 @@ def largest_change(first: np.ndarray, second: np.ndarray) -> float:
     finite_first, finite_second = np.isfinite(first), np.isfinite(second)
     if np.any(finite_first != finite_second):
         return float("inf")
-    both = finite_first & finite_second
-    return float(np.abs(first[both] - second[both]).max()) if both.any() else 0.0
+    with np.errstate(invalid="ignore"):  # −inf − (−inf): a mask in both, left out below
+        return float(np.max(np.abs(first - second), where=finite_first, initial=0.0))
+
+
+def _same_bits(first: np.ndarray, second: np.ndarray) -> bool:
+    """Whether two float64 arrays hold the same bits (NaN included)."""
+    first, second = np.asarray(first, dtype=np.float64), np.asarray(second, dtype=np.float64)
+    return first.shape == second.shape and np.array_equal(first.view(np.uint64), second.view(np.uint64))
 
 
 def max_abs(values: np.ndarray) -> float:
     """max |value| over the finite entries (0 if none): NaN marks no encoding, −inf a causal mask."""
-    finite = values[np.isfinite(values)]
-    return float(np.abs(finite).max()) if finite.size else 0.0
+    return float(np.max(np.abs(values), where=np.isfinite(values), initial=0.0))
 
 
 def _past_sample(start: int, stop: int) -> np.ndarray:
@@ -185,15 +205,17 @@ def _past_sample(start: int, stop: int) -> np.ndarray:
 
 def _unique_verdict(distance: float, sharing: int, count: int, what: str, note: str) -> str:
     if np.isnan(distance):
-        return f"✘ fewer than two {what}s have an encoding{note}"
+        return f"✘ fewer than two {what}s have an encoding ({note})"
     if sharing:
-        return f"✘ not unique: {sharing} of {count} {what}s share an encoding with another{note}"
+        return f"✘ not unique: {sharing} of {count} {what}s share an encoding with another ({note})"
     if distance <= UNIQUE_TOLERANCE:
-        return f"✘ not unique to 1e-9: min distance {distance:.3g}{note}"
-    return f"✔ unique (min distance {distance:.3g}){note}"
+        return f"✘ not unique to 1e-9: min distance {distance:.3g} ({note})"
+    return f"✔ unique: min distance {distance:.3g} ({note})"
 
 
 def _consistent_verdict(change: float, spread: float, scale: float) -> str:
+    if np.isnan(scale):
+        return "✘ nothing to compare: no two of the positions measured have an encoding"
     tolerance = UNIQUE_TOLERANCE * max(1.0, scale)
     problems = []
     if change > tolerance:
@@ -202,6 +224,8 @@ def _consistent_verdict(change: float, spread: float, scale: float) -> str:
         problems.append(f"depends on the position, not only the offset: spread {spread:.3g}")
     if problems:
         return "✘ " + "; ".join(problems)
+    if scale == 0:
+        return "✔ trivially: every distance is 0"
     return f"✔ depends on the offset only (spread {spread:.2g}, change with length {change:.2g})"
 
 
@@ -215,11 +239,12 @@ def _bounded_verdict(at_length: float, at_double: float) -> str:
     return f"✘ grows ×{ratio:.3g} when the length doubles: {numbers}"
 
 
-def _deterministic_verdict(identical: bool, difference: float) -> str:
-    return "✔ identical bits when built twice" if identical else f"✘ two builds differ by up to {difference:.3g}"
-
-
 def _past_verdict(fraction: float, built: int, reason: str, sampled: int) -> str:
+    if reason == "offsets":
+        window = f"the offsets {built} ≤ |Δ| < {2 * built} in the directions attended"
+        if fraction == 1:
+            return f"✔ a bias for every one of {window}"
+        return f"✘ only {fraction:.0%} of {window} have a bias"
     window = f"[{built}, {2 * built})" + (f", {sampled} positions sampled" if sampled < built else "")
     if fraction == 0:
         return f"✘ no encoding past position {built - 1} (none in {window})"
@@ -234,59 +259,57 @@ def _past_verdict(fraction: float, built: int, reason: str, sampled: int) -> str
 
 
 def _measure_positions(scheme: Scheme, length: int, d_model: int, base: float, options: dict) -> dict:
-    """Criteria 1–5 on the vectors e(p) of an absolute or rotary scheme."""
+    """The numbers of criteria 1–5 on the vectors e(p) of an absolute or rotary scheme."""
     at_length = encodings(scheme, length, d_model, base, options)  # (length, d_model)
     at_double = encodings(scheme, 2 * length, d_model, base, options)  # (2·length, d_model)
-    distance, sharing, count = min_distance(at_length[:UNIQUE_POSITIONS])
-    half = max(length // 2, 2)
-    pairs = min(half, PAIR_POSITIONS)
-    distances = pair_distances(at_length[:pairs])
-    distances_half = pair_distances(encodings(scheme, half, d_model, base, options, np.arange(pairs)))
     again = encodings(scheme, length, d_model, base, options)
+    pairs = min(max(length // 2, 2), PAIR_POSITIONS)
+    distances = pair_distances(at_length[:pairs])  # (pairs, pairs)
+    half = encodings(scheme, max(length // 2, 2), d_model, base, options, np.arange(pairs))
     built, reason = built_length(scheme, length, options)
-    past = _past_sample(built, 2 * built)
-    past_encodings = at_double[past] if built == length else encodings(scheme, 2 * built, d_model, base, options, past)
-    scale = float(np.nanmax(distances)) if np.isfinite(distances).any() else 1.0
-    change, spread = largest_change(distances, distances_half), offset_spread(distances)
-    capped = f" (positions 0…{min(length, UNIQUE_POSITIONS) - 1}" + (
-        f"; {count} with an encoding)" if count < min(length, UNIQUE_POSITIONS) else ")")
+    if built == length:  # the build at 2L already holds every position of [L, 2L)
+        past = at_double[length:]
+    else:
+        past = encodings(scheme, 2 * built, d_model, base, options, _past_sample(built, 2 * built))
+    distance, sharing, count = min_distance(at_length[:UNIQUE_POSITIONS])
+    shown = min(length, UNIQUE_POSITIONS)
     return dict(
         measured_count=count, min_distance=distance, sharing=sharing,
-        unique=_unique_verdict(distance, sharing, count, "position", capped),
-        length_change=change, offset_spread=spread, consistent=_consistent_verdict(change, spread, scale),
+        note=f"positions 0…{shown - 1}" + (f", {count} with an encoding" if count < shown else ""),
+        length_change=largest_change(distances, pair_distances(half)), offset_spread=offset_spread(distances),
+        scale=max_abs(distances) if np.isfinite(distances[np.triu_indices(pairs, 1)]).any() else np.nan,
         max_at_length=max_abs(at_length), max_at_double=max_abs(at_double),
-        identical=at_length.tobytes() == again.tobytes(), rebuild_difference=largest_change(at_length, again),
-        built_for=built, finite_past=float(np.isfinite(past_encodings).all(axis=1).mean()), reason=reason,
-        sampled=len(past),
+        identical=_same_bits(at_length, again), rebuild_difference=largest_change(at_length, again),
+        built_for=built, finite_past=float(np.isfinite(past).all(axis=1).mean()), reason=reason, sampled=len(past),
     )
 
 
 def _measure_offsets(scheme: Scheme, length: int, d_model: int, base: float, options: dict) -> dict:
-    """Criteria 1–5 on the biases b(Δ) of head 0 (offset_curve); spread and determinism on the
-    (heads, n, n) bias matrix at n = min(length, BIAS_MATRIX_LENGTH)."""
-    offsets, values = scheme.offset_curve(length, d_model, base, **options)
+    """The numbers of criteria 1–5 on the biases b(Δ) of every head (offset_bias, (heads, 2L − 1));
+    the spread on the (heads, n, n) bias matrix itself, at n = min(length, BIAS_MATRIX_LENGTH)."""
+    offsets, values = scheme.offset_bias(length, d_model, base, **options)  # (heads, 2·length − 1)
     half = max(length // 2, 2)
-    _, values_half = scheme.offset_curve(half, d_model, base, **options)
-    double_offsets, values_double = scheme.offset_curve(2 * length, d_model, base, **options)
-    distance, sharing, count = min_distance(values)
-    matrix_length = min(length, BIAS_MATRIX_LENGTH)
-    matrix = scheme.bias(matrix_length, d_model, base, **options)  # (heads, n, n)
-    again = scheme.bias(matrix_length, d_model, base, **options)
-    change = largest_change(values[np.abs(offsets) < half], values_half)
-    spread = offset_spread(matrix[0])
-    attended = np.unique(np.sign(offsets[np.isfinite(values)]))  # a causal mask hides Δ > 0 at every length
+    _, values_half = scheme.offset_bias(half, d_model, base, **options)
+    double_offsets, values_double = scheme.offset_bias(2 * length, d_model, base, **options)
+    _, again = scheme.offset_bias(length, d_model, base, **options)
+    seen = offsets[np.isfinite(values).all(axis=0)]  # a causal mask (−inf) hides Δ > 0
+    attended = np.unique(np.sign(seen))
     past = (np.abs(double_offsets) >= length) & np.isin(np.sign(double_offsets), attended)
-    note = f" (offsets −{length - 1}…{length - 1})"
-    unique = _unique_verdict(distance, sharing, count, "offset", note).replace("an encoding", "a bias")
+    distance, sharing, count = min_distance(values.T)
     return dict(
-        measured_count=count, min_distance=distance, sharing=sharing, unique=unique,
-        length_change=change, offset_spread=spread,
-        consistent=_consistent_verdict(change, spread, max_abs(values)),
-        max_at_length=max_abs(values), max_at_double=max_abs(values_double),
-        identical=matrix.tobytes() == again.tobytes(), rebuild_difference=largest_change(matrix, again),
-        built_for=length, finite_past=float(np.isfinite(values_double[past]).mean()) if past.any() else 1.0,
-        reason="length", sampled=length,
+        measured_count=count, min_distance=distance, sharing=sharing,
+        note=f"offsets {seen.min()}…{seen.max()}, all heads".replace("-", "−"),
+        length_change=largest_change(values[:, np.abs(offsets) < half], values_half),
+        offset_spread=offset_spread(scheme.bias(min(length, BIAS_MATRIX_LENGTH), d_model, base, **options)),
+        scale=max_abs(values), max_at_length=max_abs(values), max_at_double=max_abs(values_double),
+        identical=_same_bits(values, again), rebuild_difference=largest_change(values, again),
+        built_for=length, finite_past=float(np.isfinite(values_double[:, past]).all(axis=0).mean()),
+        reason="offsets", sampled=length,
     )
+
+
+_MEASURED_ON = {"absolute": "table row p", "rotary": "R_p·(1, …, 1): the all-ones vector rotated to p",
+                "bias": "biases of all heads at offset Δ (no vector per position)"}
 
 
 def measure_properties(scheme_key: str, length: int, d_model: int, base: float, options: dict) -> SchemeProperties:
@@ -303,21 +326,19 @@ def measure_properties(scheme_key: str, length: int, d_model: int, base: float, 
     scheme = get_scheme(scheme_key)
     if length < 2:
         raise ValueError(f"The properties compare two positions, so length must be at least 2; got {length}.")
-    if scheme.family == "bias":
-        found, measured_on = _measure_offsets(scheme, length, d_model, base, options), "bias b(Δ) of head 0, per offset"
-    else:
-        found = _measure_positions(scheme, length, d_model, base, options)
-        measured_on = "table row p" if scheme.family == "absolute" else "R_p·(1, …, 1): all-ones vector rotated to p"
+    measure = _measure_offsets if scheme.family == "bias" else _measure_positions
+    found = measure(scheme, length, d_model, base, options)
+    what = "offset" if scheme.family == "bias" else "position"
+    unique = _unique_verdict(found["min_distance"], found["sharing"], found["measured_count"], what, found.pop("note"))
     return SchemeProperties(
-        key=scheme.key, label=scheme.label, measured_on=measured_on,
-        measured_count=found["measured_count"], min_distance=found["min_distance"], sharing=found["sharing"],
-        unique=found["unique"], length_change=found["length_change"], offset_spread=found["offset_spread"],
-        consistent=found["consistent"], max_at_length=found["max_at_length"], max_at_double=found["max_at_double"],
+        key=scheme.key, label=scheme.label, measured_on=_MEASURED_ON[scheme.family],
+        unique=unique.replace("an encoding", "a bias") if what == "offset" else unique,
+        consistent=_consistent_verdict(found["length_change"], found["offset_spread"], found.pop("scale")),
         bounded=_bounded_verdict(found["max_at_length"], found["max_at_double"]),
-        rebuild_difference=found["rebuild_difference"],
-        deterministic=_deterministic_verdict(found["identical"], found["rebuild_difference"]),
-        built_for=found["built_for"], finite_past=found["finite_past"],
-        past=_past_verdict(found["finite_past"], found["built_for"], found["reason"], found["sampled"]),
+        deterministic="✔ identical bits when built twice" if found.pop("identical")
+        else f"✘ two builds differ by up to {found['rebuild_difference']:.3g}",
+        past=_past_verdict(found["finite_past"], found["built_for"], found.pop("reason"), found.pop("sampled")),
+        **found,
     )
 
 

@@ -1,0 +1,88 @@
+"""Start the app and drive Debian's Chromium with Playwright (shared by browser tests and bench/).
+
+Only loopback traffic: the server listens on 127.0.0.1 at a free port and stops at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_app(timeout: float = 60.0):
+    """Yield the base URL of a fresh ``streamlit run app.py`` on loopback; stop it afterwards."""
+    port = free_port()
+    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless=true",
+               f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
+               "--server.fileWatcherType=none"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"streamlit did not start: {process.stderr.read().decode()[-2000:]}")
+                time.sleep(0.3)
+        yield url, process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def launch(playwright):
+    """Debian's Chromium, headless, with no background traffic."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+
+
+def wait_idle(page, charts: int = 0, timeout: float = 60_000) -> None:
+    """Wait until Streamlit has finished the run: a title, no script running, at least
+    ``charts`` charts, and every chart drawn."""
+    page.wait_for_selector("h1", timeout=timeout)
+    page.wait_for_selector(IDLE, timeout=timeout)
+    page.wait_for_function(
+        "(n) => { const c = [...document.querySelectorAll('[data-testid=stPlotlyChart]')];"
+        " return c.length >= n && c.every(e => e.querySelector('.js-plotly-plot')"
+        " && e.querySelector('.js-plotly-plot').data); }",
+        arg=charts, timeout=timeout,
+    )
+
+
+def chart_data(page, index: int = 0) -> list[dict]:
+    """The plotly traces of the index-th chart as the browser holds them (typed arrays as lists)."""
+    return page.evaluate(
+        """(i) => {
+            const plot = document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')[i];
+            const plain = v => (v && v._inputArray ? plain(v._inputArray)
+                : ArrayBuffer.isView(v) ? Array.from(v) : Array.isArray(v) ? v.map(plain) : v);
+            return plot.data.map(t => ({name: t.name, x: plain(t.x), y: plain(t.y), z: plain(t.z)}));
+        }""",
+        index,
+    )

@@ -1,0 +1,119 @@
+"""The app in a real browser: headless Chromium (Debian's) driven by Playwright, app on loopback."""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import posenc
+from browser import CHROMIUM, chart_data, launch, running_app, wait_idle
+
+pytestmark = pytest.mark.browser
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
+    pytest.skip(f"{CHROMIUM} not installed (apt-get install -y chromium)", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+PAGES = ["", "sinusoids", "rotation", "details", "compare", "properties"]
+
+
+@pytest.fixture(scope="module")
+def app():
+    with running_app() as (url, _process):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+def assert_clean(page):
+    assert page.locator("[data-testid=stException]").count() == 0
+    assert "Traceback" not in page.content()
+
+
+@pytest.mark.parametrize("scheme", list(posenc.SCHEMES))
+def test_every_page_loads_under_every_scheme(app, page, scheme):
+    for name in PAGES:
+        page.goto(f"{app}/{name}?scheme={scheme}&length=64&d_model=32")
+        wait_idle(page)
+        assert_clean(page)
+        assert page.locator("h1").count() == 1, name
+        content = "[data-testid=stPlotlyChart], [data-testid=stDataFrame], [data-testid=stAlert]"
+        page.wait_for_selector(content, timeout=30_000)  # charts and tables load after the run ends
+        wait_idle(page)
+        assert_clean(page)
+
+
+def test_moving_the_length_slider_redraws_the_heatmap(app, page):
+    page.goto(f"{app}/?d_model=16&length=40")
+    wait_idle(page, charts=2)
+    assert len(chart_data(page)[0]["z"]) == 40
+    slider = page.get_by_role("slider", name="length")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => { const z = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')"
+                           ".data[0].z; return (z._inputArray || z).length === 41; }", timeout=30_000)
+    wait_idle(page)
+    assert slider.input_value() == "41"
+    assert "length=41" in page.url
+    z = np.array(chart_data(page)[0]["z"], dtype=np.float32)
+    np.testing.assert_array_equal(z, posenc.sinusoidal(41, 16).astype(np.float32))
+
+
+def test_a_shared_url_reproduces_controls_and_chart(app, page):
+    page.goto(f"{app}/sinusoids?d_model=24&length=50&n=100&scheme=sinusoidal")
+    wait_idle(page, charts=3)
+    assert page.get_by_role("slider", name="d_model").input_value() == "24"
+    assert page.get_by_role("slider", name="length").input_value() == "50"
+    assert page.get_by_label("n (base)", exact=True).input_value() == "100"
+    traces = chart_data(page)
+    assert [t["name"] for t in traces] == ["dim 4", "dim 5", "dim 6", "dim 7"]
+    np.testing.assert_allclose(traces[0]["y"], posenc.sinusoidal(50, 24, 100.0)[:, 4], rtol=1e-12)
+
+
+def test_bad_url_warns_and_renders_every_page(app, page):
+    for name in PAGES:
+        page.goto(f"{app}/{name}?d_model=abc&length=1000000000&n=0&scheme=%3Cscript%3Ealert(1)%3C/script%3E")
+        wait_idle(page)
+        assert_clean(page)
+        text = page.locator("[data-testid=stAlert]").all_inner_texts()
+        joined = " ".join(text)
+        assert "d_model='abc' is not a number" in joined and "length=1000000000 is outside" in joined, name
+        assert page.get_by_role("slider", name="length").input_value() == "4096"
+
+
+def test_download_returns_the_matrix(app, page, tmp_path):
+    page.goto(f"{app}/?d_model=12&length=30&n=500")
+    wait_idle(page)
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download sinusoidal_L30_d12_n500.npy").click()
+    path = tmp_path / "table.npy"
+    info.value.save_as(path)
+    np.testing.assert_array_equal(np.load(path), posenc.sinusoidal(30, 12, 500.0))
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download sinusoidal_L30_d12_n500.csv").click()
+    info.value.save_as(tmp_path / "table.csv")
+    np.testing.assert_array_equal(np.loadtxt(tmp_path / "table.csv", delimiter=","), posenc.sinusoidal(30, 12, 500.0))
+
+
+def test_large_settings_send_a_thinned_heatmap(app, page):
+    page.goto(f"{app}/?d_model=1024&length=4096")
+    wait_idle(page, charts=2)
+    z = chart_data(page)[0]["z"]
+    assert len(z) <= 256 and len(z[0]) <= 256
+    assert "every 16th position shown" in page.locator("[data-testid=stPlotlyChart]").first.inner_text()
