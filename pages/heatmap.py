@@ -11,7 +11,7 @@ scheme = posenc.get_scheme(c.scheme)
 st.title("Encoding matrix")
 st.latex(shared.or_stop(scheme.formula, c.d_model, c.base, **c.option_dict))
 st.caption(f"{scheme.label}: {scheme.paper}. Computed for length={c.length}, d_model={c.d_model}, n={c.base:g}.")
-send_all = st.toggle("Send every cell", key="send_all",
+send_all = st.toggle("Send every cell", key="send_all", bind="query-params",
                      help="Large matrices are thinned to what the chart can show; this sends all of them (slow).")
 args = (c.scheme, c.length, c.d_model, c.base, c.options)
 name = f"{c.scheme}_L{c.length}_d{c.d_model}_n{c.base:g}"
