@@ -17,13 +17,12 @@ args = (c.scheme, c.length, c.d_model, c.base, c.options)
 name = f"{c.scheme}_L{c.length}_d{c.d_model}_n{c.base:g}"
 
 if scheme.family == "absolute":
-    shared.or_stop(shared.table, *args)
-    st.plotly_chart(shared.table_heatmap(*args, not send_all), key="table_heatmap")
+    st.plotly_chart(shared.or_stop(shared.table_heatmap, *args, not send_all), key="table_heatmap")
     st.markdown(
         "Each row is the vector added to the token embedding at that position. "
         + ("Columns to the left oscillate fast; columns to the right change slowly, so together they "
            "count positions like the hands of a clock." if c.scheme == "sinusoidal" else
-           "Blank rows are positions with no encoding." if np.isnan(shared.table(*args)).any() else "")
+           "Blank rows are positions with no encoding." if shared.missing_rows(*args) else "")
     )
     st.plotly_chart(shared.similarity_heatmap(*args, not send_all), key="similarity_heatmap")
     st.markdown(

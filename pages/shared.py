@@ -21,6 +21,13 @@ from posenc.params import SHARED_CONTROLS, parse_option
 from posenc.scheme import Option
 
 CACHE_ENTRIES = 32  # bounded: many sessions with different settings cannot grow memory without limit
+TABLE_ENTRIES = 4  # full tables are up to 32 MiB each
+
+# Small results are cached by value (each session gets a copy). Figures and full tables are
+# cached as shared objects: no copy or unpickling per rerun (rebuilding a plotly Figure from a
+# pickle re-validates it, ~30 ms). They are never mutated after they are returned.
+cached = st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+shared_figure = st.cache_resource(max_entries=CACHE_ENTRIES, show_spinner=False)
 
 
 @dataclass(frozen=True)
@@ -98,10 +105,18 @@ def controls() -> Controls:
     return Controls(int(d_model), float(base), int(length), scheme, options)
 
 
-@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+@st.cache_resource(max_entries=TABLE_ENTRIES, show_spinner=False)
 def table(scheme: str, length: int, d_model: int, base: float, options: tuple) -> np.ndarray:
-    """The scheme's (length, d_model) table, float64."""
-    return posenc.get_scheme(scheme).table(length, d_model, base, **dict(options))
+    """The scheme's (length, d_model) table, float64, read-only (shared between sessions)."""
+    matrix = posenc.get_scheme(scheme).table(length, d_model, base, **dict(options))
+    matrix.setflags(write=False)
+    return matrix
+
+
+@cached
+def missing_rows(scheme: str, length: int, d_model: int, base: float, options: tuple) -> int:
+    """How many positions have no encoding (NaN rows: past a learned table)."""
+    return int(np.isnan(table(scheme, length, d_model, base, options)).any(axis=1).sum())
 
 
 def npy_bytes(matrix: np.ndarray) -> bytes:
@@ -134,7 +149,7 @@ def or_stop(compute, *args, **kwargs):
         st.stop()
 
 
-@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+@shared_figure
 def table_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple, thin: bool):
     """Heatmap of the (length, d_model) table; interleaved (sin, cos) pairs thinned together."""
     matrix = table(scheme, length, d_model, base, options)
@@ -143,7 +158,7 @@ def table_heatmap(scheme: str, length: int, d_model: int, base: float, options: 
                            thin=thin, col_group=group, zrange=posenc.get_scheme(scheme).value_range)
 
 
-@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+@shared_figure
 def similarity_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple, thin: bool):
     """Heatmap of PE·PEᵀ at the positions shown (the similarity of every pair of positions)."""
     matrix = table(scheme, length, d_model, base, options)
@@ -158,19 +173,19 @@ def similarity_heatmap(scheme: str, length: int, d_model: int, base: float, opti
     return fig
 
 
-@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+@cached
 def rotation_check(length: int, d_model: int, base: float, k: int, spacing: str, dtype: str) -> posenc.RotationCheck:
     """posenc.rotation_check, cached."""
     return posenc.rotation_check(length, d_model, base, k, dtype=np.dtype(dtype), spacing=spacing)
 
 
-@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+@cached
 def offset_bias(scheme: str, length: int, d_model: int, base: float, options: tuple) -> tuple[np.ndarray, np.ndarray]:
     """(offsets, (heads, 2L−1) bias) of a bias scheme."""
     return posenc.get_scheme(scheme).offset_bias(length, d_model, base, **dict(options))
 
 
-@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+@cached
 def offset_curve(scheme: str, length: int, d_model: int, base: float, options: tuple) -> tuple[np.ndarray, np.ndarray]:
     """(offsets, values): the scheme's curve shared by every scheme."""
     return posenc.get_scheme(scheme).offset_curve(length, d_model, base, **dict(options))
@@ -192,21 +207,21 @@ def toeplitz_heatmap(values: np.ndarray, length: int, *, title: str, thin: bool)
     return fig
 
 
-@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+@shared_figure
 def bias_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple, head: int, thin: bool):
     """The (length, length) logit bias of one head."""
     _, values = offset_bias(scheme, length, d_model, base, options)
     return toeplitz_heatmap(values[head], length, title=f"Attention-logit bias of head {head}", thin=thin)
 
 
-@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+@shared_figure
 def score_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple, thin: bool):
     """The q·k score of a rotary scheme for q = k = ones, at every (query, key) pair."""
     _, values = offset_curve(scheme, length, d_model, base, options)
     return toeplitz_heatmap(values, length, title="q·k after rotation, q = k = (1, …, 1)", thin=thin)
 
 
-@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+@cached
 def rope_wavelengths(d_model: int, base: float, options: tuple, length: int) -> dict[str, np.ndarray]:
     """Wavelength of every rotated pair under each scaling (the scheme's factor and context)."""
     from posenc.rope import rope_keywords
@@ -223,7 +238,7 @@ def rope_wavelengths(d_model: int, base: float, options: tuple, length: int) -> 
     return waves
 
 
-@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+@cached
 def permutation_gap(length: int, d_model: int, base: float) -> dict[str, float]:
     """max |attn(Px) − P·attn(x)| with no encoding and with the sinusoidal one."""
     return {name: posenc.analysis.permutation_gap(min(length, 256), d_model, table)
