@@ -3,7 +3,6 @@
 import streamlit as st
 
 import posenc
-from posenc import figures
 from pages import shared
 
 c = shared.controls()
@@ -16,12 +15,8 @@ st.markdown(
 st.caption(f"length = {c.length}, d_model = {c.d_model}, n = {c.base:g}. The selected scheme "
            f"({posenc.get_scheme(c.scheme).label}) uses the sidebar's options; the others their defaults.")
 
-curves = {}
-for key, scheme in posenc.SCHEMES.items():
-    options = c.options if key == c.scheme else tuple(scheme.defaults().items())
-    offsets, values = shared.or_stop(shared.offset_curve, key, c.length, c.d_model, c.base, options)
-    curves[f"{scheme.label}"] = (offsets, values, scheme.curve_label if len(scheme.curve_label) < 40 else "value")
-st.plotly_chart(figures.curve_grid(curves, x_label="offset j − i"), key="comparison")
+st.plotly_chart(shared.or_stop(shared.comparison_figure, c.scheme, c.length, c.d_model, c.base, c.options),
+                key="comparison")
 
 st.subheader("What each curve is")
 st.dataframe({"scheme": [s.label for s in posenc.SCHEMES.values()],

@@ -4,7 +4,6 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from posenc import figures
 from posenc.scheme import Option
 from pages import shared
 
@@ -30,15 +29,10 @@ st.latex(r"M_k = \operatorname{diag}(B_0,\dots,B_{d/2-1}),\quad B_i = "
          r"\begin{pmatrix}\cos k\theta_i & \sin k\theta_i\\ -\sin k\theta_i & \cos k\theta_i\end{pmatrix},"
          rf"\quad k = {k}")
 
-table = shared.or_stop(posenc.sinusoidal, c.length, c.d_model, c.base, spacing=spacing)
 blocks = shared.or_stop(posenc.rotation_blocks, k, c.d_model, c.base, spacing=spacing)
-predicted = posenc.apply_rotation(k, table[pos:pos + 1], c.base, spacing=spacing)[0]
-target = table[pos + k]
-dims = np.arange(c.d_model)
-st.plotly_chart(figures.vectors_chart(dims, {f"PE[{pos}]": table[pos], f"M_k·PE[{pos}]": predicted, f"PE[{pos + k}]": target},
-                                      title=f"PE[{pos}] rotated by M_{{{k}}} lands on PE[{pos + k}]"), key="vectors")
-residual = np.abs(predicted - target)
-st.metric("max |M_k·PE[pos] − PE[pos+k]| (float64)", f"{residual.max():.3e}")
+vectors, residual = shared.rotation_vectors(c.d_model, c.base, spacing, pos, k)
+st.plotly_chart(vectors, key="vectors")
+st.metric("max |M_k·PE[pos] − PE[pos+k]| (float64)", f"{residual:.3e}")
 
 st.subheader("The 2×2 blocks of M_k")
 pairs_total = c.d_model // 2
@@ -57,10 +51,7 @@ checks = {name: shared.rotation_check(c.length, c.d_model, c.base, k, spacing, n
 cols = st.columns(2)
 for col, (name, check) in zip(cols, checks.items()):
     col.metric(f"max residual over {len(check.positions)} positions ({name})", f"{check.max_abs_error:.3e}")
-st.plotly_chart(figures.line_chart(
-    checks["float64"].positions, {f"{name}": np.maximum(check.errors, 1e-18) for name, check in checks.items()},
-    title="max over dimensions of |M_k·PE[p] − PE[p+k]|", x_label="position p", y_label="residual", log_y=True,
-), key="residuals")
+st.plotly_chart(shared.residual_figure(c.length, c.d_model, c.base, k, spacing), key="residuals")
 st.caption("The identity is exact; what remains is rounding: about 1e-16 in float64 and 1e-7 in float32 "
            "(zeros are drawn at 1e-18 on the log axis).")
 
@@ -74,8 +65,4 @@ st.subheader("Phasors: each pair turns by k·θᵢ")
 pair_choices = st.multiselect("Pairs i", range(pairs_total), default=[i for i in (0, 1, 2, 3) if i < pairs_total],
                               max_selections=6, key="pairs")
 if pair_choices:
-    idx = np.array(pair_choices)
-    start = np.stack([table[pos, 2 * idx], table[pos, 2 * idx + 1]], axis=1)
-    end = np.stack([table[pos + k, 2 * idx], table[pos + k, 2 * idx + 1]], axis=1)
-    angles = k * posenc.frequencies(c.d_model, c.base, spacing=spacing)[idx]
-    st.plotly_chart(figures.phasor_chart(pair_choices, start, end, angles, pos=pos, k=k), key="phasors")
+    st.plotly_chart(shared.phasor_figure(c.d_model, c.base, spacing, pos, k, tuple(pair_choices)), key="phasors")

@@ -18,7 +18,6 @@ import posenc.analysis
 from posenc import figures
 from posenc.scheme import Option
 from posenc.params import SHARED_CONTROLS, parse_option
-from posenc.scheme import Option
 
 CACHE_ENTRIES = 32  # bounded: many sessions with different settings cannot grow memory without limit
 TABLE_ENTRIES = 4  # full tables are up to 32 MiB each
@@ -281,3 +280,79 @@ def rope_shift_check(c: Controls) -> None:
                                        title="Moving query and key together leaves the score unchanged",
                                        x_label="shift s", y_label="q·k after rotation"), key="rope_shift")
     st.caption(f"q and k are fixed random vectors (seed 0) of size {c.d_model}; frequencies use seq_len = {c.length}.")
+
+
+@shared_figure
+def rotation_vectors(d_model: int, base: float, spacing: str, pos: int, k: int):
+    """(figure of PE[pos], M_k·PE[pos], PE[pos+k], max residual)."""
+    table = posenc.sinusoidal(max(pos, pos + k) + 1, d_model, base, spacing=spacing)  # rows up to pos, pos+k
+    predicted = posenc.apply_rotation(k, table[pos:pos + 1], base, spacing=spacing)[0]
+    target = table[pos + k]
+    figure = figures.vectors_chart(np.arange(d_model), {f"PE[{pos}]": table[pos], f"M_k·PE[{pos}]": predicted,
+                                                        f"PE[{pos + k}]": target},
+                                   title=f"PE[{pos}] rotated by M_{{{k}}} lands on PE[{pos + k}]")
+    return figure, float(np.abs(predicted - target).max())
+
+
+@shared_figure
+def residual_figure(length: int, d_model: int, base: float, k: int, spacing: str):
+    """The rotation residual at every position, float64 and float32, on a log axis."""
+    checks = {name: rotation_check(length, d_model, base, k, spacing, name) for name in ("float64", "float32")}
+    return figures.line_chart(
+        checks["float64"].positions, {name: np.maximum(check.errors, 1e-18) for name, check in checks.items()},
+        title="max over dimensions of |M_k·PE[p] − PE[p+k]|", x_label="position p", y_label="residual", log_y=True,
+    )
+
+
+@shared_figure
+def phasor_figure(d_model: int, base: float, spacing: str, pos: int, k: int, pairs: tuple):
+    """Unit circles of the chosen (sin, cos) pairs at pos and pos+k."""
+    table = posenc.sinusoidal(max(pos, pos + k) + 1, d_model, base, spacing=spacing)
+    idx = np.array(pairs)
+    start = np.stack([table[pos, 2 * idx], table[pos, 2 * idx + 1]], axis=1)
+    end = np.stack([table[pos + k, 2 * idx], table[pos + k, 2 * idx + 1]], axis=1)
+    angles = k * posenc.frequencies(d_model, base, spacing=spacing)[idx]
+    return figures.phasor_chart(list(pairs), start, end, angles, pos=pos, k=k)
+
+
+@shared_figure
+def dimension_curves(scheme: str, length: int, d_model: int, base: float, options: tuple, dims: tuple):
+    """PE[:, d] against position for each chosen dimension d."""
+    matrix = table(scheme, length, d_model, base, options)
+    return figures.line_chart(np.arange(length), {f"dim {d}": matrix[:, d] for d in dims},
+                              title="Each dimension is a sinusoid over positions", x_label="position",
+                              y_label="PE[position, dim]")
+
+
+@shared_figure
+def position_vectors(scheme: str, length: int, d_model: int, base: float, options: tuple, positions: tuple):
+    """PE[p, :] against dimension for each chosen position p."""
+    matrix = table(scheme, length, d_model, base, options)
+    return figures.line_chart(np.arange(d_model), {f"pos {p}": matrix[p] for p in positions},
+                              title="Each position is a vector over dimensions", x_label="dimension",
+                              y_label="PE[pos, dimension]")
+
+
+@shared_figure
+def wavelength_figure(d_model: int, base: float, spacing: str, length: int):
+    """(the wavelength of every pair on a log axis with the length marked, the longest wavelength)."""
+    waves = posenc.wavelengths(d_model, base, spacing=spacing)
+    pairs = np.arange(len(waves))
+    label = f"length = {length}"
+    figure = figures.line_chart(pairs, {"wavelength 2π/θᵢ": waves, label: np.full(len(waves), length)},
+                                title="Wavelength of every (sin, cos) pair", x_label="pair i",
+                                y_label="wavelength (positions)", log_y=True, markers=len(waves) <= 64)
+    figure.update_traces(selector=dict(name=label), line_dash="dash", mode="lines")
+    return figure, float(waves[-1])
+
+
+@shared_figure
+def comparison_figure(selected: str, length: int, d_model: int, base: float, options: tuple):
+    """Every scheme's offset curve, side by side; the selected scheme with the sidebar's options."""
+    curves = {}
+    for key, scheme in posenc.SCHEMES.items():
+        chosen = options if key == selected else tuple(scheme.defaults().items())
+        offsets, values = offset_curve(key, length, d_model, base, chosen)
+        label = scheme.curve_label if len(scheme.curve_label) < 40 else "value"
+        curves[scheme.label] = (offsets, values, label)
+    return figures.curve_grid(curves, x_label="offset j − i")

@@ -30,7 +30,6 @@ from posenc.rope_scaling import (
     rope_inv_freq,
     rope_scaling_parameters,
     rotary_dims,
-    yarn_attention_factor,
     yarn_correction_range,
 )
 from posenc.scheme import Option, Scheme

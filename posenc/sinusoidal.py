@@ -230,7 +230,7 @@ def sinusoidal_formula(d_model: int, base: float, *, layout: Layout = "interleav
         cols = (rf"PE_{{(pos,\,i)}} = \sin(pos\,\theta_i),\quad "
                 rf"PE_{{(pos,\,{d_model // 2}+i)}} = \cos(pos\,\theta_i)")
     else:
-        cols = rf"PE_{{(pos,\,2i)}} = \sin(pos\,\theta_i),\quad PE_{{(pos,\,2i+1)}} = \cos(pos\,\theta_i)"
+        cols = r"PE_{(pos,\,2i)} = \sin(pos\,\theta_i),\quad PE_{(pos,\,2i+1)} = \cos(pos\,\theta_i)"
     return rf"{cols},\qquad {theta},\quad i = 0,\dots,{h - 1}"
 
 
