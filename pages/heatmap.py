@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from pages import shared
+from pages import shared, views
 
 c = shared.controls()
 scheme = posenc.get_scheme(c.scheme)
@@ -17,14 +17,14 @@ args = (c.scheme, c.length, c.d_model, c.base, c.options)
 name = f"{c.scheme}_L{c.length}_d{c.d_model}_n{c.base:g}"
 
 if scheme.family == "absolute":
-    st.plotly_chart(shared.or_stop(shared.table_heatmap, *args, not send_all), key="table_heatmap")
+    st.plotly_chart(shared.or_stop(views.table_heatmap, *args, not send_all), key="table_heatmap")
     st.markdown(
         "Each row is the vector added to the token embedding at that position. "
         + ("Columns to the left oscillate fast; columns to the right change slowly, so together they "
            "count positions like the hands of a clock." if c.scheme == "sinusoidal" else
            "Blank rows are positions with no encoding." if shared.missing_rows(*args) else "")
     )
-    st.plotly_chart(shared.similarity_heatmap(*args, not send_all), key="similarity_heatmap")
+    st.plotly_chart(views.similarity_heatmap(*args, not send_all), key="similarity_heatmap")
     st.markdown(
         "PE[p]·PE[q] for every pair of positions. For the sinusoidal encoding with an even d_model, "
         "PE[p]·PE[q] = Σᵢ cos((p − q)θᵢ): bands parallel to the diagonal, the similarity depends "
@@ -36,7 +36,7 @@ if scheme.family == "absolute":
 elif scheme.family == "bias":
     offsets, values = shared.or_stop(shared.offset_bias, *args)
     head = st.slider("Head", 0, len(values) - 1, 0, key="head") if len(values) > 1 else 0
-    st.plotly_chart(shared.bias_heatmap(*args, head, not send_all), key="bias_heatmap")
+    st.plotly_chart(views.bias_heatmap(*args, head, not send_all), key="bias_heatmap")
     st.markdown("Added to the attention logit qᵢ·kⱼ before the softmax. It depends only on the offset "
                 "j − i, so every diagonal is constant." + (" Gaps: keys a causal decoder may not see (−∞)."
                                                            if np.isneginf(values).any() else ""))
@@ -46,7 +46,7 @@ elif scheme.family == "bias":
     shared.downloads(f"{name}_bias_by_offset", lambda: shared.offset_bias(*args)[1])
 else:
     shared.or_stop(shared.offset_curve, *args)
-    st.plotly_chart(shared.score_heatmap(*args, not send_all), key="score_heatmap")
+    st.plotly_chart(views.score_heatmap(*args, not send_all), key="score_heatmap")
     st.markdown("RoPE adds nothing to the embeddings: it rotates queries and keys. Their dot product "
                 "then depends only on the offset between them, so every diagonal is constant.")
     st.subheader("Download the scores")

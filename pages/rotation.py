@@ -5,11 +5,11 @@ import streamlit as st
 
 import posenc
 from posenc.scheme import Option
-from pages import shared
+from pages import shared, views
 
 c = shared.controls()
 if c.scheme == "rope":
-    shared.rope_shift_check(c)
+    views.rope_shift_check(c)
     st.stop()
 st.title("Rotation check: PE[pos+k] = M_k · PE[pos]")
 if c.scheme != "sinusoidal":
@@ -30,7 +30,7 @@ st.latex(r"M_k = \operatorname{diag}(B_0,\dots,B_{d/2-1}),\quad B_i = "
          rf"\quad k = {k}")
 
 blocks = shared.or_stop(posenc.rotation_blocks, k, c.d_model, c.base, spacing=spacing)
-vectors, residual = shared.rotation_vectors(c.d_model, c.base, spacing, pos, k)
+vectors, residual = views.rotation_vectors(c.d_model, c.base, spacing, pos, k)
 st.plotly_chart(vectors, key="vectors")
 st.metric("max |M_k·PE[pos] − PE[pos+k]| (float64)", f"{residual:.3e}")
 
@@ -51,7 +51,7 @@ checks = {name: shared.rotation_check(c.length, c.d_model, c.base, k, spacing, n
 cols = st.columns(2)
 for col, (name, check) in zip(cols, checks.items()):
     col.metric(f"max residual over {len(check.positions)} positions ({name})", f"{check.max_abs_error:.3e}")
-st.plotly_chart(shared.residual_figure(c.length, c.d_model, c.base, k, spacing), key="residuals")
+st.plotly_chart(views.residual_figure(c.length, c.d_model, c.base, k, spacing), key="residuals")
 st.caption("The identity is exact; what remains is rounding: about 1e-16 in float64 and 1e-7 in float32 "
            "(zeros are drawn at 1e-18 on the log axis).")
 
@@ -65,4 +65,4 @@ st.subheader("Phasors: each pair turns by k·θᵢ")
 pair_choices = st.multiselect("Pairs i", range(pairs_total), default=[i for i in (0, 1, 2, 3) if i < pairs_total],
                               max_selections=6, key="pairs")
 if pair_choices:
-    st.plotly_chart(shared.phasor_figure(c.d_model, c.base, spacing, pos, k, tuple(pair_choices)), key="phasors")
+    st.plotly_chart(views.phasor_figure(c.d_model, c.base, spacing, pos, k, tuple(pair_choices)), key="phasors")

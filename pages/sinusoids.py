@@ -3,7 +3,7 @@
 import streamlit as st
 
 import posenc
-from pages import shared
+from pages import shared, views
 
 c = shared.controls()
 scheme = posenc.get_scheme(c.scheme)
@@ -20,12 +20,12 @@ positions = right.multiselect("Positions (value against dimension)", list(range(
                               default=[p for p in (0, 4, 8, 12) if p < c.length], key="positions", max_selections=8)
 
 args = (c.scheme, c.length, c.d_model, c.base, c.options)
-st.plotly_chart(shared.dimension_curves(*args, tuple(dims)), key="by_position")
-st.plotly_chart(shared.position_vectors(*args, tuple(positions)), key="by_dimension")
+st.plotly_chart(views.dimension_curves(*args, tuple(dims)), key="by_position")
+st.plotly_chart(views.position_vectors(*args, tuple(positions)), key="by_dimension")
 
 if c.scheme == "sinusoidal":
     spacing = c.option_dict.get("spacing", "vaswani")
-    figure, longest = shared.wavelength_figure(c.d_model, c.base, spacing, c.length)
+    figure, longest = views.wavelength_figure(c.d_model, c.base, spacing, c.length)
     st.plotly_chart(figure, key="wavelengths")
     st.caption(f"A geometric progression from 2π ≈ 6.28 to {longest:.6g} positions. "
                f"Pairs above the dashed line do not complete one cycle within {c.length} positions.")

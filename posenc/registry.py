@@ -6,10 +6,10 @@ collects them in one dict that pages, the comparison view and the tests loop ove
 
 from __future__ import annotations
 
-from posenc import absolute, relative, rope, sinusoidal
+from posenc import absolute, relative_schemes, rope, sinusoidal
 from posenc.scheme import Scheme
 
-SCHEMES: dict[str, Scheme] = {s.key: s for module in (sinusoidal, absolute, rope, relative) for s in module.SCHEMES}
+SCHEMES: dict[str, Scheme] = {s.key: s for module in (sinusoidal, absolute, rope, relative_schemes) for s in module.SCHEMES}
 """key -> Scheme, in the order the selector shows them."""
 
 

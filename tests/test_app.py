@@ -12,7 +12,8 @@ from plotly_data import decode
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = sorted(f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py") if p.name != "shared.py")
+HELPERS = {"shared.py", "views.py"}  # modules the pages import, not pages
+PAGES = sorted(f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py") if p.name not in HELPERS)
 BAD_URL = {"d_model": "abc", "length": "1000000000", "n": "0", "scheme": "<script>alert(1)</script>"}
 
 

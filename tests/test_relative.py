@@ -9,8 +9,8 @@ import pytest
 import torch
 
 from posenc.modules.relative import ALiBiBias, ShawRelativePositions, T5RelativeBias, relative_position_bucket
+from posenc.relative_schemes import SCHEMES
 from posenc.relative import (
-    SCHEMES,
     alibi_bias,
     alibi_slopes,
     shaw_bias,
