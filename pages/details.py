@@ -6,7 +6,7 @@ import streamlit as st
 import posenc
 from posenc import figures
 from posenc.rope import rope_keywords
-from pages import shared
+from pages import shared, views
 
 c = shared.controls()
 scheme = posenc.get_scheme(c.scheme)
@@ -106,6 +106,15 @@ def rope() -> None:
     st.plotly_chart(fig, key="rope_wavelengths")
     st.caption("Pairs whose wavelength exceeds the original context never completed a turn in training; the "
                "scalings stretch (linear), re-base (NTK, dynamic) or blend (YaRN, Llama 3) them.")
+    st.subheader("The rotation of chosen pairs")
+    left, middle, right = st.columns(3)
+    m = left.slider("position m", 0, c.length - 1, 0, key="rope_m")
+    n = middle.slider("position n", 0, c.length - 1, min(10, c.length - 1), key="rope_n")
+    pairs = right.multiselect("pairs i", list(range(d_rot // 2)), default=[i for i in (0, 1, 2, 3) if i < d_rot // 2],
+                              max_selections=6, key="rope_pairs")
+    if pairs:
+        st.plotly_chart(views.rope_phasor_figure(c.d_model, c.base, c.options, m, n, tuple(pairs)), key="rope_pairs_fig")
+        st.caption("Each pair turns by its own angle (n − m)·θᵢ: fast pairs (small i) spin, slow pairs barely move.")
 
 
 {"sinusoidal": sinusoidal, "learned": learned, "nope": nope, "shaw": shaw, "t5": t5, "alibi": alibi,

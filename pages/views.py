@@ -191,3 +191,26 @@ def comparison_figure(selected: str, length: int, d_model: int, base: float, opt
         label = scheme.curve_label if len(scheme.curve_label) < 40 else "value"
         curves[scheme.label] = (offsets, values, label)
     return figures.curve_grid(curves, x_label="offset j − i")
+
+
+@shared_figure
+def rope_phasor_figure(d_model: int, base: float, options: tuple, m: int, n: int, pairs: tuple):
+    """Pair i of a unit vector rotated by apply_rope to position m and to position n."""
+    from posenc.rope import rope_keywords
+    from posenc.rope_scaling import rope_inv_freq, rotary_dims
+
+    keywords = rope_keywords(dict(options))
+    d_rot = rotary_dims(d_model, keywords.get("rotary_fraction", 1.0))
+    idx = np.array(pairs)
+    first = 2 * idx if keywords.get("layout", "interleaved") == "interleaved" else idx
+    second = first + 1 if keywords.get("layout", "interleaved") == "interleaved" else idx + d_rot // 2
+    units = np.zeros((len(idx), 1, d_model))
+    units[np.arange(len(idx)), 0, first] = 1.0  # one unit vector per pair, along the pair's first axis
+    ends = []
+    for position in (m, n):
+        rotated = posenc.apply_rope(units, np.array([position]), base, seq_len=max(m, n) + 1, **keywords)[:, 0]
+        ends.append(np.stack([rotated[np.arange(len(idx)), second], rotated[np.arange(len(idx)), first]], axis=1))
+    inv_freq, _ = rope_inv_freq(d_model, base, seq_len=max(m, n) + 1,
+                                **{k: v for k, v in keywords.items() if k != "layout"})
+    return figures.phasor_chart(list(pairs), ends[0], ends[1], (n - m) * inv_freq[idx], pos=m, k=n - m,
+                                title=f"Pairs of a unit vector rotated to position m={m} and to n={n}")

@@ -146,11 +146,12 @@ def vectors_chart(dimensions: np.ndarray, vectors: dict[str, np.ndarray], *, tit
     return _layout(fig, title, 380)
 
 
-def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: np.ndarray, *, pos: int, k: int) -> go.Figure:
+def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: np.ndarray, *, pos: int, k: int,
+                 title: str | None = None) -> go.Figure:
     """For each pair i: the unit circle with (sin, cos) at pos and at pos+k.
 
-    ``start`` and ``end`` are (len(pairs), 2) arrays of (sin, cos); ``angles`` the
-    rotation k·θ_i of each pair, shown in the subplot title.
+    ``start`` and ``end`` are (len(pairs), 2) arrays of (sin, cos), drawn as the point
+    (cos, sin); ``angles`` the rotation k·θ_i of each pair, shown in the subplot title.
     """
     fig = make_subplots(rows=1, cols=len(pairs), subplot_titles=[
         f"pair i={i}: k·θ_i = {a:.4g} rad" for i, a in zip(pairs, angles)
@@ -167,7 +168,7 @@ def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: n
             ), row=1, col=col)
         fig.update_xaxes(range=[-1.2, 1.2], title_text="cos", row=1, col=col, scaleanchor=f"y{col if col > 1 else ''}")
         fig.update_yaxes(range=[-1.2, 1.2], title_text="sin" if col == 1 else None, row=1, col=col)
-    _layout(fig, f"Rotation of each (sin, cos) pair from pos={pos} to pos+k={pos + k}", 420)
+    _layout(fig, title or f"Rotation of each (sin, cos) pair from pos={pos} to pos+k={pos + k}", 420)
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, xanchor="center", x=0.5))
     return fig
 

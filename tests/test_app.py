@@ -152,3 +152,14 @@ def test_rotation_page_clamps_k_when_pos_moves():
     at.slider(key="pos").set_value(8).run()
     assert at.slider(key="k").value == 1
     assert any("k=5 is outside -8 … 1; using 1" in w.value for w in at.warning)
+
+
+def test_rope_pairs_turn_by_position_times_theta():
+    at = run({"scheme": "rope", "d_model": "16", "length": "64"}, "pages/details.py")
+    phasors = charts(at)[2]["data"]  # per pair: circle, position m, position n
+    theta = posenc.rope_inv_freq(16)[0]
+    for pair in range(4):
+        at_m, at_n = phasors[3 * pair + 1], phasors[3 * pair + 2]
+        np.testing.assert_allclose(decode(at_m["x"])[1:], [1.0], atol=1e-15)  # m = 0: no turn
+        np.testing.assert_allclose([decode(at_n["x"])[1], decode(at_n["y"])[1]],
+                                   [np.cos(10 * theta[pair]), np.sin(10 * theta[pair])], atol=1e-12)
