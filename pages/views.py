@@ -156,7 +156,7 @@ def dimension_curves(scheme: str, length: int, d_model: int, base: float, option
     matrix = table(scheme, length, d_model, base, options)
     return figures.line_chart(np.arange(length), {f"dim {d}": matrix[:, d] for d in dims},
                               title="Each dimension is a sinusoid over positions", x_label="position",
-                              y_label="PE[position, dim]")
+                              y_label="PE[position, dim]", x_window=255)
 
 
 @shared_figure
@@ -165,7 +165,7 @@ def position_vectors(scheme: str, length: int, d_model: int, base: float, option
     matrix = table(scheme, length, d_model, base, options)
     return figures.line_chart(np.arange(d_model), {f"pos {p}": matrix[p] for p in positions},
                               title="Each position is a vector over dimensions", x_label="dimension",
-                              y_label="PE[pos, dimension]")
+                              y_label="PE[pos, dimension]", x_window=127)
 
 
 @shared_figure

@@ -116,8 +116,12 @@ def line_chart(
     log_y: bool = False,
     markers: bool = False,
     height: int = 400,
+    x_window: float | None = None,
 ) -> go.Figure:
-    """One line per entry of ``series`` (label -> y values) against ``x``."""
+    """One line per entry of ``series`` (label -> y values) against ``x``.
+
+    ``x_window``: open zoomed to x ≤ x_window (all points are sent; double-click zooms out).
+    """
     fig = go.Figure()
     for n, (label, y) in enumerate(series.items()):
         fig.add_trace(go.Scatter(
@@ -126,13 +130,18 @@ def line_chart(
             line=dict(color=PALETTE[n % len(PALETTE)], width=2),
             hovertemplate=f"{label}<br>{x_label} %{{x}}<br>{y_label} %{{y:.6g}}<extra></extra>",
         ))
-    fig.update_xaxes(title_text=x_label)
+    zoomed = x_window is not None and len(x) and x_window < np.max(x)
+    fig.update_xaxes(title_text=x_label + (" (zoomed in: double-click to see all)" if zoomed else ""),
+                     range=[np.min(x), x_window] if zoomed else None)
     fig.update_yaxes(title_text=y_label, type="log" if log_y else None, exponentformat="power" if log_y else None)
     return _layout(fig, title, height)
 
 
-def vectors_chart(dimensions: np.ndarray, vectors: dict[str, np.ndarray], *, title: str) -> go.Figure:
-    """Several vectors over the same dimensions, as markers (for PE[pos], M_k·PE[pos], PE[pos+k])."""
+def vectors_chart(dimensions: np.ndarray, vectors: dict[str, np.ndarray], *, title: str,
+                  x_window: int = 64) -> go.Figure:
+    """Several vectors over the same dimensions, as markers (for PE[pos], M_k·PE[pos], PE[pos+k]).
+
+    Opens zoomed to the first ``x_window`` dimensions (all are sent; double-click zooms out)."""
     fig = go.Figure()
     symbols = ("circle-open", "x-thin-open", "diamond-open", "square-open")
     for n, (label, values) in enumerate(vectors.items()):
@@ -141,7 +150,9 @@ def vectors_chart(dimensions: np.ndarray, vectors: dict[str, np.ndarray], *, tit
             marker=dict(color=PALETTE[n], size=10 - 2 * n, symbol=symbols[n % 4], line=dict(width=2, color=PALETTE[n])),
             hovertemplate=f"{label}<br>dimension %{{x}}<br>value %{{y:.9f}}<extra></extra>",
         ))
-    fig.update_xaxes(title_text="dimension")
+    zoomed = len(dimensions) > x_window
+    fig.update_xaxes(title_text="dimension" + (" (zoomed in: double-click to see all)" if zoomed else ""),
+                     range=[-0.5, x_window - 0.5] if zoomed else None)
     fig.update_yaxes(title_text="value", range=[-1.1, 1.1])
     return _layout(fig, title, 380)
 
