@@ -4,9 +4,9 @@ import numpy as np
 import streamlit as st
 
 import posenc
+from pages import shared, views
 from posenc import figures
 from posenc.rope import rope_keywords
-from pages import shared, views
 
 c = shared.controls()
 scheme = posenc.get_scheme(c.scheme)

@@ -4,8 +4,8 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from posenc.scheme import Option
 from pages import shared, views
+from posenc.scheme import Option
 
 c = shared.controls()
 if c.scheme == "rope":

@@ -15,8 +15,8 @@ import streamlit as st
 
 import posenc
 import posenc.analysis
-from posenc.scheme import Option
 from posenc.params import SHARED_CONTROLS, parse_option
+from posenc.scheme import Option
 
 CACHE_ENTRIES = 16  # bounded: many sessions with different settings cannot grow memory without limit
 TABLE_ENTRIES = 4  # full tables are up to 32 MiB each

@@ -16,7 +16,14 @@ from typing import Literal
 
 import numpy as np
 
-from posenc._checks import check_base, check_choice, check_d_model, check_float_dtype, check_int, check_length
+from posenc._checks import (
+    check_base,
+    check_choice,
+    check_d_model,
+    check_float_dtype,
+    check_int,
+    check_length,
+)
 from posenc.scheme import Option, Scheme
 
 Layout = Literal["interleaved", "split"]

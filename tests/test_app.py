@@ -5,10 +5,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from plotly_data import decode
 from streamlit.testing.v1 import AppTest
 
 import posenc
-from plotly_data import decode
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 ROOT = Path(__file__).resolve().parent.parent

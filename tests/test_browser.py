@@ -5,9 +5,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from browser import CHROMIUM, chart_data, launch, running_app, wait_idle
 
 import posenc
-from browser import CHROMIUM, chart_data, launch, running_app, wait_idle
 
 pytestmark = pytest.mark.browser
 if not Path(CHROMIUM).exists():

@@ -1,10 +1,10 @@
 """Figure builders: thinning keeps true values and says so."""
 
 import numpy as np
+from plotly_data import decode
 
 import posenc
 from posenc import figures
-from plotly_data import decode
 
 
 def test_thin_index_limits_and_keeps_pairs():

@@ -11,7 +11,13 @@ from streamlit.testing.v1 import AppTest
 
 import posenc
 from posenc import properties as props
-from posenc.properties import SchemeProperties, encodings, measure_all, measure_properties, min_distance
+from posenc.properties import (
+    SchemeProperties,
+    encodings,
+    measure_all,
+    measure_properties,
+    min_distance,
+)
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "properties.py")
 

@@ -8,8 +8,12 @@ import numpy as np
 import pytest
 import torch
 
-from posenc.modules.relative import ALiBiBias, ShawRelativePositions, T5RelativeBias, relative_position_bucket
-from posenc.relative_schemes import SCHEMES
+from posenc.modules.relative import (
+    ALiBiBias,
+    ShawRelativePositions,
+    T5RelativeBias,
+    relative_position_bucket,
+)
 from posenc.relative import (
     alibi_bias,
     alibi_slopes,
@@ -22,6 +26,7 @@ from posenc.relative import (
     t5_bucket_values,
     t5_relative_bucket,
 )
+from posenc.relative_schemes import SCHEMES
 
 SCHEME = {s.key: s for s in SCHEMES}
 RELATIVE = np.arange(-1000, 1001)

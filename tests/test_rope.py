@@ -9,7 +9,13 @@ import pytest
 import torch
 
 from posenc.modules.rope import RotaryEmbedding
-from posenc.rope import SCHEMES, apply_rope, rope_score_curve, rope_scores, rope_shift_invariance
+from posenc.rope import (
+    SCHEMES,
+    apply_rope,
+    rope_score_curve,
+    rope_scores,
+    rope_shift_invariance,
+)
 from posenc.rope_scaling import (
     ROPE_SCALINGS,
     rope_inv_freq,

@@ -11,7 +11,12 @@ import math
 import torch
 from torch import nn
 
-from posenc.relative import _check_buckets, _check_heads, shaw_embeddings, t5_bucket_values
+from posenc.relative import (
+    _check_buckets,
+    _check_heads,
+    shaw_embeddings,
+    t5_bucket_values,
+)
 
 
 def _offsets(query_length: int, key_length: int, device: torch.device | None = None) -> torch.Tensor:
