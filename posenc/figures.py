@@ -193,6 +193,10 @@ def bucket_map(relative: np.ndarray, buckets: np.ndarray, *, exact: int, max_dis
     fig = line_chart(relative, {"bucket(j − i)": buckets}, title="T5 bucket of every relative position",
                      x_label="relative position j − i", y_label="bucket", height=420)
     fig.update_traces(line_shape="hv")
+    window = min(float(np.abs(relative).max()), 1.25 * max_distance)
+    if window < np.abs(relative).max():  # open on the interesting range; all points are sent
+        fig.update_xaxes(range=[-window, 0 if causal else window],
+                         title_text="relative position j − i (zoomed in: double-click to see all)")
     sides = (-1,) if causal else (-1, 1)
     for side in sides:
         labels = dict(annotation_position="top left") if side == -1 else {}
