@@ -35,14 +35,14 @@ if scheme.family == "absolute":
     shared.downloads(name, lambda: shared.table(*args))
 elif scheme.family == "bias":
     offsets, values = shared.or_stop(shared.offset_bias, *args)
-    head = st.slider("Head", 0, len(values) - 1, 0, key="head") if len(values) > 1 else 0
+    head = st.slider("Head h", 1, len(values), 1, key="head") if len(values) > 1 else 1
     st.plotly_chart(views.bias_heatmap(*args, head, not send_all), key="bias_heatmap")
     st.markdown("Added to the attention logit qᵢ·kⱼ before the softmax. It depends only on the offset "
                 "j − i, so every diagonal is constant." + (" Gaps: keys a causal decoder may not see (−∞)."
                                                            if np.isneginf(values).any() else ""))
     st.subheader("Download the bias")
-    st.caption(f"Every head's bias by offset: row h, column j − i + {c.length - 1} "
-               f"(shape {values.shape[0]} × {values.shape[1]}); B[h, i, j] = values[h, j − i + L − 1].")
+    st.caption(f"Every head's bias by offset: row h − 1, column j − i + {c.length - 1} "
+               f"(shape {values.shape[0]} × {values.shape[1]}); B_h[i, j] = values[h − 1, j − i + L − 1].")
     shared.downloads(f"{name}_bias_by_offset", lambda: shared.offset_bias(*args)[1])
 else:
     shared.or_stop(shared.offset_curve, *args)

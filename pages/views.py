@@ -67,9 +67,9 @@ def toeplitz_heatmap(values: np.ndarray, length: int, *, title: str, thin: bool)
 
 @shared_figure
 def bias_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple, head: int, thin: bool):
-    """The (length, length) logit bias of one head."""
+    """The (length, length) logit bias of head h = 1 … H (h = 1: the steepest ALiBi slope)."""
     _, values = offset_bias(scheme, length, d_model, base, options)
-    return toeplitz_heatmap(values[head], length, title=f"Attention-logit bias of head {head}", thin=thin)
+    return toeplitz_heatmap(values[head - 1], length, title=f"Attention-logit bias of head h = {head}", thin=thin)
 
 
 @shared_figure

@@ -163,3 +163,11 @@ def test_rope_pairs_turn_by_position_times_theta():
         np.testing.assert_allclose(decode(at_m["x"])[1:], [1.0], atol=1e-15)  # m = 0: no turn
         np.testing.assert_allclose([decode(at_n["x"])[1], decode(at_n["y"])[1]],
                                    [np.cos(10 * theta[pair]), np.sin(10 * theta[pair])], atol=1e-12)
+
+
+def test_alibi_bias_chart_holds_the_slope_of_the_chosen_head():
+    at = run({"scheme": "alibi", "length": "20"})
+    at.slider(key="head").set_value(3).run()
+    z = decode(charts(at)[0]["data"][0]["z"])
+    np.testing.assert_array_equal(z, posenc.alibi_bias(20, 8)[2].astype(np.float32))
+    assert "head h = 3" in charts(at)[0]["layout"]["title"]["text"]
