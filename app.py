@@ -5,7 +5,6 @@ the one helper that draws the shared sidebar (d_model, n, length, scheme) and
 keeps its values in the URL.
 """
 
-import pandas  # noqa: F401  # imported whole before plotly looks it up in sys.modules (a race under load)
 import streamlit as st
 
 st.set_page_config(page_title="posenc: positional-encoding explorer", page_icon=":material/waves:", layout="wide")

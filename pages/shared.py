@@ -11,6 +11,7 @@ import io
 from dataclasses import dataclass
 
 import numpy as np
+import pandas  # noqa: F401  # whole before any figure: plotly reads sys.modules and may see it half-imported
 import streamlit as st
 
 import posenc
