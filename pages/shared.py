@@ -20,7 +20,7 @@ from posenc.params import SHARED_CONTROLS, parse_option
 from posenc.scheme import Option
 
 CACHE_ENTRIES = 16  # bounded: many sessions with different settings cannot grow memory without limit
-TABLE_ENTRIES = 4  # full tables are up to 32 MiB each
+TABLE_ENTRIES = 2  # full tables are up to 32 MiB each
 
 # Small results are cached by value (each session gets a copy). Figures and full tables are
 # cached as shared objects: no copy or unpickling per rerun (rebuilding a plotly Figure from a
