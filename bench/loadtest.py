@@ -302,7 +302,7 @@ def report(args: argparse.Namespace, results: list[SessionResult], elapsed: floa
         f"errors   {sum(errors.values())}" + "".join(f"\n         {n} x {e}" for e, n in errors.most_common(5)),
         f"memory   server RSS before {before:.1f} MB, peak {peak:.1f} MB, "
         f"after {after:.1f} MB ({args.after_wait:g} s after the last session closed)",
-        "note     closed sessions stay in memory for server.disconnectedSessionTTL (120 s by default)",
+        "note     closed sessions stay in memory for server.disconnectedSessionTTL (120 s by default; 15 s in this app's .streamlit/config.toml)",
     ]
     return "\n".join(lines)
 
