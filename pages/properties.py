@@ -66,7 +66,10 @@ with st.spinner("Measuring every scheme …"):
             result = str(err)
         rows.append(row(scheme.label, result))
 
+verdict_columns = [column for column, field in COLUMNS.items() if field in VERDICTS]
+st.table(pd.DataFrame(rows).set_index("scheme")[verdict_columns])  # wraps: readable on a projector
 number = st.column_config.NumberColumn(format="%.4g")
+st.subheader("Every measured number")
 st.dataframe(
     pd.DataFrame(rows), hide_index=True, key="properties",
     column_config={column: number for column, field in COLUMNS.items() if field not in VERDICTS}
