@@ -30,9 +30,10 @@ st.latex(r"M_k = \operatorname{diag}(B_0,\dots,B_{d/2-1}),\quad B_i = "
          rf"\quad k = {k}")
 
 blocks = shared.or_stop(posenc.rotation_blocks, k, c.d_model, c.base, spacing=spacing)
-vectors, residual = views.rotation_vectors(c.d_model, c.base, spacing, pos, k)
+vectors, per_dimension, residual = views.rotation_vectors(c.d_model, c.base, spacing, pos, k)
 st.plotly_chart(vectors, key="vectors")
 st.metric("max |M_k·PE[pos] − PE[pos+k]| (float64)", f"{residual:.3e}")
+st.plotly_chart(per_dimension, key="residual_per_dimension")
 
 st.subheader("The 2×2 blocks of M_k")
 pairs_total = c.d_model // 2

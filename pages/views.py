@@ -119,14 +119,20 @@ def rope_shift_check(c: Controls) -> None:
 
 @shared_figure
 def rotation_vectors(d_model: int, base: float, spacing: str, pos: int, k: int):
-    """(figure of PE[pos], M_k·PE[pos], PE[pos+k], max residual)."""
+    """(figure of PE[pos], M_k·PE[pos], PE[pos+k]; figure of their residual per dimension; max residual)."""
     table = posenc.sinusoidal(max(pos, pos + k) + 1, d_model, base, spacing=spacing)  # rows up to pos, pos+k
     predicted = posenc.apply_rotation(k, table[pos:pos + 1], base, spacing=spacing)[0]
     target = table[pos + k]
-    figure = figures.vectors_chart(np.arange(d_model), {f"PE[{pos}]": table[pos], f"M_k·PE[{pos}]": predicted,
-                                                        f"PE[{pos + k}]": target},
-                                   title=f"PE[{pos}] rotated by M_{{{k}}} lands on PE[{pos + k}]")
-    return figure, float(np.abs(predicted - target).max())
+    dims = np.arange(d_model)
+    vectors = figures.vectors_chart(dims, {f"PE[{pos}]": table[pos], f"M_k·PE[{pos}]": predicted,
+                                           f"PE[{pos + k}]": target},
+                                    title=f"PE[{pos}] rotated by M_k (k = {k}) lands on PE[{pos + k}]")
+    residual = np.abs(predicted - target)
+    per_dimension = figures.line_chart(dims, {"|M_k·PE[pos] − PE[pos+k]|": np.maximum(residual, 1e-18)},
+                                       title="Their residual, dimension by dimension (float64; exact zeros drawn at 1e-18)",
+                                       x_label="dimension", y_label="residual", log_y=True, markers=True,
+                                       height=300, x_window=63)
+    return vectors, per_dimension, float(residual.max())
 
 
 @shared_figure

@@ -134,6 +134,8 @@ def test_rotation_page_shows_vectors_residuals_and_transpose():
     np.testing.assert_allclose(decode(vectors[0]["y"]), table[3])
     np.testing.assert_allclose(decode(vectors[1]["y"]), posenc.rotation_matrix(-2, 16) @ table[3])
     np.testing.assert_allclose(decode(vectors[2]["y"]), table[1])
+    residual = decode(charts(at)[1]["data"][0]["y"])
+    np.testing.assert_allclose(residual, np.maximum(np.abs(posenc.rotation_matrix(-2, 16) @ table[3] - table[1]), 1e-18))
     metrics = {m.label: m.value for m in at.metric}
     assert float(metrics["max residual over 62 positions (float64)"]) < 1e-13
     assert float(metrics["max residual over 62 positions (float32)"]) < 1e-6
