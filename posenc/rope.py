@@ -32,7 +32,7 @@ from posenc.rope_scaling import (
     rotary_dims,
     yarn_correction_range,
 )
-from posenc.scheme import Option, Scheme
+from posenc.scheme import Option, Scheme, latex_number
 
 Layout = Literal["interleaved", "half"]
 LAYOUTS: tuple[str, ...] = ("interleaved", "half")
@@ -166,40 +166,32 @@ def _rope_offset_curve(length: int, d_model: int, base: float, **options: object
     return offsets, scores / d_model
 
 
-def _number(value: float) -> str:
-    """A number for LaTeX: 10000, 41830, 1.139 (no exponent below 10^15)."""
-    value = float(value)
-    if value.is_integer() or 1e4 <= abs(value) < 1e15:
-        return f"{value:.0f}"
-    return f"{value:.4g}"
-
-
 def _scaling_latex(rope_type: str, d_rot: int, base: float, attention: float, params: dict) -> list[str]:
     """Lines of LaTeX: how ``rope_type`` turns θ_i into θ'_i, with the current values."""
     factor = float(params.get("factor", 1.0))
-    s, original = _number(factor), params.get("original_max_position_embeddings")
+    s, original = latex_number(factor), params.get("original_max_position_embeddings")
     exponent = rf"{d_rot}/{d_rot - 2}"
     if rope_type == "linear":
         return [rf"\theta'_i = \theta_i / {s} \quad \text{{(position interpolation: }} m \mapsto m/{s})"]
     if rope_type == "ntk":
-        new_base = _number(base * factor ** (d_rot / (d_rot - 2)))
-        return [rf"b' = {_number(base)} \cdot {s}^{{{exponent}}} = {new_base},"
+        new_base = latex_number(base * factor ** (d_rot / (d_rot - 2)))
+        return [rf"b' = {latex_number(base)} \cdot {s}^{{{exponent}}} = {new_base},"
                 rf"\quad \theta'_i = b'^{{-2i/{d_rot}}}"]
     if rope_type == "dynamic":
-        return [rf"b' = {_number(base)}\left(\tfrac{{{s}\,L}}{{{original}}} - {_number(factor - 1)}"
+        return [rf"b' = {latex_number(base)}\left(\tfrac{{{s}\,L}}{{{original}}} - {latex_number(factor - 1)}"
                 rf"\right)^{{{exponent}}} \text{{ for a length }} L > {original},"
                 rf"\quad \theta'_i = b'^{{-2i/{d_rot}}}"]
     if rope_type == "yarn":
         low, high = yarn_correction_range(d_rot, base, int(original), params.get("beta_fast") or 32.0,
                                           params.get("beta_slow") or 1.0, params.get("truncate", True))
-        ramp = rf"\tfrac{{i - {_number(low)}}}{{{_number(high)} - {_number(low)}}}"
+        ramp = rf"\tfrac{{i - {latex_number(low)}}}{{{latex_number(high)} - {latex_number(low)}}}"
         note = "" if params.get("attention_factor") is not None else rf"(0.1 \ln {s} + 1) = "
         return [rf"\theta'_i = r_i\,\theta_i/{s} + (1 - r_i)\,\theta_i,\quad "
                 rf"r_i = \operatorname{{clamp}}\!\left({ramp}, 0, 1\right)",
                 rf"\cos, \sin \;\times\; {note}{attention:.4f}"]
     if rope_type == "llama3":
-        lo = _number(params.get("low_freq_factor", 1.0))
-        hi = _number(params.get("high_freq_factor", 4.0))
+        lo = latex_number(params.get("low_freq_factor", 1.0))
+        hi = latex_number(params.get("high_freq_factor", 4.0))
         sigma = rf"\tfrac{{{original}/\lambda_i - {lo}}}{{{hi} - {lo}}}"
         return [rf"\lambda_i = \frac{{2\pi}}{{\theta_i}},\quad \sigma_i = {sigma},\quad "
                 rf"\theta'_i = \begin{{cases}} \theta_i & \lambda_i < {original}/{hi} \\ "
@@ -220,7 +212,7 @@ def _rope_formula(d_model: int, base: float, **options: object) -> str:
         return r"x' = x \quad \text{(no dimension is rotated)}"
     theta = r"\theta'_i" if rope_type != "default" else r"\theta_i"
     first, second = ("2i", "2i+1") if layout == "interleaved" else ("i", f"i+{d_rot // 2}")
-    lines = [rf"\theta_i = {_number(base)}^{{-2i/{d_rot}}},\quad i = 0, \dots, {d_rot // 2 - 1}"]
+    lines = [rf"\theta_i = {latex_number(base)}^{{-2i/{d_rot}}},\quad i = 0, \dots, {d_rot // 2 - 1}"]
     lines += _scaling_latex(rope_type, d_rot, base, attention, params)
     lines.append(rf"\begin{{pmatrix}} x'_{{{first}}} \\ x'_{{{second}}} \end{{pmatrix}} = "
                  rf"\begin{{pmatrix}} \cos m{theta} & -\sin m{theta} \\ \sin m{theta} & \cos m{theta}"

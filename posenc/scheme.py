@@ -74,3 +74,11 @@ class Scheme:
     def defaults(self) -> dict[str, int | float | str]:
         """The default value of every option, by name."""
         return {o.name: o.default for o in self.options}
+
+
+def latex_number(value: float) -> str:
+    """A number for a formula: 10000.0 -> '10000', 41830.2 -> '41830', 1.13863 -> '1.13863' (no exponents)."""
+    value = float(value)
+    if value.is_integer() or 1e4 <= abs(value) < 1e15:
+        return f"{value:.0f}"
+    return f"{value:.6g}"

@@ -24,7 +24,7 @@ from posenc._checks import (
     check_int,
     check_length,
 )
-from posenc.scheme import Option, Scheme
+from posenc.scheme import Option, Scheme, latex_number
 
 Layout = Literal["interleaved", "split"]
 Spacing = Literal["vaswani", "tensor2tensor"]
@@ -221,18 +221,13 @@ def rotation_check(
     return RotationCheck(k, positions, errors, float(errors.max()), np.dtype(dtype).name)
 
 
-def _number(value: float) -> str:
-    """10000.0 -> '10000', 0.5 -> '0.5' (for formulas)."""
-    return f"{value:.0f}" if float(value).is_integer() else f"{value:g}"
-
-
 def sinusoidal_formula(d_model: int, base: float, *, layout: Layout = "interleaved", spacing: Spacing = "vaswani") -> str:
     """LaTeX of exactly what :func:`sinusoidal` computes for these arguments."""
     h = (d_model + 1) // 2
     if spacing == "vaswani":
-        theta = rf"\theta_i = {_number(base)}^{{-2i/{d_model}}}"
+        theta = rf"\theta_i = {latex_number(base)}^{{-2i/{d_model}}}"
     else:
-        theta = rf"\theta_i = \exp\!\left(-i\,\frac{{\ln {_number(base)}}}{{{max(h - 1, 1)}}}\right)"
+        theta = rf"\theta_i = \exp\!\left(-i\,\frac{{\ln {latex_number(base)}}}{{{max(h - 1, 1)}}}\right)"
     if layout == "split":
         cols = (rf"PE_{{(pos,\,i)}} = \sin(pos\,\theta_i),\quad "
                 rf"PE_{{(pos,\,{d_model // 2}+i)}} = \cos(pos\,\theta_i)")
