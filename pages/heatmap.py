@@ -37,7 +37,7 @@ elif scheme.family == "bias":
     offsets, values = shared.or_stop(shared.offset_bias, *args)
     head = st.slider("Head h", 1, len(values), 1, key="head") if len(values) > 1 else 1
     st.plotly_chart(views.bias_heatmap(*args, head, not send_all), key="bias_heatmap")
-    st.markdown("Added to the attention logit qᵢ·kⱼ before the softmax. It depends only on the offset "
+    st.markdown("The term this scheme adds to the attention logit e_ij before the softmax. It depends only on the offset "
                 "j − i, so every diagonal is constant." + (" Gaps: keys a causal decoder may not see (−∞)."
                                                            if np.isneginf(values).any() else ""))
     st.subheader("Download the bias")

@@ -36,9 +36,10 @@ def _causal(direction: str) -> bool:
 
 
 def _shaw_offsets(length, d_model, base, *, max_relative_position=16, seed=0):
+    """The term a_clip(j−i) adds to e_ij: q·a_clip(j−i)/√d, for one fixed unit query."""
     offsets, k = _offsets(length), max_relative_position
     scores = shaw_embeddings(k, d_model, seed=seed) @ shaw_query(d_model, seed=seed)  # (2k+1,)
-    return offsets, scores[np.clip(offsets, -k, k) + k][None, :]  # one head: d_head = d_model
+    return offsets, scores[np.clip(offsets, -k, k) + k][None, :] / np.sqrt(d_model)  # one head: d_head = d_model
 
 
 def _shaw_formula(d_model, base, *, max_relative_position=16, seed=0):
@@ -116,7 +117,7 @@ SCHEMES: tuple[Scheme, ...] = (
         key="shaw", label="Relative, Shaw et al.", family="bias", paper="Shaw et al. 2018, arXiv:1803.02155",
         formula=_shaw_formula, offset_curve=_curve_from(_shaw_offsets), bias=_bias_from(_shaw_offsets),
         offset_bias=_shaw_offsets,
-        curve_label="q·a_clip(Δ) for one fixed unit query (untrained vectors)",
+        curve_label="q·a_clip(Δ)/√d for one fixed unit query (untrained vectors)",
         options=(Option("max_relative_position", "Clipping distance k", 16, 0, 256,
                         help="Offsets beyond ±k share the vectors a_−k and a_k."), _SEED),
     ),
