@@ -57,9 +57,9 @@ def shaw() -> None:
     k = int(options["max_relative_position"])
     rows = figures.thin_index(c.length)
     clip = posenc.shaw_relative_positions(c.length, k)[np.ix_(rows, rows)]
-    fig = figures.heatmap(clip, title=f"clip(j − i, −{k}, {k}): which of the {2 * k + 1} vectors each pair uses",
-                          x_label="key position j", y_label="query position i", zrange=(-max(k, 1), max(k, 1)), thin=False)
-    fig.update_traces(x=rows, y=rows)
+    fig = figures.position_heatmap(clip, rows, c.length, x_label="key position j", y_label="query position i",
+                                   title=f"clip(j − i, −{k}, {k}): which of the {2 * k + 1} vectors each pair uses",
+                                   zrange=(-max(k, 1), max(k, 1)))
     st.plotly_chart(fig, key="shaw_clip")
     st.caption(f"Offsets beyond ±{k} share the outermost vectors: the model cannot tell them apart.")
 

@@ -39,14 +39,8 @@ def similarity_heatmap(scheme: str, length: int, d_model: int, base: float, opti
     """Heatmap of PE·PEᵀ at the positions shown (the similarity of every pair of positions)."""
     matrix = table(scheme, length, d_model, base, options)
     rows = figures.thin_index(length) if thin else np.arange(length)
-    similarity = posenc.similarity_matrix(matrix[rows])
-    fig = figures.heatmap(similarity, title="PE·PEᵀ: similarity of two positions", x_label="position",
-                          y_label="position", zrange=None, thin=False)
-    fig.update_traces(x=rows, y=rows)
-    if len(rows) < length:
-        note = figures.stride_note(rows, length, "position")
-        fig.update_layout(title_text=f"{fig.layout.title.text}<br><sup>{note} (all values are exact)</sup>")
-    return fig
+    return figures.position_heatmap(posenc.similarity_matrix(matrix[rows]), rows, length,
+                                    title="PE·PEᵀ: similarity of two positions", x_label="position", y_label="position")
 
 
 def toeplitz_heatmap(values: np.ndarray, length: int, *, title: str, thin: bool):
@@ -56,13 +50,8 @@ def toeplitz_heatmap(values: np.ndarray, length: int, *, title: str, thin: bool)
     """
     rows = figures.thin_index(length) if thin else np.arange(length)
     matrix = posenc.analysis.toeplitz_view(np.where(np.isneginf(values), np.nan, values), rows, rows)
-    fig = figures.heatmap(matrix, title=title, x_label="key position j", y_label="query position i",
-                          zrange=None, thin=False)
-    fig.update_traces(x=rows, y=rows)
-    if len(rows) < length:
-        note = figures.stride_note(rows, length, "position")
-        fig.update_layout(title_text=f"{title}<br><sup>{note} (all values are exact)</sup>")
-    return fig
+    return figures.position_heatmap(matrix, rows, length, title=title, x_label="key position j",
+                                    y_label="query position i")
 
 
 @shared_figure

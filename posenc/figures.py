@@ -87,13 +87,37 @@ def heatmap(
     """
     rows = thin_index(matrix.shape[0]) if thin else np.arange(matrix.shape[0])
     cols = thin_index(matrix.shape[1], group=col_group) if thin else np.arange(matrix.shape[1])
-    z = np.asarray(matrix[np.ix_(rows, cols)], dtype=np.float32)
+    return _heatmap_figure(matrix[np.ix_(rows, cols)], rows, cols, matrix.shape, title=title, x_label=x_label,
+                           y_label=y_label, zrange=zrange, col_group=col_group, colorscale=colorscale)
+
+
+def position_heatmap(
+    matrix: np.ndarray, positions: np.ndarray, length: int, *, title: str, x_label: str, y_label: str,
+    zrange: tuple[float, float] | None = None,
+) -> go.Figure:
+    """A heatmap of a (position × position) ``matrix`` already taken at ``positions`` of 0 … length−1.
+
+    For matrices built only at the positions shown (similarity, bias, score): the axes show
+    the true positions and the title says how they were thinned.
+    """
+    return _heatmap_figure(matrix, positions, positions, (length, length), title=title, x_label=x_label,
+                           y_label=y_label, zrange=zrange)
+
+
+def _heatmap_figure(
+    values: np.ndarray, rows: np.ndarray, cols: np.ndarray, full_shape: tuple[int, int], *, title: str,
+    x_label: str, y_label: str, zrange: tuple[float, float] | None, col_group: int = 1,
+    colorscale: str = DIVERGING,
+) -> go.Figure:
+    """The heatmap of ``values`` (the cells at ``rows`` × ``cols`` of a ``full_shape`` matrix), as float32."""
+    z = np.asarray(values, dtype=np.float32)
     if zrange is None:
         finite = np.abs(z[np.isfinite(z)])
         bound = float(finite.max()) if finite.size and finite.max() > 0 else 1.0
         zrange = (-bound, bound)
-    notes = [n for n in (stride_note(rows, matrix.shape[0], y_label), stride_note(cols, matrix.shape[1], x_label, col_group)) if n]
-    x = [str(c) for c in cols] if col_group > 1 and len(cols) < matrix.shape[1] else cols
+    notes = [n for n in dict.fromkeys((stride_note(rows, full_shape[0], y_label),
+                                       stride_note(cols, full_shape[1], x_label, col_group))) if n]
+    x = [str(c) for c in cols] if col_group > 1 and len(cols) < full_shape[1] else cols
     trace = go.Heatmap(
         z=z, x=x, y=rows, zmin=zrange[0], zmax=zrange[1], colorscale=colorscale,
         hovertemplate=f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>value %{{z:.6g}}<extra></extra>",

@@ -32,3 +32,14 @@ def test_heatmap_unthinned_has_no_note_and_pinned_scale():
     fig = figures.heatmap(posenc.sinusoidal(10, 8), title="t", x_label="d", y_label="p")
     assert "shown" not in fig.layout.title.text
     assert (fig.data[0].zmin, fig.data[0].zmax) == (-1.0, 1.0)
+
+
+def test_position_heatmap_labels_the_true_positions_once():
+    rows = figures.thin_index(1000)
+    table = posenc.sinusoidal(1000, 8)
+    fig = figures.position_heatmap(posenc.similarity_matrix(table[rows]), rows, 1000,
+                                   title="t", x_label="position", y_label="position")
+    trace = fig.to_plotly_json()["data"][0]
+    np.testing.assert_array_equal(decode(trace["y"]), rows)
+    np.testing.assert_array_equal(decode(trace["z"]), (table[rows] @ table[rows].T).astype(np.float32))
+    assert fig.layout.title.text.count("every 4th position shown") == 1
