@@ -7,6 +7,7 @@ import posenc
 from pages import shared, views
 from posenc import figures
 from posenc.rope import rope_keywords
+from posenc.scheme import Option
 
 c = shared.controls()
 scheme = posenc.get_scheme(c.scheme)
@@ -108,10 +109,12 @@ def rope() -> None:
                "scalings stretch (linear), re-base (NTK, dynamic) or blend (YaRN, Llama 3) them.")
     st.subheader("The rotation of chosen pairs")
     left, middle, right = st.columns(3)
-    m = left.slider("position m", 0, c.length - 1, 0, key="rope_m")
-    n = middle.slider("position n", 0, c.length - 1, min(10, c.length - 1), key="rope_n")
-    pairs = right.multiselect("pairs i", list(range(d_rot // 2)), default=[i for i in (0, 1, 2, 3) if i < d_rot // 2],
-                              max_selections=6, key="rope_pairs")
+    with left:
+        m = int(shared.bound_control(Option("rope_m", "position m", 0, 0, c.length - 1), "rope_m"))
+    with middle:
+        n = int(shared.bound_control(Option("rope_n", "position n", 10, 0, c.length - 1), "rope_n"))
+    with right:
+        pairs = shared.bound_multiselect("pairs i", range(d_rot // 2), (0, 1, 2, 3), "rope_pairs", 6)
     if pairs:
         st.plotly_chart(views.rope_phasor_figure(c.d_model, c.base, c.options, m, n, tuple(pairs)), key="rope_pairs_fig")
         st.caption("Each pair turns by its own angle (n − m)·θᵢ: fast pairs (small i) spin, slow pairs barely move.")

@@ -5,6 +5,7 @@ import streamlit as st
 
 import posenc
 from pages import shared, views
+from posenc.scheme import Option
 
 c = shared.controls()
 scheme = posenc.get_scheme(c.scheme)
@@ -35,7 +36,7 @@ if scheme.family == "absolute":
     shared.downloads(name, lambda: shared.table(*args))
 elif scheme.family == "bias":
     offsets, values = shared.or_stop(shared.offset_bias, *args)
-    head = st.slider("Head h", 1, len(values), 1, key="head") if len(values) > 1 else 1
+    head = int(shared.bound_control(Option("head", "Head h", 1, 1, len(values)), "head"))
     st.plotly_chart(views.bias_heatmap(*args, head, not send_all), key="bias_heatmap")
     st.markdown("The term this scheme adds to the attention logit e_ij before the softmax. It depends only on the offset "
                 "j − i, so every diagonal is constant." + (" Gaps: keys a causal decoder may not see (−∞)."

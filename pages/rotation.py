@@ -63,7 +63,6 @@ st.latex(rf"\max\,\lvert M_{{{-k}}} - M_{{{k}}}^\top\rvert = {transpose_gap:.3e}
 st.caption("Block by block, a rotation by −kθᵢ is the transpose of the rotation by kθᵢ.")
 
 st.subheader("Phasors: each pair turns by k·θᵢ")
-pair_choices = st.multiselect("Pairs i", range(pairs_total), default=[i for i in (0, 1, 2, 3) if i < pairs_total],
-                              max_selections=6, key="pairs")
+pair_choices = shared.bound_multiselect("Pairs i", range(pairs_total), (0, 1, 2, 3), "pairs", 6)
 if pair_choices:
     st.plotly_chart(views.phasor_figure(c.d_model, c.base, spacing, pos, k, tuple(pair_choices)), key="phasors")

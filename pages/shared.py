@@ -16,7 +16,8 @@ import streamlit as st
 
 import posenc
 import posenc.analysis
-from posenc.params import SHARED_CONTROLS, parse_option
+from pages.binding import bound_control, bound_multiselect, warn  # noqa: F401  # re-exported for pages
+from posenc.params import SHARED_CONTROLS
 from posenc.scheme import Option
 
 CACHE_ENTRIES = 16  # bounded: many sessions with different settings cannot grow memory without limit
@@ -42,35 +43,6 @@ class Controls:
     @property
     def option_dict(self) -> dict[str, object]:
         return dict(self.options)
-
-
-def _warn(message: str) -> None:
-    st.warning(message, icon=":material/link_off:")
-
-
-def bound_control(option: Option, key: str) -> object:
-    """Draw a widget for ``option`` bound to the query parameter ``key``; return its valid value.
-
-    The value comes from this session's state when it has one (re-checked, since a
-    range may depend on other controls), else from the URL. A bad URL value (not a
-    number, out of range, unknown choice) is replaced by the nearest valid value
-    before the widget reads it, with a warning naming both.
-    """
-    if key in st.session_state:
-        value, warning = parse_option(option, str(st.session_state[key]))
-    else:
-        value, warning = parse_option(option, st.query_params.get(key))
-        warning = warning and f"URL parameter {warning}"
-    st.session_state[key] = value  # also carries the value across pages, where the widget is new
-    if warning:
-        _warn(warning)
-    label, help = option.label, option.help or None
-    if option.choices:
-        return st.selectbox(label, option.choices, key=key, help=help, bind="query-params")
-    if isinstance(option.default, int):
-        return st.slider(label, int(option.minimum), int(option.maximum), key=key, help=help, bind="query-params")
-    return st.number_input(label, float(option.minimum), float(option.maximum), key=key, help=help,
-                           format="%g", bind="query-params")
 
 
 def _leave_legacy_page_mode() -> None:

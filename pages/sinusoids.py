@@ -14,10 +14,11 @@ if scheme.table is None:
 
 shared.or_stop(shared.table, c.scheme, c.length, c.d_model, c.base, c.options)  # a clear message if it cannot be built
 left, right = st.columns(2)
-dims = left.multiselect("Dimensions (value against position)", list(range(c.d_model)),
-                        default=[d for d in (4, 5, 6, 7) if d < c.d_model], key="dims", max_selections=8)
-positions = right.multiselect("Positions (value against dimension)", list(range(c.length)),
-                              default=[p for p in (0, 4, 8, 12) if p < c.length], key="positions", max_selections=8)
+with left:
+    dims = shared.bound_multiselect("Dimensions (value against position)", range(c.d_model), (4, 5, 6, 7), "dims", 8)
+with right:
+    positions = shared.bound_multiselect("Positions (value against dimension)", range(c.length), (0, 4, 8, 12),
+                                         "positions", 8)
 
 args = (c.scheme, c.length, c.d_model, c.base, c.options)
 st.plotly_chart(views.dimension_curves(*args, tuple(dims)), key="by_position")
