@@ -19,53 +19,127 @@ from pages.shared import (
     or_stop,
     rotation_check,
     shared_figure,
-    table,
 )
-from posenc import figures
+from posenc import cells, curves, figures
 from posenc.scheme import Option
 
 
+WINDOW = figures.MAX_CELLS_PER_AXIS  # a window shows 256 consecutive positions (or dimensions) in full
+
+
+def shown_index(size: int, start: int | None, group: int = 1) -> np.ndarray:
+    """What a heatmap draws of 0 … size−1: thinned to at most 256 (``start`` None), or the window
+    start … start+255 at full resolution (moved back inside the range if it would run past the end)."""
+    if start is None:
+        return figures.thin_index(size, group=group)
+    start = min(max(int(start), 0), max(size - WINDOW, 0))
+    return np.arange(start, min(start + WINDOW, size))
+
+
+def window_controls(c: Controls, *, columns: bool) -> tuple[int | None, int | None]:
+    """The heatmaps' view, bound to the URL: ``view=whole`` (thinned to 256 × 256) or ``view=window``
+    with ``window.pos`` = a (positions a … a+255) and, for a table, ``window.dim`` (256 dimensions)
+    at full resolution. Returns (pos_start, dim_start), None where the whole axis is shown."""
+    wide = columns and c.d_model > WINDOW
+    if c.length <= WINDOW and not wide:
+        return None, None  # nothing is thinned: every cell is shown
+    view = bound_control(Option("view", "View", "whole", choices=VIEWS, help=VIEW_HELP), "view")
+    if view != "window":
+        return None, None
+    left, right = st.columns(2)
+    with left:
+        pos = bound_control(Option("window.pos", "Window: first position a", 0, 0, max(c.length - WINDOW, 0),
+                                   help="Positions a … a+255 at full resolution."), "window.pos")
+    dim = None
+    if wide:
+        with right:
+            dim = bound_control(Option("window.dim", "Window: first dimension", 0, 0, c.d_model - WINDOW,
+                                       help="256 consecutive dimensions at full resolution."), "window.dim")
+    return int(pos), None if dim is None else int(dim)
+
+
+VIEWS = ("whole", "window")
+VIEW_HELP = ("whole: the whole matrix, every s-th position (and dimension) so that at most 256 × 256 cells "
+             "are drawn; columns too fast for that stride are marked. window: 256 consecutive positions "
+             "(and dimensions) at full resolution, anywhere in the matrix.")
+
+
+def has_missing_rows(scheme: str, length: int, d_model: int, base: float, options: tuple) -> bool:
+    """Whether the last position has no encoding (a learned table ends before it)."""
+    return bool(np.isnan(cells.table_cells(scheme, length, d_model, base, [length - 1], [0], **dict(options))).any())
+
+
+def score_curve(scheme: str, length: int, d_model: int, base: float, options: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets, scores) of a rotary scheme at every offset, for the download (computed on click)."""
+    return curves.offset_curve(scheme, length, d_model, base, **dict(options))
+
+
 @shared_figure
-def table_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple, thin: bool):
-    """Heatmap of the (length, d_model) table; interleaved (sin, cos) pairs thinned together."""
-    matrix = table(scheme, length, d_model, base, options)
+def table_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple,
+                  pos_start: int | None = None, dim_start: int | None = None):
+    """Heatmap of the (length, d_model) table at the cells shown (only those are computed).
+
+    Thinned: every s-th position, interleaved (sin, cos) pairs kept together, and every column
+    whose wavelength is under 2·s marked "aliased at this stride". A window (``pos_start``,
+    ``dim_start``) shows 256 consecutive positions and dimensions at full resolution.
+    """
     group = 2 if dict(options).get("layout", "interleaved") == "interleaved" else 1
-    return figures.heatmap(matrix, title="PE: positions × dimensions", x_label="dimension", y_label="position",
-                           thin=thin, col_group=group, zrange=posenc.get_scheme(scheme).value_range)
+    rows = shown_index(length, pos_start)
+    cols = shown_index(d_model, dim_start, group)
+    values = cells.table_cells(scheme, length, d_model, base, rows, cols, **dict(options))
+    aliased = cells.aliased_columns(cells.column_wavelengths(scheme, d_model, base, **dict(options)),
+                                    figures.row_stride(rows))
+    return figures.cells_heatmap(values, rows, cols, (length, d_model), title="PE: positions × dimensions",
+                                 x_label="dimension", y_label="position", col_group=group, aliased=aliased,
+                                 zrange=posenc.get_scheme(scheme).value_range)
 
 
 @shared_figure
-def similarity_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple, thin: bool):
-    """Heatmap of PE·PEᵀ at the positions shown (the similarity of every pair of positions)."""
-    matrix = table(scheme, length, d_model, base, options)
-    rows = figures.thin_index(length) if thin else np.arange(length)
-    return figures.position_heatmap(posenc.similarity_matrix(matrix[rows]), rows, length,
+def similarity_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple,
+                       pos_start: int | None = None):
+    """Heatmap of PE·PEᵀ at the positions shown (only their rows of the table are computed)."""
+    rows = shown_index(length, pos_start)
+    table_rows = cells.table_cells(scheme, length, d_model, base, rows, np.arange(d_model), **dict(options))
+    return figures.position_heatmap(posenc.similarity_matrix(table_rows), rows, length,
                                     title="PE·PEᵀ: similarity of two positions", x_label="position", y_label="position")
 
 
-def toeplitz_heatmap(values: np.ndarray, length: int, *, title: str, thin: bool):
-    """Heatmap of M[i, j] = values[j − i + L − 1] (a bias or score that depends only on the offset).
-
-    Masked entries (−∞, a causal decoder's future keys) are drawn as gaps.
+def toeplitz_heatmap(values: np.ndarray, rows: np.ndarray, length: int, *, title: str):
+    """Heatmap of M[i, j] = values[j − i + L − 1] at the positions ``rows`` (a bias or score that
+    depends only on the offset). Masked entries (−∞, a causal decoder's future keys) are drawn as gaps.
     """
-    rows = figures.thin_index(length) if thin else np.arange(length)
     matrix = posenc.analysis.toeplitz_view(np.where(np.isneginf(values), np.nan, values), rows, rows)
     return figures.position_heatmap(matrix, rows, length, title=title, x_label="key position j",
                                     y_label="query position i")
 
 
 @shared_figure
-def bias_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple, head: int, thin: bool):
-    """The (length, length) logit bias of head h = 1 … H (h = 1: the steepest ALiBi slope)."""
+def bias_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple, head: int,
+                 pos_start: int | None = None):
+    """The (length, length) logit bias of head h = 1 … H (h = 1: the steepest ALiBi slope), at the positions shown."""
     _, values = offset_bias(scheme, length, d_model, base, options)
-    return toeplitz_heatmap(values[head - 1], length, title=f"Attention-logit bias of head h = {head}", thin=thin)
+    return toeplitz_heatmap(values[head - 1], shown_index(length, pos_start), length,
+                            title=f"Attention-logit bias of head h = {head}")
 
 
 @shared_figure
-def score_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple, thin: bool):
-    """The q·k score of a rotary scheme for q = k = ones, at every (query, key) pair."""
-    _, values = offset_curve(scheme, length, d_model, base, options)
-    return toeplitz_heatmap(values, length, title="q·k after rotation, q = k = (1, …, 1)", thin=thin)
+def score_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple,
+                  pos_start: int | None = None):
+    """The q·k score of a rotary scheme for q = k = ones, at the (query, key) pairs shown: the score
+    depends only on j − i, so it is computed at the offsets those pairs have, and nowhere else."""
+    rows = shown_index(length, pos_start)
+    needed = np.unique(rows[None, :] - rows[:, None])  # the offsets j − i of the cells shown
+    values = np.full(2 * length - 1, np.nan)
+    values[needed + length - 1] = score_at(scheme, length, d_model, base, options, needed)
+    return toeplitz_heatmap(values, rows, length, title="q·k after rotation, q = k = (1, …, 1)")
+
+
+def score_at(scheme: str, length: int, d_model: int, base: float, options: tuple, offsets: np.ndarray) -> np.ndarray:
+    """The scheme's score curve at ``offsets`` (RoPE: from its frequencies; others: the registry's curve)."""
+    if scheme == "rope":
+        return curves.rope_scores_at(offsets, length, d_model, base, **dict(options))
+    all_offsets, values = offset_curve(scheme, length, d_model, base, options)
+    return values[np.asarray(offsets) + length - 1]
 
 
 def _paired_scores(q, k, query_positions, key_positions, base, keywords) -> np.ndarray:
@@ -109,11 +183,10 @@ def rope_shift_check(c: Controls) -> None:
 @shared_figure
 def rotation_vectors(d_model: int, base: float, spacing: str, pos: int, k: int):
     """(figure of PE[pos], M_k·PE[pos], PE[pos+k]; figure of their residual per dimension; max residual)."""
-    table = posenc.sinusoidal(max(pos, pos + k) + 1, d_model, base, spacing=spacing)  # rows up to pos, pos+k
-    predicted = posenc.apply_rotation(k, table[pos:pos + 1], base, spacing=spacing)[0]
-    target = table[pos + k]
     dims = np.arange(d_model)
-    vectors = figures.vectors_chart(dims, {f"PE[{pos}]": table[pos], f"M_k·PE[{pos}]": predicted,
+    start, target = cells.sinusoidal_cells([pos, pos + k], dims, d_model, base, spacing=spacing)  # rows pos, pos+k
+    predicted = posenc.apply_rotation(k, start[None, :], base, spacing=spacing)[0]
+    vectors = figures.vectors_chart(dims, {f"PE[{pos}]": start, f"M_k·PE[{pos}]": predicted,
                                            f"PE[{pos + k}]": target},
                                     title=f"PE[{pos}] rotated by M_k (k = {k}) lands on PE[{pos + k}]")
     residual = np.abs(predicted - target)
@@ -137,10 +210,9 @@ def residual_figure(length: int, d_model: int, base: float, k: int, spacing: str
 @shared_figure
 def phasor_figure(d_model: int, base: float, spacing: str, pos: int, k: int, pairs: tuple):
     """Unit circles of the chosen (sin, cos) pairs at pos and pos+k."""
-    table = posenc.sinusoidal(max(pos, pos + k) + 1, d_model, base, spacing=spacing)
     idx = np.array(pairs)
-    start = np.stack([table[pos, 2 * idx], table[pos, 2 * idx + 1]], axis=1)
-    end = np.stack([table[pos + k, 2 * idx], table[pos + k, 2 * idx + 1]], axis=1)
+    start, end = cells.sinusoidal_cells([pos, pos + k], np.stack([2 * idx, 2 * idx + 1], axis=1).ravel(), d_model,
+                                        base, spacing=spacing).reshape(2, len(idx), 2)  # (sin, cos) of each pair
     angles = k * posenc.frequencies(d_model, base, spacing=spacing)[idx]
     return figures.phasor_chart(list(pairs), start, end, angles, pos=pos, k=k)
 
@@ -148,8 +220,8 @@ def phasor_figure(d_model: int, base: float, spacing: str, pos: int, k: int, pai
 @shared_figure
 def dimension_curves(scheme: str, length: int, d_model: int, base: float, options: tuple, dims: tuple):
     """PE[:, d] against position for each chosen dimension d."""
-    matrix = table(scheme, length, d_model, base, options)
-    return figures.line_chart(np.arange(length), {f"dim {d}": matrix[:, d] for d in dims},
+    columns = cells.table_cells(scheme, length, d_model, base, np.arange(length), list(dims), **dict(options))
+    return figures.line_chart(np.arange(length), {f"dim {d}": columns[:, n] for n, d in enumerate(dims)},
                               title="Each dimension is a sinusoid over positions", x_label="position",
                               y_label="PE[position, dim]", x_window=255)
 
@@ -157,8 +229,8 @@ def dimension_curves(scheme: str, length: int, d_model: int, base: float, option
 @shared_figure
 def position_vectors(scheme: str, length: int, d_model: int, base: float, options: tuple, positions: tuple):
     """PE[p, :] against dimension for each chosen position p."""
-    matrix = table(scheme, length, d_model, base, options)
-    return figures.line_chart(np.arange(d_model), {f"pos {p}": matrix[p] for p in positions},
+    rows = cells.table_cells(scheme, length, d_model, base, list(positions), np.arange(d_model), **dict(options))
+    return figures.line_chart(np.arange(d_model), {f"pos {p}": rows[n] for n, p in enumerate(positions)},
                               title="Each position is a vector over dimensions", x_label="dimension",
                               y_label="PE[pos, dimension]", x_window=127)
 
@@ -179,13 +251,13 @@ def wavelength_figure(d_model: int, base: float, spacing: str, length: int):
 @shared_figure
 def comparison_figure(selected: str, length: int, d_model: int, base: float, options: tuple):
     """Every scheme's offset curve, side by side; the selected scheme with the sidebar's options."""
-    curves = {}
+    panels = {}
     for key, scheme in posenc.SCHEMES.items():
         chosen = options if key == selected else tuple(scheme.defaults().items())
-        offsets, values = offset_curve(key, length, d_model, base, chosen)
+        offsets, values = curves.offset_curve(key, length, d_model, base, **dict(chosen))
         label = scheme.curve_label if len(scheme.curve_label) < 40 else "value"
-        curves[scheme.label] = (offsets, values, label)
-    return figures.curve_grid(curves, x_label="offset j − i")
+        panels[scheme.label] = (offsets, values, label)
+    return figures.curve_grid(panels, x_label="offset j − i")
 
 
 @shared_figure

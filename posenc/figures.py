@@ -60,11 +60,19 @@ def _ordinal(n: int) -> str:
 
 
 def stride_note(index: np.ndarray, size: int, what: str, group: int = 1) -> str:
-    """'every 4th position shown' when ``index`` thins 0 … size−1, else ''."""
+    """'every 4th position shown' when ``index`` thins 0 … size−1, 'positions 8 … 263 of 4096'
+    when it is a window of consecutive indices, else ''."""
     if len(index) >= size:
         return ""
     step = (index[group] - index[0]) // group if len(index) > group else size
+    if len(index) > 1 and np.all(np.diff(index) == 1):
+        return f"{what} {index[0]} … {index[-1]} of {size}"
     return f"every {_ordinal(int(step))} {what}{' pair' if group == 2 else ''} shown"
+
+
+def row_stride(rows: np.ndarray) -> int:
+    """The stride between the rows shown (1: every row, as in a window)."""
+    return int(rows[1] - rows[0]) if len(rows) > 1 else 1
 
 
 def heatmap(
@@ -87,8 +95,8 @@ def heatmap(
     """
     rows = thin_index(matrix.shape[0]) if thin else np.arange(matrix.shape[0])
     cols = thin_index(matrix.shape[1], group=col_group) if thin else np.arange(matrix.shape[1])
-    return _heatmap_figure(matrix[np.ix_(rows, cols)], rows, cols, matrix.shape, title=title, x_label=x_label,
-                           y_label=y_label, zrange=zrange, col_group=col_group, colorscale=colorscale)
+    return cells_heatmap(matrix[np.ix_(rows, cols)], rows, cols, matrix.shape, title=title, x_label=x_label,
+                         y_label=y_label, zrange=zrange, col_group=col_group, colorscale=colorscale)
 
 
 def position_heatmap(
@@ -100,16 +108,20 @@ def position_heatmap(
     For matrices built only at the positions shown (similarity, bias, score): the axes show
     the true positions and the title says how they were thinned.
     """
-    return _heatmap_figure(matrix, positions, positions, (length, length), title=title, x_label=x_label,
-                           y_label=y_label, zrange=zrange)
+    return cells_heatmap(matrix, positions, positions, (length, length), title=title, x_label=x_label,
+                         y_label=y_label, zrange=zrange)
 
 
-def _heatmap_figure(
+def cells_heatmap(
     values: np.ndarray, rows: np.ndarray, cols: np.ndarray, full_shape: tuple[int, int], *, title: str,
     x_label: str, y_label: str, zrange: tuple[float, float] | None, col_group: int = 1,
-    colorscale: str = DIVERGING,
+    colorscale: str = DIVERGING, aliased: np.ndarray | None = None,
 ) -> go.Figure:
-    """The heatmap of ``values`` (the cells at ``rows`` × ``cols`` of a ``full_shape`` matrix), as float32."""
+    """The heatmap of ``values`` (the cells at ``rows`` × ``cols`` of a ``full_shape`` matrix), as float32.
+
+    ``aliased``: the columns (of those shown) that the row stride cannot show faithfully;
+    they are outlined and labelled "aliased at this stride" (see :func:`mark_aliased`).
+    """
     z = np.asarray(values, dtype=np.float32)
     if zrange is None:
         finite = np.abs(z[np.isfinite(z)])
@@ -117,17 +129,49 @@ def _heatmap_figure(
         zrange = (-bound, bound)
     notes = [n for n in dict.fromkeys((stride_note(rows, full_shape[0], y_label),
                                        stride_note(cols, full_shape[1], x_label, col_group))) if n]
-    x = [str(c) for c in cols] if col_group > 1 and len(cols) < full_shape[1] else cols
+    categorical = col_group > 1 and len(cols) < full_shape[1] and not np.all(np.diff(cols) == 1)
+    x = [str(c) for c in cols] if categorical else cols
     trace = go.Heatmap(
         z=z, x=x, y=rows, zmin=zrange[0], zmax=zrange[1], colorscale=colorscale,
         hovertemplate=f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>value %{{z:.6g}}<extra></extra>",
         colorbar=dict(thickness=14),
     )
     fig = go.Figure(trace)
-    fig.update_xaxes(title_text=x_label, type="category" if isinstance(x, list) else None, nticks=12)
+    fig.update_xaxes(title_text=x_label, type="category" if categorical else None, nticks=12)
     fig.update_yaxes(title_text=y_label, autorange="reversed")
+    shown_aliased = np.isin(cols, aliased) if aliased is not None else np.zeros(len(cols), bool)
+    if shown_aliased.any():
+        notes.append(f"{int(shown_aliased.sum())} {x_label}s with wavelength under 2 × {row_stride(rows)} "
+                     "marked: aliased at this stride")
     subtitle = f"<br><sup>{'; '.join(notes)} (all values are exact)</sup>" if notes else ""
-    return _layout(fig, title + subtitle, height=480)
+    _layout(fig, title + subtitle, height=480)
+    if shown_aliased.any():
+        mark_aliased(fig, np.asarray(cols), np.asarray(aliased), row_stride(rows), categorical)
+    return fig
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """(first, last) index of every run of True in ``flags``."""
+    edges = np.diff(np.concatenate([[0], flags.astype(np.int8), [0]]))
+    return list(zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1) - 1))
+
+
+def mark_aliased(fig: go.Figure, cols: np.ndarray, aliased: np.ndarray, stride: int, categorical: bool) -> None:
+    """Outline the shown columns listed in ``aliased``: sampled every ``stride`` rows, a column whose
+    wavelength is under 2·stride draws slow stripes that are not in the data. The column numbers
+    and the stride are also kept in ``layout.meta``."""
+    flags = np.isin(cols, aliased)
+    for first, last in _runs(flags):
+        if categorical:
+            x0, x1 = first - 0.5, last + 0.5
+        else:
+            half = (cols[1] - cols[0]) / 2 if len(cols) > 1 else 0.5
+            x0, x1 = cols[first] - half, cols[last] + half
+        fig.add_shape(type="rect", xref="x", yref="y domain", x0=x0, x1=x1, y0=0, y1=1, layer="above",
+                      line=dict(color="#222222", width=2, dash="dot"), fillcolor="rgba(255,255,255,0.45)",
+                      name="aliased at this stride",
+                      label=dict(text="aliased at this stride", textangle=-90, font=dict(size=13, color="#222222")))
+    fig.update_layout(meta=dict(aliased=[int(c) for c in cols[flags]], stride=int(stride)))
 
 
 def line_chart(

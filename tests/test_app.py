@@ -88,11 +88,12 @@ def test_heatmap_thins_large_settings_and_keeps_true_values():
     assert "every 16th position shown" in fig["layout"]["title"]["text"]
 
 
-def test_send_every_cell_sends_the_whole_matrix():
+def test_window_view_sends_256_positions_at_full_resolution():  # replaces "Send every cell" (send_all)
     at = run({"d_model": "64", "length": "600"})
-    at.toggle(key="send_all").set_value(True).run()
+    at.selectbox(key="view").set_value("window").run()
+    at.slider(key="window.pos").set_value(300).run()
     z = decode(charts(at)[0]["data"][0]["z"])
-    np.testing.assert_array_equal(z, posenc.sinusoidal(600, 64).astype(np.float32))
+    np.testing.assert_array_equal(z, posenc.sinusoidal(600, 64)[300:556].astype(np.float32))
 
 
 def test_similarity_chart_is_pe_times_pe_transpose():
