@@ -7,10 +7,14 @@ keeps its values in the URL.
 
 import streamlit as st
 
-st.set_page_config(page_title="posenc: positional-encoding explorer", page_icon=":material/waves:", layout="wide")
+# An emoji icon is drawn by the browser; a ":material/…:" page icon would be fetched from the internet.
+# ?present=true (presenter mode) opens with the sidebar collapsed.
+st.set_page_config(page_title="posenc: positional-encoding explorer", page_icon="🌊", layout="wide",
+                   initial_sidebar_state="collapsed" if st.query_params.get("present") == "true" else "auto")
 
 PAGES = [
     st.Page("pages/heatmap.py", title="Encoding matrix", icon=":material/grid_on:", default=True),
+    st.Page("pages/derivation.py", title="Derivation", icon=":material/stairs:", url_path="derivation"),
     st.Page("pages/sinusoids.py", title="Sinusoids", icon=":material/ssid_chart:"),
     st.Page("pages/rotation.py", title="Rotation check", icon=":material/rotate_right:"),
     st.Page("pages/details.py", title="How it works", icon=":material/lightbulb:"),

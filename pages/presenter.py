@@ -1,0 +1,107 @@
+"""Presenter mode and chart output for the lecture hall (not a page itself).
+
+- :func:`apply` restyles the page for a 1920×1080 projector seen from a distance: text
+  about 1.4× larger, captions at full contrast, a wider body. Its CSS is a constant of this
+  module: no text from the URL ever reaches it.
+- :func:`chart` draws every plotly chart: the camera button saves a PNG at twice its
+  on-screen size named after the settings, and figures are restyled on a copy (figures
+  are cached, shared objects and are never mutated) for presenter mode (larger text,
+  thicker lines, bigger markers) and for the dark theme.
+"""
+
+from __future__ import annotations
+
+import re
+
+import plotly.graph_objects as go
+import streamlit as st
+
+SCALE = 1.4  # text in presenter mode
+LINE_SCALE = 1.8  # line widths in presenter mode
+EXPORT_SCALE = 2  # the camera button's PNG is this many times the chart's on-screen size
+SETTINGS = ("scheme", "d_model", "n", "length")  # shared controls carried in every file name
+
+PRESENTER_CSS = """<style>
+html { font-size: 140%; }
+[data-testid="stMainBlockContainer"] { max-width: 1860px; padding: 2.2rem 2.5rem 4rem; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-weight: 500; line-height: 1.5; }
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: inherit; opacity: 0.92; }
+[data-testid="stMetricValue"] { font-weight: 700; }
+.katex { font-size: 1.3em; }
+</style>"""
+
+DARK = dict(paper="#0e1117", text="#f0f2f6", grid="#3b4252", line="#6b7385")
+
+
+def is_on() -> bool:
+    """Whether this session shows presenter mode (the sidebar toggle, bound to ``?present=true``)."""
+    value = st.session_state.get("present")
+    if value is None:
+        value = st.query_params.get("present", "").lower() in ("true", "1")
+    return bool(value)
+
+
+def apply(present: bool) -> None:
+    """Restyle the page for a projector when ``present``; nothing otherwise."""
+    if present:
+        st.html(PRESENTER_CSS)
+
+
+def _dark() -> bool:
+    try:
+        return st.context.theme.type == "dark"
+    except AttributeError:  # no browser context (a bare script run)
+        return False
+
+
+def file_name(name: str, **settings: object) -> str:
+    """'posenc_rotation_vectors_scheme-sinusoidal_d_model-128_n-10000_length-100_k-3': the chart's
+    name and the settings it was drawn with, in characters every file system accepts."""
+    values = {key: st.session_state.get(key) for key in SETTINGS} | settings
+    parts = [f"posenc_{name}"] + [f"{key}-{value:g}" if isinstance(value, float) else f"{key}-{value}"
+                                  for key, value in values.items() if value is not None]
+    return re.sub(r"[^A-Za-z0-9_.+-]", "_", "_".join(parts))[:180]
+
+
+def _scaled(value, factor: float):
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value * factor
+    if isinstance(value, (list, tuple)):
+        return [v * factor if isinstance(v, (int, float)) else v for v in value]
+    return value
+
+
+def restyle(fig: go.Figure, *, present: bool, dark: bool) -> go.Figure:
+    """A restyled copy of ``fig`` for presenter mode and/or the dark theme (``fig`` is left as it is)."""
+    fig = go.Figure(fig)
+    if present:
+        layout = fig.layout
+        fig.update_layout(font_size=(layout.font.size or 15) * SCALE,
+                          height=int((layout.height or 420) * 1.2),
+                          title_font_size=(layout.title.font.size or 20) * SCALE)
+        for annotation in layout.annotations:
+            annotation.font.size = (annotation.font.size or 15) * SCALE
+        for trace in fig.data:
+            if trace.type == "scatter":
+                trace.line.width = (trace.line.width or 2) * LINE_SCALE
+                trace.marker.size = _scaled(trace.marker.size if trace.marker.size is not None else 6, SCALE)
+        fig.update_xaxes(linewidth=2, tickfont_size=(layout.font.size or 15), gridwidth=1.5)
+        fig.update_yaxes(linewidth=2, tickfont_size=(layout.font.size or 15), gridwidth=1.5)
+    if dark:
+        fig.update_layout(paper_bgcolor=DARK["paper"], plot_bgcolor=DARK["paper"], font_color=DARK["text"],
+                          legend_font_color=DARK["text"])
+        fig.update_xaxes(gridcolor=DARK["grid"], zerolinecolor=DARK["line"], linecolor=DARK["line"])
+        fig.update_yaxes(gridcolor=DARK["grid"], zerolinecolor=DARK["line"], linecolor=DARK["line"])
+        fig.update_annotations(font_color=DARK["text"])
+    return fig
+
+
+def chart(fig: go.Figure, key: str, name: str | None = None, **settings: object):
+    """st.plotly_chart with a camera button that saves PNG at 2× and a file name carrying the settings."""
+    present, dark = is_on(), _dark()
+    if present or dark:
+        fig = restyle(fig, present=present, dark=dark)
+    config = {"displaylogo": False,
+              "toImageButtonOptions": {"format": "png", "scale": EXPORT_SCALE,
+                                       "filename": file_name(name or key, **settings)}}
+    return st.plotly_chart(fig, key=key, config=config)
