@@ -85,6 +85,8 @@ def restyle(fig: go.Figure, *, present: bool, dark: bool) -> go.Figure:
             if trace.type == "scatter":
                 trace.line.width = (trace.line.width or 2) * LINE_SCALE
                 trace.marker.size = _scaled(trace.marker.size if trace.marker.size is not None else 6, SCALE)
+                if trace.marker.line.width:
+                    trace.marker.line.width *= LINE_SCALE
         fig.update_xaxes(linewidth=2, tickfont_size=(layout.font.size or 15), gridwidth=1.5)
         fig.update_yaxes(linewidth=2, tickfont_size=(layout.font.size or 15), gridwidth=1.5)
     if dark:

@@ -16,6 +16,7 @@ import streamlit as st
 
 import posenc
 import posenc.analysis
+from pages import presenter
 from pages.binding import bound_control, bound_multiselect, warn  # noqa: F401  # re-exported for pages
 from posenc.params import SHARED_CONTROLS
 from posenc.scheme import Option
@@ -73,6 +74,9 @@ def controls() -> Controls:
         options = tuple((o.name, bound_control(o, f"{scheme}.{o.name}")) for o in schemes[scheme].options)
         st.caption(f"Caps: d_model ≤ {posenc.params.MAX_D_MODEL}, length ≤ {posenc.params.MAX_LENGTH}. "
                    "Every setting is in the URL: copy it to share this view.")
+        present = st.toggle("Presenter mode", key="present", bind="query-params",
+                            help="For a projector: larger text and chart labels, thicker lines (?present=true).")
+    presenter.apply(present)
     return Controls(int(d_model), float(base), int(length), scheme, options)
 
 
