@@ -20,6 +20,7 @@ PAGES = [
     st.Page("pages/details.py", title="How it works", icon=":material/lightbulb:"),
     st.Page("pages/compare.py", title="Comparison", icon=":material/compare:"),
     st.Page("pages/properties.py", title="Properties", icon=":material/checklist:"),
+    st.Page("pages/precision.py", title="Precision", icon=":material/decimal_increase:", url_path="precision"),
 ]
 
 st.navigation(PAGES).run()
