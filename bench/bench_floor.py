@@ -1,0 +1,238 @@
+"""posenc against Streamlit's floor, page by page, in headless Chromium (one run, interleaved).
+
+Run from the repository root (starts both servers on loopback; about 10 minutes on 2 cores):
+
+    python bench/bench_floor.py [--presses 4] [--rounds 2] [--page compare ...]
+
+The floor (bench/floor_app.py) is a page whose slider redraws one 16 × 16 plotly heatmap:
+what any Streamlit app pays for a slider change. For every posenc page, at defaults
+(d_model 128, length 100) and at the caps (d_model=1024, length=4096), two browser contexts
+are opened, one on posenc (A) and one on the floor (B), and presses alternate A B A B on each
+page's main slider (the sidebar's d_model, ArrowLeft; on the Rotation check, its pos slider,
+ArrowRight, since an odd d_model has no rotation). Each context's first press warms up and is
+not counted; ``--rounds`` fresh pairs of contexts give ``--rounds`` first loads each and
+``--rounds × --presses`` counted presses. Per press, browser clock:
+
+- settle: key press until the run's script_finished message has arrived, the script is idle,
+  no element is stale and every plotly chart is drawn;
+- bytes: websocket bytes received in that time;
+- server: from the rerun request leaving the browser to the script_finished message arriving
+  (the server's script time plus loopback);
+- blocking: summed duration of the main thread's long tasks (≥ 50 ms, Long Tasks API) in that time.
+First load: navigation start until settled, in a fresh context; its bytes and long tasks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
+
+import streamlit  # noqa: E402
+from browser import launch  # noqa: E402
+from loadtest import free_port, stop_server, wait_healthy  # noqa: E402
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+PAGES = [("Encoding matrix", "", "d_model", "ArrowLeft"), ("Sinusoids", "sinusoids", "d_model", "ArrowLeft"),
+         ("Rotation check", "rotation", "pos", "ArrowRight"), ("How it works", "details", "d_model", "ArrowLeft"),
+         ("Comparison", "compare", "d_model", "ArrowLeft"), ("Properties", "properties", "d_model", "ArrowLeft")]
+SETTINGS = [("defaults", ""), ("1024 x 4096", "d_model=1024&length=4096")]
+TIMEOUT_MS = 120_000
+
+OBSERVE = """(() => {  // stamps of one change: key down, request sent, script_finished in, long tasks, bytes
+  window.__b = {key: 0, bytes: 0};
+  window.__long = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push([e.startTime, e.duration]); })
+    .observe({type: 'longtask', buffered: true});
+  const finished = (buffer) => {  // a ForwardMsg whose top-level field 6 (script_finished) says the run ended
+    const bytes = new Uint8Array(buffer); let i = 0;
+    const varint = () => { let v = 0, s = 1, b; do { b = bytes[i++]; v += (b & 127) * s; s *= 128; } while (b & 128); return v; };
+    while (i < bytes.length) {
+      const tag = varint(), number = Math.floor(tag / 8), wire = tag % 8;
+      if (number === 6) return varint() !== 2;  // not FINISHED_EARLY_FOR_RERUN: a newer run follows
+      if (wire === 0) varint(); else if (wire === 2) i += varint(); else if (wire === 1) i += 8; else if (wire === 5) i += 4;
+      else return false;
+    }
+    return false; };
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (!this.__hooked) { this.__hooked = true; this.addEventListener('message', (e) => {
+      const b = window.__b, size = e.data.byteLength ?? e.data.size ?? e.data.length;
+      if (b.idle === undefined) { b.bytes += size; (window.__sizes ??= []).push(size); }
+      if (b.sent !== undefined && b.finished === undefined && e.data instanceof ArrayBuffer && finished(e.data))
+        b.finished = e.timeStamp; }); }
+    if (window.__b.sent === undefined) window.__b.sent = performance.now();
+    return send.call(this, data); };
+})();"""
+SETTLED = """(charts) => { const b = window.__b, app = document.querySelector('[data-testid=stApp]');
+  if (b.finished === undefined || !app || app.dataset.testScriptState !== 'notRunning') return false;
+  if (document.querySelector('[data-stale=true]')) return false;
+  const drawn = [...document.querySelectorAll('[data-testid=stPlotlyChart]')];
+  if (drawn.length < charts || !drawn.every(c => { const g = c.querySelector('.js-plotly-plot');
+                                                   return g && g._fullLayout && g.data; })) return false;
+  b.idle ??= performance.now(); return true; }"""
+SUMMARY = """() => { const b = window.__b;
+  const blocking = window.__long.filter(([t]) => t >= b.key && t <= b.idle).reduce((s, [, d]) => s + d, 0);
+  return {bytes: b.bytes, server: b.finished - b.sent, blocking, idle: b.idle - b.key}; }"""
+
+
+@dataclass
+class Sample:
+    settle: float  # s
+    bytes: int
+    server: float  # ms
+    blocking: float  # ms
+
+
+@dataclass
+class Side:
+    loads: list[Sample] = field(default_factory=list)
+    presses: list[Sample] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def start(script: str) -> tuple[subprocess.Popen, str]:
+    """``streamlit run script`` from the repository root (its .streamlit/config.toml) on a free port."""
+    port = free_port("127.0.0.1")
+    command = [sys.executable, "-m", "streamlit", "run", script, "--server.headless=true", f"--server.port={port}",
+               "--server.address=127.0.0.1", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_healthy("127.0.0.1", port)
+    return process, f"http://127.0.0.1:{port}"
+
+
+def summary(page, started: float) -> Sample:
+    s = page.evaluate(SUMMARY)
+    return Sample(time.perf_counter() - started, s["bytes"], s["server"], s["blocking"])
+
+
+def first_load(context, url: str) -> tuple[object, Sample]:
+    page = context.new_page()
+    page.add_init_script(OBSERVE)
+    started = time.perf_counter()
+    page.goto(url, timeout=TIMEOUT_MS)
+    page.wait_for_function(SETTLED, arg=1, polling="raf", timeout=TIMEOUT_MS)  # every page has a chart
+    return page, summary(page, started)
+
+
+def press(page, slider: str, key: str) -> Sample:
+    """Press ``key`` on the slider; wait until settled with at least as many charts as before."""
+    charts = page.locator("[data-testid=stPlotlyChart]").count()
+    page.get_by_role("slider", name=slider).first.focus()
+    page.evaluate("() => { window.__b = {key: performance.now(), bytes: 0}; window.__sizes = []; }")
+    started = time.perf_counter()
+    page.keyboard.press(key)
+    page.wait_for_function(SETTLED, arg=charts, polling="raf", timeout=TIMEOUT_MS)
+    return summary(page, started)
+
+
+def measure(browser, sides: dict[str, tuple[str, str, str]], args) -> dict[str, Side]:
+    """Rounds of fresh context pairs; first loads, then presses alternating between the sides."""
+    results = {name: Side() for name in sides}
+    for _ in range(args.rounds):
+        pages = {}
+        contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in sides]
+        try:
+            for context, (name, (url, _, _)) in zip(contexts, sides.items()):
+                pages[name], sample = first_load(context, url)
+                results[name].loads.append(sample)
+            for n in range(args.presses + 1):  # press 0 warms up
+                for name, (_, slider, key) in sides.items():
+                    sample = press(pages[name], slider, key)
+                    if n:
+                        results[name].presses.append(sample)
+        except PlaywrightError as err:
+            for side in results.values():
+                side.problems.append(str(err).splitlines()[0][:160])
+        finally:
+            for context in contexts:
+                context.close()
+    return results
+
+
+def med(samples: list[Sample], name: str) -> float | None:
+    return statistics.median(getattr(s, name) for s in samples) if samples else None
+
+
+def fmt(value: float | None, unit: str) -> str:
+    if value is None:
+        return "-"
+    if unit == "B":
+        return f"{value / 1e6:.2f} MB" if value >= 1e6 else f"{value / 1e3:.1f} KB"
+    return f"{value:.3f} s" if unit == "s" else f"{value:.0f} ms"
+
+
+def ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:.2f}×" if a and b else "-"
+
+
+def table(rows: list[tuple[str, str, dict[str, Side]]]) -> str:
+    head = ("| page | settings | posenc settles | floor settles | ratio | posenc bytes | floor bytes "
+            "| server posenc / floor | blocking posenc / floor | first load posenc / floor | ratio |")
+    lines = [head, "|---" * (head.count("|") - 1) + "|"]
+    for page, setting, result in rows:
+        a, b = result["posenc"], result["floor"]
+        lines.append(
+            f"| {page} | {setting} | {fmt(med(a.presses, 'settle'), 's')} | {fmt(med(b.presses, 'settle'), 's')} "
+            f"| {ratio(med(a.presses, 'settle'), med(b.presses, 'settle'))} | {fmt(med(a.presses, 'bytes'), 'B')} "
+            f"| {fmt(med(b.presses, 'bytes'), 'B')} | {fmt(med(a.presses, 'server'), 'ms')} / "
+            f"{fmt(med(b.presses, 'server'), 'ms')} | {fmt(med(a.presses, 'blocking'), 'ms')} / "
+            f"{fmt(med(b.presses, 'blocking'), 'ms')} | {fmt(med(a.loads, 'settle'), 's')} / "
+            f"{fmt(med(b.loads, 'settle'), 's')} | {ratio(med(a.loads, 'settle'), med(b.loads, 'settle'))} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--presses", type=int, default=4, help="counted presses per side and round")
+    parser.add_argument("--rounds", type=int, default=2, help="fresh context pairs (first loads) per row")
+    parser.add_argument("--page", action="append", help="url path of a page to measure ('' = Encoding matrix)")
+    parser.add_argument("--setting", action="append", choices=[s for s, _ in SETTINGS])
+    args = parser.parse_args(argv)
+    pages = [p for p in PAGES if args.page is None or p[1] in args.page]
+    settings = [s for s in SETTINGS if args.setting is None or s[0] in args.setting]
+    posenc_server, posenc_url = start("app.py")
+    floor_server, floor_url = start("bench/floor_app.py")
+    rows, problems = [], []
+    try:
+        with sync_playwright() as playwright:
+            browser = launch(playwright)
+            warm = {"posenc": (f"{posenc_url}/", "d_model", "ArrowLeft"), "floor": (f"{floor_url}/", "d_model", "ArrowLeft")}
+            measure(browser, warm, argparse.Namespace(presses=1, rounds=1))  # imports, first frontend load
+            for title, path, slider, key in pages:
+                for setting, query in settings:
+                    sides = {"posenc": (f"{posenc_url}/{path}?{query}", slider, key),
+                             "floor": (f"{floor_url}/?{query}", "d_model", "ArrowLeft")}
+                    result = measure(browser, sides, args)
+                    rows.append((title, setting, result))
+                    problems += [f"{title}, {setting}, {n}: {p}" for n, s in result.items() for p in s.problems]
+                    print(f"  measured {title}, {setting}", file=sys.stderr, flush=True)
+            version = browser.version
+            browser.close()
+    finally:
+        stop_server(posenc_server)
+        stop_server(floor_server)
+    load = os.getloadavg()
+    print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}; {os.cpu_count()} CPUs, {platform.machine()}, Python "
+          f"{platform.python_version()}, streamlit {streamlit.__version__}, Chromium {version} headless; "
+          f"{args.rounds} round(s) x {args.presses} counted presses per side, A B A B; medians; "
+          f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n")
+    print(table(rows))
+    if problems:
+        print("\nProblems:\n" + "\n".join(problems))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
