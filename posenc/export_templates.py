@@ -1,0 +1,309 @@
+"""The source text of the standalone files :mod:`posenc.export` writes, one template per scheme.
+
+Each template is ``str.format``-ed with the settings as Python literals (``{D_MODEL}``,
+``{LAYOUT}``, …); literal braces of the generated code are doubled. The code follows
+posenc.modules and the numpy functions it must match (tests run every template).
+"""
+
+from __future__ import annotations
+
+from posenc.rope import rope_keywords
+from posenc.rope_scaling import rope_inv_freq
+
+def imports(body: str) -> str:
+    """The import lines a file with this body needs: torch, and base64 / math / sys when used."""
+    stdlib = [name for name in ("base64", "math") if f"{name}." in body] + ["sys"]
+    return "".join(f"import {name}\n" for name in stdlib) + "\nimport torch\nfrom torch import nn\n"
+
+MAIN = '''
+
+if __name__ == "__main__":
+    result = output()
+    print(f"output(): shape {{tuple(result.shape)}}, dtype {{result.dtype}}")
+    if len(sys.argv) > 1:
+        torch.save(result, sys.argv[1])
+'''.replace("{{", "{").replace("}}", "}")
+
+SINUSOIDAL = '''
+
+class SinusoidalPositionalEncoding(nn.Module):
+    """x -> x + PE[:length], Vaswani et al. 2017 (arXiv:1706.03762); the table is a float32 buffer.
+
+    PE[p, 2i] = sin(p*theta_i), PE[p, 2i+1] = cos(p*theta_i) (layout "interleaved"), or
+    PE[p, i] = sin(p*theta_i), PE[p, d/2 + i] = cos(p*theta_i) (layout "split");
+    spacing "vaswani": theta_i = n^(-2i/d); "tensor2tensor": theta_i = exp(-i * ln(n) / (h - 1)), h = ceil(d/2).
+    """
+
+    def __init__(self, d_model: int = {D_MODEL}, max_len: int = {LENGTH}, base: float = {BASE},
+                 layout: str = {LAYOUT}, spacing: str = {SPACING}) -> None:
+        super().__init__()
+        half = (d_model + 1) // 2
+        i = torch.arange(half, dtype=torch.float64)
+        if spacing == "vaswani":
+            theta = torch.exp(-(2.0 * i / d_model) * math.log(base))
+        else:
+            theta = torch.exp(-i * (math.log(base) / max(half - 1, 1)))
+        phase = torch.arange(max_len, dtype=torch.float64)[:, None] * theta  # (max_len, half)
+        if layout == "split":
+            pe = torch.cat([torch.sin(phase), torch.cos(phase)], dim=1)
+        else:
+            pe = torch.empty(max_len, d_model, dtype=torch.float64)
+            pe[:, 0::2] = torch.sin(phase)
+            pe[:, 1::2] = torch.cos(phase[:, : d_model // 2])
+        self.register_buffer("pe", pe.float())  # (max_len, d_model)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """x: (..., length, d_model)."""
+        return x + self.pe[: x.shape[-2]].to(x.dtype)
+
+
+def output() -> torch.Tensor:
+    return SinusoidalPositionalEncoding()(torch.zeros(1, LENGTH, D_MODEL))[0]
+'''
+
+LEARNED = '''
+TABLE_SIZE = {TABLE_SIZE}
+# The initial table W (TABLE_SIZE x D_MODEL), W ~ N(0, 0.02^2) drawn by numpy's default_rng({SEED}):
+# float32, little-endian, base64.
+WEIGHTS = {WEIGHTS}
+
+
+class LearnedPositionalEmbedding(nn.Module):
+    """x -> x + W[:length], a trainable table (BERT arXiv:1810.04805, GPT-2); no row past TABLE_SIZE."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        data = torch.frombuffer(bytearray(base64.b64decode("".join(WEIGHTS))), dtype=torch.float32)
+        self.table = nn.Parameter(data.reshape(TABLE_SIZE, D_MODEL).clone())
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """x: (..., length, d_model) with length <= TABLE_SIZE."""
+        if x.shape[-2] > TABLE_SIZE:
+            raise ValueError(f"positions {{TABLE_SIZE}} and beyond have no row in the learned table")
+        return x + self.table[: x.shape[-2]]
+
+
+def output() -> torch.Tensor:
+    return LearnedPositionalEmbedding()(torch.zeros(1, min(LENGTH, TABLE_SIZE), D_MODEL))[0].detach()
+'''
+
+NOPE = '''
+
+class NoPositionalEncoding(nn.Module):
+    """NoPE (Kazemnejad et al. 2023, arXiv:2305.19466): nothing is added, forward(x) = x."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x
+
+
+def output() -> torch.Tensor:
+    return NoPositionalEncoding()(torch.zeros(1, LENGTH, D_MODEL))[0]
+'''
+
+BIAS_COMMON = '''
+
+def toeplitz(by_offset: torch.Tensor, length: int) -> torch.Tensor:
+    """(heads, length, length) with B[h, i, j] = by_offset[h, j - i + length - 1]."""
+    offsets = torch.arange(length)[None, :] - torch.arange(length)[:, None]  # j - i
+    return by_offset[:, offsets + length - 1]
+'''
+
+ALIBI = BIAS_COMMON + '''
+
+def alibi_slopes(num_heads: int) -> list:
+    """m_h as get_slopes of ofirpress/attention_with_linear_biases (Press et al. 2021, arXiv:2108.12409)."""
+    def power_of_2(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        return [start * start**i for i in range(n)]
+    if math.log2(num_heads).is_integer():
+        return power_of_2(num_heads)
+    closest = 2 ** math.floor(math.log2(num_heads))
+    return power_of_2(closest) + alibi_slopes(2 * closest)[0::2][: num_heads - closest]
+
+
+class ALiBiBias(nn.Module):
+    """B[h, i, j] = -m_h * |i - j| (causal: -inf for j > i), added to the attention logits."""
+
+    def __init__(self, num_heads: int = {NUM_HEADS}, causal: bool = {DIRECTION} == "causal") -> None:
+        super().__init__()
+        self.causal = causal
+        self.register_buffer("slopes", torch.tensor(alibi_slopes(num_heads), dtype=torch.float64), persistent=False)
+
+    def bias_by_offset(self, length: int) -> torch.Tensor:
+        """(heads, 2*length - 1): the bias at offset j - i = -(length - 1) ... length - 1."""
+        offsets = torch.arange(-(length - 1), length)
+        values = -self.slopes[:, None] * offsets.abs().to(torch.float64)
+        return values.masked_fill(offsets > 0, -math.inf) if self.causal else values
+
+    def forward(self, length: int) -> torch.Tensor:
+        return toeplitz(self.bias_by_offset(length), length)
+
+
+def output() -> torch.Tensor:
+    return ALiBiBias().bias_by_offset(LENGTH)
+'''
+
+T5 = BIAS_COMMON + '''
+NUM_BUCKETS, NUM_HEADS = {NUM_BUCKETS}, {NUM_HEADS}
+# The initial scalars b (NUM_BUCKETS x NUM_HEADS), b ~ N(0, 1) drawn by numpy's default_rng({SEED}):
+# float32, little-endian, base64.
+WEIGHTS = {WEIGHTS}
+
+
+def relative_position_bucket(relative: torch.Tensor, bidirectional: bool, num_buckets: int,
+                             max_distance: int) -> torch.Tensor:
+    """T5's bucket of r = key - query (Raffel et al. 2019, arXiv:1910.10683), as Hugging Face's
+    T5Attention._relative_position_bucket; ln is taken in float64 and rounded to float32 (as posenc)."""
+    per_side = num_buckets // 2 if bidirectional else num_buckets
+    max_exact = per_side // 2
+    if bidirectional:
+        offset, distance = (relative > 0).long() * per_side, relative.abs()
+    else:
+        offset, distance = torch.zeros_like(relative), -relative.clamp(max=0)
+    ratio = distance.clamp(min=max_exact).float() / float(max_exact)
+    log_ratio = torch.log(ratio.double()).float()
+    scaled = log_ratio / torch.tensor(math.log(max_distance / max_exact), dtype=torch.float32)
+    scaled = scaled * torch.tensor(float(per_side - max_exact), dtype=torch.float32)
+    large = (max_exact + scaled.long()).clamp(max=per_side - 1)
+    return offset + torch.where(distance < max_exact, distance, large)
+
+
+class T5RelativeBias(nn.Module):
+    """B[h, i, j] = b[bucket(j - i), h], added to the attention logits."""
+
+    def __init__(self, max_distance: int = {MAX_DISTANCE}, bidirectional: bool = {DIRECTION} != "causal") -> None:
+        super().__init__()
+        data = torch.frombuffer(bytearray(base64.b64decode("".join(WEIGHTS))), dtype=torch.float32)
+        self.relative_attention_bias = nn.Embedding.from_pretrained(data.reshape(NUM_BUCKETS, NUM_HEADS).clone(),
+                                                                    freeze=False)
+        self.max_distance, self.bidirectional = max_distance, bidirectional
+
+    def bias_by_offset(self, length: int) -> torch.Tensor:
+        """(heads, 2*length - 1): the bias at offset j - i = -(length - 1) ... length - 1."""
+        buckets = relative_position_bucket(torch.arange(-(length - 1), length), self.bidirectional,
+                                           NUM_BUCKETS, self.max_distance)
+        return self.relative_attention_bias(buckets).T
+
+    def forward(self, length: int) -> torch.Tensor:
+        return toeplitz(self.bias_by_offset(length), length)
+
+
+def output() -> torch.Tensor:
+    return T5RelativeBias().bias_by_offset(LENGTH).detach()
+'''
+
+SHAW = BIAS_COMMON + '''
+K = {MAX_RELATIVE_POSITION}
+# The 2K+1 vectors a_-K ... a_K (row r + K is a_r), N(0, 0.02^2) from numpy's default_rng({SEED}),
+# and the fixed unit query q the app draws the bias with: float32, little-endian, base64.
+WEIGHTS = {WEIGHTS}
+QUERY = {QUERY}
+
+
+def decode(text: tuple, *shape: int) -> torch.Tensor:
+    return torch.frombuffer(bytearray(base64.b64decode("".join(text))), dtype=torch.float32).reshape(shape).clone()
+
+
+class ShawRelativePositions(nn.Module):
+    """Shaw et al. 2018 (arXiv:1803.02155): forward(length) = a_clip(j - i, K), shape (length, length, d);
+    e_ij = q_i . (k_j + a_clip(j - i, K)) / sqrt(d)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embeddings = nn.Embedding.from_pretrained(decode(WEIGHTS, 2 * K + 1, D_MODEL), freeze=False)
+        self.register_buffer("query", decode(QUERY, D_MODEL), persistent=False)
+
+    def forward(self, length: int) -> torch.Tensor:
+        offsets = torch.arange(length)[None, :] - torch.arange(length)[:, None]
+        return self.embeddings(offsets.clamp(-K, K) + K)
+
+    def bias_by_offset(self, length: int) -> torch.Tensor:
+        """(1, 2*length - 1): the query's share q . a_clip(j - i) / sqrt(d) at every offset."""
+        offsets = torch.arange(-(length - 1), length)
+        vectors = self.embeddings(offsets.clamp(-K, K) + K).double()
+        return (vectors @ self.query.double())[None, :] / math.sqrt(D_MODEL)
+
+
+def output() -> torch.Tensor:
+    return ShawRelativePositions().bias_by_offset(LENGTH).detach()
+'''
+
+ROPE = '''
+{FREQUENCIES}
+
+
+def rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str) -> torch.Tensor:
+    """Rotate pairs (2i, 2i+1) ("interleaved", RoFormer/GPT-J) or (i, i + d_rot/2) ("half", GPT-NeoX/Llama)."""
+    d_rot = 2 * cos.shape[-1]
+    x_rot, x_pass = x[..., :d_rot], x[..., d_rot:]
+    if layout == "interleaved":
+        a, b = x_rot[..., 0::2], x_rot[..., 1::2]
+        rotated = torch.stack([a * cos - b * sin, a * sin + b * cos], dim=-1).flatten(-2)
+    else:
+        a, b = x_rot[..., : d_rot // 2], x_rot[..., d_rot // 2 :]
+        rotated = torch.cat([a * cos - b * sin, b * cos + a * sin], dim=-1)
+    return torch.cat([rotated, x_pass], dim=-1)
+
+
+class RotaryEmbedding(nn.Module):
+    """RoPE (Su et al., arXiv:2104.09864): pair i of x at position m is rotated by m*theta_i.
+
+    forward(x, positions=None, seq_len=None): x (..., length, d); positions default 0 ... length - 1.
+    """
+
+    def __init__(self, layout: str = {LAYOUT}) -> None:
+        super().__init__()
+        self.layout = layout
+        self.register_buffer("inv_freq", inv_freq(LENGTH), persistent=False)
+
+    def forward(self, x: torch.Tensor, positions: torch.Tensor | None = None, seq_len: int | None = None):
+        if positions is None:
+            positions = torch.arange(x.shape[-2])
+        positions = torch.as_tensor(positions).to(torch.float64).expand(x.shape[:-1])
+        frequencies = inv_freq(seq_len or int(positions.max()) + 1) if DYNAMIC else self.inv_freq
+        angles = positions[..., None] * frequencies  # (..., length, d_rot/2)
+        cos = (torch.cos(angles) * ATTENTION_SCALING).to(x.dtype)
+        sin = (torch.sin(angles) * ATTENTION_SCALING).to(x.dtype)
+        return rotate(x, cos, sin, self.layout)
+
+
+def output() -> torch.Tensor:
+    offsets = torch.arange(-(LENGTH - 1), LENGTH)
+    rope, ones = RotaryEmbedding(), torch.ones(D_MODEL, dtype=torch.float64)
+    query = rope(ones[None, :], torch.tensor([LENGTH - 1]), seq_len=LENGTH)  # (1, d)
+    keys = rope(ones.expand(len(offsets), D_MODEL), LENGTH - 1 + offsets, seq_len=LENGTH)  # (2L - 1, d)
+    return (query @ keys.T)[0]
+'''
+
+TEMPLATES = {"sinusoidal": SINUSOIDAL, "learned": LEARNED, "nope": NOPE, "alibi": ALIBI, "t5": T5, "shaw": SHAW,
+             "rope": ROPE}
+
+
+def rope_frequency_code(length: int, d_model: int, base: float, options: dict) -> str:
+    """Source defining D_ROT, ATTENTION_SCALING, DYNAMIC and inv_freq(seq_len) for RoPE's options.
+
+    default: θ_i = n^(−2i/d_rot); dynamic NTK: the base grows with seq_len (the formula);
+    the other scalings: their θ'_i for these settings, as computed by posenc (exact literals).
+    """
+    keywords = rope_keywords(dict(options))
+    keywords.pop("layout", None)
+    rope_type = keywords.get("rope_type", "default")
+    frequencies, scaling = rope_inv_freq(d_model, base, seq_len=max(length, 1), **keywords)
+    d_rot = 2 * len(frequencies)
+    lines = [f"D_ROT = {d_rot}  # rotated dimensions: int(d_model * {keywords.get('rotary_fraction', 1.0)!r})",
+             f"ATTENTION_SCALING = {float(scaling)!r}", f"DYNAMIC = {rope_type == 'dynamic'!r}", "", ""]
+    if rope_type == "default":
+        body = [f"    return 1.0 / {float(base)!r} ** (torch.arange(0, D_ROT, 2, dtype=torch.float64) / max(D_ROT, 1))"]
+        doc = "theta_i = n^(-2i/d_rot) (RoFormer)"
+    elif rope_type == "dynamic":
+        factor, original = float(keywords["factor"]), int(keywords["original_max_position_embeddings"])
+        body = [f"    length = max(seq_len, {original})",
+                f"    base = {float(base)!r} * ({factor!r} * length / {original} - ({factor!r} - 1)) ** (D_ROT / (D_ROT - 2))",
+                "    return 1.0 / base ** (torch.arange(0, D_ROT, 2, dtype=torch.float64) / D_ROT)"]
+        doc = "dynamic NTK: base' = n * (s*L/L0 - (s - 1))^(d_rot/(d_rot - 2)) for L = max(seq_len, L0)"
+    else:
+        listed = ", ".join(repr(float(f)) for f in frequencies)
+        body = [f"    return torch.tensor([{listed}], dtype=torch.float64)"]
+        params = ", ".join(f"{k}={v!r}" for k, v in keywords.items() if k not in ("rope_type", "rotary_fraction"))
+        doc = f"the {rope_type} scaling's theta'_i for {params} (computed by posenc, Hugging Face's formulas)"
+    return "\n".join(lines + ["def inv_freq(seq_len: int) -> torch.Tensor:", f'    """{doc}."""'] + body)

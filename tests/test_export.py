@@ -1,0 +1,105 @@
+"""Take the code: each downloaded file runs in a fresh interpreter (torch only) and equals posenc to 1e-6."""
+
+import ast
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import posenc
+from posenc import export
+
+torch = pytest.importorskip("torch")
+
+# One file per scheme, run as a script in its own interpreter (settings away from the defaults).
+SCRIPTS = {
+    "sinusoidal": (70, 30, 500.0, {"layout": "split", "spacing": "tensor2tensor"}),
+    "learned": (40, 12, 10000.0, {"table_size": 32, "seed": 7}),
+    "nope": (20, 5, 10000.0, {}),
+    "rope": (90, 24, 10000.0, {"layout": "half", "rope_type": "yarn", "factor": 8.0,
+                               "original_max_position_embeddings": 32}),
+    "shaw": (60, 16, 10000.0, {"max_relative_position": 5, "seed": 3}),
+    "t5": (300, 16, 10000.0, {"num_heads": 3, "num_buckets": 20, "max_distance": 50, "direction": "causal"}),
+    "alibi": (50, 16, 10000.0, {"num_heads": 12, "direction": "causal"}),
+}
+# More settings, loaded in this interpreter (the same source text, executed as a module).
+VARIANTS = [
+    ("sinusoidal", 100, 7, 10000.0, {}),
+    ("sinusoidal", 4096, 64, 10000.0, {}),
+    ("rope", 64, 32, 10000.0, {"rope_type": "dynamic", "factor": 4.0, "original_max_position_embeddings": 16}),
+    ("rope", 80, 64, 500000.0, {"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 32}),
+    ("rope", 40, 20, 10000.0, {"rotary_fraction": 0.5, "rope_type": "linear"}),
+    ("rope", 40, 16, 10000.0, {"rope_type": "ntk"}),
+    ("t5", 200, 8, 10000.0, {}),
+    ("alibi", 30, 8, 10000.0, {"num_heads": 5}),
+    ("learned", 600, 8, 10000.0, {"table_size": 512}),
+]
+
+
+def same(actual: np.ndarray, expected: np.ndarray) -> None:
+    assert actual.shape == expected.shape
+    masked = np.isneginf(expected)
+    assert np.array_equal(np.isneginf(actual), masked)
+    np.testing.assert_allclose(actual[~masked], expected[~masked], rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("scheme", list(SCRIPTS))
+def test_downloaded_file_runs_alone_and_reproduces_posenc(scheme, tmp_path):
+    length, d_model, base, options = SCRIPTS[scheme]
+    path = tmp_path / export.file_name(scheme)
+    path.write_text(export.module_source(scheme, length, d_model, base, **options))
+    out = tmp_path / "out.pt"
+    # -I: isolated (no user site, no PYTHONPATH, not the checkout): posenc cannot be imported.
+    run = subprocess.run([sys.executable, "-I", str(path), str(out)], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "output(): shape" in run.stdout
+    same(torch.load(out).double().numpy(), export.reference_output(scheme, length, d_model, base, **options))
+
+
+@pytest.mark.parametrize("scheme", list(posenc.SCHEMES))
+def test_files_import_only_torch_and_the_standard_library(scheme):
+    tree = ast.parse(export.module_source(scheme, 20, 8, 10000.0))
+    names = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    names |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert names <= {"torch", "base64", "math", "sys"} and "torch" in names
+
+
+@pytest.mark.parametrize(("scheme", "length", "d_model", "base", "options"), VARIANTS)
+def test_more_settings_reproduce_posenc(scheme, length, d_model, base, options):
+    namespace = export.load(export.module_source(scheme, length, d_model, base, **options))
+    same(namespace["output"]().detach().double().numpy(),
+         export.reference_output(scheme, length, d_model, base, **options))
+
+
+@pytest.mark.parametrize("scheme", ["alibi", "t5", "shaw"])
+def test_bias_modules_forward_is_the_full_bias_matrix(scheme):
+    options = posenc.get_scheme(scheme).defaults() | ({"direction": "causal"} if scheme != "shaw" else {})
+    namespace = export.load(export.module_source(scheme, 40, 16, 10000.0, **options))
+    module = next(v for k, v in namespace.items() if isinstance(v, type) and issubclass(v, torch.nn.Module))()
+    full = posenc.get_scheme(scheme).bias(40, 16, 10000.0, **options)
+    if scheme == "shaw":  # forward gives the vectors a_clip(j − i); the bias is q·a / √d
+        full_torch = (module(40).double() @ module.query.double()) / np.sqrt(16)
+        same(full_torch[None].detach().numpy(), full)
+    else:
+        same(module(40).detach().double().numpy(), full)
+
+
+def test_rope_module_rotates_like_apply_rope():
+    namespace = export.load(export.module_source("rope", 30, 12, 10000.0, layout="half", rotary_fraction=0.5))
+    x = np.random.default_rng(0).normal(size=(2, 30, 12))
+    rotated = namespace["RotaryEmbedding"]()(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(rotated, posenc.apply_rope(x, None, 10000.0, layout="half", rotary_fraction=0.5),
+                               atol=1e-12)
+
+
+def test_learned_file_refuses_positions_past_its_table():
+    namespace = export.load(export.module_source("learned", 40, 4, 10000.0, table_size=8))
+    with pytest.raises(ValueError, match="no row"):
+        namespace["LearnedPositionalEmbedding"]()(torch.zeros(1, 9, 4))
+
+
+def test_bad_settings_are_a_sentence_not_a_file():
+    with pytest.raises(ValueError, match="split layout"):
+        export.module_source("sinusoidal", 10, 7, 10000.0, layout="split")
