@@ -103,24 +103,36 @@ def step_2(c, pos, k, i):
 def step_3(c, pos, k, i):
     s = angle_step(c.d_model, c.base, pos, k, i)
     latex(L.angle_latex(s))
-    st.metric(f"max |left − right| for pair {i}", f"{s.gap:.2e}")
-    st.markdown(f"The right-hand sides use only PE[{pos}] (sin and cos of {pos}·θ) and numbers that depend on k "
-                "alone: cos(kθ) and sin(kθ). So PE[pos+k] is a linear function of PE[pos], the same for every pos.")
-    start, end = np.array([[s.sin_pos, s.cos_pos]]), np.array([[s.sin_sum, s.cos_sum]])
-    presenter.chart(figures.phasor_chart([i], start, end, np.array([k * s.theta]), pos=pos, k=k),
-                    "angle_phasor", "derivation_angle_addition", pos=pos, k=k, i=i)
+    left, right = st.columns([2, 3])
+    with right:
+        st.metric(f"max |left − right| for pair {i}", f"{s.gap:.2e}")
+        st.markdown(f"The right-hand sides use only PE[{pos}] (the sin and cos of {pos}·θ) and numbers that "
+                    "depend on k alone: cos(kθ) and sin(kθ). So PE[pos+k] is a linear function of PE[pos], "
+                    "the same for every pos: the pair turns by kθ on its circle.")
+    with left:
+        start, end = np.array([[s.sin_pos, s.cos_pos]]), np.array([[s.sin_sum, s.cos_sum]])
+        presenter.chart(figures.phasor_chart([i], start, end, np.array([k * s.theta]), pos=pos, k=k,
+                                              title=f"Pair {i} on its circle"),
+                        "angle_phasor", "derivation_angle_addition", pos=pos, k=k, i=i)
 
 
 def step_4(c, pos, k, i):
     if c.d_model % 2:
         return odd_note(c.d_model)
-    s = block_step(c.d_model, c.base, k, i)
-    latex(L.block_latex(s))
+    s = block_step(c.d_model, c.base, k, i, corner=32)
+    block, whole = L.block_latex(s)
+    st.latex(block)
     size = s.corner.shape[0]
-    note = "" if size == c.d_model else f" (top-left {size}×{size} of {c.d_model}×{c.d_model})"
-    presenter.chart(figures.heatmap(s.corner, title=f"M_{k}{note}: zero outside the 2×2 blocks", x_label="column",
-                                    y_label="row", thin=False), "block_diagonal", "derivation_M_k", k=k)
-    st.caption("Each (sin, cos) pair turns by its own angle kθᵢ; pairs never mix.")
+    note = "" if size == c.d_model else f", top-left {size}×{size}"
+    left, right = st.columns([3, 2], vertical_alignment="center")
+    with left:
+        presenter.chart(FD.block_diagonal(s.corner, title=f"M_{k}{note}: zero outside the 2×2 blocks"),
+                        "block_diagonal", "derivation_M_k", k=k)
+    with right:
+        st.latex(whole)
+        st.markdown(f"Each (sin, cos) pair turns by its own angle kθᵢ; pairs never mix. Pair {i} is rows and "
+                    f"columns {2 * i} and {2 * i + 1}; its block is the one above. The angles shrink from pair to "
+                    "pair, so the blocks further down are closer to the identity.")
 
 
 def step_5(c, pos, k, i):
@@ -135,6 +147,7 @@ def step_5(c, pos, k, i):
                     "residual_vectors", "derivation_rotated_vectors", pos=pos, k=k)
     presenter.chart(FD.residual_per_dimension(s.residual, title="What is left: rounding, every dimension"),
                     "residual_dims", "derivation_residual", pos=pos, k=k)
+    st.caption("Exact zeros are drawn at 1e-18 on the log axis; float64 rounding is about 1e-16.")
 
 
 def step_6(c, pos, k, i):
@@ -209,7 +222,7 @@ def step_9(c, pos, k, i):
 VIEWS = (step_1, step_2, step_3, step_4, step_5, step_6, step_7, step_8, step_9)
 
 c = shared.controls()
-st.title("The derivation, step by step")
+title = st.empty()  # "Step s of 9: …", filled once the step slider has read the URL
 if c.scheme != "sinusoidal" or c.option_dict.get("layout") == "split" or c.option_dict.get("spacing") == "tensor2tensor":
     st.info("This derivation is about the sinusoidal encoding of Vaswani et al. (interleaved, θᵢ = n^(−2i/d)): "
             "it uses that formula with the sidebar's d_model and n, whatever scheme is chosen there.",
@@ -222,11 +235,13 @@ back.button("Previous", key="previous", on_click=_move, args=(-1,), disabled=ste
 forward.button("Next", key="next", on_click=_move, args=(1,), disabled=step >= STEP_COUNT,
                icon=":material/arrow_forward:", width="stretch")
 cols = st.columns(3)
-with cols[0]:
-    pos = int(shared.bound_control(Option("pos", "pos", 0, 0, c.length - 1), "pos"))
+with cols[0]:  # defaults chosen so that no step opens on a trivial case (pos = 0 or θ_0 = 1)
+    pos = int(shared.bound_control(Option("pos", "pos", min(2, c.length - 1), 0, c.length - 1), "pos"))
 with cols[1]:
-    k = int(shared.bound_control(Option("k", "k (offset; negative looks back)", 1, -pos, c.length - 1 - pos), "k"))
+    k = int(shared.bound_control(Option("k", "k (offset; negative looks back)", min(3, c.length - 1 - pos), -pos,
+                                        c.length - 1 - pos), "k"))
 with cols[2]:
-    i = int(shared.bound_control(Option("i", "pair i", 0, 0, D.pair_count(c.d_model) - 1), "i"))
-st.header(f"Step {step} of {STEP_COUNT}: {D.STEPS[step - 1]}")
+    pairs = D.pair_count(c.d_model)
+    i = int(shared.bound_control(Option("i", "pair i", min(1, pairs - 1), 0, pairs - 1), "i"))
+title.title(f"Step {step} of {STEP_COUNT}: {D.STEPS[step - 1]}")
 VIEWS[step - 1](c, pos, k, i)

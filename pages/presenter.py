@@ -30,7 +30,8 @@ html { font-size: 140%; }
 .katex { font-size: 1.3em; }
 </style>"""
 
-DARK = dict(paper="#0e1117", text="#f0f2f6", grid="#3b4252", line="#6b7385")
+DARK = dict(paper="#0e1117", text="#f0f2f6", grid="#3b4252", line="#6b7385")  # .streamlit/config.toml [theme.dark]
+LIGHT_TEXT = "#111111"  # presenter mode: chart text at full contrast
 
 
 def is_on() -> bool:
@@ -74,11 +75,13 @@ def _scaled(value, factor: float):
 def restyle(fig: go.Figure, *, present: bool, dark: bool) -> go.Figure:
     """A restyled copy of ``fig`` for presenter mode and/or the dark theme (``fig`` is left as it is)."""
     fig = go.Figure(fig)
+    text = DARK["text"] if dark else LIGHT_TEXT
     if present:
         layout = fig.layout
-        fig.update_layout(font_size=(layout.font.size or 15) * SCALE,
-                          height=int((layout.height or 420) * 1.2),
-                          title_font_size=(layout.title.font.size or 20) * SCALE)
+        size = (layout.font.size or 15) * SCALE
+        # Streamlit's chart theme sets legend, tick and axis-title fonts itself: set each explicitly.
+        fig.update_layout(font_size=size, font_color=text, legend_font_size=size * 0.9,
+                          title_font_size=(layout.title.font.size or 20) * SCALE, hoverlabel_font_size=size)
         for annotation in layout.annotations:
             annotation.font.size = (annotation.font.size or 15) * SCALE
         for trace in fig.data:
@@ -87,14 +90,20 @@ def restyle(fig: go.Figure, *, present: bool, dark: bool) -> go.Figure:
                 trace.marker.size = _scaled(trace.marker.size if trace.marker.size is not None else 6, SCALE)
                 if trace.marker.line.width:
                     trace.marker.line.width *= LINE_SCALE
-        fig.update_xaxes(linewidth=2, tickfont_size=(layout.font.size or 15), gridwidth=1.5)
-        fig.update_yaxes(linewidth=2, tickfont_size=(layout.font.size or 15), gridwidth=1.5)
+            elif trace.type == "heatmap":
+                trace.colorbar.tickfont.size = size * 0.9
+        axes = dict(linewidth=2, gridwidth=1.5, tickfont=dict(size=size * 0.9, color=text),
+                    title_font=dict(size=size, color=text))
+        fig.update_xaxes(**axes)
+        fig.update_yaxes(**axes)
     if dark:
-        fig.update_layout(paper_bgcolor=DARK["paper"], plot_bgcolor=DARK["paper"], font_color=DARK["text"],
-                          legend_font_color=DARK["text"])
-        fig.update_xaxes(gridcolor=DARK["grid"], zerolinecolor=DARK["line"], linecolor=DARK["line"])
-        fig.update_yaxes(gridcolor=DARK["grid"], zerolinecolor=DARK["line"], linecolor=DARK["line"])
-        fig.update_annotations(font_color=DARK["text"])
+        fig.update_layout(paper_bgcolor=DARK["paper"], plot_bgcolor=DARK["paper"], font_color=text,
+                          legend_font_color=text, title_font_color=text)
+        fig.update_xaxes(gridcolor=DARK["grid"], zerolinecolor=DARK["line"], linecolor=DARK["line"],
+                         tickfont_color=text, title_font_color=text)
+        fig.update_yaxes(gridcolor=DARK["grid"], zerolinecolor=DARK["line"], linecolor=DARK["line"],
+                         tickfont_color=text, title_font_color=text)
+        fig.update_annotations(font_color=text)
     return fig
 
 

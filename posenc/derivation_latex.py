@@ -62,12 +62,14 @@ def theta_latex(s: ThetaStep, d_model: int, base: float) -> list[str]:
 
 def angle_latex(s: AngleStep) -> list[str]:
     a, b, t = s.pos, s.k, rf"\theta_{{{s.i}}}"
-    sin = (rf"\sin(({a}{b:+d})\,{t}) = {num(s.sin_sum, 9)} \;=\; "
-           rf"\sin({a}{t})\cos({b}{t}) + \cos({a}{t})\sin({b}{t}) = "
-           rf"({num(s.sin_pos)})({num(s.cos_k)}) + ({num(s.cos_pos)})({num(s.sin_k)}) = {num(s.sin_rhs, 9)}")
-    cos = (rf"\cos(({a}{b:+d})\,{t}) = {num(s.cos_sum, 9)} \;=\; "
-           rf"\cos({a}{t})\cos({b}{t}) - \sin({a}{t})\sin({b}{t}) = "
-           rf"({num(s.cos_pos)})({num(s.cos_k)}) - ({num(s.sin_pos)})({num(s.sin_k)}) = {num(s.cos_rhs, 9)}")
+    sin = (rf"\begin{{aligned}}\sin(({a}{b:+d})\,{t}) &= {num(s.sin_sum, 9)}\\ "
+           rf"&= \sin({a}{t})\cos({b}{t}) + \cos({a}{t})\sin({b}{t}) = "
+           rf"({num(s.sin_pos)})({num(s.cos_k)}) + ({num(s.cos_pos)})({num(s.sin_k)}) = {num(s.sin_rhs, 9)}"
+           r"\end{aligned}")
+    cos = (rf"\begin{{aligned}}\cos(({a}{b:+d})\,{t}) &= {num(s.cos_sum, 9)}\\ "
+           rf"&= \cos({a}{t})\cos({b}{t}) - \sin({a}{t})\sin({b}{t}) = "
+           rf"({num(s.cos_pos)})({num(s.cos_k)}) - ({num(s.sin_pos)})({num(s.sin_k)}) = {num(s.cos_rhs, 9)}"
+           r"\end{aligned}")
     return [rf"\theta_{{{s.i}}} = {num(s.theta, 9)}", sin, cos]
 
 

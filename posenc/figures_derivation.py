@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc.figures import PALETTE, _layout, line_chart
+from posenc.figures import PALETTE, _layout, heatmap, line_chart
 
 LOG_FLOOR = 1e-18  # exact zeros are drawn here on a log axis
 
@@ -27,6 +27,15 @@ def residual_per_dimension(residual: np.ndarray, *, title: str) -> go.Figure:
     dims = np.arange(len(residual))
     return line_chart(dims, {"|M_k·PE[pos] − PE[pos+k]|": np.maximum(np.abs(residual), LOG_FLOOR)}, title=title,
                       x_label="dimension j", y_label="absolute residual", log_y=True, markers=True, height=340)
+
+
+def block_diagonal(matrix: np.ndarray, *, title: str) -> go.Figure:
+    """M_k (or its top-left corner) as a heatmap with square cells, so 2×2 blocks look square."""
+    fig = heatmap(matrix, title=title, x_label="column", y_label="row", thin=False)
+    fig.update_yaxes(scaleanchor="x", constrain="domain")
+    fig.update_xaxes(constrain="domain")
+    fig.update_layout(height=660, margin=dict(l=60, r=20, t=70, b=50))
+    return fig
 
 
 def flat_diagonal(positions: np.ndarray, diagonal: np.ndarray, others: dict[str, np.ndarray], *, k: int,
@@ -52,7 +61,7 @@ def similarity_with_diagonal(matrix: np.ndarray, k: int, *, title: str) -> go.Fi
                                hovertemplate="p %{y}<br>q %{x}<br>PE[p]·PE[q] %{z:.6g}<extra></extra>"))
     p = np.arange(max(0, -k), size - max(0, k))
     fig.add_trace(go.Scatter(x=p + k, y=p, mode="lines", name=f"q = p + {k}" if k >= 0 else f"q = p − {-k}",
-                             line=dict(color="#111111", width=3, dash="dot"), hoverinfo="skip"))
+                             line=dict(color=PALETTE[2], width=3, dash="dot"), hoverinfo="skip"))
     fig.update_xaxes(title_text="position q", range=[-0.5, size - 0.5])
     fig.update_yaxes(title_text="position p", autorange="reversed")
     return _layout(fig, title, 480)

@@ -27,7 +27,7 @@ def run(query: dict | None = None) -> AppTest:
 
 
 def step_shown(at: AppTest) -> int:
-    header = at.header[0].value
+    header = at.title[0].value
     assert header.startswith("Step ") and f" of {len(D.STEPS)}: " in header
     return int(header.split()[1])
 
@@ -43,7 +43,7 @@ def charts(at: AppTest) -> list[dict]:
 @pytest.mark.parametrize("step", range(1, len(D.STEPS) + 1))
 def test_every_step_runs_under_defaults(step):
     at = run({"step": str(step)})
-    assert step_shown(at) == step and at.header[0].value.endswith(D.STEPS[step - 1])
+    assert step_shown(at) == step and at.title[0].value.endswith(D.STEPS[step - 1])
     assert not at.error and not at.warning and at.get("latex")
     assert at.slider(key="step").value == step
 
