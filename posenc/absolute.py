@@ -14,12 +14,9 @@ decoder can still infer positions from its mask.
 
 from __future__ import annotations
 
-import math
-import numbers
-
 import numpy as np
 
-from posenc._checks import check_d_model, check_int, check_length
+from posenc._checks import MAX_LENGTH, check_d_model, check_int, check_length, check_real, check_seed, check_size
 from posenc.analysis import offset_similarity
 from posenc.scheme import Option, Scheme
 
@@ -31,15 +28,17 @@ DEFAULT_STD = 0.02
 
 
 def _check_std(std: object) -> float:
-    """A finite standard deviation > 0."""
-    if isinstance(std, bool) or not isinstance(std, numbers.Real) or not math.isfinite(std) or std <= 0:
-        raise ValueError(f"std must be a finite number greater than 0 (0.02 in GPT-2); got {std!r}.")
-    return float(std)
+    """A finite standard deviation > 0 (at most 1e100, so every draw is finite)."""
+    return check_real(std, "std", minimum=0.0, strict=True, maximum=1e100, meaning="0.02 in GPT-2")
 
 
 def _check_seed(seed: object) -> int:
     """A random seed: a whole number >= 0 (one seed, one table, on every machine)."""
-    return check_int(seed, "seed", minimum=0, meaning="the random seed of the table")
+    return check_seed(seed)
+
+
+def _check_table_size(table_size: object) -> int:
+    return check_int(table_size, "table_size", minimum=1, maximum=MAX_LENGTH, meaning="the number of learned positions")
 
 
 def learned_absolute(
@@ -62,9 +61,10 @@ def learned_absolute(
     """
     length = check_length(length)
     d_model = check_d_model(d_model)
-    table_size = check_int(table_size, "table_size", minimum=1, meaning="the number of learned positions")
+    table_size = _check_table_size(table_size)
     seed = _check_seed(seed)
     std = _check_std(std)
+    check_size((length, d_model), "the learned table")
     rows = min(length, table_size)
     table = np.full((length, d_model), np.nan)
     # Generator.normal fills in C order, so drawing `rows` rows yields the prefix of the full table.
@@ -77,7 +77,9 @@ def nope(length: int, d_model: int) -> np.ndarray:
 
     Returns zeros of shape (length, d_model): adding it changes nothing.
     """
-    return np.zeros((check_length(length), check_d_model(d_model)))
+    shape = (check_length(length), check_d_model(d_model))
+    check_size(shape, "the NoPE table")
+    return np.zeros(shape)
 
 
 # --- registry entries: fn(length, d_model, base, **options); base is unused here ---
@@ -92,6 +94,7 @@ def _learned_curve(length: int, d_model: int, base: float, **options) -> tuple[n
 
 
 def _learned_formula(d_model: int, base: float, *, table_size: int = DEFAULT_TABLE_SIZE, seed: int = 0) -> str:
+    d_model, table_size, seed = check_d_model(d_model), _check_table_size(table_size), _check_seed(seed)
     return (
         r"\mathrm{PE}_p = \begin{cases} W_{p} & p < " + str(table_size) + r" \\"
         r" \text{none (no row)} & p \ge " + str(table_size) + r" \end{cases}"
@@ -111,6 +114,7 @@ def _nope_curve(length: int, d_model: int, base: float) -> tuple[np.ndarray, np.
 
 
 def _nope_formula(d_model: int, base: float) -> str:
+    d_model = check_d_model(d_model)
     return r"\mathrm{PE}_p = \mathbf{0} \in \mathbb{R}^{" + str(d_model) + r"}\quad\text{(nothing is added)}"
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from posenc._checks import check_array, check_finite, check_int, check_seed, check_size
+
 
 def similarity_matrix(table: np.ndarray) -> np.ndarray:
     """S[p, q] = PE[p] · PE[q], the (length, length) Gram matrix of the rows of ``table``.
@@ -11,8 +13,13 @@ def similarity_matrix(table: np.ndarray) -> np.ndarray:
     For the sinusoidal encoding with even d_model, S[p, q] = Σ_i cos((p − q)·θ_i):
     it depends only on the offset p − q (Vaswani et al. 2017, arXiv:1706.03762, §3.5).
     """
-    table = np.asarray(table, dtype=np.float64)
-    return table @ table.T
+    table = check_array(table, "table", min_ndim=2, max_ndim=2, allow_nan=True).astype(np.float64)
+    check_size((len(table), len(table)), "the similarity matrix")
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
+        gram = table @ table.T  # NaN where a row is NaN (no encoding)
+    if np.isinf(gram).any():
+        raise ValueError("PE[p]·PE[q] overflows for this table (its entries are too large); use smaller values.")
+    return gram
 
 
 def offset_similarity(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -24,7 +31,7 @@ def offset_similarity(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     mean; an offset with no defined pair gets NaN. Computed for all offsets at once
     as an autocorrelation along positions (FFT, O(L log L · d)).
     """
-    table = np.asarray(table, dtype=np.float64)
+    table = check_array(table, "table", min_ndim=2, max_ndim=2, allow_nan=True).astype(np.float64)
     length = table.shape[0]
     offsets = np.arange(-(length - 1), length)
     if length == 0:
@@ -48,15 +55,35 @@ def toeplitz_view(values: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.
     ``values`` (..., 2L − 1) holds the bias at offsets −(L−1) … L−1; the result is the
     bias matrix at the chosen query rows and key columns, (..., len(rows), len(cols)).
     """
+    values = check_array(values, "values", min_ndim=1, finite=False)
+    if values.shape[-1] % 2 == 0:
+        raise ValueError(f"values must hold 2L − 1 offsets on its last axis (an odd number); got {values.shape[-1]}.")
     length = (values.shape[-1] + 1) // 2
-    return values[..., np.asarray(cols)[None, :] - np.asarray(rows)[:, None] + length - 1]
+    rows, cols = (_indices(index, name, length) for index, name in ((rows, "rows"), (cols, "cols")))
+    check_size((*values.shape[:-1], len(rows), len(cols)), "the bias matrix")
+    return values[..., cols[None, :] - rows[:, None] + length - 1]
+
+
+def _indices(index: object, name: str, length: int) -> np.ndarray:
+    """Whole positions 0 … length − 1, as a 1-D int64 array."""
+    index = check_array(index, name, min_ndim=1, max_ndim=1)
+    if index.dtype.kind not in "iu":
+        raise ValueError(f"{name} must hold whole positions; got dtype {index.dtype}.")
+    if index.size and (index.min() < 0 or index.max() >= length):
+        raise ValueError(f"{name} must lie in 0 … {length - 1}; got {int(index.min())} … {int(index.max())}.")
+    return index.astype(np.int64)
 
 
 def self_attention(x: np.ndarray) -> np.ndarray:
     """One attention head with identity projections: softmax(x·xᵀ/√d)·x, shape (length, d)."""
-    logits = x @ x.T / np.sqrt(x.shape[1])
-    weights = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return (weights / weights.sum(axis=1, keepdims=True)) @ x
+    x = check_array(x, "x", min_ndim=2, max_ndim=2).astype(np.float64)
+    if x.shape[1] == 0:
+        raise ValueError("x must have at least one column (d ≥ 1); got shape " + str(x.shape) + ".")
+    check_size((len(x), len(x)), "the attention weights")
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
+        logits = check_finite(x @ x.T / np.sqrt(x.shape[1]), "the logit x_i·x_j/√d")
+        weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return check_finite((weights / weights.sum(axis=1, keepdims=True)) @ x, "the attention output")
 
 
 def permutation_gap(length: int, d_model: int, table: np.ndarray | None, *, seed: int = 0) -> float:
@@ -65,10 +92,15 @@ def permutation_gap(length: int, d_model: int, table: np.ndarray | None, *, seed
     With no encoding (``table`` None) attention is permutation-equivariant and the gap is
     rounding (~1e-16): order is lost. An absolute encoding breaks the symmetry.
     """
-    rng = np.random.default_rng(seed)
+    length = check_int(length, "length", minimum=1, maximum=1 << 14, meaning="the number of tokens attended")
+    d_model = check_int(d_model, "d_model", minimum=1, maximum=1 << 14, meaning="the width of a token")
+    check_size((length, max(length, d_model)), "the attention weights")
+    rng = np.random.default_rng(check_seed(seed))
     tokens = rng.normal(size=(length, d_model))
     order = rng.permutation(length)
-    encoding = np.zeros((length, d_model)) if table is None else table
+    encoding = np.zeros((length, d_model)) if table is None else check_array(table, "table").astype(np.float64)
+    if encoding.shape != (length, d_model):
+        raise ValueError(f"table must have shape (length, d_model) = {(length, d_model)}; got {encoding.shape}.")
     return float(np.abs(self_attention(tokens[order] + encoding) - self_attention(tokens + encoding)[order]).max())
 
 
@@ -123,7 +155,8 @@ def min_distance(vectors: np.ndarray) -> tuple[float, int, int]:
     (≤ 64 columns: biases per head) are swept exactly, wide ones (encodings) go through a Gram
     screen whose every near-minimal pair (up to 16384) is re-measured directly. NaN if < 2 rows.
     """
-    vectors = np.asarray(vectors, dtype=np.float64).reshape(len(vectors), -1) + 0.0  # −0.0 becomes 0.0
+    vectors = check_array(vectors, "vectors", min_ndim=1, finite=False).astype(np.float64)
+    vectors = vectors.reshape(len(vectors), -1) + 0.0  # −0.0 becomes 0.0
     vectors = vectors[np.isfinite(vectors).all(axis=1)]
     n = len(vectors)
     if n < 2:
@@ -141,20 +174,28 @@ def min_distance(vectors: np.ndarray) -> tuple[float, int, int]:
 def pair_distances(vectors: np.ndarray) -> np.ndarray:
     """The (n, n) matrix D[p, q] = ‖v_p − v_q‖, each entry computed directly from the difference
     (no Gram matrix, so equal distances stay equal to rounding); NaN where a row is NaN."""
+    vectors = check_array(vectors, "vectors", min_ndim=2, max_ndim=2, allow_nan=True).astype(np.float64)
     n = len(vectors)
+    check_size((n, n), "the distance matrix")
     out = np.full((n, n), np.nan)
     index = np.arange(n)
     out[index, index] = np.where(np.isfinite(vectors).all(axis=1), 0.0, np.nan)
     for offset in range(1, n):
-        distance = _norms(vectors[offset:] - vectors[:-offset])
+        with np.errstate(over="ignore"):  # an overflow is refused below
+            distance = _norms(vectors[offset:] - vectors[:-offset])
         out[index[:-offset], index[offset:]] = distance
         out[index[offset:], index[:-offset]] = distance
+    if np.isinf(out).any():
+        raise ValueError("a distance ‖v_p − v_q‖ overflows for these vectors (entries too large); use smaller values.")
     return out
 
 
 def offset_spread(matrix: np.ndarray) -> float:
     """max over offsets Δ (and leading axes, e.g. heads) of (max − min) of the finite entries
     M[…, i, i+Δ]: 0 when M depends on the offset j − i only."""
+    matrix = check_array(matrix, "matrix", min_ndim=2, finite=False).astype(np.float64)
+    if matrix.shape[-1] != matrix.shape[-2]:
+        raise ValueError(f"matrix must be square in its last two axes; got shape {matrix.shape}.")
     n = matrix.shape[-1]
     spread = 0.0
     for offset in range(-(n - 1), n):
@@ -163,25 +204,34 @@ def offset_spread(matrix: np.ndarray) -> float:
         if finite.any():
             high = np.where(finite, diagonal, -np.inf).max(axis=-1)
             low = np.where(finite, diagonal, np.inf).min(axis=-1)
-            spread = max(spread, float((high - low)[finite.any(axis=-1)].max()))
+            with np.errstate(over="ignore"):
+                spread = max(spread, float((high - low)[finite.any(axis=-1)].max()))
+    if not np.isfinite(spread):
+        raise ValueError("the spread overflows for this matrix (entries too large); use smaller values.")
     return spread
 
 
 def largest_change(first: np.ndarray, second: np.ndarray) -> float:
     """max |first − second| over entries finite in both; inf if an entry is finite in only one."""
+    first = check_array(first, "first", finite=False).astype(np.float64)
+    second = check_array(second, "second", finite=False).astype(np.float64)
+    if first.shape != second.shape:
+        raise ValueError(f"first and second must have the same shape; got {first.shape} and {second.shape}.")
     finite_first, finite_second = np.isfinite(first), np.isfinite(second)
     if np.any(finite_first != finite_second):
         return float("inf")
-    with np.errstate(invalid="ignore"):  # −inf − (−inf): a mask in both, left out below
+    with np.errstate(invalid="ignore", over="ignore"):  # −inf − (−inf): a mask in both, left out below
         return float(np.max(np.abs(first - second), where=finite_first, initial=0.0))
 
 
 def same_bits(first: np.ndarray, second: np.ndarray) -> bool:
     """Whether two float64 arrays hold the same bits (NaN included)."""
-    first, second = np.asarray(first, dtype=np.float64), np.asarray(second, dtype=np.float64)
+    first = check_array(first, "first", finite=False).astype(np.float64)
+    second = check_array(second, "second", finite=False).astype(np.float64)
     return first.shape == second.shape and np.array_equal(first.view(np.uint64), second.view(np.uint64))
 
 
 def max_abs(values: np.ndarray) -> float:
     """max |value| over the finite entries (0 if none): NaN marks no encoding, −inf a causal mask."""
+    values = check_array(values, "values", finite=False)
     return float(np.max(np.abs(values), where=np.isfinite(values), initial=0.0))

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from posenc._checks import check_d_model, check_int, check_length
 from posenc.analysis import (
     largest_change,
     max_abs,
@@ -35,6 +36,7 @@ UNIQUE_POSITIONS = 1024  # criterion 1 compares every pair among the first 1024 
 PAIR_POSITIONS = 256  # criterion 2 computes every ‖e(p) − e(q)‖ directly among the first 256 positions
 BIAS_MATRIX_LENGTH = 256  # the (heads, n, n) bias matrices are built at n ≤ 256 (8 heads at 4096: 1 GB)
 PAST_SAMPLES = 1024  # criterion 5 evaluates at most 1024 evenly spaced positions past the built length
+MAX_MEASURED_LENGTH = 1 << 14  # the measurements build tables of 2·length rows: 32768 at most
 UNIQUE_TOLERANCE = 1e-9  # two encodings closer than this count as the same
 STEADY_GROWTH, FAST_GROWTH = 1.01, 1.5  # max|value| at 2L over max|value| at L: steady, slow, fast
 
@@ -70,7 +72,9 @@ def encodings(scheme: Scheme, length: int, d_model: int, base: float, options: d
               positions: np.ndarray | None = None) -> np.ndarray:
     """The (n, d_model) float64 encodings e(p) of ``positions`` (default 0 … length − 1) built at ``length``:
     rows of scheme.table(length, …) (NaN: no row), or apply_rope(ones, positions, seq_len=length)."""
-    positions = np.arange(length) if positions is None else np.asarray(positions)
+    scheme = _check_scheme(scheme)
+    length, d_model, options = check_length(length), check_d_model(d_model), _check_options(options)
+    positions = np.arange(length) if positions is None else _check_positions(positions, length, scheme)
     if scheme.family == "absolute":
         return np.asarray(scheme.table(length, d_model, base, **options), dtype=np.float64)[positions]
     if scheme.family == "rotary":
@@ -82,11 +86,36 @@ def encodings(scheme: Scheme, length: int, d_model: int, base: float, options: d
 def built_length(scheme: Scheme, length: int, options: dict) -> tuple[int, str]:
     """(the length the scheme was built for, why): a learned table's table_size, RoPE's trained
     context original_max_position_embeddings, otherwise the current length."""
+    scheme, length, options = _check_scheme(scheme), check_length(length), _check_options(options)
     if scheme.family == "absolute" and "table_size" in options:
-        return int(options["table_size"]), "table"
+        return check_length(options["table_size"]), "table"
     if scheme.family == "rotary":
-        return int(options.get("original_max_position_embeddings", length)), "trained"
+        return check_length(options.get("original_max_position_embeddings", length)), "trained"
     return length, "length"
+
+
+def _check_scheme(scheme: object) -> Scheme:
+    if not isinstance(scheme, Scheme):
+        raise TypeError(f"scheme must be an entry of posenc.SCHEMES; got a {type(scheme).__name__}.")
+    return scheme
+
+
+def _check_options(options: object) -> dict:
+    if not isinstance(options, dict) or not all(isinstance(name, str) for name in options):
+        raise TypeError(f"options must be a dict of option names to values; got a {type(options).__name__}.")
+    return options
+
+
+def _check_positions(positions: object, length: int, scheme: Scheme) -> np.ndarray:
+    """Whole positions ≥ 0 (rows of an absolute table: < length)."""
+    positions = np.asarray(positions)
+    if positions.ndim != 1 or positions.dtype.kind not in "iu" or (positions.size and positions.min() < 0):
+        raise ValueError("positions must be a 1-D array of whole positions ≥ 0.")
+    if scheme.family == "absolute" and positions.size and positions.max() >= length:
+        raise ValueError(f"positions must be below length={length} for a table of {length} rows.")
+    if positions.size and positions.max() > 1 << 53:
+        raise ValueError("positions must be at most 2^53.")
+    return positions
 
 
 # --- the measurements ---------------------------------------------------------------------------
@@ -220,9 +249,12 @@ def measure_properties(scheme_key: str, length: int, d_model: int, base: float, 
     5. past: fraction of positions in [L_built, 2·L_built) with a finite encoding.
     A ValueError from the scheme (invalid options) is passed on.
     """
+    if not isinstance(scheme_key, str):
+        raise TypeError(f"scheme_key must be the name of a scheme (a str); got a {type(scheme_key).__name__}.")
     scheme = get_scheme(scheme_key)
-    if length < 2:
-        raise ValueError(f"The properties compare two positions, so length must be at least 2; got {length}.")
+    length = check_int(length, "length", minimum=2, maximum=MAX_MEASURED_LENGTH,
+                       meaning="the properties compare two positions, at length and at twice the length")
+    options = _check_options(options)
     measure = _measure_offsets if scheme.family == "bias" else _measure_positions
     found = measure(scheme, length, d_model, base, options)
     what = "offset" if scheme.family == "bias" else "position"
@@ -243,6 +275,6 @@ def measure_all(length: int, d_model: int, base: float,
                 options: dict[str, dict] | None = None) -> list[SchemeProperties]:
     """measure_properties for every registered scheme, in registry order; ``options`` maps a scheme
     key to its options (a scheme not in it uses its defaults)."""
-    options = options or {}
+    options = _check_options(options or {})
     return [measure_properties(key, length, d_model, base, options.get(key, scheme.defaults()))
             for key, scheme in SCHEMES.items()]

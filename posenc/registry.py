@@ -15,6 +15,6 @@ SCHEMES: dict[str, Scheme] = {s.key: s for module in (sinusoidal, absolute, rope
 
 def get_scheme(key: str) -> Scheme:
     """The registered scheme called ``key``, or a ValueError listing the known ones."""
-    if key not in SCHEMES:
+    if not isinstance(key, str) or key not in SCHEMES:
         raise ValueError(f"Unknown scheme {key!r}; known schemes: {', '.join(SCHEMES)}.")
     return SCHEMES[key]

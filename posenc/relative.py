@@ -15,18 +15,33 @@ import math
 
 import numpy as np
 
-from posenc._checks import check_int, check_length
+from posenc._checks import (
+    MAX_LENGTH,
+    MAX_WHOLE,
+    MAX_WIDTH,
+    check_array,
+    check_count,
+    check_flag,
+    check_int,
+    check_length,
+    check_size,
+)
 from posenc.absolute import _check_seed, _check_std
 
 DIRECTIONS: tuple[str, ...] = ("bidirectional", "causal")
 
 
 def _check_max_relative_position(k: object) -> int:
-    return check_int(k, "max_relative_position", minimum=0, meaning="the clipping distance k of Shaw et al.")
+    return check_int(k, "max_relative_position", minimum=0, maximum=MAX_LENGTH,
+                     meaning="the clipping distance k of Shaw et al.")
 
 
 def _check_heads(num_heads: object) -> int:
-    return check_int(num_heads, "num_heads", minimum=1, meaning="the number of attention heads")
+    return check_count(num_heads, "num_heads", minimum=1, meaning="the number of attention heads")
+
+
+def _check_d_head(d_head: object) -> int:
+    return check_int(d_head, "d_head", minimum=1, maximum=MAX_WIDTH, meaning="the size of one attention head")
 
 
 # --- Shaw et al. 2018 -------------------------------------------------------------------------
@@ -40,6 +55,7 @@ def shaw_relative_positions(length: int, max_relative_position: int) -> np.ndarr
     """
     length = check_length(length)
     k = _check_max_relative_position(max_relative_position)
+    check_size((length, length), "the matrix of clipped offsets")
     positions = np.arange(length)
     return np.clip(positions[None, :] - positions[:, None], -k, k)
 
@@ -50,7 +66,8 @@ def shaw_embeddings(max_relative_position: int, d_head: int, *, seed: int = 0, s
     At initialisation: a_r[d] ~ N(0, std²), drawn from ``np.random.default_rng(seed)``.
     """
     k = _check_max_relative_position(max_relative_position)
-    d_head = check_int(d_head, "d_head", minimum=1, meaning="the size of one attention head")
+    d_head = _check_d_head(d_head)
+    check_size((2 * k + 1, d_head), "Shaw's table of vectors")
     return np.random.default_rng(_check_seed(seed)).normal(0.0, _check_std(std), size=(2 * k + 1, d_head))
 
 
@@ -61,13 +78,15 @@ def shaw_lookup(
 
     Shaw et al. 2018 (arXiv:1803.02155): e_ij = q_i·(k_j + a^K_ij) / √d_head.
     """
-    table = shaw_embeddings(max_relative_position, d_head, seed=seed, std=std)  # (2k+1, d_head)
-    return table[shaw_relative_positions(length, max_relative_position) + max_relative_position]
+    k = _check_max_relative_position(max_relative_position)
+    check_size((check_length(length), check_length(length), _check_d_head(d_head)), "Shaw's lookup a^K")
+    table = shaw_embeddings(k, d_head, seed=seed, std=std)  # (2k+1, d_head)
+    return table[shaw_relative_positions(length, k) + k]
 
 
 def shaw_query(d_head: int, *, seed: int = 0) -> np.ndarray:
     """A fixed unit query q ∈ R^d_head (‖q‖ = 1), drawn from ``np.random.default_rng([seed, 1])``."""
-    d_head = check_int(d_head, "d_head", minimum=1, meaning="the size of one attention head")
+    d_head = _check_d_head(d_head)
     q = np.random.default_rng([_check_seed(seed), 1]).normal(size=d_head)
     return q / np.linalg.norm(q)
 
@@ -81,8 +100,9 @@ def shaw_bias(
     logit change depends on the query. To draw it as a matrix we fix one seeded unit query q
     (:func:`shaw_query`, independent of the table) and take q·a (no 1/√d scaling).
     """
-    scores = shaw_embeddings(max_relative_position, d_head, seed=seed, std=std) @ shaw_query(d_head, seed=seed)
-    return scores[shaw_relative_positions(length, max_relative_position) + max_relative_position][None]
+    k = _check_max_relative_position(max_relative_position)
+    scores = shaw_embeddings(k, d_head, seed=seed, std=std) @ shaw_query(d_head, seed=seed)  # (2k+1,)
+    return scores[shaw_relative_positions(length, k) + k][None]
 
 
 # --- T5, Raffel et al. 2019 -------------------------------------------------------------------
@@ -90,8 +110,10 @@ def shaw_bias(
 
 def _check_buckets(bidirectional: bool, num_buckets: object, max_distance: object) -> tuple[int, int, int]:
     """(buckets per direction, max_exact, max_distance), or a ValueError."""
-    num_buckets = check_int(num_buckets, "num_buckets", minimum=2, meaning="the number of T5 buckets")
-    max_distance = check_int(max_distance, "max_distance", minimum=1, meaning="where T5's last bucket starts")
+    bidirectional = check_flag(bidirectional, "bidirectional")
+    num_buckets = check_count(num_buckets, "num_buckets", minimum=2, meaning="the number of T5 buckets")
+    max_distance = check_int(max_distance, "max_distance", minimum=1, maximum=MAX_WHOLE,
+                             meaning="where T5's last bucket starts")
     per_side = num_buckets // 2 if bidirectional else num_buckets
     max_exact = per_side // 2
     if max_exact < 1:
@@ -131,10 +153,13 @@ def t5_relative_bucket(
     (num_buckets, max_distance) pairs (never the defaults). Returns int64 of the input's shape
     (an int for a scalar input).
     """
-    per_side, max_exact, max_distance = _check_buckets(bool(bidirectional), num_buckets, max_distance)
-    relative = np.asarray(relative_position)
+    per_side, max_exact, max_distance = _check_buckets(bidirectional, num_buckets, max_distance)
+    relative = check_array(relative_position, "relative_position")
     if relative.dtype.kind not in "iu":
         raise ValueError(f"relative_position must hold whole numbers (key − query); got dtype {relative.dtype}.")
+    if relative.size and (relative.max() > MAX_WHOLE or relative.min() < -MAX_WHOLE):
+        raise ValueError(f"relative_position must lie within ±2^53 (an offset between positions); "
+                         f"got values up to {max(abs(int(relative.max())), abs(int(relative.min())))}.")
     relative = relative.astype(np.int64)
     if bidirectional:
         offset = (relative > 0).astype(np.int64) * per_side
@@ -157,7 +182,7 @@ def t5_bucket_values(num_buckets: int, num_heads: int, *, seed: int = 0, std: fl
     ``relative_attention_bias`` embedding. The scale of an untrained table is a free choice:
     std = 1 puts the bias on the scale of an attention logit.
     """
-    num_buckets = check_int(num_buckets, "num_buckets", minimum=2, meaning="the number of T5 buckets")
+    num_buckets = check_count(num_buckets, "num_buckets", minimum=2, meaning="the number of T5 buckets")
     num_heads = _check_heads(num_heads)
     return np.random.default_rng(_check_seed(seed)).normal(0.0, _check_std(std), size=(num_buckets, num_heads))
 
@@ -178,6 +203,7 @@ def t5_bias(
     scalars from :func:`t5_bucket_values` (an untrained, seeded table).
     """
     length = check_length(length)
+    check_size((_check_heads(num_heads), length, length), "the T5 bias")
     values = t5_bucket_values(num_buckets, num_heads, seed=seed, std=std)  # (buckets, heads)
     positions = np.arange(length)
     buckets = t5_relative_bucket(
@@ -221,7 +247,8 @@ def alibi_bias(length: int, num_heads: int, *, causal: bool = False) -> np.ndarr
     keys a causal decoder may not see). Press et al. add m_h·(j − i) only for j ≤ i; it is the
     same bias because softmax ignores a constant per row.
     """
-    length = check_length(length)
+    length, causal = check_length(length), check_flag(causal, "causal")
+    check_size((_check_heads(num_heads), length, length), "the ALiBi bias")
     positions = np.arange(length)
     offset = positions[None, :] - positions[:, None]  # (length, length), j − i
     bias = -alibi_slopes(num_heads)[:, None, None] * np.abs(offset)

@@ -11,17 +11,20 @@ import math
 
 import numpy as np
 
-from posenc._checks import check_choice, check_length
+from posenc._checks import check_choice, check_d_model, check_length, check_size
 from posenc.analysis import toeplitz_view
 from posenc.relative import (
     DIRECTIONS,
+    _check_buckets,
     _check_heads,
+    _check_max_relative_position,
     alibi_slopes,
     shaw_embeddings,
     shaw_query,
     t5_bucket_values,
     t5_relative_bucket,
 )
+from posenc.absolute import _check_seed
 from posenc.scheme import Option, Scheme
 
 # --- registry entries: fn(length, d_model, base, **options); base is unused here ---
@@ -37,13 +40,14 @@ def _causal(direction: str) -> bool:
 
 def _shaw_offsets(length, d_model, base, *, max_relative_position=16, seed=0):
     """The term a_clip(j−i) adds to e_ij: q·a_clip(j−i)/√d, for one fixed unit query."""
-    offsets, k = _offsets(length), max_relative_position
+    offsets, k = _offsets(length), _check_max_relative_position(max_relative_position)
     scores = shaw_embeddings(k, d_model, seed=seed) @ shaw_query(d_model, seed=seed)  # (2k+1,)
     return offsets, scores[np.clip(offsets, -k, k) + k][None, :] / np.sqrt(d_model)  # one head: d_head = d_model
 
 
 def _shaw_formula(d_model, base, *, max_relative_position=16, seed=0):
-    k = int(max_relative_position)
+    k, d_model = _check_max_relative_position(max_relative_position), check_d_model(d_model)
+    _check_seed(seed)
     return (
         r"e_{ij} = \frac{q_i \cdot \left(k_j + a_{\operatorname{clip}(j-i,\,k)}\right)}{\sqrt{d}},\quad"
         r" \operatorname{clip}(x, k) = \max(-k, \min(k, x)),\; k = %d,\;"
@@ -59,10 +63,11 @@ def _t5_offsets(length, d_model, base, *, num_heads=8, num_buckets=32, max_dista
     return offsets, t5_bucket_values(num_buckets, num_heads, seed=seed)[index].T  # (heads, 2L−1)
 
 
-def _t5_formula(d_model, base, *, num_buckets=32, max_distance=128, direction="bidirectional", **_):
+def _t5_formula(d_model, base, *, num_heads=8, num_buckets=32, max_distance=128, direction="bidirectional",
+                seed=0):
+    check_d_model(d_model), _check_heads(num_heads), _check_seed(seed)
     causal = _causal(direction)
-    per_side = num_buckets if causal else num_buckets // 2
-    e = per_side // 2
+    per_side, e, max_distance = _check_buckets(not causal, num_buckets, max_distance)
     n, offset = (r"\max(-r, 0)", "") if causal else (r"|r|", r"%d\,[r > 0] + " % per_side)
     return (
         r"e_{ij} = q_i \cdot k_j + b_{h,\,\operatorname{bucket}(j-i)},\quad n = " + n + r",\quad"
@@ -81,7 +86,8 @@ def _alibi_offsets(length, d_model, base, *, num_heads=8, direction="bidirection
 def _bias_from(offset_bias):
     """The registry's ``bias``: the full (heads, length, length) matrix from the per-offset values."""
     def bias(length, d_model, base, **options):
-        _, values = offset_bias(length, d_model, base, **options)
+        _, values = offset_bias(length, d_model, base, **options)  # (heads, 2L − 1)
+        check_size((len(values), length, length), "the bias matrix")
         positions = np.arange(length)
         return toeplitz_view(values, positions, positions)
     return bias
@@ -96,7 +102,7 @@ def _curve_from(offset_bias):
 
 
 def _alibi_formula(d_model, base, *, num_heads=8, direction="bidirectional"):
-    h = _check_heads(num_heads)
+    h, _ = _check_heads(num_heads), check_d_model(d_model)
     p = 2 ** math.floor(math.log2(h))
     slopes = r"m_h = 2^{-8h/%d},\ h = 1, \dots, %d" % (p, p)
     if h > p:

@@ -24,7 +24,17 @@ from typing import Literal
 
 import numpy as np
 
-from posenc._checks import check_base, check_choice, check_d_model, check_length
+from posenc._checks import (
+    MAX_WHOLE,
+    check_array,
+    check_base,
+    check_choice,
+    check_d_model,
+    check_finite,
+    check_length,
+    check_real,
+    check_size,
+)
 from posenc.rope_scaling import (
     ROPE_SCALINGS,
     rope_inv_freq,
@@ -42,7 +52,9 @@ def _positions(positions: object, shape: tuple[int, ...]) -> np.ndarray:
     """Positions as float64 broadcast to ``shape`` = x.shape[:-1]; default 0, 1, …, length − 1."""
     if positions is None:
         return np.broadcast_to(np.arange(shape[-1], dtype=np.float64), shape)
-    positions = np.asarray(positions, dtype=np.float64)
+    positions = check_array(positions, "positions").astype(np.float64)
+    if positions.size and np.abs(positions).max() > MAX_WHOLE:
+        raise ValueError(f"positions must lie within ±2^53; got {float(np.abs(positions).max()):g}.")
     try:
         return np.broadcast_to(positions, shape)
     except ValueError as err:
@@ -75,7 +87,7 @@ def apply_rope(x: np.ndarray, positions: np.ndarray | None = None, base: float =
     choose a scaling of :data:`posenc.rope_scaling.ROPE_SCALINGS`; ``seq_len``
     (used by "dynamic") defaults to max(positions) + 1, as in HF.
     """
-    x = np.asarray(x)
+    x = check_array(x, "x")
     if x.ndim < 2:
         raise ValueError(f"x must have shape (..., length, d), at least two axes; got shape {x.shape}.")
     layout = check_choice(layout, "layout", LAYOUTS)
@@ -84,9 +96,12 @@ def apply_rope(x: np.ndarray, positions: np.ndarray | None = None, base: float =
         seq_len = max(int(np.floor(pos.max())) + 1, 1)
     inv_freq, scale = rope_inv_freq(x.shape[-1], base, rope_type=rope_type, seq_len=seq_len,
                                     rotary_fraction=rotary_fraction, **params)
-    angles = pos[..., None] * inv_freq  # (..., length, d_rot/2)
-    out = _rotate(x, np.cos(angles) * scale, np.sin(angles) * scale, layout)
-    return out.astype(x.dtype if x.dtype.kind == "f" else np.float64, copy=False)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
+        angles = pos[..., None] * inv_freq  # (..., length, d_rot/2)
+        check_finite(angles, "the angle position·θ_i")
+        out = _rotate(x, np.cos(angles) * scale, np.sin(angles) * scale, layout)
+        out = out.astype(x.dtype if x.dtype.kind == "f" else np.float64, copy=False)  # ints: float64
+    return check_finite(out, "the rotated x")
 
 
 def rope_scores(q: np.ndarray, k: np.ndarray, query_positions: np.ndarray, key_positions: np.ndarray,
@@ -97,11 +112,17 @@ def rope_scores(q: np.ndarray, k: np.ndarray, query_positions: np.ndarray, key_p
     (N, d). ``rope_options`` go to :func:`apply_rope`; both sides share one
     ``seq_len`` (default max(m, n) + 1), so the score depends on m − n only.
     """
-    query_positions = np.atleast_1d(np.asarray(query_positions, dtype=np.float64))
-    key_positions = np.atleast_1d(np.asarray(key_positions, dtype=np.float64))
-    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    query_positions = check_array(query_positions, "query_positions", max_ndim=1).astype(np.float64).reshape(-1)
+    key_positions = check_array(key_positions, "key_positions", max_ndim=1).astype(np.float64).reshape(-1)
+    q = check_array(q, "q", min_ndim=1, max_ndim=2).astype(np.float64)
+    k = check_array(k, "k", min_ndim=1, max_ndim=2).astype(np.float64)
     if q.shape[-1:] != k.shape[-1:]:
         raise ValueError(f"q and k must have the same size; got {q.shape[-1:]} and {k.shape[-1:]}.")
+    for name, vectors, positions in (("q", q, query_positions), ("k", k, key_positions)):
+        if vectors.ndim == 2 and len(vectors) != positions.size:
+            raise ValueError(f"{name} holds {len(vectors)} vectors but {positions.size} positions were given: "
+                             "give one vector, or one per position.")
+    check_size((query_positions.size, key_positions.size), "the score matrix")
     q = np.broadcast_to(q, (query_positions.size, q.shape[-1]))
     k = np.broadcast_to(k, (key_positions.size, k.shape[-1]))
     if rope_options.get("seq_len") is None and query_positions.size and key_positions.size:
@@ -109,7 +130,8 @@ def rope_scores(q: np.ndarray, k: np.ndarray, query_positions: np.ndarray, key_p
         rope_options["seq_len"] = max(int(np.floor(last)) + 1, 1)
     rotated_q = apply_rope(q, query_positions, base, **rope_options)  # (M, d)
     rotated_k = apply_rope(k, key_positions, base, **rope_options)  # (N, d)
-    return rotated_q @ rotated_k.T
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
+        return check_finite(rotated_q @ rotated_k.T, "the score ⟨R_m q, R_n k⟩")
 
 
 def rope_shift_invariance(q: np.ndarray, k: np.ndarray, m: float, n: float, shift: float,
@@ -119,6 +141,8 @@ def rope_shift_invariance(q: np.ndarray, k: np.ndarray, m: float, n: float, shif
     RoFormer (arXiv:2104.09864): the rotated dot product sees the offset only.
     Both scores use the same frequencies (one ``seq_len`` for the four positions).
     """
+    m, n, shift = (check_real(value, name, minimum=-MAX_WHOLE, maximum=MAX_WHOLE, meaning="a position")
+                   for value, name in ((m, "m"), (n, "n"), (shift, "shift")))
     positions = np.array([m, n, m + shift, n + shift], dtype=np.float64)
     rope_options.setdefault("seq_len", max(int(np.floor(positions.max())) + 1, 1))
     before = rope_scores(q, k, [m], [n], base, **rope_options)[0, 0]
@@ -137,6 +161,7 @@ def rope_score_curve(length: int, d: int, base: float = 10000.0, **rope_options:
     Σ_i 2·cos((j − i)·θ_i) + (d − d_rot) (RoFormer's long-term decay, with ripples).
     """
     length, d = check_length(length), check_d_model(d)
+    check_size((2 * length, d), "the rotated keys")
     offsets = np.arange(-(length - 1), length)
     rope_options.setdefault("seq_len", max(length, 1))
     ones = np.ones(d)

@@ -28,38 +28,42 @@ from typing import Callable
 
 import numpy as np
 
-from posenc._checks import check_base, check_choice, check_d_model, check_int
+from posenc._checks import (
+    MAX_BASE,
+    MAX_WHOLE,
+    MAX_WIDTH,
+    check_base,
+    check_choice,
+    check_d_model,
+    check_flag,
+    check_int,
+    check_real,
+)
 
 ScalingFunction = Callable[..., tuple[np.ndarray, float]]
 
 
-def _check_real(value: object, name: str, *, minimum: float, meaning: str,
-                strict: bool = False) -> float:
-    """A finite real number >= minimum (> minimum if ``strict``), or a ValueError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a number ({meaning}); got {value!r}.")
-    value = float(value)
-    if not math.isfinite(value) or value < minimum or (strict and value == minimum):
-        bound = f"greater than {minimum:g}" if strict else f"of at least {minimum:g}"
-        raise ValueError(f"{name} must be a finite number {bound} ({meaning}); got {value}.")
-    return value
-
-
 def _check_factor(factor: object) -> float:
     # HF's validators want factor >= 1: a factor below 1 would shrink the context.
-    return _check_real(factor, "factor", minimum=1.0, meaning="how many times longer the new context is")
+    return check_real(factor, "factor", minimum=1.0, meaning="how many times longer the new context is")
 
 
 def _check_original_length(value: object) -> int:
-    return check_int(value, "original_max_position_embeddings", minimum=1,
+    return check_int(value, "original_max_position_embeddings", minimum=1, maximum=MAX_WHOLE,
                      meaning="the context length the model was trained on")
+
+
+def _check_seq_len(seq_len: object) -> int | None:
+    if seq_len is None:
+        return None
+    return check_int(seq_len, "seq_len", minimum=0, maximum=MAX_WHOLE, meaning="the current sequence length")
 
 
 def _exponents(dim: int) -> np.ndarray:
     """2i/dim for i = 0, …, dim/2 − 1: the exponents of base in 1/θ_i."""
-    if isinstance(dim, bool) or not isinstance(dim, numbers.Integral) or dim < 0 or dim % 2:
-        raise ValueError(f"the number of rotated dimensions must be an even whole number >= 0; "
-                         f"got {dim!r}.")
+    if isinstance(dim, bool) or not isinstance(dim, numbers.Integral) or not 0 <= dim <= MAX_WIDTH or dim % 2:
+        raise ValueError(f"the number of rotated dimensions must be an even whole number from 0 to "
+                         f"{MAX_WIDTH}; got {dim!r}.")
     return np.arange(0, dim, 2, dtype=np.float64) / max(dim, 1)  # (dim/2,)
 
 
@@ -70,9 +74,19 @@ def _ntk_exponent(dim: int) -> float:
     return dim / (dim - 2)
 
 
+def _scaled_base(base: float, ratio: float, dim: int, why: str) -> float:
+    """base·ratio^(dim/(dim−2)) (NTK), refused when it would pass MAX_BASE (or overflow)."""
+    exponent = _ntk_exponent(dim)
+    grows = exponent * math.log(ratio)  # ln of the factor base is multiplied by
+    if math.log(base) + grows > math.log(MAX_BASE) or grows > math.log(MAX_BASE):
+        raise ValueError(f"{why} makes the NTK base b' = base·{ratio:g}^({dim}/{dim - 2}) larger than "
+                         f"{MAX_BASE:g}, where its frequencies stop being finite numbers; use a smaller factor.")
+    return base * ratio**exponent
+
+
 def default_inv_freq(dim: int, base: float, *, seq_len: int | None = None) -> tuple[np.ndarray, float]:
     """θ_i = base^(−2i/dim) (RoFormer, arXiv:2104.09864); attention scaling 1."""
-    return 1.0 / base ** _exponents(dim), 1.0
+    return 1.0 / check_base(base) ** _exponents(dim), 1.0
 
 
 def linear_inv_freq(dim: int, base: float, *, seq_len: int | None = None,
@@ -96,8 +110,8 @@ def ntk_inv_freq(dim: int, base: float, *, seq_len: int | None = None,
     in between are stretched geometrically. Not in current transformers
     (``dynamic`` applies it with a factor that grows with the sequence).
     """
-    factor = _check_factor(factor)
-    return default_inv_freq(dim, base * factor ** _ntk_exponent(dim))[0], 1.0
+    factor, base = _check_factor(factor), check_base(base)
+    return default_inv_freq(dim, _scaled_base(base, factor, dim, f"factor={factor:g}"))[0], 1.0
 
 
 def dynamic_inv_freq(dim: int, base: float, *, seq_len: int | None = None, factor: float,
@@ -109,12 +123,12 @@ def dynamic_inv_freq(dim: int, base: float, *, seq_len: int | None = None, facto
     Up to L₀ tokens nothing changes; beyond, the base grows with the length.
     (HF reads L₀ from ``config.max_position_embeddings``.)
     """
-    factor = _check_factor(factor)
+    factor, base = _check_factor(factor), check_base(base)
     original = _check_original_length(original_max_position_embeddings)
-    if seq_len is not None:
-        seq_len = check_int(seq_len, "seq_len", minimum=0, meaning="the current sequence length")
+    seq_len = _check_seq_len(seq_len)
     length = original if seq_len is None else max(seq_len, original)
-    scaled_base = base * ((factor * length / original) - (factor - 1)) ** _ntk_exponent(dim)
+    ratio = (factor * length / original) - (factor - 1)
+    scaled_base = _scaled_base(base, ratio, dim, f"factor={factor:g} at length {length}")
     return default_inv_freq(dim, scaled_base)[0], 1.0
 
 
@@ -127,6 +141,13 @@ def yarn_attention_factor(factor: float, mscale: float | None = None,
     """
     def get_mscale(scale: float, m: float = 1.0) -> float:
         return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
+
+    factor = check_real(factor, "factor", minimum=0.0, strict=True, meaning="how many times longer the context is")
+    if mscale is not None:
+        mscale = check_real(mscale, "mscale", minimum=0.0, meaning="DeepSeek's scale of cos and sin")
+    if mscale_all_dim is not None:
+        mscale_all_dim = check_real(mscale_all_dim, "mscale_all_dim", minimum=0.0,
+                                    meaning="DeepSeek's scale of cos and sin over all dimensions")
 
     if mscale and mscale_all_dim:
         return float(get_mscale(factor, mscale) / get_mscale(factor, mscale_all_dim))
@@ -141,8 +162,19 @@ def yarn_correction_range(dim: int, base: float, original_max_position_embedding
     Pair i turns L₀·θ_i/(2π) times over the original context; it turns r times for
     i(r) = dim·ln(L₀/(2π·r)) / (2·ln base). low = ⌊i(beta_fast)⌋, high = ⌈i(beta_slow)⌉
     (no rounding when ``truncate`` is False), clipped to [0, dim − 1] (HF's
-    ``find_correction_range``).
+    ``find_correction_range``). ln base divides, so base must be greater than 1.
     """
+    dim = check_int(dim, "dim", minimum=0, maximum=MAX_WIDTH, meaning="the number of rotated dimensions")
+    base = check_base(base)
+    if base <= 1.0:
+        raise ValueError(f"YaRN divides by ln(base), so base must be greater than 1; got {base:g}.")
+    original_max_position_embeddings = _check_original_length(original_max_position_embeddings)
+    beta_fast = check_real(beta_fast, "beta_fast", minimum=0.0, strict=True,
+                           meaning="turns in L₀ above which pairs are kept")
+    beta_slow = check_real(beta_slow, "beta_slow", minimum=0.0, strict=True,
+                           meaning="turns in L₀ below which pairs are interpolated")
+    truncate = check_flag(truncate, "truncate")
+
     def correction_dim(rotations: float) -> float:
         turns_ratio = original_max_position_embeddings / (rotations * 2 * math.pi)
         return dim * math.log(turns_ratio) / (2 * math.log(base))
@@ -168,19 +200,20 @@ def yarn_inv_freq(dim: int, base: float, *, seq_len: int | None = None, factor: 
     """
     factor = _check_factor(factor)
     original = _check_original_length(original_max_position_embeddings)
-    beta_fast, beta_slow = beta_fast or 32.0, beta_slow or 1.0  # HF: `get("beta_fast") or 32`
-    beta_slow = _check_real(beta_slow, "beta_slow", minimum=0.0, strict=True,
+    beta_fast = 32.0 if beta_fast is None else beta_fast  # HF: `get("beta_fast") or 32`
+    beta_slow = 1.0 if beta_slow is None else beta_slow
+    beta_slow = check_real(beta_slow, "beta_slow", minimum=0.0, strict=True,
                             meaning="turns in L₀ below which pairs are interpolated")
-    beta_fast = _check_real(beta_fast, "beta_fast", minimum=0.0, strict=True,
+    beta_fast = check_real(beta_fast, "beta_fast", minimum=0.0, strict=True,
                             meaning="turns in L₀ above which pairs are kept")
     if beta_fast < beta_slow:
         raise ValueError(f"beta_fast ({beta_fast}) must be at least beta_slow ({beta_slow}).")
     if attention_factor is None:
         attention_factor = yarn_attention_factor(factor, mscale, mscale_all_dim)
-    attention_factor = _check_real(attention_factor, "attention_factor", minimum=0.0,
+    attention_factor = check_real(attention_factor, "attention_factor", minimum=0.0,
                                    meaning="the scale of cos and sin")
     inv_freq, _ = default_inv_freq(dim, base)  # (dim/2,), the extrapolation frequencies
-    low, high = yarn_correction_range(dim, base, original, beta_fast, beta_slow, bool(truncate))
+    low, high = yarn_correction_range(dim, base, original, beta_fast, beta_slow, truncate)
     if low == high:
         high += 0.001  # HF: prevent singularity
     ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
@@ -199,17 +232,18 @@ def llama3_inv_freq(dim: int, base: float, *, seq_len: int | None = None, factor
     """
     factor = _check_factor(factor)
     original = _check_original_length(original_max_position_embeddings)
-    low = _check_real(low_freq_factor, "low_freq_factor", minimum=0.0, strict=True,
+    low = check_real(low_freq_factor, "low_freq_factor", minimum=0.0, strict=True,
                       meaning="L₀ over the wavelength above which θ is divided by factor")
-    high = _check_real(high_freq_factor, "high_freq_factor", minimum=0.0, strict=True,
+    high = check_real(high_freq_factor, "high_freq_factor", minimum=0.0, strict=True,
                        meaning="L₀ over the wavelength below which θ is kept")
     if high <= low:
         raise ValueError(f"high_freq_factor ({high}) must be greater than low_freq_factor ({low}).")
     inv_freq, _ = default_inv_freq(dim, base)
     wavelength = 2 * math.pi / inv_freq
     scaled = np.where(wavelength > original / low, inv_freq / factor, inv_freq)
-    smooth = (original / wavelength - low) / (high - low)
-    smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+    with np.errstate(over="ignore", invalid="ignore"):  # the smooth branch is used only where it is finite
+        smooth = (original / wavelength - low) / (high - low)
+        smoothed = (1 - smooth) * scaled / factor + smooth * scaled
     is_medium = ~(wavelength < original / high) & ~(wavelength > original / low)
     return np.where(is_medium, smoothed, scaled), 1.0
 
@@ -236,7 +270,7 @@ def rotary_dims(d: int, rotary_fraction: float = 1.0) -> int:
     """d_rot = int(d·rotary_fraction), as HF's ``int(head_dim * partial_rotary_factor)``
     (GPT-NeoX's rotary_pct, arXiv:2204.06745); must be even, since pairs are rotated."""
     d = check_d_model(d)
-    fraction = _check_real(rotary_fraction, "rotary_fraction", minimum=0.0,
+    fraction = check_real(rotary_fraction, "rotary_fraction", minimum=0.0,
                            meaning="the share of rotated dimensions")
     if fraction > 1:
         raise ValueError(f"rotary_fraction must be between 0 and 1; got {fraction}.")
@@ -257,7 +291,7 @@ def rope_inv_freq(d: int, base: float = 10000.0, *, rope_type: str = "default",
     current sequence length (used by ``"dynamic"`` only).
     """
     check_choice(rope_type, "rope_type", tuple(ROPE_SCALINGS))
-    base, dim = check_base(base), rotary_dims(d, rotary_fraction)
+    base, dim, seq_len = check_base(base), rotary_dims(d, rotary_fraction), _check_seq_len(seq_len)
     accepted = rope_scaling_parameters(rope_type)
     required = [name for name, default in accepted.items() if default is inspect.Parameter.empty]
     missing = [name for name in required if name not in params]
@@ -267,11 +301,21 @@ def rope_inv_freq(d: int, base: float = 10000.0, *, rope_type: str = "default",
         raise ValueError(f"the {rope_type!r} scaling takes {takes}; "
                          f"missing {missing or 'nothing'}, unexpected {unknown or 'nothing'}.")
     inv_freq, attention_scaling = ROPE_SCALINGS[rope_type](dim, base, seq_len=seq_len, **params)
+    _check_frequencies(inv_freq)
     return inv_freq, float(attention_scaling)
+
+
+def _check_frequencies(inv_freq: np.ndarray) -> None:
+    """Every θ'_i finite and so far from 0 that its wavelength 2π/θ'_i is finite too."""
+    with np.errstate(divide="ignore", over="ignore"):
+        usable = np.isfinite(inv_freq).all() and np.isfinite(2 * math.pi / inv_freq).all()
+    if not usable:
+        raise ValueError(f"these settings give a frequency θ' of {float(inv_freq.min()):g}, too slow for its "
+                         f"wavelength 2π/θ' to be a finite number; use a smaller base or factor.")
 
 
 def rope_wavelengths(d: int, base: float = 10000.0, rope_type: str = "default",
                      **params: object) -> np.ndarray:
     """λ_i = 2π/θ_i, the number of positions pair i needs for one full turn; shape (d_rot/2,)."""
     inv_freq, _ = rope_inv_freq(d, base, rope_type=rope_type, **params)
-    return 2 * math.pi / inv_freq
+    return 2 * math.pi / inv_freq  # finite: rope_inv_freq checked it

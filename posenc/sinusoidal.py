@@ -17,12 +17,16 @@ from typing import Literal
 import numpy as np
 
 from posenc._checks import (
+    MAX_WHOLE,
+    check_array,
     check_base,
     check_choice,
     check_d_model,
+    check_finite,
     check_float_dtype,
     check_int,
     check_length,
+    check_size,
 )
 from posenc.scheme import Option, Scheme, latex_number
 
@@ -108,14 +112,9 @@ def sinusoidal(
     ``dtype`` at the end, so a float32 table is the float64 table correctly rounded.
     """
     length = check_length(length)
-    d_model = check_d_model(d_model)
-    check_choice(layout, "layout", LAYOUTS)
+    d_model = _check_layout(d_model, layout)
     out_dtype = check_float_dtype(dtype)
-    if layout == "split" and d_model % 2:
-        raise ValueError(
-            f"The split layout puts d_model/2 sines before d_model/2 cosines, so d_model "
-            f"must be even; got {d_model}. Use layout='interleaved' for an odd d_model."
-        )
+    check_size((length, d_model), "the sinusoidal table")
     theta = frequencies(d_model, base, spacing=spacing)
     sin, cos = _sin_cos_table(length, theta, out_dtype)  # (length, ⌈d/2⌉) each
     if layout == "split":
@@ -124,6 +123,22 @@ def sinusoidal(
     table[:, 0::2] = sin
     table[:, 1::2] = cos[:, : d_model // 2]
     return table
+
+
+def _check_layout(d_model: object, layout: object) -> int:
+    """d_model for ``layout``: any width interleaved, an even one split."""
+    d_model = check_d_model(d_model)
+    check_choice(layout, "layout", LAYOUTS)
+    if layout == "split" and d_model % 2:
+        raise ValueError(
+            f"The split layout puts d_model/2 sines before d_model/2 cosines, so d_model "
+            f"must be even; got {d_model}. Use layout='interleaved' for an odd d_model."
+        )
+    return d_model
+
+
+def _check_offset(k: object) -> int:
+    return check_int(k, "k", minimum=-MAX_WHOLE, maximum=MAX_WHOLE, meaning="the offset between positions")
 
 
 def _check_even(d_model: int) -> int:
@@ -142,9 +157,9 @@ def rotation_blocks(k: int, d_model: int, base: float = 10000.0, *, spacing: Spa
         B_i = [[ cos kθ_i, sin kθ_i],
                [−sin kθ_i, cos kθ_i]]
     """
-    k = check_int(k, "k", minimum=-(2**53), meaning="the offset between positions")
+    k = _check_offset(k)
     d_model = _check_even(d_model)
-    angle = k * frequencies(d_model, base, spacing=spacing)  # (d/2,)
+    angle = check_finite(k * frequencies(d_model, base, spacing=spacing), "the angle k·θ_i")  # (d/2,)
     c, s = np.cos(angle), np.sin(angle)
     return np.stack([c, s, -s, c], axis=-1).reshape(-1, 2, 2)
 
@@ -157,6 +172,8 @@ def rotation_matrix(k: int, d_model: int, base: float = 10000.0, *, spacing: Spa
 
     k may be negative: M_{−k} = M_kᵀ (a rotation by −kθ_i is the transpose).
     """
+    d_model = _check_even(d_model)
+    check_size((d_model, d_model), "the rotation matrix M_k")
     blocks = rotation_blocks(k, d_model, base, spacing=spacing)  # (d/2, 2, 2)
     matrix = np.zeros((d_model, d_model))
     for row in range(2):
@@ -172,13 +189,18 @@ def apply_rotation(k: int, table: np.ndarray, base: float = 10000.0, *, spacing:
     The product is taken block by block, (PE[p,2i], PE[p,2i+1]) ↦
     (cos kθ_i·PE[p,2i] + sin kθ_i·PE[p,2i+1], −sin kθ_i·PE[p,2i] + cos kθ_i·PE[p,2i+1]):
     the same products as the dense M_k @ PE[p] without its exact zero terms, in O(length·d).
+    An integer table is converted to float64 first (rounding the rotation to integers would
+    give zeros); NaN and ±inf entries are refused.
     """
+    table = check_array(table, "table", min_ndim=2, max_ndim=2)
+    if table.dtype.kind != "f":
+        table = table.astype(np.float64)
     blocks = rotation_blocks(k, table.shape[1], base, spacing=spacing).astype(table.dtype)
     even, odd = table[:, 0::2], table[:, 1::2]
     out = np.empty_like(table)
     out[:, 0::2] = blocks[:, 0, 0] * even + blocks[:, 0, 1] * odd
     out[:, 1::2] = blocks[:, 1, 0] * even + blocks[:, 1, 1] * odd
-    return out
+    return check_finite(out, "M_k·PE[p]")
 
 
 @dataclass(frozen=True)
@@ -207,7 +229,7 @@ def rotation_check(
     rounded to ``dtype`` first, so float32 shows float32's own rounding (≈ 1e-7).
     """
     length = check_length(length)
-    k = check_int(k, "k", minimum=-(2**53), meaning="the offset between positions")
+    k = _check_offset(k)
     if abs(k) >= length:
         raise ValueError(
             f"The offset k={k} leaves no pair of positions inside length={length}: "
@@ -222,7 +244,9 @@ def rotation_check(
 
 
 def sinusoidal_formula(d_model: int, base: float, *, layout: Layout = "interleaved", spacing: Spacing = "vaswani") -> str:
-    """LaTeX of exactly what :func:`sinusoidal` computes for these arguments."""
+    """LaTeX of exactly what :func:`sinusoidal` computes for these arguments (which it checks alike)."""
+    d_model, base = _check_layout(d_model, layout), check_base(base)
+    check_choice(spacing, "spacing", SPACINGS)
     h = (d_model + 1) // 2
     if spacing == "vaswani":
         theta = rf"\theta_i = {latex_number(base)}^{{-2i/{d_model}}}"

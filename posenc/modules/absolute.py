@@ -10,7 +10,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from posenc.absolute import DEFAULT_STD, learned_absolute
+from posenc.absolute import DEFAULT_STD, _check_table_size, learned_absolute
+from posenc.modules._checks import check_float_dtype, check_float_tensor
 
 
 class LearnedPositionalEmbedding(nn.Module):
@@ -29,6 +30,7 @@ class LearnedPositionalEmbedding(nn.Module):
         dtype: torch.dtype = torch.float32,
     ) -> None:
         super().__init__()
+        table_size, dtype = _check_table_size(table_size), check_float_dtype(dtype)
         table = learned_absolute(table_size, d_model, table_size=table_size, seed=seed, std=std)
         self.table = nn.Parameter(torch.from_numpy(np.ascontiguousarray(table)).to(dtype))  # (table_size, d_model)
 
@@ -37,7 +39,7 @@ class LearnedPositionalEmbedding(nn.Module):
         return self.table.shape[0]
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        length, d_model = x.shape[-2], x.shape[-1]
+        length, d_model = check_float_tensor(x, min_ndim=2).shape[-2:]
         if length > self.table_size:
             raise ValueError(
                 f"The sequence has {length} positions but the learned table has only {self.table_size} rows: "
@@ -52,4 +54,4 @@ class NoPositionalEncoding(nn.Module):
     """NoPE (Kazemnejad et al. 2023, arXiv:2305.19466): forward(x) = x, nothing is added."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return x
+        return check_float_tensor(x)

@@ -11,9 +11,11 @@ import math
 import torch
 from torch import nn
 
+from posenc._checks import MAX_WHOLE, ArgumentTypeError, check_flag, check_length, check_size
 from posenc.relative import (
     _check_buckets,
     _check_heads,
+    _check_max_relative_position,
     shaw_embeddings,
     t5_bucket_values,
 )
@@ -35,13 +37,18 @@ class ShawRelativePositions(nn.Module):
     def __init__(self, max_relative_position: int, d_head: int, seed: int = 0, std: float = 0.02) -> None:
         super().__init__()
         table = shaw_embeddings(max_relative_position, d_head, seed=seed, std=std)  # (2k+1, d_head)
-        self.max_relative_position = int(max_relative_position)
+        self.max_relative_position = _check_max_relative_position(max_relative_position)
         self.embeddings = nn.Embedding.from_pretrained(torch.from_numpy(table).float(), freeze=False)
 
     def forward(self, length: int) -> torch.Tensor:
+        length = check_length(length)
+        check_size((length, length, self.embeddings.weight.shape[1]), "Shaw's lookup a^K")
         k = self.max_relative_position
         index = _offsets(length, length, self.embeddings.weight.device).clamp(-k, k) + k
         return self.embeddings(index)
+
+
+_WHOLE_DTYPES = (torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64)
 
 
 def relative_position_bucket(
@@ -53,6 +60,12 @@ def relative_position_bucket(
     :func:`posenc.relative.t5_relative_bucket` for the equation.
     """
     per_side, max_exact, max_distance = _check_buckets(bidirectional, num_buckets, max_distance)
+    if not isinstance(relative_position, torch.Tensor) or relative_position.dtype not in _WHOLE_DTYPES:
+        kind = relative_position.dtype if isinstance(relative_position, torch.Tensor) else type(relative_position).__name__
+        raise ArgumentTypeError(f"relative_position must be an integer tensor (key − query); got {kind}.")
+    if relative_position.numel() and int(relative_position.abs().max()) > MAX_WHOLE:
+        raise ValueError("relative_position must lie within ±2^53 (an offset between positions).")
+    relative_position = relative_position.to(torch.long)
     if bidirectional:
         offset = (relative_position > 0).to(torch.long) * per_side
         distance = relative_position.abs()
@@ -81,13 +94,15 @@ class T5RelativeBias(nn.Module):
         std: float = 1.0,
     ) -> None:
         super().__init__()
-        _check_buckets(bidirectional, num_buckets, max_distance)
+        _, _, max_distance = _check_buckets(bidirectional, num_buckets, max_distance)
         values = t5_bucket_values(num_buckets, num_heads, seed=seed, std=std)  # (buckets, heads)
         self.relative_attention_bias = nn.Embedding.from_pretrained(torch.from_numpy(values).float(), freeze=False)
-        self.num_buckets, self.max_distance, self.bidirectional = num_buckets, max_distance, bidirectional
+        self.num_buckets, self.max_distance, self.bidirectional = len(values), max_distance, bool(bidirectional)
 
     def forward(self, query_length: int, key_length: int | None = None) -> torch.Tensor:
-        key_length = query_length if key_length is None else key_length
+        query_length = check_length(query_length)
+        key_length = query_length if key_length is None else check_length(key_length)
+        check_size((self.relative_attention_bias.weight.shape[1], query_length, key_length), "the T5 bias")
         relative = _offsets(query_length, key_length, self.relative_attention_bias.weight.device)
         buckets = relative_position_bucket(relative, self.bidirectional, self.num_buckets, self.max_distance)
         return self.relative_attention_bias(buckets).permute(2, 0, 1)  # (heads, q, k)
@@ -114,10 +129,12 @@ class ALiBiBias(nn.Module):
 
     def __init__(self, num_heads: int, causal: bool = False) -> None:
         super().__init__()
-        self.causal = bool(causal)
+        self.causal = check_flag(causal, "causal")
         self.register_buffer("slopes", alibi_slopes_torch(num_heads).float(), persistent=False)
 
     def forward(self, length: int) -> torch.Tensor:
+        length = check_length(length)
+        check_size((len(self.slopes), length, length), "the ALiBi bias")
         offset = _offsets(length, length, self.slopes.device)  # j − i
         bias = -self.slopes[:, None, None] * offset.abs()
         if self.causal:

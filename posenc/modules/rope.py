@@ -16,8 +16,9 @@ import torch
 from torch import nn
 
 from posenc._checks import check_choice
+from posenc.modules._checks import check_float_tensor, check_positions
 from posenc.rope import LAYOUTS, Layout
-from posenc.rope_scaling import rope_inv_freq
+from posenc.rope_scaling import _check_seq_len, rope_inv_freq
 
 
 def rotate_half(x: torch.Tensor) -> torch.Tensor:
@@ -48,6 +49,7 @@ class RotaryEmbedding(nn.Module):
                                                     rotary_fraction=rotary_fraction, **params)  # validates
         self.layout = check_choice(layout, "layout", LAYOUTS)
         self.d, self.base, self.rope_type, self.params = int(d), float(base), rope_type, dict(params)
+        self.rotary_fraction = float(rotary_fraction)
         self.rotary_dims = 2 * len(inv_freq)
         self.attention_scaling = attention_scaling
         self.register_buffer("inv_freq", torch.as_tensor(inv_freq, dtype=torch.float64), persistent=False)
@@ -57,22 +59,22 @@ class RotaryEmbedding(nn.Module):
                 f"rope_type={self.rope_type!r}")
 
     def _dynamic_inv_freq(self, seq_len: int) -> torch.Tensor:
-        """Dynamic NTK: base' = base·(s·L/L₀ − (s − 1))^(d/(d−2)) with L = max(seq_len, L₀)."""
-        factor = float(self.params["factor"])
-        original = int(self.params["original_max_position_embeddings"])
-        length, dim = max(seq_len, original), self.rotary_dims
-        base = self.base * ((factor * length / original) - (factor - 1)) ** (dim / (dim - 2))
-        exponents = torch.arange(0, dim, 2, dtype=torch.float64, device=self.inv_freq.device) / dim
-        return 1.0 / base**exponents
+        """Dynamic NTK: base' = base·(s·L/L₀ − (s − 1))^(d/(d−2)) with L = max(seq_len, L₀),
+        from :func:`posenc.rope_scaling.rope_inv_freq` (which refuses a base' that overflows)."""
+        inv_freq, _ = rope_inv_freq(self.d, self.base, rope_type="dynamic", seq_len=seq_len,
+                                    rotary_fraction=self.rotary_fraction, **self.params)
+        return torch.as_tensor(inv_freq, dtype=torch.float64, device=self.inv_freq.device)
 
     def forward(self, x: torch.Tensor, positions: torch.Tensor | None = None,
                 seq_len: int | None = None) -> torch.Tensor:
-        """x: (..., length, d); positions broadcast to x.shape[:-1] (default 0, …, length − 1)."""
+        """x: (..., length, d), floating-point; positions broadcast to x.shape[:-1] (default 0, …, length − 1)."""
+        x = check_float_tensor(x)
         if x.ndim < 2 or x.shape[-1] != self.d:
             raise ValueError(f"x must have shape (..., length, {self.d}); got {tuple(x.shape)}.")
         if positions is None:
             positions = torch.arange(x.shape[-2], device=x.device)
-        positions = torch.as_tensor(positions, device=x.device).to(torch.float64)
+        positions = check_positions(positions, x.device)
+        seq_len = _check_seq_len(seq_len)
         try:
             positions = positions.expand(x.shape[:-1])
         except RuntimeError as err:
@@ -84,6 +86,8 @@ class RotaryEmbedding(nn.Module):
                 seq_len = max(int(torch.floor(positions.max()).item()) + 1, 1)
             inv_freq = self._dynamic_inv_freq(seq_len or 0)
         angles = positions[..., None] * inv_freq  # (..., length, d_rot/2)
+        if not bool(torch.isfinite(angles).all()):
+            raise ValueError("the angle position·θ_i overflows for these positions; use smaller positions.")
         cos = (torch.cos(angles) * self.attention_scaling).to(x.dtype)
         sin = (torch.sin(angles) * self.attention_scaling).to(x.dtype)
         if self.layout == "interleaved":
@@ -93,4 +97,7 @@ class RotaryEmbedding(nn.Module):
             cos, sin = torch.cat((cos, cos), dim=-1), torch.cat((sin, sin), dim=-1)
             rotate = rotate_half
         x_rot, x_pass = x[..., : self.rotary_dims], x[..., self.rotary_dims :]
-        return torch.cat((x_rot * cos + rotate(x_rot) * sin, x_pass), dim=-1)
+        out = torch.cat((x_rot * cos + rotate(x_rot) * sin, x_pass), dim=-1)
+        if not bool(torch.isfinite(out).all()):
+            raise ValueError("the rotated x overflows its dtype; use smaller values or a wider dtype.")
+        return out

@@ -7,7 +7,8 @@ import math
 import torch
 from torch import nn
 
-from posenc._checks import check_base, check_d_model, check_int
+from posenc._checks import MAX_LENGTH, check_base, check_d_model, check_int, check_real, check_size
+from posenc.modules._checks import check_float_tensor
 
 
 def sinusoidal_table(max_len: int, d_model: int, base: float = 10000.0) -> torch.Tensor:
@@ -16,6 +17,8 @@ def sinusoidal_table(max_len: int, d_model: int, base: float = 10000.0) -> torch
     θ_i = exp(−(2i/d_model)·ln base), phases in float64 with torch ops; an odd d_model
     ends with the sine of the last frequency, as in :func:`posenc.sinusoidal`.
     """
+    max_len, d_model, base = _check_max_len(max_len), check_d_model(d_model), check_base(base)
+    check_size((max_len, d_model), "the sinusoidal table")
     position = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)  # (max_len, 1)
     theta = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float64) * (-math.log(base) / d_model))
     phase = position * theta  # (max_len, ⌈d/2⌉)
@@ -23,6 +26,10 @@ def sinusoidal_table(max_len: int, d_model: int, base: float = 10000.0) -> torch
     table[:, 0::2] = torch.sin(phase)
     table[:, 1::2] = torch.cos(phase[:, : d_model // 2])
     return table
+
+
+def _check_max_len(max_len: object) -> int:
+    return check_int(max_len, "max_len", minimum=1, maximum=MAX_LENGTH, meaning="the longest sequence the table covers")
 
 
 class SinusoidalPositionalEncoding(nn.Module):
@@ -35,15 +42,17 @@ class SinusoidalPositionalEncoding(nn.Module):
     def __init__(self, d_model: int, dropout: float = 0.0, max_len: int = 5000, base: float = 10000.0):
         super().__init__()
         self.d_model = check_d_model(d_model)
-        self.max_len = check_int(max_len, "max_len", minimum=1, meaning="the longest sequence the table covers")
+        self.max_len = _check_max_len(max_len)
         self.base = check_base(base)
-        if not 0.0 <= dropout < 1.0:
+        dropout = check_real(dropout, "dropout", minimum=0.0, maximum=1.0, meaning="a probability in [0, 1)")
+        if dropout == 1.0:
             raise ValueError(f"dropout must be a probability in [0, 1); got {dropout}.")
         self.dropout = nn.Dropout(p=dropout)
         self.register_buffer("pe", sinusoidal_table(self.max_len, self.d_model, self.base).float())
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """x: (batch, length, d_model) -> (batch, length, d_model)."""
+        """x: (batch, length, d_model) -> (batch, length, d_model); x floating-point and finite."""
+        x = check_float_tensor(x)
         if x.dim() != 3 or x.shape[-1] != self.d_model:
             raise ValueError(
                 f"Expected input of shape (batch, length, {self.d_model}); got {tuple(x.shape)}."
