@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from pages import shared, views
+from pages import modules_view, shared, views
 from posenc.scheme import Option
 
 c = shared.controls()
@@ -54,3 +54,5 @@ else:
     st.subheader("Download the scores")
     st.caption("Row 0: offset j − i; row 1: the score q·k for q = k = (1, …, 1).")
     shared.downloads(f"{name}_scores_by_offset", lambda: np.stack(views.score_curve(*args)).astype(np.float64))
+
+modules_view.live_expander(c)  # the scheme's nn.Module and its code; torch loads only when opened

@@ -1,0 +1,99 @@
+"""The Precision page under every scheme and dtype, the live-module panel, and torch loaded only when used."""
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from plotly_data import decode
+from streamlit.testing.v1 import AppTest
+
+import posenc
+
+pytest.importorskip("torch")
+from posenc.precision_tables import precision_table  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+DTYPES = ("float32", "float16", "bfloat16")
+
+
+def run(query: dict, page: str | None = "pages/precision.py") -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    if page:
+        at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def charts(at: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("scheme", list(posenc.SCHEMES))
+def test_precision_page_under_every_scheme_and_dtype(scheme, dtype):
+    at = run({"scheme": scheme, "dtype": dtype, "length": "300", "d_model": "32"})
+    assert at.selectbox(key="dtype").value == dtype
+    assert at.title and not at.error and not at.warning
+    figures = charts(at)
+    expected = 3 if scheme in ("sinusoidal", "rope") else 1  # error; relative property and θ for sin and RoPE
+    assert len(figures) == expected
+    assert at.dataframe  # what each dtype holds
+    names = [trace["name"] for trace in figures[0]["data"]]
+    assert names[0] == f"rounded to {dtype}"
+
+
+def test_error_chart_holds_posenc_numbers():
+    at = run({"scheme": "sinusoidal", "dtype": "bfloat16", "length": "400", "d_model": "16"})
+    result = precision_table("sinusoidal", 400, 16, 10000.0, "bfloat16")
+    for trace, errors in zip(charts(at)[0]["data"], result.errors.values()):
+        np.testing.assert_array_equal(decode(trace["y"]), np.maximum(errors, 1e-10))
+
+
+@pytest.mark.parametrize(("scheme", "sentence"), [
+    ("sinusoidal", "computed in bfloat16 (Annotated Transformer): position 257 equals an earlier one bit for bit"),
+    ("rope", "all in dtype (bfloat16): position 257 equals an earlier one bit for bit"),
+])
+def test_long_tables_repeat_at_257_in_bfloat16(scheme, sentence):
+    at = run({"scheme": scheme, "dtype": "bfloat16", "length": "4096", "d_model": "64"})
+    assert any(sentence in m.value for m in at.markdown)
+    assert any("seed's claim does not hold" in i.value for i in at.info)
+
+
+def test_bad_dtype_in_the_url_falls_back_with_a_warning():
+    at = run({"dtype": "float8"})
+    assert at.selectbox(key="dtype").value == "bfloat16"
+    assert any("dtype" in w.value and "float8" in w.value and "using bfloat16" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("scheme", list(posenc.SCHEMES))
+def test_live_module_matches_numpy(scheme):
+    at = run({"scheme": scheme, "module": "true", "length": "90", "d_model": "24"}, page=None)
+    gap = next(m for m in at.metric if m.label == "max |torch − numpy|")
+    assert float(gap.value) <= 1e-6
+    assert at.get("download_button") and not at.error
+
+
+def test_torch_is_loaded_only_by_pages_that_use_it():
+    script = textwrap.dedent(f"""
+        import sys
+        from streamlit.testing.v1 import AppTest
+        at = AppTest.from_file({APP!r}, default_timeout=120)
+        at.run()  # the encoding matrix, its module panel closed
+        at.switch_page("pages/sinusoids.py").run()
+        assert not at.exception
+        print("before", "torch" in sys.modules)
+        at.switch_page("pages/precision.py").run()
+        assert not at.exception
+        print("after", "torch" in sys.modules)
+    """)
+    run_ = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run_.returncode == 0, run_.stderr[-2000:]
+    assert "before False" in run_.stdout and "after True" in run_.stdout
