@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 import streamlit  # noqa: E402
+import browser_trace  # noqa: E402
 from browser import launch  # noqa: E402
 from loadtest import free_port, stop_server, wait_healthy  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
@@ -61,7 +62,8 @@ OBSERVE = """(() => {  // stamps of one change: key down, request sent, script_f
     while (i < bytes.length) {
       const tag = varint(), number = Math.floor(tag / 8), wire = tag % 8;
       if (number === 6) return varint() !== 2;  // not FINISHED_EARLY_FOR_RERUN: a newer run follows
-      if (wire === 0) varint(); else if (wire === 2) i += varint(); else if (wire === 1) i += 8; else if (wire === 5) i += 4;
+      if (wire === 0) varint(); else if (wire === 2) { const n = varint(); i += n; }  // not i += varint(): i is read first
+      else if (wire === 1) i += 8; else if (wire === 5) i += 4;
       else return false;
     }
     return false; };
@@ -161,6 +163,20 @@ def measure(browser, sides: dict[str, tuple[str, str, str]], args) -> dict[str, 
     return results
 
 
+def trace_row(browser, sides: dict[str, tuple[str, str, str]]) -> dict[str, dict[str, float]]:
+    """One traced press per side (after a first load and a warm-up press): main-thread time by group."""
+    result = {}
+    for name, (url, slider, key) in sides.items():
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        try:
+            page, _ = first_load(context, url)
+            press(page, slider, key)
+            result[name] = browser_trace.traced(browser, page, lambda: press(page, slider, key))
+        finally:
+            context.close()
+    return result
+
+
 def med(samples: list[Sample], name: str) -> float | None:
     return statistics.median(getattr(s, name) for s in samples) if samples else None
 
@@ -199,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="fresh context pairs (first loads) per row")
     parser.add_argument("--page", action="append", help="url path of a page to measure ('' = Encoding matrix)")
     parser.add_argument("--setting", action="append", choices=[s for s, _ in SETTINGS])
+    parser.add_argument("--trace", action="store_true", help="instead: one traced press per page and side, "
+                        "the browser main thread's time by group (bench/browser_trace.py)")
     args = parser.parse_args(argv)
     pages = [p for p in PAGES if args.page is None or p[1] in args.page]
     settings = [s for s in SETTINGS if args.setting is None or s[0] in args.setting]
@@ -214,6 +232,9 @@ def main(argv: list[str] | None = None) -> int:
                 for setting, query in settings:
                     sides = {"posenc": (f"{posenc_url}/{path}?{query}", slider, key),
                              "floor": (f"{floor_url}/?{query}", "d_model", "ArrowLeft")}
+                    if args.trace:
+                        rows.append((title, setting, trace_row(browser, sides)))
+                        continue
                     result = measure(browser, sides, args)
                     rows.append((title, setting, result))
                     problems += [f"{title}, {setting}, {n}: {p}" for n, s in result.items() for p in s.problems]
@@ -228,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{platform.python_version()}, streamlit {streamlit.__version__}, Chromium {version} headless; "
           f"{args.rounds} round(s) x {args.presses} counted presses per side, A B A B; medians; "
           f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n")
-    print(table(rows))
+    print(browser_trace.table(rows) if args.trace else table(rows))
     if problems:
         print("\nProblems:\n" + "\n".join(problems))
     return 1 if problems else 0

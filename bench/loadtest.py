@@ -6,6 +6,7 @@ Run from the repository root (loopback only; everything is bounded and stops by 
     python bench/loadtest.py --start                    # start app.py on a free port, stop it after
     python bench/loadtest.py --start --waves 2 --page "" --page sinusoids --page rotation
     python bench/loadtest.py --port 8501                # a server that is already running
+    python bench/loadtest.py --start --mix realistic --waves 2   # every page and scheme, caps included
 
 A session does what a browser tab does: open ``ws://127.0.0.1:PORT/_stcore/stream`` with
 subprotocol "streamlit" (streamlit 1.67 needs no XSRF token or cookie for the websocket;
@@ -39,6 +40,10 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 DEFAULT_PARAMS = ("d_model=32,64,128,256", "length=50,100,200,400")
+# --mix realistic: every page, every scheme, defaults and caps (d_model 1024, length 4096) among the values
+REALISTIC_PAGES = ("", "sinusoids", "rotation", "details", "compare", "properties")
+REALISTIC_PARAMS = ("scheme=sinusoidal,rope,alibi,learned,t5,shaw,nope", "d_model=128,64,1024,256,512",
+                    "length=100,4096,400,1000,2048,50")
 MAX_MESSAGE_BYTES = 2**28  # a page of plotly figures can exceed websockets' 1 MiB default
 
 
@@ -57,12 +62,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--after-wait", type=float, default=5.0, help="seconds to wait before the 'after' memory sample")
     p.add_argument("--param", action="append", help="KEY=V1,V2,... query values to cycle through (repeatable)")
     p.add_argument("--page", action="append", help="page url path, '' for the default page; sessions take turns (repeatable)")
+    p.add_argument("--mix", choices=["realistic"], help="realistic: every page (sessions take turns) and every "
+                   "scheme, d_model and length from defaults to the caps; replaces --page and --param")
     args = p.parse_args(argv)
     address = ipaddress.ip_address(args.host)
     if not (address.is_loopback and address.version == 4):
         p.error(f"--host must be an IPv4 loopback address such as 127.0.0.1, got {args.host}")
     if not (1 <= args.sessions <= 500 and 1 <= args.reruns <= 1000 and 1 <= args.waves <= 20):
         p.error("need 1 <= sessions <= 500, 1 <= reruns <= 1000, 1 <= waves <= 20")
+    if args.mix == "realistic":
+        args.param, args.page = list(REALISTIC_PARAMS), list(REALISTIC_PAGES)
     args.param = args.param or list(DEFAULT_PARAMS)
     args.page = args.page or [""]
     return args

@@ -16,41 +16,52 @@ if "send_all" in st.query_params:  # links made before the window view replaced 
     shared.warn("URL parameter `send_all` is no longer used: a large matrix is drawn thinned, and the "
                 "window view shows any 256 × 256 block of it at full resolution.")
 args = (c.scheme, c.length, c.d_model, c.base, c.options)
-pos_start, dim_start = views.window_controls(c, columns=scheme.family == "absolute")
 name = f"{c.scheme}_L{c.length}_d{c.d_model}_n{c.base:g}"
+if scheme.family == "bias":
+    offsets, values = shared.or_stop(shared.offset_bias, *args)
 
+
+@st.fragment
+def matrix_charts() -> None:
+    """The view (whole or window), the head and the charts: changing them reruns only this part."""
+    pos_start, dim_start = views.window_controls(c, columns=scheme.family == "absolute")
+    if scheme.family == "absolute":
+        st.plotly_chart(shared.or_stop(views.table_heatmap, *args, pos_start, dim_start), key="table_heatmap")
+        st.markdown(
+            "Each row is the vector added to the token embedding at that position. "
+            + ("Columns to the left oscillate fast; columns to the right change slowly, so together they "
+               "count positions like the hands of a clock." if c.scheme == "sinusoidal" else
+               "Blank rows are positions with no encoding." if views.has_missing_rows(*args) else "")
+        )
+        st.plotly_chart(views.similarity_heatmap(*args, pos_start), key="similarity_heatmap")
+        st.markdown(
+            "PE[p]·PE[q] for every pair of positions. For the sinusoidal encoding with an even d_model, "
+            "PE[p]·PE[q] = Σᵢ cos((p − q)θᵢ): bands parallel to the diagonal, the similarity depends "
+            "only on the offset p − q."
+        )
+    elif scheme.family == "bias":
+        head = int(shared.bound_control(Option("head", "Head h", 1, 1, len(values)), "head"))
+        st.plotly_chart(views.bias_heatmap(*args, head, pos_start), key="bias_heatmap")
+        st.markdown("The term this scheme adds to the attention logit e_ij before the softmax. It depends only on "
+                    "the offset j − i, so every diagonal is constant."
+                    + (" Gaps: keys a causal decoder may not see (−∞)." if np.isneginf(values).any() else ""))
+    else:
+        st.plotly_chart(shared.or_stop(views.score_heatmap, *args, pos_start), key="score_heatmap")
+        st.markdown("RoPE adds nothing to the embeddings: it rotates queries and keys. Their dot product "
+                    "then depends only on the offset between them, so every diagonal is constant.")
+
+
+matrix_charts()
 if scheme.family == "absolute":
-    st.plotly_chart(shared.or_stop(views.table_heatmap, *args, pos_start, dim_start), key="table_heatmap")
-    st.markdown(
-        "Each row is the vector added to the token embedding at that position. "
-        + ("Columns to the left oscillate fast; columns to the right change slowly, so together they "
-           "count positions like the hands of a clock." if c.scheme == "sinusoidal" else
-           "Blank rows are positions with no encoding." if views.has_missing_rows(*args) else "")
-    )
-    st.plotly_chart(views.similarity_heatmap(*args, pos_start), key="similarity_heatmap")
-    st.markdown(
-        "PE[p]·PE[q] for every pair of positions. For the sinusoidal encoding with an even d_model, "
-        "PE[p]·PE[q] = Σᵢ cos((p − q)θᵢ): bands parallel to the diagonal, the similarity depends "
-        "only on the offset p − q."
-    )
     st.subheader("Download the matrix")
     st.caption(f"The full {c.length} × {c.d_model} table in float64, whatever is shown above.")
     shared.downloads(name, lambda: scheme.table(c.length, c.d_model, c.base, **c.option_dict))  # built on click only
 elif scheme.family == "bias":
-    offsets, values = shared.or_stop(shared.offset_bias, *args)
-    head = int(shared.bound_control(Option("head", "Head h", 1, 1, len(values)), "head"))
-    st.plotly_chart(views.bias_heatmap(*args, head, pos_start), key="bias_heatmap")
-    st.markdown("The term this scheme adds to the attention logit e_ij before the softmax. It depends only on the offset "
-                "j − i, so every diagonal is constant." + (" Gaps: keys a causal decoder may not see (−∞)."
-                                                           if np.isneginf(values).any() else ""))
     st.subheader("Download the bias")
     st.caption(f"Every head's bias by offset: row h − 1, column j − i + {c.length - 1} "
                f"(shape {values.shape[0]} × {values.shape[1]}); B_h[i, j] = values[h − 1, j − i + L − 1].")
     shared.downloads(f"{name}_bias_by_offset", lambda: shared.offset_bias(*args)[1])
 else:
-    st.plotly_chart(shared.or_stop(views.score_heatmap, *args, pos_start), key="score_heatmap")
-    st.markdown("RoPE adds nothing to the embeddings: it rotates queries and keys. Their dot product "
-                "then depends only on the offset between them, so every diagonal is constant.")
     st.subheader("Download the scores")
     st.caption("Row 0: offset j − i; row 1: the score q·k for q = k = (1, …, 1).")
     shared.downloads(f"{name}_scores_by_offset", lambda: np.stack(views.score_curve(*args)).astype(np.float64))

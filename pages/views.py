@@ -149,6 +149,25 @@ def _paired_scores(q, k, query_positions, key_positions, base, keywords) -> np.n
     return (rotated_q * rotated_k).sum(axis=1)
 
 
+@shared_figure
+def rope_shift_figure(d_model: int, base: float, options: tuple, length: int, m: int, n: int):
+    """(figure, scores with both moved): score(m + s, n + s) and score(m + s, n) for every shift s
+    that keeps both inside the length, for a fixed random query and key (seed 0)."""
+    from posenc.rope import rope_keywords
+
+    keywords = rope_keywords(dict(options)) | {"seq_len": length}
+    rng = np.random.default_rng(0)
+    q, k = rng.normal(size=d_model), rng.normal(size=d_model)  # a fixed random query and key
+    shifts = np.arange(0, length - max(m, n))
+    together = _paired_scores(q, k, m + shifts, n + shifts, base, keywords)
+    query_only = _paired_scores(q, k, m + shifts, np.full(len(shifts), n), base, keywords)
+    together.setflags(write=False)
+    figure = figures.line_chart(shifts, {"both moved by s": together, "only the query moved": query_only},
+                                title="Moving query and key together leaves the score unchanged",
+                                x_label="shift s", y_label="q·k after rotation")
+    return figure, together
+
+
 def rope_shift_check(c: Controls) -> None:
     """RoPE's counterpart of the rotation check: score(m + s, n + s) = score(m, n)."""
     from posenc.rope import rope_keywords
@@ -163,20 +182,13 @@ def rope_shift_check(c: Controls) -> None:
         n = int(bound_control(Option("key", "key position n", min(5, c.length - 1), 0, c.length - 1), "key"))
     with right:
         s = int(bound_control(Option("shift", "shift s", 0, 0, c.length - 1 - max(m, n)), "shift"))
-    rng = np.random.default_rng(0)
-    q, k = rng.normal(size=c.d_model), rng.normal(size=c.d_model)  # a fixed random query and key
-    shifts = np.arange(0, c.length - max(m, n))
-    keywords.setdefault("seq_len", c.length)
-    together = or_stop(_paired_scores, q, k, m + shifts, n + shifts, c.base, keywords)
-    query_only = _paired_scores(q, k, m + shifts, np.full(len(shifts), n), c.base, keywords)
+    figure, together = or_stop(rope_shift_figure, c.d_model, c.base, c.options, c.length, m, n)
     before, after = together[0], together[s]
     cols = st.columns(3)
     cols[0].metric(f"score(m={m}, n={n})", f"{before:.12g}")
     cols[1].metric(f"score(m+s={m + s}, n+s={n + s})", f"{after:.12g}")
     cols[2].metric("difference", f"{abs(after - before):.3e}")
-    st.plotly_chart(figures.line_chart(shifts, {"both moved by s": together, "only the query moved": query_only},
-                                       title="Moving query and key together leaves the score unchanged",
-                                       x_label="shift s", y_label="q·k after rotation"), key="rope_shift")
+    st.plotly_chart(figure, key="rope_shift")
     st.caption(f"q and k are fixed random vectors (seed 0) of size {c.d_model}; frequencies use seq_len = {c.length}.")
 
 
