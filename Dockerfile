@@ -1,7 +1,8 @@
 # posenc explorer: the Streamlit app on port 8501.
 #   docker build -t posenc .
 #   docker run --rm -p 8501:8501 posenc      # then open http://localhost:8501
-FROM python:3.11-slim
+# Python 3.12, as Streamlit Community Cloud: requirements.txt then takes the CPU build of torch.
+FROM python:3.12-slim
 
 # No .pyc files, logs straight to `docker logs`. The code in the image never changes,
 # so Streamlit need not watch its files (the watchers cost CPU in every session).
@@ -20,16 +21,12 @@ RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin streamlit
 
 WORKDIR /app
 
-# torch==2.13.0 from PyPI is the CUDA build on Linux and pulls several GB of nvidia-* wheels.
-# PyTorch's CPU index publishes the same release as "2.13.0+cpu". Under PEP 440 the pin
-# "torch==2.13.0" matches "2.13.0+cpu" (a local label is ignored when the pin has none),
-# and pip prefers it because "2.13.0+cpu" sorts after "2.13.0": so requirements.txt stays
-# unchanged and the image gets the CPU wheel. Installed before the code is copied, so
-# editing the app does not redo this layer.
+# PyPI's Linux torch wheels are CUDA builds (several GB of nvidia-* wheels). On Linux with Python 3.12
+# requirements.txt names PyTorch's CPU wheel by its URL (x86_64 and aarch64), so this plain install
+# gets CPU torch and no nvidia-* package. Installed before the code is copied, so editing the app
+# does not redo this layer.
 COPY requirements.txt .
-RUN pip install --no-cache-dir \
-        --extra-index-url https://download.pytorch.org/whl/cpu \
-        -r requirements.txt
+RUN pip install --no-cache-dir -r requirements.txt
 
 # Only what `streamlit run app.py` needs (.dockerignore keeps the rest out of the context).
 COPY app.py .
