@@ -10,7 +10,7 @@ import streamlit as st
 # An emoji icon is drawn by the browser; a ":material/…:" page icon would be fetched from the internet.
 # ?present=true (presenter mode) opens with the sidebar collapsed.
 st.set_page_config(page_title="posenc: positional-encoding explorer", page_icon="🌊", layout="wide",
-                   initial_sidebar_state="collapsed" if st.query_params.get("present") == "true" else "auto")
+                   initial_sidebar_state="collapsed" if st.query_params.get("present", "").lower() == "true" else "auto")
 
 PAGES = [
     st.Page("pages/heatmap.py", title="Encoding matrix", icon=":material/grid_on:", default=True),

@@ -16,6 +16,9 @@ import re
 import plotly.graph_objects as go
 import streamlit as st
 
+from pages.binding import warn
+from posenc.params import code_span
+
 SCALE = 1.4  # text in presenter mode
 LINE_SCALE = 1.8  # line widths in presenter mode
 EXPORT_SCALE = 2  # the camera button's PNG is this many times the chart's on-screen size
@@ -27,6 +30,7 @@ html { font-size: 140%; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-weight: 500; line-height: 1.5; }
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: inherit; opacity: 0.92; }
 [data-testid="stMetricValue"] { font-weight: 700; }
+[data-testid="stTable"] th, [data-testid="stTable"] td { color: inherit; font-size: 1rem; }
 .katex { font-size: 1.3em; }
 </style>"""
 
@@ -38,8 +42,20 @@ def is_on() -> bool:
     """Whether this session shows presenter mode (the sidebar toggle, bound to ``?present=true``)."""
     value = st.session_state.get("present")
     if value is None:
-        value = st.query_params.get("present", "").lower() in ("true", "1")
+        value = st.query_params.get("present", "").lower() == "true"
     return bool(value)
+
+
+def toggle() -> bool:
+    """The sidebar toggle, bound to ``?present=``. A URL value that is neither true nor false
+    (the toggle reads it as false) gets a warning; URL text only ever appears as a code span."""
+    raw = st.query_params.get("present")
+    present = st.toggle("Presenter mode", key="present", bind="query-params",
+                        help="For a projector: larger text and chart labels, thicker lines (?present=true).")
+    if raw is not None and raw.lower() not in ("true", "false"):
+        warn(f"URL parameter {code_span('present')} = {code_span(raw)} is not true or false: "
+             f"using {'true' if present else 'false'}.")
+    return bool(present)
 
 
 def apply(present: bool) -> None:

@@ -74,8 +74,7 @@ def controls() -> Controls:
         options = tuple((o.name, bound_control(o, f"{scheme}.{o.name}")) for o in schemes[scheme].options)
         st.caption(f"Caps: d_model ≤ {posenc.params.MAX_D_MODEL}, length ≤ {posenc.params.MAX_LENGTH}. "
                    "Every setting is in the URL: copy it to share this view.")
-        present = st.toggle("Presenter mode", key="present", bind="query-params",
-                            help="For a projector: larger text and chart labels, thicker lines (?present=true).")
+        present = presenter.toggle()
     presenter.apply(present)
     return Controls(int(d_model), float(base), int(length), scheme, options)
 
