@@ -1,0 +1,44 @@
+"""Presenter mode and chart output (pages/presenter.py): restyled copies, never the cached figure."""
+
+import numpy as np
+
+from pages import presenter
+from posenc import figures
+
+
+def line_figure():
+    return figures.line_chart(np.arange(5), {"a": np.arange(5.0)}, title="t", x_label="x", y_label="y", markers=True)
+
+
+def test_presenter_restyle_scales_text_lines_and_markers_on_a_copy():
+    fig = line_figure()
+    before = fig.to_json()
+    styled = presenter.restyle(fig, present=True, dark=False)
+    assert fig.to_json() == before  # cached figures are shared: the original is untouched
+    assert styled.layout.font.size == 15 * presenter.SCALE
+    assert styled.layout.legend.font.size >= 15 * presenter.SCALE * 0.9
+    assert styled.layout.xaxis.tickfont.size >= 15 * presenter.SCALE * 0.9
+    assert styled.data[0].line.width == 2 * presenter.LINE_SCALE
+    assert styled.data[0].marker.size == 6 * presenter.SCALE
+    assert styled.layout.font.color == presenter.LIGHT_TEXT
+
+
+def test_dark_restyle_matches_the_dark_theme():
+    styled = presenter.restyle(line_figure(), present=False, dark=True)
+    assert styled.layout.paper_bgcolor == styled.layout.plot_bgcolor == presenter.DARK["paper"]
+    assert styled.layout.font.color == presenter.DARK["text"]
+    assert styled.layout.xaxis.gridcolor == presenter.DARK["grid"]
+    assert styled.layout.font.size == 15  # dark alone keeps the laptop sizes
+
+
+def test_marker_size_lists_scale_element_by_element():
+    fig = figures.phasor_chart([0], np.array([[0.0, 1.0]]), np.array([[1.0, 0.0]]), np.array([1.0]), pos=0, k=1)
+    styled = presenter.restyle(fig, present=True, dark=False)
+    sizes = [t.marker.size for t in styled.data if isinstance(t.marker.size, tuple)]
+    assert sizes and all(s[1] == 11 * presenter.SCALE for s in sizes)
+
+
+def test_presenter_css_is_a_constant_without_placeholders():
+    assert "{" in presenter.PRESENTER_CSS and "%s" not in presenter.PRESENTER_CSS
+    assert presenter.PRESENTER_CSS.startswith("<style>") and presenter.PRESENTER_CSS.endswith("</style>")
+    assert "font-size: 140%" in presenter.PRESENTER_CSS
