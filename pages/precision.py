@@ -53,13 +53,17 @@ def theta(d_model: int, base: float, dtype: str):
 
 @shared.cached
 def dtype_table() -> pd.DataFrame:
-    """The dtypes' facts, with what torch stores for 2^p + 1 (checked, not assumed)."""
+    """The dtypes' facts as text, with what torch stores for 2^p + 1 (checked, not assumed)."""
     import torch
 
-    rows = precision.dtype_facts()
-    for row in rows:
+    rows = []
+    for row in precision.dtype_facts():
         limit = row["first inexact integer 2^p + 1"]
-        row["torch stores 2^p + 1 as"] = int(torch.tensor(float(limit), dtype=getattr(torch, row["dtype"])).item())
+        stored = int(torch.tensor(float(limit), dtype=getattr(torch, row["dtype"])).item())
+        rows.append({"dtype": row["dtype"], "significand bits p": str(row["significand bits p"]),
+                     "unit roundoff 2^−p": f"{row['unit roundoff 2^−p']:.2e}",
+                     "first inexact integer 2^p + 1": f"{limit:,}", "torch stores 2^p + 1 as": f"{stored:,}",
+                     "largest value": f"{row['largest value']:.6g}"})
     return pd.DataFrame(rows)
 
 
@@ -86,9 +90,7 @@ right.caption(f"{scheme.label}, length={c.length}, d_model={c.d_model}, n={c.bas
               f"with torch in {dtype} and compared with float64; exact zeros are drawn at {FLOOR:g}.")
 
 st.subheader("What each dtype holds")
-st.dataframe(dtype_table(), hide_index=True, key="dtypes",
-             column_config={"unit roundoff 2^−p": st.column_config.NumberColumn(format="%.2e"),
-                            "largest value": st.column_config.NumberColumn(format="%.4g")})
+st.dataframe(dtype_table(), hide_index=True, key="dtypes")
 st.caption("A dtype with p significant bits holds every integer up to 2^p; 2^p + 1 rounds to 2^p. "
            "A position past that limit, stored in the dtype, is the same number as its neighbour.")
 

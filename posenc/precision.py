@@ -91,22 +91,23 @@ def first_repeated_row(table: np.ndarray) -> int | None:
     """The first row index whose values equal an earlier row's bit for bit, or None.
 
     Rows holding NaN (no encoding, e.g. past a learned table) are skipped: "no encoding"
-    is not an encoding that repeats. −0.0 and 0.0 count as different bits. Rows are first
-    grouped by the bits of at most 16 evenly spread columns; only rows of one group are
-    compared in full.
+    is not an encoding that repeats. −0.0 and 0.0 count as different bits. Rows are grouped
+    by a hash of their bits (equal rows hash equally); only rows of one group are compared.
     """
     bits = np.ascontiguousarray(table, dtype=np.float64).view(np.uint64)  # (rows, columns)
     if bits.ndim != 2 or not len(bits):
         return None
     missing = np.isnan(table).any(axis=1) if bits.shape[1] else np.zeros(len(bits), dtype=bool)
-    columns = np.unique(np.linspace(0, max(bits.shape[1] - 1, 0), min(16, bits.shape[1])).astype(int))
-    keys = np.ascontiguousarray(bits[:, columns])
-    groups: dict[bytes, list[int]] = {}
-    for index in np.flatnonzero(~missing):
-        group = groups.setdefault(keys[index].tobytes(), [])
-        if any(np.array_equal(bits[index], bits[earlier]) for earlier in group):
+    weights = np.random.default_rng(0).integers(1, 2**63, size=bits.shape[1], dtype=np.uint64) | np.uint64(1)
+    hashes = (bits * weights).sum(axis=1, dtype=np.uint64)  # wraps modulo 2^64
+    valid = np.flatnonzero(~missing)
+    order = np.argsort(hashes[valid], kind="stable")  # equal hashes: earlier rows first
+    sorted_hashes = hashes[valid][order]
+    candidates = np.sort(valid[order[1:][sorted_hashes[1:] == sorted_hashes[:-1]]])  # an earlier row hashes alike
+    for index in candidates:
+        earlier = valid[(hashes[valid] == hashes[index]) & (valid < index)]
+        if any(np.array_equal(bits[index], bits[row]) for row in earlier):
             return int(index)
-        group.append(index)
     return None
 
 

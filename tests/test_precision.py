@@ -87,6 +87,21 @@ def test_max_abs_error_skips_equal_infinities_and_missing_rows():
     np.testing.assert_array_equal(max_abs_error(approx, exact), [0.5, np.nan, 0.5, np.inf])
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_first_repeated_row_equals_a_plain_search(seed):
+    rng = np.random.default_rng(seed)
+    table = rng.integers(0, 3, size=(300, rng.integers(1, 5))).astype(np.float64)
+    table[rng.random(300) < 0.2, 0] = np.nan
+    seen, expected = set(), None
+    for index, row in enumerate(table):
+        if not np.isnan(row).any():
+            if row.tobytes() in seen:
+                expected = index
+                break
+            seen.add(row.tobytes())
+    assert first_repeated_row(table) == expected
+
+
 def test_first_repeated_row():
     assert first_repeated_row(np.eye(5)) is None
     assert first_repeated_row(np.zeros((4, 3))) == 1
