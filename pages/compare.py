@@ -7,6 +7,7 @@ from pages import shared, views
 
 c = shared.controls()
 st.title("Comparison: how each scheme sees the offset j − i")
+c = shared.for_view(c, every_scheme=True)
 st.markdown(
     "Every scheme, at the same length and d_model, reduced to the one curve they all have: "
     "how the attention logit bias (bias schemes), the q·k score (RoPE) or the similarity of two "

@@ -105,6 +105,10 @@ def rope() -> None:
                              y_label="wavelength (positions)", log_y=True)
     fig.update_traces(selector=dict(name=f"original context {original}"), line_dash="dash")
     st.plotly_chart(fig, key="rope_wavelengths")
+    missing = [name for name in posenc.ROPE_SCALINGS if name not in waves]
+    if missing:
+        st.caption(f"Not drawn: {', '.join(missing)} (they cannot take these settings: "
+                   "ntk and dynamic need at least 4 rotated dimensions, yarn needs n > 1).")
     st.caption("Pairs whose wavelength exceeds the original context never completed a turn in training; the "
                "scalings stretch (linear), re-base (NTK, dynamic) or blend (YaRN, Llama 3) them.")
     st.subheader("The rotation of chosen pairs")

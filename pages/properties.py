@@ -38,6 +38,7 @@ def row(label: str, result: props.SchemeProperties | str) -> dict:
 
 c = shared.controls()
 st.title("Properties")
+c = shared.for_view(c, every_scheme=True)
 st.markdown(
     "Seed 001 lists what a good positional encoding should satisfy. Each criterion is **measured** here, "
     f"for every scheme, at length L = {c.length}, d_model = {c.d_model}, n = {c.base:g}:\n"

@@ -17,6 +17,7 @@ if c.scheme != "sinusoidal":
             "choose Sinusoidal or RoPE in the sidebar.")
     st.stop()
 
+c = shared.for_view(c, even_d_model=True)
 spacing = c.option_dict.get("spacing", "vaswani")
 if c.option_dict.get("layout") == "split":
     st.caption("M_k pairs (sin, cos) columns side by side, so this page uses the interleaved layout.")

@@ -18,6 +18,7 @@ import posenc
 import posenc.analysis
 from pages import presenter
 from pages.binding import bound_control, bound_multiselect, warn  # noqa: F401  # re-exported for pages
+from posenc.constraints import valid_for_all, valid_settings
 from posenc.params import SHARED_CONTROLS
 from posenc.scheme import Option
 
@@ -70,13 +71,62 @@ def controls() -> Controls:
         scheme_option = Option("scheme", "scheme", next(iter(schemes)), choices=tuple(schemes), help=names)
         scheme = bound_control(scheme_option, "scheme")
         st.caption(schemes[scheme].label)
+        _apply_corrections()
         d_model, base, length = (bound_control(o, o.name) for o in SHARED_CONTROLS)
         options = tuple((o.name, bound_control(o, f"{scheme}.{o.name}")) for o in schemes[scheme].options)
+        d_model, base, length, options = _combined(scheme, d_model, base, length, options)
         st.caption(f"Caps: d_model ≤ {posenc.params.MAX_D_MODEL}, length ≤ {posenc.params.MAX_LENGTH}. "
                    "Every setting is in the URL: copy it to share this view.")
         present = presenter.toggle()
     presenter.apply(present)
     return Controls(int(d_model), float(base), int(length), scheme, options)
+
+
+_PENDING = "_posenc_corrections"  # widget values to set before the widgets are drawn, and why
+
+
+def _apply_corrections() -> None:
+    """Set the values a previous run corrected, before their widgets exist; show why."""
+    pending = st.session_state.pop(_PENDING, None)
+    if pending:
+        values, notes = pending
+        st.session_state.update(values)
+        for note in notes:
+            warn(note)
+
+
+def _combined(scheme: str, d_model: int, base: float, length: int, options: tuple):
+    """Settings the scheme cannot take in combination (odd width where pairs are needed, n ≤ 1 where
+    ln n divides) become the nearest valid ones before any page computes. The widgets are set to them
+    by one more run (a widget's value cannot change once drawn in this run), with a warning."""
+    settings, notes = valid_settings(scheme, length, d_model, base, dict(options))
+    fixed = {"d_model": settings["d_model"], "n": settings["base"], "length": settings["length"]}
+    fixed |= {f"{scheme}.{name}": value for name, value in settings["options"].items()}
+    held = {"d_model": d_model, "n": base, "length": length} | {f"{scheme}.{k}": v for k, v in options}
+    changes = {key: value for key, value in fixed.items() if held[key] != value}
+    if changes and not st.session_state.get("_posenc_corrected"):
+        st.session_state[_PENDING] = (changes, notes)
+        st.session_state["_posenc_corrected"] = True  # at most one extra run, whatever happens
+        st.rerun()
+    st.session_state["_posenc_corrected"] = False
+    if changes:  # the widget kept another value (it cannot, but never compute with it)
+        for note in notes:
+            warn(note)
+    return (settings["d_model"], settings["base"], settings["length"],
+            tuple((name, settings["options"][name]) for name, _ in options))
+
+
+def for_view(c: Controls, *, even_d_model: bool = False, every_scheme: bool = False) -> Controls:
+    """The settings a view can draw: an even d_model where it pairs dimensions, or settings every
+    scheme takes with its default options (the comparison). A change is announced, the sidebar kept."""
+    shared, notes = valid_for_all(c.length, c.d_model, c.base) if every_scheme else (vars(c), [])
+    settings, more = valid_settings(c.scheme, shared["length"], shared["d_model"], shared["base"], c.option_dict,
+                                    even_d_model=even_d_model)
+    notes += [note for note in more if note not in notes]
+    for note in notes:
+        st.info(note, icon=":material/tune:")
+    return Controls(settings["d_model"], settings["base"], settings["length"], c.scheme,
+                    tuple((name, settings["options"][name]) for name, _ in c.options))
 
 
 @st.cache_resource(max_entries=TABLE_ENTRIES, show_spinner=False)
@@ -153,8 +203,11 @@ def rope_wavelengths(d_model: int, base: float, options: tuple, length: int) -> 
     for rope_type in ROPE_SCALINGS:
         accepted = rope_scaling_parameters(rope_type)
         params = {k: v for k, v in dict(options).items() if k in accepted}
-        waves[rope_type] = posenc.rope_wavelengths(d_model, base, rope_type, rotary_fraction=fraction,
-                                                   seq_len=length, **params)
+        try:
+            waves[rope_type] = posenc.rope_wavelengths(d_model, base, rope_type, rotary_fraction=fraction,
+                                                       seq_len=length, **params)
+        except ValueError:  # e.g. ntk and dynamic need 4 rotated dimensions; the page lists what is missing
+            continue
     return waves
 
 

@@ -1,0 +1,161 @@
+"""Random shared links for the app, and what every page must do with them.
+
+A link is a dict ``key -> value or [values]`` over every query parameter the app reads:
+the shared controls, every scheme's options (``rope.factor``, ``t5.num_buckets`` …) and every
+page control. Values are valid, at the boundaries, or hostile (NaN, ±inf, huge, negative,
+fractions, Unicode digits, empty, 10,000 characters, Markdown, HTML, repeated keys).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+from hypothesis import strategies as st
+from streamlit import config
+from streamlit.testing.v1 import AppTest
+
+import posenc
+from posenc.params import SHARED_CONTROLS
+
+config.set_option("client.showErrorDetails", "full")  # the tests see what a reader would not
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+PAGES = re.findall(r'st\.Page\("(pages/[a-z_]+\.py)"', (ROOT / "app.py").read_text())
+
+# Whole-number page controls (key -> a plausible valid range); lists are repeated keys.
+PAGE_NUMBERS = {"pos": (0, 4095), "k": (-4095, 4095), "head": (1, 64), "query": (0, 4095), "key": (0, 4095),
+                "shift": (0, 4095), "rope_m": (0, 4095), "rope_n": (0, 4095), "step": (1, 9)}
+PAGE_LISTS = {"dims": (0, 1023), "positions": (0, 4095), "pairs": (0, 511), "rope_pairs": (0, 511)}
+PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"),
+                "dtype": ("float32", "float16", "bfloat16")}
+
+HOSTILE = (
+    "nan", "NaN", "inf", "-inf", "1e400", "-1e400", "-0", "0x10", "1_000", "١٢٨", "６４", "", " ", "\t",
+    "9" * 400, "x" * 10_000, "[Log in again](https://evil.example)", "![i](https://evil.example/i.png)",
+    "**bold**", "_it_", ":red[red]", ":material/warning:", "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>", "$x^2$", "`code`", "a\n\n# heading", "https://evil.example",
+    "<https://evil.example>", "\\", "\x00", "‮", "true", "None", "[]", "{}",
+)
+# Raw text that would render as something if it were not escaped: it must appear only inside code spans.
+ACTIVE = re.compile(r"[\[\]()<>*_:$`#!\\~|]|https?://")
+
+
+def _numbers(low: float, high: float, whole: bool):
+    span = high - low
+    special = [low, high, low - 1, high + 1, -1, 0, 2 * high + 7]
+    values = st.integers(int(low) - 3, int(high) + 3) if whole else st.floats(low - 1, high * 2, allow_nan=False)
+    fractions = st.floats(low, high, allow_nan=False).map(lambda v: v + 0.5 if whole else v)
+    huge = st.floats(-1e300, 1e300, allow_nan=False) if span else st.just(0)
+    return st.one_of(values, st.sampled_from(special), fractions, huge).map(
+        lambda v: str(int(v)) if whole and float(v).is_integer() else repr(v))
+
+
+def _value(low=None, high=None, whole=True, choices=()):
+    valid = st.sampled_from(choices) if choices else _numbers(low, high, whole)
+    hostile = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=20))
+    single = st.one_of(valid, valid, valid, hostile)
+    return st.one_of(single, single, single, st.lists(single, min_size=2, max_size=3))
+
+
+def _universe() -> dict:
+    strategies = {}
+    for option in SHARED_CONTROLS:
+        strategies[option.name] = _value(option.minimum, option.maximum, isinstance(option.default, int))
+    strategies["scheme"] = _value(choices=tuple(posenc.SCHEMES))
+    for key, scheme in posenc.SCHEMES.items():
+        for o in scheme.options:
+            strategies[f"{key}.{o.name}"] = _value(o.minimum, o.maximum, isinstance(o.default, int), o.choices)
+    for key, (low, high) in PAGE_NUMBERS.items():
+        strategies[key] = _value(low, high)
+    for key, (low, high) in PAGE_LISTS.items():
+        strategies[key] = st.lists(st.one_of(_numbers(low, high, True), st.sampled_from(HOSTILE)), max_size=10)
+    for key, choices in PAGE_CHOICES.items():
+        strategies[key] = _value(choices=choices)
+    return strategies
+
+
+UNIVERSE = _universe()
+
+
+SHARED_KEYS = ("d_model", "n", "length")
+PAGE_KEYS = tuple(sorted(set(UNIVERSE) - set(SHARED_KEYS) - {"scheme"} - {k for k in UNIVERSE if "." in k}))
+
+
+@st.composite
+def links(draw) -> dict:
+    """A link: the scheme most often, each shared control half the time, the scheme's own options
+    half the time each, and a few other keys (page controls, other schemes' options)."""
+    keys = [key for key in SHARED_KEYS if draw(st.booleans())]
+    keys += ["scheme"] if draw(st.integers(0, 3)) else []
+    keys += draw(st.lists(st.sampled_from(PAGE_KEYS), max_size=4, unique=True))
+    keys += draw(st.lists(st.sampled_from(sorted(k for k in UNIVERSE if "." in k)), max_size=2, unique=True))
+    link = {key: draw(UNIVERSE[key]) for key in dict.fromkeys(keys)}
+    scheme = link.get("scheme")
+    if isinstance(scheme, str) and scheme in posenc.SCHEMES:
+        for o in posenc.SCHEMES[scheme].options:
+            if draw(st.booleans()):
+                link[f"{scheme}.{o.name}"] = draw(UNIVERSE[f"{scheme}.{o.name}"])
+    return {k: v for k, v in link.items() if v != []}
+
+
+def _markdown_of(at: AppTest) -> list[str]:
+    """Every Markdown body on the page: warnings, infos, errors, markdown, captions."""
+    bodies = []
+    for kind in ("warning", "info", "error", "success", "markdown", "caption"):
+        bodies += [element.value for element in at.get(kind)]
+    bodies += [element.proto.label for element in at.get("metric")]
+    return [b for b in bodies if isinstance(b, str)]
+
+
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
+
+
+def outside_code(markdown: str) -> str:
+    return _CODE_SPAN.sub("", markdown)
+
+
+def rendered_url_text(at: AppTest, link: dict) -> list[str]:
+    """Raw URL values with active Markdown/HTML characters that appear outside a code span."""
+    raw = [v for value in link.values() for v in (value if isinstance(value, list) else [value])]
+    active = [v for v in raw if len(v) >= 3 and ACTIVE.search(v)]
+    found = []
+    for body in _markdown_of(at):
+        plain = outside_code(body)
+        found += [v for v in active if v[:40] in plain]
+    return found
+
+
+def check_page(at: AppTest, link: dict, page: str) -> list[str]:
+    """What is wrong with the page as drawn: exceptions, error boxes, rendered URL text."""
+    problems = [f"{page}: exception {e.value}" for e in at.exception]
+    problems += [f"{page}: error box {e.value}" for e in at.error]
+    problems += [f"{page}: URL text rendered: {v[:60]!r}" for v in rendered_url_text(at, link)]
+    if not at.get("title") and not at.exception:
+        problems.append(f"{page}: no title")
+    return problems
+
+
+def open_page(link: dict, page: str, timeout: float = 60) -> AppTest:
+    """``page`` opened from ``link`` as a browser would open a shared deep link."""
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    for key, value in link.items():
+        at.query_params[key] = value
+    return at.switch_page(page).run()
+
+
+def run_link(link: dict, pages=None) -> tuple[list[str], dict[str, float]]:
+    """Open ``link`` on every page in turn; (problems, seconds per page)."""
+    problems, seconds = [], {}
+    for page in pages or PAGES:
+        start = time.perf_counter()
+        at = open_page(link, page)
+        seconds[page] = time.perf_counter() - start
+        problems += check_page(at, link, page)
+    return problems, seconds
+
+
+def describe(link: dict) -> str:
+    return json.dumps(link, ensure_ascii=True)[:400]
