@@ -1,0 +1,145 @@
+"""Every failure class found by trying links as users and careless scripts would (issue 7),
+pinned by name: crashes, empty pages, rendered URL text, untruthful warnings, controls not in the URL."""
+
+import pytest
+from fuzz_links import PAGES, check_page, open_page, outside_code
+
+import posenc
+
+
+def clean(link: dict, page: str):
+    at = open_page(link, page)
+    assert not check_page(at, link, page)
+    return at
+
+
+def warnings(at) -> str:
+    return " ".join(w.value for w in at.warning) + " " + " ".join(i.value for i in at.info)
+
+
+# Crashes from plain use -----------------------------------------------------------------------
+
+def test_rope_shift_collapses_to_one_value_when_the_key_is_at_the_last_position():
+    at = clean({"scheme": "rope", "length": "20"}, "pages/rotation.py")
+    at.slider(key="key").set_value(19).run()
+    assert not at.exception and not at.error
+    assert "shift s: **0** (the only value possible here)" in " ".join(m.value for m in at.markdown)
+
+
+def test_rope_rotation_check_at_length_two():
+    clean({"scheme": "rope", "length": "2"}, "pages/rotation.py")
+
+
+def test_pos_at_the_end_moves_the_default_k_into_range():
+    at = clean({"pos": "99"}, "pages/rotation.py")
+    assert at.slider(key="pos").value == 99 and at.slider(key="k").value == 0
+
+
+def test_k_is_clamped_with_a_warning_when_pos_moves():
+    at = clean({"length": "10", "k": "5"}, "pages/rotation.py")
+    at.slider(key="pos").set_value(8).run()
+    assert at.slider(key="k").value == 1
+    assert "k (offset; negative looks back) ` 5 ` is outside -8 … 1: using 1." in warnings(at)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_yarn_with_n_one_is_corrected_before_any_page_computes(page):
+    at = clean({"scheme": "rope", "rope.rope_type": "yarn", "n": "1"}, page)
+    assert at.number_input(key="n").value == 2.0
+    assert "YaRN divides by ln n, so n must be greater than 1; using n=2." in warnings(at)
+
+
+def test_rope_with_d_model_two_leaves_out_the_scalings_that_need_four_dimensions():
+    at = clean({"scheme": "rope", "d_model": "2"}, "pages/details.py")
+    assert "Not drawn: dynamic, ntk" in " ".join(c.value for c in at.caption)
+
+
+# Empty pages -----------------------------------------------------------------------------------
+
+def test_comparison_with_odd_d_model_draws_every_scheme_at_the_nearest_even_width():
+    at = clean({"d_model": "7"}, "pages/compare.py")
+    assert at.slider(key="d_model").value == 7  # the sidebar keeps what the reader chose
+    assert "using d_model=6" in warnings(at) and at.get("plotly_chart")
+
+
+def test_rotation_check_with_odd_d_model_uses_the_nearest_even_width():
+    at = clean({"d_model": "7"}, "pages/rotation.py")
+    assert "this view pairs dimensions (sin, cos)" in warnings(at) and at.get("plotly_chart")
+
+
+def test_rope_rotary_fraction_giving_odd_dimensions_is_corrected():
+    at = clean({"scheme": "rope", "d_model": "100", "rope.rotary_fraction": "0.33"}, "pages/heatmap.py")
+    assert at.number_input(key="rope.rotary_fraction").value == pytest.approx(0.32)
+    assert "using rope.rotary_fraction=0.32 (32 dimensions)" in warnings(at)
+
+
+def test_t5_max_distance_inside_the_exact_buckets_is_corrected():
+    at = clean({"scheme": "t5", "t5.max_distance": "8"}, "pages/heatmap.py")
+    assert at.slider(key="t5.max_distance").value == 9
+
+
+def test_split_layout_with_odd_d_model_is_corrected():
+    at = clean({"d_model": "7", "sinusoidal.layout": "split"}, "pages/heatmap.py")
+    assert at.slider(key="d_model").value == 6
+
+
+# Content injection -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw", ["[Log in again](https://evil.example)", "![i](https://evil.example/i.png)",
+                                 "**bold**", ":red[red]", "<img src=x onerror=alert(1)>", "a\n\n[x](https://e.x)",
+                                 "`` [x](https://e.x) ``"])
+def test_url_text_is_shown_escaped_never_rendered(raw):
+    at = clean({"d_model": raw, "rope.factor": raw, "dims": [raw, "4"]}, "pages/sinusoids.py")
+    shown = [w.value for w in at.warning]
+    assert shown and all(raw[:20] not in outside_code(w) for w in shown)
+
+
+def test_long_url_text_is_shortened():
+    at = clean({"length": "9" * 10_000}, "pages/heatmap.py")
+    assert max(len(w.value) for w in at.warning) < 200
+
+
+# Warnings that tell the truth ------------------------------------------------------------------
+
+def test_a_fraction_warns_with_the_value_the_slider_holds():
+    at = clean({"d_model": "64.6"}, "pages/heatmap.py")
+    assert at.slider(key="d_model").value == 64
+    assert "URL parameter ` d_model ` = ` 64.6 ` must be a whole number: using 64." in warnings(at)
+
+
+def test_a_repeated_key_is_reported():
+    at = clean({"d_model": ["64", "32"]}, "pages/heatmap.py")
+    assert at.slider(key="d_model").value == 32
+    assert "URL parameter ` d_model ` = ` 32 ` is given 2 times; the last one is read: using 32." in warnings(at)
+
+
+def test_warnings_name_the_url_key_of_a_scheme_option():
+    at = clean({"scheme": "rope", "rope.factor": "abc", "t5.seed": "x"}, "pages/heatmap.py")
+    assert "URL parameter ` rope.factor ` = ` abc ` is not a number: using 4." in warnings(at)
+
+
+# Every control in the URL ----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("link", "page", "kind", "key", "value"), [
+    ({"dims": ["1", "3"]}, "pages/sinusoids.py", "multiselect", "dims", [1, 3]),
+    ({"positions": ["2", "7"]}, "pages/sinusoids.py", "multiselect", "positions", [2, 7]),
+    ({"pairs": ["5"]}, "pages/rotation.py", "multiselect", "pairs", [5]),
+    ({"scheme": "alibi", "head": "3"}, "pages/heatmap.py", "slider", "head", 3),
+    ({"scheme": "rope", "rope_m": "4", "rope_n": "9"}, "pages/details.py", "slider", "rope_n", 9),
+    ({"scheme": "rope", "rope_pairs": ["2", "6"]}, "pages/details.py", "multiselect", "rope_pairs", [2, 6]),
+    ({"scheme": "rope", "query": "3", "key": "8", "shift": "4"}, "pages/rotation.py", "slider", "shift", 4),
+])
+def test_page_controls_are_read_from_the_url(link, page, kind, key, value):
+    at = clean(link, page)
+    assert getattr(at, kind)(key=key).value == value
+
+
+def test_a_collapsed_head_range_is_text_not_a_slider():
+    at = clean({"scheme": "alibi", "alibi.num_heads": "1"}, "pages/heatmap.py")
+    assert "Head h: **1**" in " ".join(m.value for m in at.markdown)
+    assert all(s.key != "head" for s in at.slider)
+
+
+def test_every_scheme_option_key_is_in_the_fuzzed_universe():
+    from fuzz_links import UNIVERSE
+    assert {f"{k}.{o.name}" for k, s in posenc.SCHEMES.items() for o in s.options} <= set(UNIVERSE)
