@@ -79,7 +79,8 @@ def step_1(c, pos, k, i):
                                                              f"PE[·, {2 * i + 1}] = cos(pos·θ_{i})": columns[:, 1]},
                                        title=f"Pair i = {i}: one sinusoid per dimension, wavelength 2π/θ_{i} = "
                                              f"{wavelength:.4g} positions", x_label="position pos",
-                                       y_label="value", markers=c.length <= 64),
+                                       y_label="value", markers=c.length <= 64,
+                                       x_window=max(20, round(3 * wavelength)) if 3 * wavelength < c.length else None),
                     "pair_sinusoids", "derivation_pair_sinusoids", i=i)
 
 

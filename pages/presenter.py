@@ -88,39 +88,67 @@ def _scaled(value, factor: float):
     return value
 
 
+def _font(parent: dict, key: str = "font") -> dict:
+    return parent.setdefault(key, {})
+
+
+def _axes(layout: dict) -> list[dict]:
+    """Every x and y axis of a layout (the first ones created when the figure left them implicit)."""
+    names = {name for name in layout if re.fullmatch(r"[xy]axis\d*", name)} | {"xaxis", "yaxis"}
+    return [layout.setdefault(name, {}) for name in sorted(names)]
+
+
+def _present(spec: dict, text: str) -> None:
+    """Larger text, thicker lines and bigger markers, in place on a figure dict. Streamlit's chart
+    theme sets legend, tick and axis-title fonts itself, so each is set explicitly."""
+    layout = spec["layout"]
+    size = _font(layout).get("size", 15) * SCALE
+    _font(layout).update(size=size, color=text)
+    _font(layout.setdefault("legend", {})).update(size=size * 0.9)
+    _font(layout.setdefault("hoverlabel", {})).update(size=size)
+    title = layout.setdefault("title", {})
+    _font(title)["size"] = _font(title).get("size", 20) * SCALE
+    for annotation in layout.get("annotations", []):
+        _font(annotation)["size"] = _font(annotation).get("size", 15) * SCALE
+    for trace in spec["data"]:
+        if trace.get("type", "scatter") == "scatter":
+            line, marker = trace.setdefault("line", {}), trace.setdefault("marker", {})
+            line["width"] = line.get("width", 2) * LINE_SCALE
+            marker["size"] = _scaled(marker.get("size", 6), SCALE)
+            if marker.get("line", {}).get("width"):
+                marker["line"]["width"] *= LINE_SCALE
+        elif trace.get("type") == "heatmap":
+            _font(trace.setdefault("colorbar", {}), "tickfont")["size"] = size * 0.9
+    for axis in _axes(layout):
+        axis.update(linewidth=2, gridwidth=1.5)
+        _font(axis, "tickfont").update(size=size * 0.9, color=text)
+        _font(axis.setdefault("title", {})).update(size=size, color=text)
+
+
+def _dark_colours(spec: dict) -> None:
+    """The dark theme's background, text and grid colours, in place on a figure dict."""
+    layout, text = spec["layout"], DARK["text"]
+    layout.update(paper_bgcolor=DARK["paper"], plot_bgcolor=DARK["paper"])
+    for part in (layout, layout.setdefault("legend", {}), layout.setdefault("title", {})):
+        _font(part)["color"] = text
+    for annotation in layout.get("annotations", []):
+        _font(annotation)["color"] = text
+    for axis in _axes(layout):
+        axis.update(gridcolor=DARK["grid"], zerolinecolor=DARK["line"], linecolor=DARK["line"])
+        _font(axis, "tickfont")["color"] = text
+        _font(axis.setdefault("title", {}))["color"] = text
+
+
 def restyle(fig: go.Figure, *, present: bool, dark: bool) -> go.Figure:
-    """A restyled copy of ``fig`` for presenter mode and/or the dark theme (``fig`` is left as it is)."""
-    fig = go.Figure(fig)
-    text = DARK["text"] if dark else LIGHT_TEXT
+    """A restyled copy of ``fig`` for presenter mode and/or the dark theme (``fig`` is left as it is).
+
+    Edited as one dict and validated once (step-by-step updates re-validate every path)."""
+    spec = fig.to_dict()  # a deep copy
     if present:
-        layout = fig.layout
-        size = (layout.font.size or 15) * SCALE
-        # Streamlit's chart theme sets legend, tick and axis-title fonts itself: set each explicitly.
-        fig.update_layout(font_size=size, font_color=text, legend_font_size=size * 0.9,
-                          title_font_size=(layout.title.font.size or 20) * SCALE, hoverlabel_font_size=size)
-        for annotation in layout.annotations:
-            annotation.font.size = (annotation.font.size or 15) * SCALE
-        for trace in fig.data:
-            if trace.type == "scatter":
-                trace.line.width = (trace.line.width or 2) * LINE_SCALE
-                trace.marker.size = _scaled(trace.marker.size if trace.marker.size is not None else 6, SCALE)
-                if trace.marker.line.width:
-                    trace.marker.line.width *= LINE_SCALE
-            elif trace.type == "heatmap":
-                trace.colorbar.tickfont.size = size * 0.9
-        axes = dict(linewidth=2, gridwidth=1.5, tickfont=dict(size=size * 0.9, color=text),
-                    title_font=dict(size=size, color=text))
-        fig.update_xaxes(**axes)
-        fig.update_yaxes(**axes)
+        _present(spec, DARK["text"] if dark else LIGHT_TEXT)
     if dark:
-        fig.update_layout(paper_bgcolor=DARK["paper"], plot_bgcolor=DARK["paper"], font_color=text,
-                          legend_font_color=text, title_font_color=text)
-        fig.update_xaxes(gridcolor=DARK["grid"], zerolinecolor=DARK["line"], linecolor=DARK["line"],
-                         tickfont_color=text, title_font_color=text)
-        fig.update_yaxes(gridcolor=DARK["grid"], zerolinecolor=DARK["line"], linecolor=DARK["line"],
-                         tickfont_color=text, title_font_color=text)
-        fig.update_annotations(font_color=text)
-    return fig
+        _dark_colours(spec)
+    return go.Figure(spec)
 
 
 def chart(fig: go.Figure, key: str, name: str | None = None, **settings: object):
