@@ -22,8 +22,9 @@ MAX_WIDTH = 1 << 16
 """d_model, d_head and other vector widths (65,536); the app stops at 1024."""
 MAX_COUNT = 1 << 12
 """Heads, buckets and other small counts (4096); the app stops at 64 heads, 128 buckets."""
-MAX_ELEMENTS = 1 << 27
-"""Entries of one returned array (134,217,728: 1 GiB in float64)."""
+MAX_ELEMENTS = 1 << 24
+"""Entries of one returned array (16,777,216: 128 MiB in float64); the app's largest table, at
+twice the length for the properties (8192 × 1024), is half of it."""
 MAX_WHOLE = 1 << 53
 """Offsets, positions and distances: every whole number up to 2^53 is exact in float64."""
 MIN_BASE, MAX_BASE = 1e-300, 1e300
