@@ -1,0 +1,89 @@
+"""Robustness in a real browser: every slider of every page dragged to both ends, and URL text
+that would render (links, images, emphasis, HTML) shown literally."""
+
+import os
+from pathlib import Path
+from urllib.parse import quote, urlparse
+
+import pytest
+from browser import CHROMIUM, launch, running_app, wait_idle
+
+pytestmark = pytest.mark.browser
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
+    pytest.skip(f"{CHROMIUM} not installed (apt-get install -y chromium)", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+# Every page, under the scheme that gives it the most sliders.
+VIEWS = [("", "sinusoidal"), ("", "alibi"), ("derivation", "sinusoidal"), ("sinusoids", "sinusoidal"),
+         ("rotation", "sinusoidal"), ("rotation", "rope"), ("details", "rope"), ("compare", "t5"),
+         ("properties", "learned"), ("precision", "rope")]
+SLIDER = "[data-testid=stSlider] input[type=range]"
+
+
+@pytest.fixture(scope="module")
+def app():
+    with running_app() as (url, _process):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+def assert_clean(page, where: str):
+    assert page.locator("[data-testid=stException]").count() == 0, where
+    assert page.locator("[data-testid=stAlertContentError]").count() == 0, where
+    assert "Traceback" not in page.content(), where
+
+
+@pytest.mark.parametrize(("path", "scheme"), VIEWS)
+def test_every_slider_reaches_both_ends(app, page, path, scheme):
+    page.goto(f"{app}/{path}?scheme={scheme}&length=24&d_model=16")
+    wait_idle(page)
+    page.wait_for_selector(SLIDER, state="attached")
+    index = 0
+    while index < page.locator(SLIDER).count():  # sliders may appear or go as others move
+        for key in ("End", "Home", "End"):
+            handle = page.locator(SLIDER).nth(index)
+            handle.focus()
+            handle.press(key)
+            page.wait_for_timeout(300)
+            wait_idle(page)
+            assert_clean(page, f"{path} slider {index} {key}")
+            if index >= page.locator(SLIDER).count():
+                break
+        index += 1
+    assert index > 0
+
+
+def test_url_text_is_shown_literally_not_rendered(app, page):
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    hostile = {"d_model": "[Log in again](https://evil.example/login)",
+               "length": f"![i]({app}/evil-image.png)", "n": "**bold** <b>html</b>", "scheme": ":red[red]",
+               "dims": "<img src=x onerror=alert(1)>"}
+    page.goto(f"{app}/sinusoids?" + "&".join(f"{k}={quote(v)}" for k, v in hostile.items()))
+    wait_idle(page)
+    assert_clean(page, "hostile link")
+    alerts = page.locator("[data-testid=stAlert]").all_inner_texts()
+    text = " ".join(alerts)
+    for value in hostile.values():
+        assert value[:40] in text  # shown, as text
+    assert page.locator("a[href*='evil.example']").count() == 0
+    assert page.locator("[data-testid=stAlert] img, [data-testid=stAlert] strong, [data-testid=stAlert] b").count() == 0
+    assert not [url for url in requests if "evil-image" in urlparse(url).path or "evil" in urlparse(url).netloc]
