@@ -12,7 +12,7 @@ if scheme.table is None:
     st.info(f"{scheme.label} has no table of encodings to plot; see the Comparison page.")
     st.stop()
 
-shared.or_stop(shared.table, c.scheme, c.length, c.d_model, c.base, c.options)  # a clear message if it cannot be built
+shared.or_stop(views.has_missing_rows, c.scheme, c.length, c.d_model, c.base, c.options)  # a clear message if it cannot be built (one cell, not the table)
 left, right = st.columns(2)
 with left:
     dims = shared.bound_multiselect("Dimensions (value against position)", range(c.d_model), (4, 5, 6, 7), "dims", 8)

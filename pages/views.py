@@ -255,8 +255,7 @@ def wavelength_figure(d_model: int, base: float, spacing: str, length: int):
     label = f"length = {length}"
     figure = figures.line_chart(pairs, {"wavelength 2π/θᵢ": waves, label: np.full(len(waves), length)},
                                 title="Wavelength of every (sin, cos) pair", x_label="pair i",
-                                y_label="wavelength (positions)", log_y=True, markers=len(waves) <= 64)
-    figure.update_traces(selector=dict(name=label), line_dash="dash", mode="lines")
+                                y_label="wavelength (positions)", log_y=True, markers=len(waves) <= 64, dashed=(label,))
     return figure, float(waves[-1])
 
 

@@ -10,30 +10,18 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
+
+from posenc.figure_spec import FONT, GRID, axis, base_layout, domains, figure, subplot_title, suffix  # noqa: F401
 
 DIVERGING = "RdBu_r"  # ColorBrewer RdBu: diverging and colour-blind safe; red > 0 > blue
-FONT = dict(family="Inter, Segoe UI, Helvetica, Arial, sans-serif", size=15)
 MAX_CELLS_PER_AXIS = 256  # a heatmap a few hundred pixels wide cannot show more
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")  # Okabe–Ito
 
 
-GRID = dict(gridcolor="#e3e6ec", zerolinecolor="#c5cad3", linecolor="#c5cad3")
-
-
 def _layout(fig: go.Figure, title: str, height: int = 420) -> go.Figure:
-    """The shared look. An empty template plus a few explicit colours: applying a full
-    template such as plotly_white re-validates it for every figure (~30 ms)."""
-    fig.update_layout(
-        title=dict(text=title, x=0, xanchor="left"),
-        font=FONT,
-        height=height,
-        margin=dict(l=70, r=30, t=70, b=60),
-        template="none",
-        paper_bgcolor="white",
-        plot_bgcolor="white",
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1),
-    )
+    """The shared look applied to a figure built step by step (see posenc.figure_spec.base_layout)."""
+    layout = base_layout(title, height)
+    fig.update_layout({k: v for k, v in layout.items() if k not in ("xaxis", "yaxis")})
     fig.update_xaxes(**GRID)
     fig.update_yaxes(**GRID)
     return fig
@@ -130,24 +118,22 @@ def cells_heatmap(
     notes = [n for n in dict.fromkeys((stride_note(rows, full_shape[0], y_label),
                                        stride_note(cols, full_shape[1], x_label, col_group))) if n]
     categorical = col_group > 1 and len(cols) < full_shape[1] and not np.all(np.diff(cols) == 1)
-    x = [str(c) for c in cols] if categorical else cols
-    trace = go.Heatmap(
-        z=z, x=x, y=rows, zmin=zrange[0], zmax=zrange[1], colorscale=colorscale,
+    trace = dict(
+        type="heatmap", z=z, x=[str(c) for c in cols] if categorical else np.asarray(cols), y=np.asarray(rows),
+        zmin=zrange[0], zmax=zrange[1], colorscale=colorscale, colorbar=dict(thickness=14),
         hovertemplate=f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>value %{{z:.6g}}<extra></extra>",
-        colorbar=dict(thickness=14),
     )
-    fig = go.Figure(trace)
-    fig.update_xaxes(title_text=x_label, type="category" if categorical else None, nticks=12)
-    fig.update_yaxes(title_text=y_label, autorange="reversed")
     shown_aliased = np.isin(cols, aliased) if aliased is not None else np.zeros(len(cols), bool)
     if shown_aliased.any():
         notes.append(f"{int(shown_aliased.sum())} {x_label}s with wavelength under 2 × {row_stride(rows)} "
                      "marked: aliased at this stride")
     subtitle = f"<br><sup>{'; '.join(notes)} (all values are exact)</sup>" if notes else ""
-    _layout(fig, title + subtitle, height=480)
+    layout = base_layout(title + subtitle, height=480)
+    layout["xaxis"] = axis(x_label, nticks=12, **({"type": "category"} if categorical else {}))
+    layout["yaxis"] = axis(y_label, autorange="reversed")
     if shown_aliased.any():
-        mark_aliased(fig, np.asarray(cols), np.asarray(aliased), row_stride(rows), categorical)
-    return fig
+        layout.update(aliased_marks(np.asarray(cols), np.asarray(aliased), row_stride(rows), categorical))
+    return figure([trace], layout)
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
@@ -156,22 +142,24 @@ def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1) - 1))
 
 
-def mark_aliased(fig: go.Figure, cols: np.ndarray, aliased: np.ndarray, stride: int, categorical: bool) -> None:
-    """Outline the shown columns listed in ``aliased``: sampled every ``stride`` rows, a column whose
-    wavelength is under 2·stride draws slow stripes that are not in the data. The column numbers
-    and the stride are also kept in ``layout.meta``."""
+def aliased_marks(cols: np.ndarray, aliased: np.ndarray, stride: int, categorical: bool) -> dict:
+    """Layout entries that outline the shown columns listed in ``aliased``: sampled every ``stride``
+    rows, a column whose wavelength is under 2·stride draws slow stripes that are not in the data.
+    The column numbers and the stride are also kept in ``layout.meta``."""
     flags = np.isin(cols, aliased)
+    shapes = []
     for first, last in _runs(flags):
         if categorical:
             x0, x1 = first - 0.5, last + 0.5
         else:
             half = (cols[1] - cols[0]) / 2 if len(cols) > 1 else 0.5
-            x0, x1 = cols[first] - half, cols[last] + half
-        fig.add_shape(type="rect", xref="x", yref="y domain", x0=x0, x1=x1, y0=0, y1=1, layer="above",
-                      line=dict(color="#222222", width=2, dash="dot"), fillcolor="rgba(255,255,255,0.45)",
-                      name="aliased at this stride",
-                      label=dict(text="aliased at this stride", textangle=-90, font=dict(size=13, color="#222222")))
-    fig.update_layout(meta=dict(aliased=[int(c) for c in cols[flags]], stride=int(stride)))
+            x0, x1 = float(cols[first] - half), float(cols[last] + half)
+        shapes.append(dict(type="rect", xref="x", yref="y domain", x0=x0, x1=x1, y0=0, y1=1, layer="above",
+                           line=dict(color="#222222", width=2, dash="dot"), fillcolor="rgba(255,255,255,0.45)",
+                           name="aliased at this stride",
+                           label=dict(text="aliased at this stride", textangle=-90,
+                                      font=dict(size=13, color="#222222"))))
+    return dict(shapes=shapes, meta=dict(aliased=[int(c) for c in cols[flags]], stride=int(stride)))
 
 
 def line_chart(
@@ -185,24 +173,25 @@ def line_chart(
     markers: bool = False,
     height: int = 400,
     x_window: float | None = None,
+    dashed: tuple[str, ...] = (),
 ) -> go.Figure:
     """One line per entry of ``series`` (label -> y values) against ``x``.
 
     ``x_window``: open zoomed to x ≤ x_window (all points are sent; double-click zooms out).
+    ``dashed``: labels of series drawn as dashed lines without markers (a reference level).
     """
-    fig = go.Figure()
-    for n, (label, y) in enumerate(series.items()):
-        fig.add_trace(go.Scatter(
-            x=np.asarray(x), y=np.asarray(y, dtype=np.float64), name=label,
-            mode="lines+markers" if markers else "lines",
-            line=dict(color=PALETTE[n % len(PALETTE)], width=2),
-            hovertemplate=f"{label}<br>{x_label} %{{x}}<br>{y_label} %{{y:.6g}}<extra></extra>",
-        ))
+    x = np.asarray(x)
+    data = [dict(type="scatter", x=x, y=np.asarray(y, dtype=np.float64), name=label,
+                 mode="lines+markers" if markers and label not in dashed else "lines",
+                 line=dict(color=PALETTE[n % len(PALETTE)], width=2, **({"dash": "dash"} if label in dashed else {})),
+                 hovertemplate=f"{label}<br>{x_label} %{{x}}<br>{y_label} %{{y:.6g}}<extra></extra>")
+            for n, (label, y) in enumerate(series.items())]
     zoomed = x_window is not None and len(x) and x_window < np.max(x)
-    fig.update_xaxes(title_text=x_label + (" (zoomed in: double-click to see all)" if zoomed else ""),
-                     range=[np.min(x), x_window] if zoomed else None)
-    fig.update_yaxes(title_text=y_label, type="log" if log_y else None, exponentformat="power" if log_y else None)
-    return _layout(fig, title, height)
+    layout = base_layout(title, height)
+    layout["xaxis"] = axis(x_label + (" (zoomed in: double-click to see all)" if zoomed else ""),
+                           **({"range": [float(np.min(x)), float(x_window)]} if zoomed else {}))
+    layout["yaxis"] = axis(y_label, **({"type": "log", "exponentformat": "power"} if log_y else {}))
+    return figure(data, layout)
 
 
 def vectors_chart(dimensions: np.ndarray, vectors: dict[str, np.ndarray], *, title: str,
@@ -210,19 +199,18 @@ def vectors_chart(dimensions: np.ndarray, vectors: dict[str, np.ndarray], *, tit
     """Several vectors over the same dimensions, as markers (for PE[pos], M_k·PE[pos], PE[pos+k]).
 
     Opens zoomed to the first ``x_window`` dimensions (all are sent; double-click zooms out)."""
-    fig = go.Figure()
     symbols = ("circle-open", "x-thin-open", "diamond-open", "square-open")
-    for n, (label, values) in enumerate(vectors.items()):
-        fig.add_trace(go.Scatter(
-            x=dimensions, y=values, name=label, mode="markers",
-            marker=dict(color=PALETTE[n], size=10 - 2 * n, symbol=symbols[n % 4], line=dict(width=2, color=PALETTE[n])),
-            hovertemplate=f"{label}<br>dimension %{{x}}<br>value %{{y:.9f}}<extra></extra>",
-        ))
+    data = [dict(type="scatter", x=np.asarray(dimensions), y=np.asarray(values), name=label, mode="markers",
+                 marker=dict(color=PALETTE[n], size=10 - 2 * n, symbol=symbols[n % 4],
+                             line=dict(width=2, color=PALETTE[n])),
+                 hovertemplate=f"{label}<br>dimension %{{x}}<br>value %{{y:.9f}}<extra></extra>")
+            for n, (label, values) in enumerate(vectors.items())]
     zoomed = len(dimensions) > x_window
-    fig.update_xaxes(title_text="dimension" + (" (zoomed in: double-click to see all)" if zoomed else ""),
-                     range=[-0.5, x_window - 0.5] if zoomed else None)
-    fig.update_yaxes(title_text="value", range=[-1.1, 1.1])
-    return _layout(fig, title, 380)
+    layout = base_layout(title, 380)
+    layout["xaxis"] = axis("dimension" + (" (zoomed in: double-click to see all)" if zoomed else ""),
+                           **({"range": [-0.5, x_window - 0.5]} if zoomed else {}))
+    layout["yaxis"] = axis("value", range=[-1.1, 1.1])
+    return figure(data, layout)
 
 
 def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: np.ndarray, *, pos: int, k: int,
@@ -232,24 +220,27 @@ def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: n
     ``start`` and ``end`` are (len(pairs), 2) arrays of (sin, cos), drawn as the point
     (cos, sin); ``angles`` the rotation k·θ_i of each pair, shown in the subplot title.
     """
-    fig = make_subplots(rows=1, cols=len(pairs), subplot_titles=[
-        f"pair i={i}: k·θ_i = {a:.4g} rad" for i, a in zip(pairs, angles)
-    ])
+    columns = domains(len(pairs), 0.2 / len(pairs))
     circle = np.linspace(0, 2 * np.pi, 181)
+    layout = base_layout(title or f"Rotation of each (sin, cos) pair from pos={pos} to pos+k={pos + k}", 420)
+    layout["legend"] = dict(orientation="h", yanchor="top", y=-0.22, xanchor="center", x=0.5)
+    layout["annotations"] = [subplot_title(f"pair i={i}: k·θ_i = {a:.4g} rad", columns[n], 1.0)
+                             for n, (i, a) in enumerate(zip(pairs, angles))]
+    data = []
     for col, (s0, s1) in enumerate(zip(start, end), start=1):
-        fig.add_trace(go.Scatter(x=np.cos(circle), y=np.sin(circle), mode="lines", line=dict(color="#bbbbbb"),
-                                 hoverinfo="skip", showlegend=False), row=1, col=col)
+        axes = dict(xaxis=f"x{suffix(col)}", yaxis=f"y{suffix(col)}")
+        data.append(dict(type="scatter", x=np.cos(circle), y=np.sin(circle), mode="lines", line=dict(color="#bbbbbb"),
+                         hoverinfo="skip", showlegend=False, **axes))
         for (sin_v, cos_v), label, colour in ((s0, f"pos={pos}", PALETTE[0]), (s1, f"pos+k={pos + k}", PALETTE[1])):
-            fig.add_trace(go.Scatter(
-                x=[0, cos_v], y=[0, sin_v], mode="lines+markers", name=label, legendgroup=label,
-                showlegend=col == 1, line=dict(color=colour, width=3), marker=dict(size=[0, 11], color=colour),
-                hovertemplate=f"{label}<br>cos %{{x:.6f}}<br>sin %{{y:.6f}}<extra></extra>",
-            ), row=1, col=col)
-        fig.update_xaxes(range=[-1.2, 1.2], title_text="cos", row=1, col=col, scaleanchor=f"y{col if col > 1 else ''}")
-        fig.update_yaxes(range=[-1.2, 1.2], title_text="sin" if col == 1 else None, row=1, col=col)
-    _layout(fig, title or f"Rotation of each (sin, cos) pair from pos={pos} to pos+k={pos + k}", 420)
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, xanchor="center", x=0.5))
-    return fig
+            data.append(dict(type="scatter", x=[0, float(cos_v)], y=[0, float(sin_v)], mode="lines+markers",
+                             name=label, legendgroup=label, showlegend=col == 1, line=dict(color=colour, width=3),
+                             marker=dict(size=[0, 11], color=colour), **axes,
+                             hovertemplate=f"{label}<br>cos %{{x:.6f}}<br>sin %{{y:.6f}}<extra></extra>"))
+        layout[f"xaxis{suffix(col)}"] = axis("cos", range=[-1.2, 1.2], domain=columns[col - 1], anchor=f"y{suffix(col)}",
+                                             scaleanchor=f"y{suffix(col)}")
+        layout[f"yaxis{suffix(col)}"] = axis("sin" if col == 1 else None, range=[-1.2, 1.2], domain=[0, 1],
+                                             anchor=f"x{suffix(col)}")
+    return figure(data, layout)
 
 
 def bucket_map(relative: np.ndarray, buckets: np.ndarray, *, exact: int, max_distance: int, causal: bool) -> go.Figure:
@@ -260,35 +251,44 @@ def bucket_map(relative: np.ndarray, buckets: np.ndarray, *, exact: int, max_dis
     """
     fig = line_chart(relative, {"bucket(j − i)": buckets}, title="T5 bucket of every relative position",
                      x_label="relative position j − i", y_label="bucket", height=420)
-    fig.update_traces(line_shape="hv")
+    layout = fig.layout.to_plotly_json()
+    data = [dict(fig.data[0].to_plotly_json(), line=dict(color=PALETTE[0], width=2, shape="hv"))]
     window = min(float(np.abs(relative).max()), 1.25 * max_distance)
     if window < np.abs(relative).max():  # open on the interesting range; all points are sent
-        fig.update_xaxes(range=[-window, 0 if causal else window],
-                         title_text="relative position j − i (zoomed in: double-click to see all)")
-    sides = (-1,) if causal else (-1, 1)
-    for side in sides:
-        labels = dict(annotation_position="top left") if side == -1 else {}
-        fig.add_vrect(x0=min(0, side * exact), x1=max(0, side * exact), fillcolor=PALETTE[2], opacity=0.15,
-                      line_width=0, **({"annotation_text": "exact"} | labels if labels else {}))
-        fig.add_vrect(x0=min(side * exact, side * max_distance), x1=max(side * exact, side * max_distance),
-                      fillcolor=PALETTE[4], opacity=0.15, line_width=0,
-                      **({"annotation_text": "logarithmic"} | labels if labels else {}))
-    return fig
+        layout["xaxis"] = axis("relative position j − i (zoomed in: double-click to see all)",
+                               range=[-window, 0 if causal else window])
+    shapes, notes = [], []
+    for side in (-1,) if causal else (-1, 1):
+        for lo, hi, colour, text in ((0, side * exact, PALETTE[2], "exact"),
+                                     (side * exact, side * max_distance, PALETTE[4], "logarithmic")):
+            shapes.append(dict(type="rect", xref="x", yref="y domain", x0=min(lo, hi), x1=max(lo, hi), y0=0, y1=1,
+                               fillcolor=colour, opacity=0.15, line=dict(width=0), layer="below"))
+            if side == -1:
+                notes.append(dict(text=text, x=min(lo, hi), y=1, xref="x", yref="y domain", xanchor="left",
+                                  yanchor="top", showarrow=False))
+    layout.update(shapes=shapes, annotations=notes)
+    return figure(data, layout)
 
 
 def curve_grid(curves: dict[str, tuple[np.ndarray, np.ndarray, str]], *, x_label: str, columns: int = 2) -> go.Figure:
     """Small multiples: one panel per entry (title -> (x, y, y label)), sharing the x axis."""
     rows = -(-len(curves) // columns)
-    fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(curves), shared_xaxes=True,
-                        vertical_spacing=0.35 / rows, horizontal_spacing=0.08)
+    x_cells, y_cells = domains(columns, 0.08), domains(rows, 0.35 / rows, reverse=True)
+    layout = base_layout("", 260 * rows + 80)
+    layout["annotations"], data = [], []
     for n, (title, (x, y, y_label)) in enumerate(curves.items()):
-        row, col = n // columns + 1, n % columns + 1
-        fig.add_trace(go.Scatter(x=x, y=np.asarray(y, dtype=np.float64), mode="lines", name=title, showlegend=False,
-                                 line=dict(color=PALETTE[n % len(PALETTE)], width=2),
-                                 hovertemplate=f"{x_label} %{{x}}<br>{y_label} %{{y:.6g}}<extra>{title}</extra>"),
-                      row=row, col=col)
-        fig.update_yaxes(title_text=y_label, title_font=dict(size=12), row=row, col=col)
-    for col in range(1, columns + 1):
-        fig.update_xaxes(title_text=x_label, row=rows, col=col)
-    fig.update_annotations(font=dict(size=15))
-    return _layout(fig, "", 260 * rows + 80)
+        row, col, cell = n // columns, n % columns, n + 1
+        bottom = (rows - 1) * columns + col + 1  # the panel whose x axis the column shares
+        if bottom > len(curves):
+            bottom -= columns
+        data.append(dict(type="scatter", x=np.asarray(x), y=np.asarray(y, dtype=np.float64), mode="lines",
+                         name=title, showlegend=False, line=dict(color=PALETTE[n % len(PALETTE)], width=2),
+                         xaxis=f"x{suffix(cell)}", yaxis=f"y{suffix(cell)}",
+                         hovertemplate=f"{x_label} %{{x}}<br>{y_label} %{{y:.6g}}<extra>{title}</extra>"))
+        shared_x = {} if cell == bottom else {"matches": f"x{suffix(bottom)}", "showticklabels": False}
+        layout[f"xaxis{suffix(cell)}"] = axis(x_label if cell == bottom else None, domain=x_cells[col],
+                                              anchor=f"y{suffix(cell)}", **shared_x)
+        layout[f"yaxis{suffix(cell)}"] = axis(y_label, domain=y_cells[row], anchor=f"x{suffix(cell)}",
+                                              title_font=dict(size=12))
+        layout["annotations"].append(subplot_title(title, x_cells[col], y_cells[row][1]))
+    return figure(data, layout)
