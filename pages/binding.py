@@ -25,6 +25,14 @@ def warn(message: str, where=None) -> None:
     (where or st).warning(message, icon=WARNING_ICON)
 
 
+SHOWN = "_posenc_warnings_this_run"  # what this run has warned about, kept if the run is redone
+
+
+def _shown(slot, message: str) -> None:
+    slot.warning(message, icon=WARNING_ICON)
+    st.session_state.setdefault(SHOWN, []).append(message)
+
+
 def url_values(key: str) -> list[str]:
     """Every value the URL gives for ``key`` (a key may be repeated)."""
     return st.query_params.get_all(key)
@@ -58,7 +66,7 @@ def bound_control(option: Option, key: str) -> int | float | str:
     st.session_state[key] = value  # also carries the value across pages, where the widget is new
     actual = _widget(option, key, value)
     if problems:
-        slot.warning(f"{source} {'; '.join(problems)}: using {number_text(actual)}.", icon=WARNING_ICON)
+        _shown(slot, f"{source} {'; '.join(problems)}: using {number_text(actual)}.")
     return actual
 
 
@@ -92,6 +100,5 @@ def bound_multiselect(label: str, choices: range, default: Sequence[int], key: s
     st.session_state[key] = chosen
     actual = where.multiselect(label, choices, key=key, max_selections=maximum, bind="query-params")
     if reasons:
-        slot.warning(f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(str, actual)) or 'none'}.",
-                     icon=WARNING_ICON)
+        _shown(slot, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(str, actual)) or 'none'}.")
     return list(actual)

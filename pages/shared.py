@@ -17,7 +17,7 @@ import streamlit as st
 import posenc
 import posenc.analysis
 from pages import presenter
-from pages.binding import bound_control, bound_multiselect, warn  # noqa: F401  # re-exported for pages
+from pages.binding import SHOWN, bound_control, bound_multiselect, warn  # noqa: F401  # re-exported for pages
 from posenc.constraints import valid_for_all, valid_settings
 from posenc.params import SHARED_CONTROLS
 from posenc.scheme import Option
@@ -64,6 +64,7 @@ def _leave_legacy_page_mode() -> None:
 def controls() -> Controls:
     """The shared controls: d_model, n, length, scheme and the scheme's options."""
     _leave_legacy_page_mode()
+    st.session_state[SHOWN] = []
     schemes = posenc.SCHEMES
     with st.sidebar:
         st.markdown("### Settings")
@@ -105,7 +106,8 @@ def _combined(scheme: str, d_model: int, base: float, length: int, options: tupl
     held = {"d_model": d_model, "n": base, "length": length} | {f"{scheme}.{k}": v for k, v in options}
     changes = {key: value for key, value in fixed.items() if held[key] != value}
     if changes and not st.session_state.get("_posenc_corrected"):
-        st.session_state[_PENDING] = (changes, notes)
+        earlier = st.session_state.get(SHOWN, [])  # the URL's own warnings: the next run reads no URL
+        st.session_state[_PENDING] = (changes, earlier + notes)
         st.session_state["_posenc_corrected"] = True  # at most one extra run, whatever happens
         st.rerun()
     st.session_state["_posenc_corrected"] = False
