@@ -27,8 +27,9 @@ MAX_ELEMENTS = 1 << 24
 twice the length for the properties (8192 × 1024), is half of it."""
 MAX_WHOLE = 1 << 53
 """Offsets, positions and distances: every whole number up to 2^53 is exact in float64."""
-MIN_BASE, MAX_BASE = 1e-300, 1e300
-"""The base n of the frequencies: within these, every θ_i and every wavelength 2π/θ_i is finite."""
+MIN_BASE, MAX_BASE = 1.0, 1e300
+"""The base n of the frequencies: from 1 (every θ_i = 1) to 1e300, where 2π/θ_i is still finite.
+Below 1, θ_i would grow with i past 1 radian per position, and the phases p·θ_i lose their digits."""
 
 
 class ArgumentTypeError(TypeError, ValueError):
@@ -116,9 +117,19 @@ def check_base(base: object, name: str = "base") -> float:
             f"{name} must be a finite number greater than 0 (10000 in the paper); got {base}."
         )
     if not MIN_BASE <= base <= MAX_BASE:
-        raise ValueError(f"{name} must be between {MIN_BASE:g} and {MAX_BASE:g} (10000 in the paper), "
-                         f"so that every frequency and wavelength is a finite number; got {base:g}.")
+        raise ValueError(f"{name} must be between {MIN_BASE:g} and {MAX_BASE:g} (10000 in the paper): below 1 "
+                         f"the frequencies θ_i = {name}^(−2i/d) would grow with i, above {MAX_BASE:g} the "
+                         f"wavelengths 2π/θ_i would not be finite numbers; got {base:g}.")
     return base
+
+
+def check_magnitude(values: np.ndarray, name: str, limit: float = 1e150) -> np.ndarray:
+    """Refuse entries larger than ``limit`` in size (their squares and products would overflow)."""
+    with np.errstate(invalid="ignore"):
+        if np.any(np.abs(values) > limit):
+            raise ValueError(f"{name} must hold numbers of size at most {limit:g}, so that their squares and "
+                             f"products are finite; scale it down first.")
+    return values
 
 
 def check_float_dtype(dtype: object) -> np.dtype:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc._checks import check_array, check_finite, check_int, check_seed, check_size
+from posenc._checks import check_array, check_finite, check_int, check_magnitude, check_seed, check_size
 
 
 def similarity_matrix(table: np.ndarray) -> np.ndarray:
@@ -15,6 +15,7 @@ def similarity_matrix(table: np.ndarray) -> np.ndarray:
     """
     table = check_array(table, "table", min_ndim=2, max_ndim=2, allow_nan=True).astype(np.float64)
     check_size((len(table), len(table)), "the similarity matrix")
+    check_magnitude(table, "table")
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
         gram = table @ table.T  # NaN where a row is NaN (no encoding)
     if np.isinf(gram).any():
@@ -32,6 +33,7 @@ def offset_similarity(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     as an autocorrelation along positions (FFT, O(L log L · d)).
     """
     table = check_array(table, "table", min_ndim=2, max_ndim=2, allow_nan=True).astype(np.float64)
+    check_magnitude(table, "table")
     length = table.shape[0]
     offsets = np.arange(-(length - 1), length)
     if length == 0:
@@ -157,7 +159,7 @@ def min_distance(vectors: np.ndarray) -> tuple[float, int, int]:
     """
     vectors = check_array(vectors, "vectors", min_ndim=1, finite=False).astype(np.float64)
     vectors = vectors.reshape(len(vectors), -1) + 0.0  # −0.0 becomes 0.0
-    vectors = vectors[np.isfinite(vectors).all(axis=1)]
+    vectors = check_magnitude(vectors[np.isfinite(vectors).all(axis=1)], "vectors")
     n = len(vectors)
     if n < 2:
         return float("nan"), 0, n
@@ -175,6 +177,7 @@ def pair_distances(vectors: np.ndarray) -> np.ndarray:
     """The (n, n) matrix D[p, q] = ‖v_p − v_q‖, each entry computed directly from the difference
     (no Gram matrix, so equal distances stay equal to rounding); NaN where a row is NaN."""
     vectors = check_array(vectors, "vectors", min_ndim=2, max_ndim=2, allow_nan=True).astype(np.float64)
+    check_magnitude(vectors, "vectors")
     n = len(vectors)
     check_size((n, n), "the distance matrix")
     out = np.full((n, n), np.nan)

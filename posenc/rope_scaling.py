@@ -43,9 +43,14 @@ from posenc._checks import (
 ScalingFunction = Callable[..., tuple[np.ndarray, float]]
 
 
+MAX_FACTOR = 1e6
+"""The largest context extension (HF has no bound; beyond it, factor·L/L₀ − (factor − 1) loses its digits)."""
+
+
 def _check_factor(factor: object) -> float:
     # HF's validators want factor >= 1: a factor below 1 would shrink the context.
-    return check_real(factor, "factor", minimum=1.0, meaning="how many times longer the new context is")
+    return check_real(factor, "factor", minimum=1.0, maximum=MAX_FACTOR,
+                      meaning="how many times longer the new context is")
 
 
 def _check_original_length(value: object) -> int:

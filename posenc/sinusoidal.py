@@ -159,7 +159,8 @@ def rotation_blocks(k: int, d_model: int, base: float = 10000.0, *, spacing: Spa
     """
     k = _check_offset(k)
     d_model = _check_even(d_model)
-    angle = check_finite(k * frequencies(d_model, base, spacing=spacing), "the angle k·θ_i")  # (d/2,)
+    with np.errstate(over="ignore"):  # an overflow is refused just below
+        angle = check_finite(k * frequencies(d_model, base, spacing=spacing), "the angle k·θ_i")  # (d/2,)
     c, s = np.cos(angle), np.sin(angle)
     return np.stack([c, s, -s, c], axis=-1).reshape(-1, 2, 2)
 

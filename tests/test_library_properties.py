@@ -22,7 +22,7 @@ pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")  # an overflow 
 LENGTHS = st.integers(0, 24)
 WIDTHS = st.integers(1, 24)
 EVEN = st.integers(1, 12).map(lambda h: 2 * h)
-BASES = st.one_of(st.floats(1.0, 1e6), st.sampled_from([1.0, 2.0, 10000.0, 1e-300, 1e300, 0.5]))
+BASES = st.one_of(st.floats(1.0, 1e6), st.sampled_from([1.0, 2.0, 10000.0, 1e300]))
 SEEDS = st.one_of(st.integers(0, 2**64 - 1), st.just(0))
 OFFSETS = st.integers(-30, 30)
 
