@@ -142,13 +142,6 @@ def score_at(scheme: str, length: int, d_model: int, base: float, options: tuple
     return values[np.asarray(offsets) + length - 1]
 
 
-def _paired_scores(q, k, query_positions, key_positions, base, keywords) -> np.ndarray:
-    """⟨R_m q, R_n k⟩ for each pair (m, n) = (query_positions[t], key_positions[t])."""
-    rotated_q = posenc.apply_rope(np.broadcast_to(q, (len(query_positions), len(q))), query_positions, base, **keywords)
-    rotated_k = posenc.apply_rope(np.broadcast_to(k, (len(key_positions), len(k))), key_positions, base, **keywords)
-    return (rotated_q * rotated_k).sum(axis=1)
-
-
 @shared_figure
 def rope_shift_figure(d_model: int, base: float, options: tuple, length: int, m: int, n: int):
     """(figure, scores with both moved): score(m + s, n + s) and score(m + s, n) for every shift s
@@ -159,8 +152,10 @@ def rope_shift_figure(d_model: int, base: float, options: tuple, length: int, m:
     rng = np.random.default_rng(0)
     q, k = rng.normal(size=d_model), rng.normal(size=d_model)  # a fixed random query and key
     shifts = np.arange(0, length - max(m, n))
-    together = _paired_scores(q, k, m + shifts, n + shifts, base, keywords)
-    query_only = _paired_scores(q, k, m + shifts, np.full(len(shifts), n), base, keywords)
+    rotated_q = posenc.apply_rope(np.broadcast_to(q, (len(shifts), d_model)), m + shifts, base, **keywords)
+    rotated_k = posenc.apply_rope(np.broadcast_to(k, (len(shifts), d_model)), n + shifts, base, **keywords)
+    together = (rotated_q * rotated_k).sum(axis=1)  # score(m + s, n + s)
+    query_only = rotated_q @ posenc.apply_rope(k[None, :], np.array([n]), base, **keywords)[0]  # k stays at n
     together.setflags(write=False)
     figure = figures.line_chart(shifts, {"both moved by s": together, "only the query moved": query_only},
                                 title="Moving query and key together leaves the score unchanged",
@@ -188,7 +183,10 @@ def rope_shift_check(c: Controls) -> None:
     cols[0].metric(f"score(m={m}, n={n})", f"{before:.12g}")
     cols[1].metric(f"score(m+s={m + s}, n+s={n + s})", f"{after:.12g}")
     cols[2].metric("difference", f"{abs(after - before):.3e}")
-    st.plotly_chart(figure, key="rope_shift")
+    if len(together) > 1:
+        st.plotly_chart(figure, key="rope_shift")
+    else:
+        st.caption("With the key at the last position there is no room to shift both: move m or n left.")
     st.caption(f"q and k are fixed random vectors (seed 0) of size {c.d_model}; frequencies use seq_len = {c.length}.")
 
 
