@@ -197,10 +197,11 @@ def step_8(c, pos, k, i):
               f"{s.quiet} of {c.d_model}")
     presenter.chart(FD.variation_bars(s.ranges, D.QUIET_RANGE, title=f"How far each dimension moves over "
                                       f"positions 0 … {c.length - 1}"), "variation", "derivation_variation")
+    quiet = (f" ({s.quiet} of them vary by less than {D.QUIET_RANGE:g}, the first at dimension {s.first_quiet})"
+             if s.first_quiet is not None else "")
     st.markdown("Seed 002: the encoding is added to the token embedding, not concatenated. The right-hand "
-                "dimensions" + (f" (from dimension {s.first_quiet} on)" if s.first_quiet is not None else "")
-                + " hardly move over the positions in use, so the learned embedding can use them; the fast "
-                "left-hand dimensions carry the position. Adding also keeps the width at d_model.")
+                f"dimensions hardly move over the positions in use{quiet}, so the learned embedding can use "
+                "them; the fast left-hand dimensions carry the position. Adding also keeps the width at d_model.")
 
 
 def step_9(c, pos, k, i):
