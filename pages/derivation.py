@@ -119,7 +119,8 @@ def step_3(c, pos, k, i):
 
 def step_4(c, pos, k, i):
     if c.d_model % 2:
-        return odd_note(c.d_model)
+        odd_note(c.d_model)
+        return st.latex(L.pair_block_latex(angle_step(c.d_model, c.base, pos, k, i)))
     s = block_step(c.d_model, c.base, k, i, corner=32)
     block, whole = L.block_latex(s)
     st.latex(block)

@@ -88,6 +88,14 @@ def block_latex(s: BlockStep) -> list[str]:
     return [block, whole]
 
 
+def pair_block_latex(s: AngleStep) -> str:
+    """The 2×2 block of pair i from the angle-addition numbers (it exists for an odd d_model too)."""
+    k, i = s.k, s.i
+    block = np.array([[s.cos_k, s.sin_k], [-s.sin_k, s.cos_k]])
+    return (rf"B_{{{i}}} = \begin{{pmatrix}}\cos({k}\theta_{{{i}}}) & \sin({k}\theta_{{{i}}})\\ "
+            rf"-\sin({k}\theta_{{{i}}}) & \cos({k}\theta_{{{i}}})\end{{pmatrix}} = {_matrix(block)}")
+
+
 def residual_latex(s: ResidualStep, i: int) -> list[str]:
     pair = slice(2 * i, 2 * i + 2)
     block = np.array([[s.rotated[2 * i], s.target[2 * i]], [s.rotated[2 * i + 1], s.target[2 * i + 1]]])

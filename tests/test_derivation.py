@@ -144,6 +144,9 @@ def test_step_7_odd_d_model_is_not_flat():
     assert s.dot == pytest.approx(s.cos_sum + s.lone_sine, abs=1e-12)
     assert s.spread > 1e-4  # the lone sine makes the diagonal depend on p
     assert "+ PE_{3,\\,6}PE_{8,\\,6}" in L.similarity_latex(s, 7)[0]
+    block = L.pair_block_latex(D.angle_step(7, 10000.0, 3, 5, 2))  # a pair still rotates with odd d_model
+    angle = 5 * posenc.frequencies(7)[2]
+    assert L.num(np.cos(angle)) in block and L.num(-np.sin(angle)) in block
 
 
 def test_step_8_right_hand_dimensions_barely_change():
