@@ -141,3 +141,19 @@ def test_presenter_toggle_is_bound_to_the_url(app, context):
     wait_idle(page)
     page.wait_for_function("(n) => parseFloat(getComputedStyle(document.querySelector('h1')).fontSize) > 1.3 * n",
                            arg=normal, timeout=10_000)
+
+
+def test_dark_theme_draws_charts_on_the_dark_background(app, browser):
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, color_scheme="dark")
+    try:
+        page = context.new_page()
+        page.goto(f"{app}/derivation?step=5")
+        wait_idle(page, charts=2)
+        colours = page.evaluate("() => [getComputedStyle(document.querySelector('[data-testid=stApp]'))"
+                                ".backgroundColor, getComputedStyle(document.querySelector('.js-plotly-plot .main-svg'))"
+                                ".backgroundColor]")
+        text = page.evaluate("() => getComputedStyle(document.querySelector('.js-plotly-plot .xtick text')).fill")
+    finally:
+        context.close()
+    assert colours == ["rgb(14, 17, 23)", "rgb(14, 17, 23)"]  # [theme.dark] backgroundColor, on the chart too
+    assert text == "rgb(240, 242, 246)"
