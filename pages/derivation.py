@@ -14,6 +14,7 @@ from posenc import derivation as D
 from posenc import derivation_latex as L
 from posenc import figures
 from posenc import figures_derivation as FD
+from posenc.cells import sinusoidal_cells
 from posenc.scheme import Option
 
 STEP_COUNT = len(D.STEPS)
@@ -33,7 +34,7 @@ module_step = step_data(D.module_step)
 @step_data
 def pair_columns(length: int, d_model: int, base: float, i: int) -> np.ndarray:
     """Columns 2i and 2i + 1 of PE over positions 0 … length − 1, shape (length, 2)."""
-    return posenc.sinusoidal(length, d_model, base)[:, 2 * i:2 * i + 2].copy()
+    return sinusoidal_cells(np.arange(length), [2 * i, 2 * i + 1], d_model, base)
 
 
 @step_data

@@ -18,6 +18,7 @@ import numpy as np
 
 from posenc._checks import check_int
 from posenc.analysis import offset_spread, similarity_matrix
+from posenc.cells import sinusoidal_cells
 from posenc.sinusoidal import apply_rotation, frequencies, rotation_blocks, rotation_matrix, sinusoidal
 
 STEPS: tuple[str, ...] = (
@@ -214,10 +215,10 @@ def residual_step(d_model: int, base: float, pos: int, k: int) -> ResidualStep:
     """M_k·PE[pos] − PE[pos+k] in float64 (d_model even, pos + k ≥ 0)."""
     if pos + k < 0:
         raise ValueError(f"pos + k must be a position (≥ 0); got pos={pos}, k={k}.")
-    table = sinusoidal(max(pos, pos + k) + 1, d_model, base)
-    rotated = apply_rotation(k, table[pos:pos + 1], base)[0]
-    residual = rotated - table[pos + k]
-    return ResidualStep(pos, k, table[pos], rotated, table[pos + k], residual, float(np.abs(residual).max()))
+    pe_pos, target = sinusoidal_cells([pos, pos + k], np.arange(d_model), d_model, base)  # the table's two rows
+    rotated = apply_rotation(k, pe_pos[None, :], base)[0]
+    residual = rotated - target
+    return ResidualStep(pos, k, pe_pos, rotated, target, residual, float(np.abs(residual).max()))
 
 
 @dataclass(frozen=True)
