@@ -112,6 +112,12 @@ def test_nan_inputs_to_the_torch_modules_are_refused():
         RotaryEmbedding(8)(torch.full((3, 8), float("nan")))
 
 
+def test_a_float16_sum_that_overflows_is_refused():
+    x = torch.full((1, 3, 8), 65504.0, dtype=torch.float16)  # the largest float16: x·(cos + sin) at position 1 is inf
+    with pytest.raises(ValueError, match="overflows the dtype torch.float16"):
+        RotaryEmbedding(8)(x)
+
+
 def test_an_overflowing_rotation_is_refused():
     with pytest.raises(ValueError, match="overflows"):
         posenc.apply_rope(np.full((2, 4), 1.7e308), None)

@@ -46,3 +46,10 @@ def check_float_dtype(dtype: object) -> torch.dtype:
     if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
         raise ArgumentTypeError(f"dtype must be a torch floating dtype such as torch.float32; got {dtype!r}.")
     return dtype
+
+
+def check_finite_output(result: torch.Tensor, what: str) -> torch.Tensor:
+    """Refuse a result that overflowed its dtype (e.g. float16 near 65504) instead of returning inf."""
+    if not bool(torch.isfinite(result).all()):
+        raise ValueError(f"{what} overflows the dtype {result.dtype}; use smaller values or a wider dtype.")
+    return result

@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 from posenc.absolute import DEFAULT_STD, _check_table_size, learned_absolute
-from posenc.modules._checks import check_float_dtype, check_float_tensor
+from posenc.modules._checks import check_finite_output, check_float_dtype, check_float_tensor
 
 
 class LearnedPositionalEmbedding(nn.Module):
@@ -47,7 +47,7 @@ class LearnedPositionalEmbedding(nn.Module):
             )
         if d_model != self.table.shape[1]:
             raise ValueError(f"x has width {d_model} but the table has d_model={self.table.shape[1]}.")
-        return x + self.table[:length]
+        return check_finite_output(x + self.table[:length], "x + W[:length]")
 
 
 class NoPositionalEncoding(nn.Module):

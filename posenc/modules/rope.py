@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from posenc._checks import check_choice
-from posenc.modules._checks import check_float_tensor, check_positions
+from posenc.modules._checks import check_finite_output, check_float_tensor, check_positions
 from posenc.rope import LAYOUTS, Layout
 from posenc.rope_scaling import _check_seq_len, rope_inv_freq
 
@@ -98,6 +98,4 @@ class RotaryEmbedding(nn.Module):
             rotate = rotate_half
         x_rot, x_pass = x[..., : self.rotary_dims], x[..., self.rotary_dims :]
         out = torch.cat((x_rot * cos + rotate(x_rot) * sin, x_pass), dim=-1)
-        if not bool(torch.isfinite(out).all()):
-            raise ValueError("the rotated x overflows its dtype; use smaller values or a wider dtype.")
-        return out
+        return check_finite_output(out, "the rotated x")

@@ -8,7 +8,7 @@ import torch
 from torch import nn
 
 from posenc._checks import MAX_LENGTH, check_base, check_d_model, check_int, check_real, check_size
-from posenc.modules._checks import check_float_tensor
+from posenc.modules._checks import check_finite_output, check_float_tensor
 
 
 def sinusoidal_table(max_len: int, d_model: int, base: float = 10000.0) -> torch.Tensor:
@@ -63,7 +63,7 @@ class SinusoidalPositionalEncoding(nn.Module):
                 f"The input has {length} positions but the table was built for max_len={self.max_len}; "
                 "build the module with a larger max_len."
             )
-        return self.dropout(x + self.pe[:length].to(device=x.device, dtype=x.dtype))
+        return self.dropout(check_finite_output(x + self.pe[:length].to(device=x.device, dtype=x.dtype), "x + PE"))
 
     def extra_repr(self) -> str:
         return f"d_model={self.d_model}, max_len={self.max_len}, base={self.base:g}"
