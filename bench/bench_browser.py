@@ -1,4 +1,7 @@
-"""The "Encoding matrix" page in a real browser: posenc (thinned heatmaps) against send-everything.
+"""The "Encoding matrix" page in a real browser: bytes and redraw time of a length change.
+
+(Until the window view replaced it, this compared posenc with ``send_all=true``; that mode is gone
+and BENCHMARKS.md keeps its last results. bench/bench_floor.py compares every page with the floor.)
 
 Run from the repository root; it starts its own server on loopback and drives Debian's Chromium
 (about 5 minutes on 2 cores, most of it send-everything at 1024 x 4096):
@@ -49,7 +52,7 @@ from posenc.figures import thin_index  # noqa: E402
 
 SIZES = [("128 x 100 (default)", ""), ("512 x 2048", "d_model=512&length=2048"),
          ("1024 x 4096", "d_model=1024&length=4096")]
-MODES = [("posenc", ""), ("send-all", "send_all=true")]
+MODES = [("posenc", "")]  # send_all=true is gone (the window view replaced it); BENCHMARKS.md keeps its last run
 ARROWS = {"ArrowLeft": -1, "ArrowRight": 1}
 TIMEOUT_MS = 120_000
 
@@ -266,7 +269,8 @@ def ratio_table(results: list[Result]) -> list[str]:
 def table(results: list[Result]) -> str:
     """The main table, where the time goes, the first load, and the send-all / posenc ratios."""
     lines = main_table(results) + [""] + stages_table(results) + [""] + first_load_table(results)
-    lines += [""] + ratio_table(results)
+    if any(r.mode == "send-all" for r in results):
+        lines += [""] + ratio_table(results)
     problems = [f"{r.size}, {r.mode}: {p}" for r in results for p in r.problems]
     return "\n".join(lines + (["", "Problems:"] + problems if problems else []))
 

@@ -172,6 +172,9 @@ def trace_row(browser, sides: dict[str, tuple[str, str, str]]) -> dict[str, dict
             page, _ = first_load(context, url)
             press(page, slider, key)
             result[name] = browser_trace.traced(browser, page, lambda: press(page, slider, key))
+        except PlaywrightError as err:  # a timeout: the row stays empty, the run goes on
+            print(f"  trace {name} {url}: {str(err).splitlines()[0][:120]}", file=sys.stderr)
+            result[name] = {}
         finally:
             context.close()
     return result
