@@ -108,7 +108,8 @@ def _nope_table(length: int, d_model: int, base: float) -> np.ndarray:
 
 
 def _nope_curve(length: int, d_model: int, base: float) -> tuple[np.ndarray, np.ndarray]:
-    offsets = np.arange(-(check_length(length) - 1), length)
+    length = check_length(length)
+    offsets = np.arange(-(length - 1), length)
     check_d_model(d_model)
     return offsets, np.zeros(len(offsets))
 

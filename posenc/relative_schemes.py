@@ -31,7 +31,8 @@ from posenc.scheme import Option, Scheme
 
 
 def _offsets(length: int) -> np.ndarray:
-    return np.arange(-(check_length(length) - 1), length)
+    length = check_length(length)
+    return np.arange(-(length - 1), length)
 
 
 def _causal(direction: str) -> bool:
@@ -87,6 +88,7 @@ def _bias_from(offset_bias):
     """The registry's ``bias``: the full (heads, length, length) matrix from the per-offset values."""
     def bias(length, d_model, base, **options):
         _, values = offset_bias(length, d_model, base, **options)  # (heads, 2L − 1)
+        length = check_length(length)
         check_size((len(values), length, length), "the bias matrix")
         positions = np.arange(length)
         return toeplitz_view(values, positions, positions)

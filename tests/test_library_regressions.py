@@ -245,3 +245,15 @@ def test_tables_larger_than_the_cap_are_refused_before_allocating():
     with pytest.raises(ValueError, match="more than the"):
         posenc.alibi_bias(1 << 12, 8)
     assert time.perf_counter() - start < 1.0
+
+
+def test_registry_curves_accept_a_whole_float_length():
+    """Found by the long fuzz run: the offsets were np.arange(−(L − 1), L) of the raw length, so a length
+    of 3.0 gave float offsets (IndexError in Shaw's bias) and a float16 length overflowed."""
+    for key in ("nope", "shaw", "t5", "alibi"):
+        scheme = posenc.SCHEMES[key]
+        offsets, _ = scheme.offset_curve(3.0, 8, 1e4)
+        assert offsets.dtype.kind == "i" and list(offsets) == [-2, -1, 0, 1, 2]
+        if scheme.bias is not None:
+            np.testing.assert_array_equal(scheme.bias(3.0, 8, 1e4), scheme.bias(3, 8, 1e4))
+    assert len(posenc.SCHEMES["nope"].offset_curve(np.float16(5.0), 8, 1e4)[0]) == 9
