@@ -162,6 +162,13 @@ def aliased_marks(cols: np.ndarray, aliased: np.ndarray, stride: int, categorica
     return dict(shapes=shapes, meta=dict(aliased=[int(c) for c in cols[flags]], stride=int(stride)))
 
 
+def _visible_markers(count: int) -> dict:
+    """Marker settings for ``count`` points: beyond MAX_CELLS_PER_AXIS, plotly draws only the markers
+    inside the visible x range (thinned evenly if more than that are visible), not one SVG node per
+    point: 4,096 markers cost the browser about a second. Every point is still sent."""
+    return {"maxdisplayed": MAX_CELLS_PER_AXIS} if count > MAX_CELLS_PER_AXIS else {}
+
+
 def line_chart(
     x: np.ndarray,
     series: dict[str, np.ndarray],
@@ -184,6 +191,7 @@ def line_chart(
     data = [dict(type="scatter", x=x, y=np.asarray(y, dtype=np.float64), name=label,
                  mode="lines+markers" if markers and label not in dashed else "lines",
                  line=dict(color=PALETTE[n % len(PALETTE)], width=2, **({"dash": "dash"} if label in dashed else {})),
+                 **({"marker": _visible_markers(len(x))} if markers else {}),
                  hovertemplate=f"{label}<br>{x_label} %{{x}}<br>{y_label} %{{y:.6g}}<extra></extra>")
             for n, (label, y) in enumerate(series.items())]
     zoomed = x_window is not None and len(x) and x_window < np.max(x)
@@ -202,7 +210,7 @@ def vectors_chart(dimensions: np.ndarray, vectors: dict[str, np.ndarray], *, tit
     symbols = ("circle-open", "x-thin-open", "diamond-open", "square-open")
     data = [dict(type="scatter", x=np.asarray(dimensions), y=np.asarray(values), name=label, mode="markers",
                  marker=dict(color=PALETTE[n], size=10 - 2 * n, symbol=symbols[n % 4],
-                             line=dict(width=2, color=PALETTE[n])),
+                             line=dict(width=2, color=PALETTE[n]), **_visible_markers(len(dimensions))),
                  hovertemplate=f"{label}<br>dimension %{{x}}<br>value %{{y:.9f}}<extra></extra>")
             for n, (label, values) in enumerate(vectors.items())]
     zoomed = len(dimensions) > x_window
