@@ -231,7 +231,7 @@ test_toeplitz_view = fuzz(
     analysis.toeplitz_view,
     dict(values=st.integers(1, 8).map(lambda n: np.arange(2 * n - 1, dtype=float)[None]),
          rows=st.just(np.array([0])), cols=st.just(np.array([0]))),
-    lambda r, a: finite_array(r, shape=(1, 1, 1)),
+    lambda r, a: finite_array(r, shape=(*np.shape(a["values"])[:-1], 1, 1)),
 )
 test_permutation_gap = fuzz(analysis.permutation_gap,
                             dict(length=st.integers(1, 16), d_model=st.integers(1, 16), table=st.none()),
