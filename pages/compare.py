@@ -3,7 +3,7 @@
 import streamlit as st
 
 import posenc
-from pages import shared, views
+from pages import presenter, shared, views
 
 c = shared.controls()
 st.title("Comparison: how each scheme sees the offset j − i")
@@ -16,7 +16,7 @@ st.markdown(
 st.caption(f"length = {c.length}, d_model = {c.d_model}, n = {c.base:g}. The selected scheme "
            f"({posenc.get_scheme(c.scheme).label}) uses the sidebar's options; the others their defaults.")
 
-st.plotly_chart(shared.or_stop(views.comparison_figure, c.scheme, c.length, c.d_model, c.base, c.options),
+presenter.chart(shared.or_stop(views.comparison_figure, c.scheme, c.length, c.d_model, c.base, c.options),
                 key="comparison")
 
 st.subheader("What each curve is")

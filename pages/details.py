@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from pages import shared, views
+from pages import presenter, shared, views
 from posenc import figures
 from posenc.rope import rope_keywords
 from posenc.scheme import Option
@@ -21,7 +21,7 @@ def sinusoidal() -> None:
     spacings = next(o.choices for o in scheme.options if o.name == "spacing")
     waves = {spacing: posenc.wavelengths(c.d_model, c.base, spacing=spacing) for spacing in spacings}
     pairs = np.arange(len(waves["vaswani"]))
-    st.plotly_chart(figures.line_chart(pairs, {f"{k}: longest {w[-1]:,.0f}": w for k, w in waves.items()},
+    presenter.chart(figures.line_chart(pairs, {f"{k}: longest {w[-1]:,.0f}": w for k, w in waves.items()},
                                        title="Wavelengths under the two frequency formulas", x_label="pair i",
                                        y_label="wavelength (positions)", log_y=True), key="spacings")
     st.caption("Vaswani et al.: θᵢ = n^(−2i/d), so the longest wavelength is 2π·n^(1−2/d). tensor2tensor spreads "
@@ -36,7 +36,7 @@ def learned() -> None:
                              x_label="position p", y_label="‖PE[p]‖")
     if c.length > size:
         fig.add_vline(x=size - 0.5, line_dash="dash", annotation_text=f"end of the table ({size} rows)")
-    st.plotly_chart(fig, key="learned_norms")
+    presenter.chart(fig, key="learned_norms")
     if c.length > size:
         st.warning(f"A learned table has rows for positions 0 … {size - 1} only. Positions {size} … {c.length - 1} "
                    "have no encoding: the model cannot represent them (GPT-2 raises an index error). "
@@ -61,7 +61,7 @@ def shaw() -> None:
     fig = figures.position_heatmap(clip, rows, c.length, x_label="key position j", y_label="query position i",
                                    title=f"clip(j − i, −{k}, {k}): which of the {2 * k + 1} vectors each pair uses",
                                    zrange=(-max(k, 1), max(k, 1)))
-    st.plotly_chart(fig, key="shaw_clip")
+    presenter.chart(fig, key="shaw_clip")
     st.caption(f"Offsets beyond ±{k} share the outermost vectors: the model cannot tell them apart.")
 
 
@@ -73,7 +73,7 @@ def t5() -> None:
     index = shared.or_stop(posenc.t5_relative_bucket, relative, bidirectional=not causal,
                            num_buckets=buckets, max_distance=distance)
     exact = (buckets if causal else buckets // 2) // 2
-    st.plotly_chart(figures.bucket_map(relative, index, exact=exact, max_distance=distance, causal=causal), key="t5_map")
+    presenter.chart(figures.bucket_map(relative, index, exact=exact, max_distance=distance, causal=causal), key="t5_map")
     st.caption(f"Distances below {exact} get a bucket each; from {exact} to {distance} the buckets widen "
                f"logarithmically; from {distance} on, all distances share the last bucket.")
 
@@ -85,7 +85,7 @@ def alibi() -> None:
                  hide_index=True, key="alibi_slopes")
     offsets, values = shared.or_stop(shared.offset_bias, c.scheme, c.length, c.d_model, c.base, c.options)
     shown = {f"head {h + 1}": np.where(np.isneginf(values[h]), np.nan, values[h]) for h in range(min(heads, 8))}
-    st.plotly_chart(figures.line_chart(offsets, shown, title="Bias against the offset, per head",
+    presenter.chart(figures.line_chart(offsets, shown, title="Bias against the offset, per head",
                                        x_label="offset j − i", y_label="bias"), key="alibi_heads")
 
 
@@ -96,7 +96,7 @@ def rope() -> None:
         st.info("rotary_fraction leaves no dimension to rotate.")
         return
     offsets, scores = shared.offset_curve(c.scheme, c.length, c.d_model, c.base, c.options)
-    st.plotly_chart(figures.line_chart(offsets, {"q·k / d_model": scores}, title="q·k against the offset: long-range decay",
+    presenter.chart(figures.line_chart(offsets, {"q·k / d_model": scores}, title="q·k against the offset: long-range decay",
                                        x_label="offset n − m", y_label="score (q = k = ones)"), key="rope_decay")
     original = int(options["original_max_position_embeddings"])
     waves = shared.rope_wavelengths(c.d_model, c.base, c.options, c.length)
@@ -104,7 +104,7 @@ def rope() -> None:
                              title="Wavelength of every pair under each scaling", x_label="pair i",
                              y_label="wavelength (positions)", log_y=True)
     fig.update_traces(selector=dict(name=f"original context {original}"), line_dash="dash")
-    st.plotly_chart(fig, key="rope_wavelengths")
+    presenter.chart(fig, key="rope_wavelengths")
     missing = [name for name in posenc.ROPE_SCALINGS if name not in waves]
     if missing:
         st.caption(f"Not drawn: {', '.join(missing)} (they cannot take these settings: "
@@ -120,7 +120,7 @@ def rope() -> None:
     with right:
         pairs = shared.bound_multiselect("pairs i", range(d_rot // 2), (0, 1, 2, 3), "rope_pairs", 6)
     if pairs:
-        st.plotly_chart(views.rope_phasor_figure(c.d_model, c.base, c.options, m, n, tuple(pairs)), key="rope_pairs_fig")
+        presenter.chart(views.rope_phasor_figure(c.d_model, c.base, c.options, m, n, tuple(pairs)), key="rope_pairs_fig")
         st.caption("Each pair turns by its own angle (n − m)·θᵢ: fast pairs (small i) spin, slow pairs barely move.")
 
 

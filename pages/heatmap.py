@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from pages import modules_view, shared, views
+from pages import modules_view, presenter, shared, views
 from posenc.scheme import Option
 
 c = shared.controls()
@@ -26,14 +26,14 @@ def matrix_charts() -> None:
     """The view (whole or window), the head and the charts: changing them reruns only this part."""
     pos_start, dim_start = views.window_controls(c, columns=scheme.family == "absolute")
     if scheme.family == "absolute":
-        st.plotly_chart(shared.or_stop(views.table_heatmap, *args, pos_start, dim_start), key="table_heatmap")
+        presenter.chart(shared.or_stop(views.table_heatmap, *args, pos_start, dim_start), key="table_heatmap")
         st.markdown(
             "Each row is the vector added to the token embedding at that position. "
             + ("Columns to the left oscillate fast; columns to the right change slowly, so together they "
                "count positions like the hands of a clock." if c.scheme == "sinusoidal" else
                "Blank rows are positions with no encoding." if views.has_missing_rows(*args) else "")
         )
-        st.plotly_chart(views.similarity_heatmap(*args, pos_start), key="similarity_heatmap")
+        presenter.chart(views.similarity_heatmap(*args, pos_start), key="similarity_heatmap")
         st.markdown(
             "PE[p]·PE[q] for every pair of positions. For the sinusoidal encoding with an even d_model, "
             "PE[p]·PE[q] = Σᵢ cos((p − q)θᵢ): bands parallel to the diagonal, the similarity depends "
@@ -41,12 +41,12 @@ def matrix_charts() -> None:
         )
     elif scheme.family == "bias":
         head = int(shared.bound_control(Option("head", "Head h", 1, 1, len(values)), "head"))
-        st.plotly_chart(views.bias_heatmap(*args, head, pos_start), key="bias_heatmap")
+        presenter.chart(views.bias_heatmap(*args, head, pos_start), key="bias_heatmap")
         st.markdown("The term this scheme adds to the attention logit e_ij before the softmax. It depends only on "
                     "the offset j − i, so every diagonal is constant."
                     + (" Gaps: keys a causal decoder may not see (−∞)." if np.isneginf(values).any() else ""))
     else:
-        st.plotly_chart(shared.or_stop(views.score_heatmap, *args, pos_start), key="score_heatmap")
+        presenter.chart(shared.or_stop(views.score_heatmap, *args, pos_start), key="score_heatmap")
         st.markdown("RoPE adds nothing to the embeddings: it rotates queries and keys. Their dot product "
                     "then depends only on the offset between them, so every diagonal is constant.")
 

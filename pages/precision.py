@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 import posenc
-from pages import shared
+from pages import presenter, shared
 from posenc import figures, precision
 from posenc.scheme import Option
 
@@ -97,7 +97,7 @@ st.caption("A dtype with p significant bits holds every integer up to 2^p; 2^p +
 args = (c.scheme, c.length, c.d_model, c.base, c.options, dtype)
 result = shared.or_stop(table_precision, *args)
 st.subheader(f"The {result.what}'s error against {result.x_label}")
-st.plotly_chart(log_chart(result.x, result.errors, title=f"max |{result.what} in {dtype} − float64|",
+presenter.chart(log_chart(result.x, result.errors, title=f"max |{result.what} in {dtype} − float64|",
                           x_label=result.x_label, y_label="absolute error"), key="table_error")
 cols = st.columns(len(result.errors))
 for col, (label, errors) in zip(cols, result.errors.items()):
@@ -118,7 +118,7 @@ offset_option = Option("offset", "offset k = key − query distance", 1, 0, c.le
 if c.scheme == "sinusoidal":
     k = int(shared.bound_control(offset_option, "offset"))
     residuals = shared.or_stop(rotation_residuals, c.length, c.d_model, c.base, c.options, dtype, k)
-    st.plotly_chart(log_chart(np.arange(c.length - k), residuals, title=f"max |M_k·PE[p] − PE[p+k]| in {dtype}, k = {k}",
+    presenter.chart(log_chart(np.arange(c.length - k), residuals, title=f"max |M_k·PE[p] − PE[p+k]| in {dtype}, k = {k}",
                               x_label="position p", y_label="residual"), key="relative")
     st.caption("PE[p + k] = M_k·PE[p] is exact; computed in the dtype (table, M_k and product) what is left is "
                "rounding, unless the table itself is wrong: a table computed in the dtype rounds the "
@@ -127,7 +127,7 @@ elif c.scheme == "rope":
     offset = int(shared.bound_control(offset_option, "offset"))
     curves, exact = shared.or_stop(rope_residuals, c.length, c.d_model, c.base, c.options, dtype, offset)
     positions = next(iter(curves.values()))[0]
-    st.plotly_chart(log_chart(positions, {f"{variant} ({dtype})": r for variant, (_, r) in curves.items()},
+    presenter.chart(log_chart(positions, {f"{variant} ({dtype})": r for variant, (_, r) in curves.items()},
                               title=f"|score(p, p − {offset}) in {dtype} − exact score {exact:.6f}|",
                               x_label="query position p", y_label="score error"), key="relative")
     st.caption("q = k: one fixed random unit vector (seed 0), so the exact score is the same at every p. "
@@ -151,7 +151,7 @@ if c.scheme in ("sinusoidal", "rope"):
             f"power:     {c.base:g} ** (-torch.arange(0, {c.d_model}, 2, dtype=torch.{dtype}) / {c.d_model})",
             language="python")
     forms = shared.or_stop(theta, c.d_model, c.base, dtype)
-    st.plotly_chart(log_chart(forms.index, {"log space": forms.log_error, "power": forms.power_error},
+    presenter.chart(log_chart(forms.index, {"log space": forms.log_error, "power": forms.power_error},
                               title=f"relative error of θ_i in {dtype}", x_label="pair i",
                               y_label="|θ_i − exact| / exact"), key="theta")
     st.info(forms.verdict, icon=":material/balance:")

@@ -73,8 +73,11 @@ def _dark() -> bool:
 
 def file_name(name: str, **settings: object) -> str:
     """'posenc_rotation_vectors_scheme-sinusoidal_d_model-128_n-10000_length-100_k-3': the chart's
-    name and the settings it was drawn with, in characters every file system accepts."""
-    values = {key: st.session_state.get(key) for key in SETTINGS} | settings
+    name and the settings it was drawn with (the shared controls, then the page's own from the
+    URL), in characters every file system accepts."""
+    values = {key: st.session_state.get(key) for key in SETTINGS}
+    values |= {key: value for key, value in st.query_params.items() if key not in values and key != "present"}
+    values |= settings
     parts = [f"posenc_{name}"] + [f"{key}-{value:g}" if isinstance(value, float) else f"{key}-{value}"
                                   for key, value in values.items() if value is not None]
     return re.sub(r"[^A-Za-z0-9_.+-]", "_", "_".join(parts))[:180]

@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from pages import shared, views
+from pages import presenter, shared, views
 from posenc.scheme import Option
 
 c = shared.controls()
@@ -32,9 +32,9 @@ st.latex(r"M_k = \operatorname{diag}(B_0,\dots,B_{d/2-1}),\quad B_i = "
 
 blocks = shared.or_stop(posenc.rotation_blocks, k, c.d_model, c.base, spacing=spacing)
 vectors, per_dimension, residual = views.rotation_vectors(c.d_model, c.base, spacing, pos, k)
-st.plotly_chart(vectors, key="vectors")
+presenter.chart(vectors, key="vectors")
 st.metric("max |M_k·PE[pos] − PE[pos+k]| (float64)", f"{residual:.3e}")
-st.plotly_chart(per_dimension, key="residual_per_dimension")
+presenter.chart(per_dimension, key="residual_per_dimension")
 
 st.subheader("The 2×2 blocks of M_k")
 pairs_total = c.d_model // 2
@@ -53,7 +53,7 @@ checks = {name: shared.rotation_check(c.length, c.d_model, c.base, k, spacing, n
 cols = st.columns(2)
 for col, (name, check) in zip(cols, checks.items()):
     col.metric(f"max residual over {len(check.positions)} positions ({name})", f"{check.max_abs_error:.3e}")
-st.plotly_chart(views.residual_figure(c.length, c.d_model, c.base, k, spacing), key="residuals")
+presenter.chart(views.residual_figure(c.length, c.d_model, c.base, k, spacing), key="residuals")
 st.caption("The identity is exact; what remains is rounding: about 1e-16 in float64 and 1e-7 in float32 "
            "(zeros are drawn at 1e-18 on the log axis).")
 
@@ -66,4 +66,4 @@ st.caption("Block by block, a rotation by −kθᵢ is the transpose of the rota
 st.subheader("Phasors: each pair turns by k·θᵢ")
 pair_choices = shared.bound_multiselect("Pairs i", range(pairs_total), (0, 1, 2, 3), "pairs", 6)
 if pair_choices:
-    st.plotly_chart(views.phasor_figure(c.d_model, c.base, spacing, pos, k, tuple(pair_choices)), key="phasors")
+    presenter.chart(views.phasor_figure(c.d_model, c.base, spacing, pos, k, tuple(pair_choices)), key="phasors")

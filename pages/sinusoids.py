@@ -3,7 +3,7 @@
 import streamlit as st
 
 import posenc
-from pages import shared, views
+from pages import presenter, shared, views
 
 c = shared.controls()
 scheme = posenc.get_scheme(c.scheme)
@@ -21,12 +21,12 @@ with right:
                                          "positions", 8)
 
 args = (c.scheme, c.length, c.d_model, c.base, c.options)
-st.plotly_chart(views.dimension_curves(*args, tuple(dims)), key="by_position")
-st.plotly_chart(views.position_vectors(*args, tuple(positions)), key="by_dimension")
+presenter.chart(views.dimension_curves(*args, tuple(dims)), key="by_position")
+presenter.chart(views.position_vectors(*args, tuple(positions)), key="by_dimension")
 
 if c.scheme == "sinusoidal":
     spacing = c.option_dict.get("spacing", "vaswani")
     figure, longest = views.wavelength_figure(c.d_model, c.base, spacing, c.length)
-    st.plotly_chart(figure, key="wavelengths")
+    presenter.chart(figure, key="wavelengths")
     st.caption(f"A geometric progression from 2π ≈ 6.28 to {longest:.6g} positions. "
                f"Pairs above the dashed line do not complete one cycle within {c.length} positions.")

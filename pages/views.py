@@ -11,6 +11,7 @@ import streamlit as st
 
 import posenc
 import posenc.analysis
+from pages import presenter
 from pages.shared import (
     Controls,
     bound_control,
@@ -184,7 +185,7 @@ def rope_shift_check(c: Controls) -> None:
     cols[1].metric(f"score(m+s={m + s}, n+s={n + s})", f"{after:.12g}")
     cols[2].metric("difference", f"{abs(after - before):.3e}")
     if len(together) > 1:
-        st.plotly_chart(figure, key="rope_shift")
+        presenter.chart(figure, key="rope_shift")
     else:
         st.caption("With the key at the last position there is no room to shift both: move m or n left.")
     st.caption(f"q and k are fixed random vectors (seed 0) of size {c.d_model}; frequencies use seq_len = {c.length}.")

@@ -1,6 +1,12 @@
 """Presenter mode and chart output (pages/presenter.py): restyled copies, never the cached figure."""
 
+import json
+import re
+from pathlib import Path
+
 import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
 
 from pages import presenter
 from posenc import figures
@@ -42,3 +48,22 @@ def test_presenter_css_is_a_constant_without_placeholders():
     assert "{" in presenter.PRESENTER_CSS and "%s" not in presenter.PRESENTER_CSS
     assert presenter.PRESENTER_CSS.startswith("<style>") and presenter.PRESENTER_CSS.endswith("</style>")
     assert "font-size: 140%" in presenter.PRESENTER_CSS
+
+
+def nav_pages() -> list[str]:
+    root = Path(__file__).resolve().parent.parent
+    return re.findall(r'st\.Page\("(pages/[a-z_]+\.py)"', (root / "app.py").read_text())
+
+
+@pytest.mark.parametrize("page", nav_pages())
+def test_every_chart_on_every_page_saves_a_png_at_twice_its_size(page):
+    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"), default_timeout=60)
+    at.query_params["d_model"] = "16"
+    at.query_params["length"] = "32"
+    at.run()
+    at.switch_page(page).run()
+    assert not at.exception
+    for chart in at.get("plotly_chart"):
+        options = json.loads(chart.proto.config).get("toImageButtonOptions", {})
+        assert options.get("scale", 1) >= 2 and options.get("format") == "png", page
+        assert options["filename"].startswith("posenc_") and "d_model-16" in options["filename"], page
