@@ -71,23 +71,35 @@ def sidebar(page) -> tuple[str, float]:
                          " return [s.dataset.collapsed, Math.max(0, Math.round(r.right))]; }"))
 
 
-def test_no_request_leaves_the_origin_on_any_page(app, context):
+def test_no_request_leaves_the_origin_on_any_page_and_dark_charts_are_dark(app, browser):
+    """Every page, in the dark theme: all requests go to the app's own origin, and every chart drawn
+    has the theme's background (a white chart with the dark theme's light text would be unreadable)."""
     origin = urlsplit(app)
     requests = []
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, color_scheme="dark")
     context.on("request", lambda request: requests.append(request.url))
     page = context.new_page()
     paths = page_paths()
     assert "derivation" in paths and len(paths) >= 7
     visits = [f"{path}?d_model=32&length=64" for path in paths]
     visits += ["derivation?step=9", "derivation?step=7&present=true"]  # torch's step; presenter CSS
-    for visit in visits:
-        page.goto(f"{app}/{visit}")
-        wait_idle(page)
-        page.wait_for_timeout(300)  # late requests: fonts, icons, chart bundles
+    backgrounds = {}
+    try:
+        for visit in visits:
+            page.goto(f"{app}/{visit}")
+            wait_idle(page)
+            page.wait_for_timeout(300)  # late requests: fonts, icons, chart bundles
+            backgrounds[visit] = page.evaluate(
+                "() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .main-svg:first-child')]"
+                ".map(s => getComputedStyle(s).backgroundColor)")
+    finally:
+        context.close()
     foreign = {url for url in requests
                if urlsplit(url).scheme not in LOCAL_SCHEMES
                and (urlsplit(url).hostname, urlsplit(url).port) != (origin.hostname, origin.port)}
     assert len(requests) > 20 and not foreign, sorted(foreign)
+    assert sum(map(len, backgrounds.values())) >= 10
+    assert all(colour == "rgb(14, 17, 23)" for colours in backgrounds.values() for colour in colours), backgrounds
 
 
 def test_a_step_link_and_next_previous_land_on_the_right_step(app, context):
