@@ -143,10 +143,11 @@ def test_rotation_page_shows_vectors_residuals_and_transpose():
     assert r"M_{2} - M_{-2}^\top" in " ".join(l.proto.body for l in at.get("latex"))
 
 
-def test_rotation_page_odd_d_model_explains_instead_of_crashing():
+def test_rotation_page_odd_d_model_uses_the_nearest_even_width_and_says_so():
     at = run({"d_model": "7"}, "pages/rotation.py")
-    assert at.slider(key="d_model").value == 7
-    assert any("no cosine partner" in e.value for e in at.error)
+    assert at.slider(key="d_model").value == 7 and not at.error
+    assert any("this view pairs dimensions (sin, cos), so d_model must be even; using d_model=6" in i.value
+               for i in at.info)
 
 
 def test_rotation_page_clamps_k_when_pos_moves():

@@ -235,7 +235,9 @@ def test_page_uses_the_sidebar_options_for_the_chosen_scheme_only():
     assert row_of(table, posenc.SCHEMES["learned"].label)["5 · built for"] == 512
 
 
-def test_page_shows_a_scheme_that_cannot_be_built_as_a_row():
-    table = run_page({"d_model": "15", "length": "20"}).dataframe[0].value
-    assert len(table) == 7
-    assert row_of(table, posenc.SCHEMES["rope"].label)["1 · unique"].startswith("✘ not built")
+def test_page_measures_every_scheme_at_the_nearest_width_they_all_take():
+    at = run_page({"d_model": "15", "length": "20"})
+    table = at.dataframe[0].value
+    assert len(table) == 7 and not at.error
+    assert row_of(table, posenc.SCHEMES["rope"].label)["1 · unique"].startswith("✔")
+    assert any("using d_model=14" in i.value for i in at.info)
