@@ -93,7 +93,9 @@ def test_bad_url_warns_and_renders_every_page(app, page):
         assert_clean(page)
         text = page.locator("[data-testid=stAlert]").all_inner_texts()
         joined = " ".join(text)
-        assert "d_model='abc' is not a number" in joined and "length=1000000000 is outside" in joined, name
+        assert "URL parameter d_model = abc is not a number: using 128." in joined, name
+        assert "URL parameter length = 1000000000 is outside 2 … 4096: using 4096." in joined, name
+        assert page.locator("[data-testid=stAlert] code", has_text="<script>alert(1)</script>").count() == 1
         assert page.get_by_role("slider", name="length").input_value() == "4096"
 
 
