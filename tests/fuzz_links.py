@@ -27,9 +27,11 @@ PAGES = re.findall(r'st\.Page\("(pages/[a-z_]+\.py)"', (ROOT / "app.py").read_te
 
 # Whole-number page controls (key -> a plausible valid range); lists are repeated keys.
 PAGE_NUMBERS = {"pos": (0, 4095), "k": (-4095, 4095), "head": (1, 64), "query": (0, 4095), "key": (0, 4095),
-                "shift": (0, 4095), "rope_m": (0, 4095), "rope_n": (0, 4095), "step": (1, 9)}
+                "shift": (0, 4095), "rope_m": (0, 4095), "rope_n": (0, 4095), "step": (1, 9), "i": (0, 511),
+                "offset": (0, 4095), "window.pos": (0, 4095), "window.dim": (0, 1023)}
 PAGE_LISTS = {"dims": (0, 1023), "positions": (0, 4095), "pairs": (0, 511), "rope_pairs": (0, 511)}
-PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"),
+PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"), "module": ("true", "false"),
+                "view": ("whole", "window"),
                 "dtype": ("float32", "float16", "bfloat16")}
 
 HOSTILE = (
