@@ -197,7 +197,7 @@ def test_similarity_of_huge_entries_is_refused():
     huge = np.full((3, 4), 1e308)
     for call in (lambda: posenc.offset_similarity(huge), lambda: posenc.similarity_matrix(huge),
                  lambda: analysis.min_distance(huge), lambda: analysis.pair_distances(huge)):
-        with pytest.raises(ValueError, match="at most 1e\+150"):
+        with pytest.raises(ValueError, match=r"at most 1e\+150"):
             call()
 
 
