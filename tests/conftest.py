@@ -1,4 +1,4 @@
-"""Shared test settings: the hypothesis budget.
+"""Shared test settings: the hypothesis budget, and the app and browser of the browser tests.
 
 POSENC_FUZZ selects a profile: "ci" (default, fixed seed, a budget CI runs in seconds) or
 "long" (a long local run: ``POSENC_FUZZ=long python -m pytest tests/test_library_*.py``).
@@ -6,6 +6,7 @@ POSENC_FUZZ selects a profile: "ci" (default, fixed seed, a budget CI runs in se
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=60, derandomize=True, deadline=None,
@@ -13,3 +14,25 @@ settings.register_profile("ci", max_examples=60, derandomize=True, deadline=None
 settings.register_profile("long", max_examples=2000, derandomize=True, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("POSENC_FUZZ", "ci"))
+
+
+@pytest.fixture(scope="module")
+def app():
+    """The base URL of a fresh app on loopback, for one test module (tests/browser.py)."""
+    from browser import running_app
+
+    with running_app() as (url, _process):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, headless, for one test module."""
+    from playwright.sync_api import sync_playwright
+
+    from browser import launch
+
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()

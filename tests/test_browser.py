@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from browser import CHROMIUM, chart_data, launch, running_app, wait_idle
+from browser import CHROMIUM, chart_data, wait_idle
 
 import posenc
 
@@ -15,22 +15,8 @@ if not Path(CHROMIUM).exists():
         raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
     pytest.skip(f"{CHROMIUM} not installed (apt-get install -y chromium)", allow_module_level=True)
 
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 PAGES = ["", "sinusoids", "rotation", "details", "compare", "properties"]
-
-
-@pytest.fixture(scope="module")
-def app():
-    with running_app() as (url, _process):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

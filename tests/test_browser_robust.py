@@ -6,7 +6,7 @@ from pathlib import Path
 from urllib.parse import quote, urlparse
 
 import pytest
-from browser import CHROMIUM, launch, running_app, wait_idle
+from browser import CHROMIUM, wait_idle
 
 pytestmark = pytest.mark.browser
 if not Path(CHROMIUM).exists():
@@ -14,27 +14,13 @@ if not Path(CHROMIUM).exists():
         raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
     pytest.skip(f"{CHROMIUM} not installed (apt-get install -y chromium)", allow_module_level=True)
 
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 # Every page, under the scheme that gives it the most sliders.
 VIEWS = [("", "sinusoidal"), ("", "alibi"), ("derivation", "sinusoidal"), ("sinusoids", "sinusoidal"),
          ("rotation", "sinusoidal"), ("rotation", "rope"), ("details", "rope"), ("compare", "t5"),
          ("properties", "learned"), ("precision", "rope")]
 SLIDER = "[data-testid=stSlider] input[type=range]"
-
-
-@pytest.fixture(scope="module")
-def app():
-    with running_app() as (url, _process):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

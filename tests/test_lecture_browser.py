@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from browser import CHROMIUM, ROOT, launch, running_app, wait_idle
+from browser import CHROMIUM, ROOT, wait_idle
 
 pytestmark = pytest.mark.browser
 if not Path(CHROMIUM).exists():
@@ -15,7 +15,7 @@ if not Path(CHROMIUM).exists():
         raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
     pytest.skip(f"{CHROMIUM} not installed (apt-get install -y chromium)", allow_module_level=True)
 
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 LOCAL_SCHEMES = {"data", "blob", "about"}  # drawn by the browser itself, never fetched
 
 
@@ -27,20 +27,6 @@ def page_paths() -> list[str]:
         url_path = re.search(r'url_path="([^"]*)"', rest)
         paths.append("" if "default=True" in rest else url_path.group(1) if url_path else stem)
     return paths
-
-
-@pytest.fixture(scope="module")
-def app():
-    with running_app() as (url, _process):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture
