@@ -8,11 +8,14 @@ cached functions below.
 from __future__ import annotations
 
 import io
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 import pandas  # noqa: F401  # whole before any figure: plotly reads sys.modules and may see it half-imported
 import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 import posenc
 import posenc.analysis
@@ -164,6 +167,14 @@ def downloads(name: str, compute) -> None:
                          mime="application/octet-stream", on_click="ignore", icon=":material/download:")
     right.download_button(f"Download {name}.csv", data=lambda: csv_bytes(compute()), file_name=f"{name}.csv",
                           mime="text/csv", on_click="ignore", icon=":material/download:")
+
+
+def in_threads(compute, items, workers: int = 2) -> list:
+    """[compute(item) for item in items], ``workers`` at a time: for numpy work, which releases the GIL.
+    The threads carry this run's script context, so Streamlit's caches and elements work in them."""
+    context = get_script_run_ctx()
+    with ThreadPoolExecutor(workers, initializer=lambda: add_script_run_ctx(threading.current_thread(), context)) as pool:
+        return list(pool.map(compute, items))
 
 
 def or_stop(compute, *args, **kwargs):

@@ -35,6 +35,7 @@ from posenc.scheme import Scheme
 UNIQUE_POSITIONS = 1024  # criterion 1 compares every pair among the first 1024 positions
 PAIR_POSITIONS = 256  # criterion 2 computes every ‖e(p) − e(q)‖ directly among the first 256 positions
 BIAS_MATRIX_LENGTH = 256  # the (heads, n, n) bias matrices are built at n ≤ 256 (8 heads at 4096: 1 GB)
+SCAN_ROWS = 512  # positions built and measured at a time (4 MiB of float64 at d_model 1024)
 PAST_SAMPLES = 1024  # criterion 5 evaluates at most 1024 evenly spaced positions past the built length
 MAX_MEASURED_LENGTH = 1 << 14  # the measurements build tables of 2·length rows: 32768 at most
 UNIQUE_TOLERANCE = 1e-9  # two encodings closer than this count as the same
@@ -74,10 +75,13 @@ def encodings(scheme: Scheme, length: int, d_model: int, base: float, options: d
     rows of scheme.table(length, …) (NaN: no row), or apply_rope(ones, positions, seq_len=length)."""
     scheme = _check_scheme(scheme)
     length, d_model, options = check_length(length), check_d_model(d_model), _check_options(options)
-    positions = np.arange(length) if positions is None else _check_positions(positions, length, scheme)
+    if positions is not None:
+        positions = _check_positions(positions, length, scheme)
     if scheme.family == "absolute":
-        return np.asarray(scheme.table(length, d_model, base, **options), dtype=np.float64)[positions]
+        table = np.asarray(scheme.table(length, d_model, base, **options), dtype=np.float64)
+        return table if positions is None else table[positions]
     if scheme.family == "rotary":
+        positions = np.arange(length) if positions is None else positions
         ones = np.ones((len(positions), d_model))
         return apply_rope(ones, positions, base, seq_len=length, **rope_keywords(options))
     raise ValueError(f"{scheme.label} adds no vector per position: it encodes offsets in the attention logits.")
@@ -184,29 +188,68 @@ def _past_verdict(fraction: float, built: int, reason: str, sampled: int) -> str
 # --- one scheme ---------------------------------------------------------------------------------
 
 
+def _blocks(scheme: Scheme, length: int, d_model: int, base: float, options: dict, stop: int):
+    """e(p) for p = 0 … stop − 1, built at ``length``, SCAN_ROWS positions at a time (float64): an
+    absolute table is built once and handed out in slices; RoPE rotates one block of positions at a time."""
+    if scheme.family == "absolute":
+        table = encodings(scheme, length, d_model, base, options)
+        for start in range(0, stop, SCAN_ROWS):
+            yield table[start:start + SCAN_ROWS]
+        return
+    for start in range(0, stop, SCAN_ROWS):
+        yield encodings(scheme, length, d_model, base, options, np.arange(start, min(stop, start + SCAN_ROWS)))
+
+
+def _scan_twice(scheme: Scheme, length: int, d_model: int, base: float, options: dict) -> dict:
+    """Two builds at L compared block by block (criterion 4), with max |value| (3) and the first
+    UNIQUE_POSITIONS rows (1, 2) of the first build; no block outlives its comparison."""
+    head, largest, identical, change = [], 0.0, True, 0.0
+    first_build = _blocks(scheme, length, d_model, base, options, length)
+    for first, second in zip(first_build, _blocks(scheme, length, d_model, base, options, length)):
+        kept = sum(map(len, head))
+        if kept < UNIQUE_POSITIONS:
+            head.append(first[:UNIQUE_POSITIONS - kept].copy())
+        largest = max(largest, max_abs(first))
+        if not same_bits(first, second):  # the same bits differ by 0 wherever they are finite
+            identical, change = False, max(change, largest_change(first, second))
+    return dict(head=np.concatenate(head), max_at_length=largest, identical=identical, rebuild_difference=change)
+
+
+def _scan_double(scheme: Scheme, length: int, d_model: int, base: float, options: dict) -> tuple[float, int]:
+    """(max |value| of the build at 2L (criterion 3), how many of its positions L … 2L − 1 are finite (5))."""
+    largest, finite = 0.0, 0
+    for start, block in zip(range(0, 2 * length, SCAN_ROWS), _blocks(scheme, 2 * length, d_model, base, options,
+                                                                        2 * length)):
+        largest = max(largest, max_abs(block))
+        finite += int(np.isfinite(block[max(length - start, 0):]).all(axis=1).sum())
+    return largest, finite
+
+
 def _measure_positions(scheme: Scheme, length: int, d_model: int, base: float, options: dict) -> dict:
-    """The numbers of criteria 1–5 on the vectors e(p) of an absolute or rotary scheme."""
-    at_length = encodings(scheme, length, d_model, base, options)  # (length, d_model)
-    at_double = encodings(scheme, 2 * length, d_model, base, options)  # (2·length, d_model)
-    again = encodings(scheme, length, d_model, base, options)
-    pairs = min(max(length // 2, 2), PAIR_POSITIONS)
-    distances = pair_distances(at_length[:pairs])  # (pairs, pairs)
-    half = encodings(scheme, max(length // 2, 2), d_model, base, options, np.arange(pairs))
+    """The numbers of criteria 1–5 on the vectors e(p) of an absolute or rotary scheme. The builds at
+    L (twice) and 2L are scanned block by block: memory stays near one table, not four."""
     built, reason = built_length(scheme, length, options)
-    if built == length:  # the build at 2L already holds every position of [L, 2L)
-        past = at_double[length:]
+    twice = _scan_twice(scheme, length, d_model, base, options)
+    max_at_double, finite_double = _scan_double(scheme, length, d_model, base, options)
+    if built == length:  # the build at 2L already held every position of [L, 2L)
+        finite_past, sampled = finite_double / length, length
     else:
         past = encodings(scheme, 2 * built, d_model, base, options, _past_sample(built, 2 * built))
-    distance, sharing, count = min_distance(at_length[:UNIQUE_POSITIONS])
+        finite_past, sampled = float(np.isfinite(past).all(axis=1).mean()), len(past)
+    head = twice.pop("head")  # the first min(L, UNIQUE_POSITIONS) rows built at L
+    pairs = min(max(length // 2, 2), PAIR_POSITIONS)
+    distances = pair_distances(head[:pairs])  # (pairs, pairs)
+    half = encodings(scheme, max(length // 2, 2), d_model, base, options, np.arange(pairs))
+    distance, sharing, count = min_distance(head)
     shown = min(length, UNIQUE_POSITIONS)
     return dict(
         measured_count=count, min_distance=distance, sharing=sharing,
         note=f"positions 0…{shown - 1}" + (f", {count} with an encoding" if count < shown else ""),
-        length_change=largest_change(distances, pair_distances(half)), offset_spread=offset_spread(distances),
+        length_change=0.0 if same_bits(head[:pairs], half) else largest_change(distances, pair_distances(half)),
+        offset_spread=offset_spread(distances),
         scale=max_abs(distances) if np.isfinite(distances[np.triu_indices(pairs, 1)]).any() else np.nan,
-        max_at_length=max_abs(at_length), max_at_double=max_abs(at_double),
-        identical=same_bits(at_length, again), rebuild_difference=largest_change(at_length, again),
-        built_for=built, finite_past=float(np.isfinite(past).all(axis=1).mean()), reason=reason, sampled=len(past),
+        max_at_double=max_at_double, built_for=built, finite_past=finite_past, reason=reason, sampled=sampled,
+        **twice,
     )
 
 

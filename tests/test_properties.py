@@ -241,3 +241,23 @@ def test_page_measures_every_scheme_at_the_nearest_width_they_all_take():
     assert len(table) == 7 and not at.error
     assert row_of(table, posenc.SCHEMES["rope"].label)["1 · unique"].startswith("✔")
     assert any("using d_model=14" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("key, options", [
+    ("sinusoidal", {}), ("learned", {"table_size": 700}), ("nope", {}),
+    ("rope", {"rope_type": "dynamic", "factor": 2.0}), ("rope", {"rope_type": "yarn", "original_max_position_embeddings": 600}),
+])
+def test_block_by_block_scan_equals_whole_builds(key, options):
+    """Several SCAN_ROWS blocks (length 1300): the block-by-block numbers equal those of whole tables."""
+    length, d_model, scheme = 1300, 8, posenc.SCHEMES[key]
+    assert length > 2 * props.SCAN_ROWS
+    options = scheme.defaults() | options
+    found = measure_properties(key, length, d_model, 1e4, options)
+    at_length, at_double = encodings(scheme, length, d_model, 1e4, options), encodings(scheme, 2 * length, d_model, 1e4, options)
+    assert found.max_at_length == props.max_abs(at_length) and found.max_at_double == props.max_abs(at_double)
+    assert found.rebuild_difference == 0 and found.deterministic.startswith("✔")
+    built, _ = props.built_length(scheme, length, options)
+    if built == length:
+        assert found.finite_past == np.isfinite(at_double[length:]).all(axis=1).mean()
+    head = at_length[:props.UNIQUE_POSITIONS]
+    assert (found.min_distance, found.sharing, found.measured_count) == min_distance(head)
