@@ -5,7 +5,7 @@ import streamlit as st
 
 import posenc
 from pages import presenter, shared, views
-from posenc import figures
+from posenc import cells, figures
 from posenc.rope import rope_keywords
 from posenc.scheme import Option
 
@@ -57,7 +57,7 @@ def nope() -> None:
 def shaw() -> None:
     k = int(options["max_relative_position"])
     rows = figures.thin_index(c.length)
-    clip = posenc.shaw_relative_positions(c.length, k)[np.ix_(rows, rows)]
+    clip = shared.or_stop(cells.shaw_clip_cells, c.length, k, rows, rows)  # only the cells drawn
     fig = figures.position_heatmap(clip, rows, c.length, x_label="key position j", y_label="query position i",
                                    title=f"clip(j − i, −{k}, {k}): which of the {2 * k + 1} vectors each pair uses",
                                    zrange=(-max(k, 1), max(k, 1)))

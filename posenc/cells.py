@@ -16,6 +16,7 @@ from posenc._checks import check_base, check_d_model, check_int, check_length
 from posenc.absolute import DEFAULT_STD, DEFAULT_TABLE_SIZE, _check_seed
 from posenc.analysis import offset_similarity
 from posenc.registry import get_scheme
+from posenc.relative import _check_max_relative_position
 from posenc.sinusoidal import _BLOCK, frequencies
 
 _ROW_CHUNK = 256  # rows of the learned table drawn at a time (bounded memory at 4096 × 1024)
@@ -108,6 +109,19 @@ def table_cells(scheme: str, length: int, d_model: int, base: float, rows: objec
     if scheme == "nope":
         return _nope_cells(rows, cols, d_model)
     return np.asarray(entry.table(length, d_model, base, **options), dtype=np.float64)[np.ix_(rows, cols)]
+
+
+def shaw_clip_cells(length: int, max_relative_position: int, rows: object, cols: object) -> np.ndarray:
+    """shaw_relative_positions(length, k)[np.ix_(rows, cols)] without the (length, length) matrix:
+
+        R[i, j] = clip(j − i, −k, k)   (Shaw et al. 2018, arXiv:1803.02155, eq. 6)
+
+    for the query positions ``rows`` and key positions ``cols`` only (int64, (len(rows), len(cols))).
+    """
+    length = check_length(length)
+    k = _check_max_relative_position(max_relative_position)
+    rows, cols = _indices(rows, length, "rows"), _indices(cols, length, "columns")
+    return np.clip(cols[None, :] - rows[:, None], -k, k)
 
 
 def column_wavelengths(scheme: str, d_model: int, base: float, **options: object) -> np.ndarray | None:

@@ -62,6 +62,19 @@ def test_learned_cells_equal_the_table_and_are_nan_past_it(table_size):
     np.testing.assert_array_equal(got, table[np.ix_(rows, [0, 7, 23])])
 
 
+@pytest.mark.parametrize("length, k", [(1, 0), (50, 3), (777, 16), (4096, 128)])
+def test_shaw_clip_cells_equal_the_full_matrix(length, k):
+    rows = np.unique(np.r_[figures.thin_index(length), length - 1])
+    cols = np.random.default_rng(1).integers(0, length, 64)
+    got = cells.shaw_clip_cells(length, k, rows, cols)
+    np.testing.assert_array_equal(got, posenc.shaw_relative_positions(length, k)[np.ix_(rows, cols)])
+    assert got.dtype == np.int64
+    with pytest.raises(ValueError, match="rows must be at least 0 and below"):
+        cells.shaw_clip_cells(length, k, [length], [0])
+    with pytest.raises(ValueError, match="max_relative_position"):
+        cells.shaw_clip_cells(length, -1, [0], [0])
+
+
 def test_cells_refuse_positions_outside_the_table():
     with pytest.raises(ValueError, match="rows must be at least 0 and below 10"):
         cells.table_cells("sinusoidal", 10, 8, 1e4, [10], [0])
