@@ -29,9 +29,8 @@ def sinusoidal() -> None:
 
 
 def learned() -> None:
-    table = shared.or_stop(shared.table, c.scheme, c.length, c.d_model, c.base, c.options)
+    norms = shared.or_stop(shared.row_norms, c.scheme, c.length, c.d_model, c.base, c.options)  # NaN past the table
     size = int(options["table_size"])
-    norms = np.linalg.norm(table, axis=1)  # NaN past the table
     fig = figures.line_chart(np.arange(c.length), {"‖PE[p]‖": norms}, title="Norm of every learned row",
                              x_label="position p", y_label="‖PE[p]‖")
     if c.length > size:
@@ -95,7 +94,7 @@ def rope() -> None:
     if d_rot == 0:
         st.info("rotary_fraction leaves no dimension to rotate.")
         return
-    offsets, scores = shared.offset_curve(c.scheme, c.length, c.d_model, c.base, c.options)
+    offsets, scores = shared.or_stop(shared.offset_curve, c.scheme, c.length, c.d_model, c.base, c.options)
     presenter.chart(figures.line_chart(offsets, {"q·k / d_model": scores}, title="q·k against the offset: long-range decay",
                                        x_label="offset n − m", y_label="score (q = k = ones)"), key="rope_decay")
     original = int(options["original_max_position_embeddings"])

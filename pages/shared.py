@@ -19,6 +19,7 @@ from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ct
 
 import posenc
 import posenc.analysis
+import posenc.curves
 from pages import presenter
 from pages.binding import SHOWN, bound_control, bound_multiselect, warn  # noqa: F401  # re-exported for pages
 from posenc.constraints import valid_for_all, valid_settings
@@ -200,8 +201,14 @@ def offset_bias(scheme: str, length: int, d_model: int, base: float, options: tu
 
 @cached
 def offset_curve(scheme: str, length: int, d_model: int, base: float, options: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets, values): the scheme's curve shared by every scheme."""
-    return posenc.get_scheme(scheme).offset_curve(length, d_model, base, **dict(options))
+    """(offsets, values): the scheme's curve shared by every scheme (closed forms, no full table)."""
+    return posenc.curves.offset_curve(scheme, length, d_model, base, **dict(options))
+
+
+@cached
+def row_norms(scheme: str, length: int, d_model: int, base: float, options: tuple) -> np.ndarray:
+    """‖PE[p]‖ of every row of the scheme's table (NaN: no row); the table itself is not kept."""
+    return np.linalg.norm(posenc.get_scheme(scheme).table(length, d_model, base, **dict(options)), axis=1)
 
 
 @cached
