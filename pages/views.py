@@ -153,10 +153,14 @@ def rope_shift_figure(d_model: int, base: float, options: tuple, length: int, m:
     rng = np.random.default_rng(0)
     q, k = rng.normal(size=d_model), rng.normal(size=d_model)  # a fixed random query and key
     shifts = np.arange(0, length - max(m, n))
-    rotated_q = posenc.apply_rope(np.broadcast_to(q, (len(shifts), d_model)), m + shifts, base, **keywords)
-    rotated_k = posenc.apply_rope(np.broadcast_to(k, (len(shifts), d_model)), n + shifts, base, **keywords)
-    together = (rotated_q * rotated_k).sum(axis=1)  # score(m + s, n + s)
-    query_only = rotated_q @ posenc.apply_rope(k[None, :], np.array([n]), base, **keywords)[0]  # k stays at n
+    k_at_n = posenc.apply_rope(k[None, :], np.array([n]), base, **keywords)[0]  # k stays at n
+    together, query_only = np.empty(len(shifts)), np.empty(len(shifts))
+    for start in range(0, len(shifts), 512):  # 512 shifts at a time: memory bounded at 4096 × 1024
+        block = shifts[start:start + 512]
+        rotated_q = posenc.apply_rope(np.broadcast_to(q, (len(block), d_model)), m + block, base, **keywords)
+        rotated_k = posenc.apply_rope(np.broadcast_to(k, (len(block), d_model)), n + block, base, **keywords)
+        together[start:start + len(block)] = (rotated_q * rotated_k).sum(axis=1)  # score(m + s, n + s)
+        query_only[start:start + len(block)] = rotated_q @ k_at_n
     together.setflags(write=False)
     figure = figures.line_chart(shifts, {"both moved by s": together, "only the query moved": query_only},
                                 title="Moving query and key together leaves the score unchanged",

@@ -36,6 +36,7 @@ LAYOUTS: tuple[str, ...] = ("interleaved", "split")
 SPACINGS: tuple[str, ...] = ("vaswani", "tensor2tensor")
 
 _BLOCK = 128  # rows per block of the angle-addition fill (see _sin_cos_table)
+_CHECK_ROWS = 512  # positions rotated at a time by rotation_check (2 MiB of float64 at d_model 1024)
 
 
 def frequencies(d_model: int, base: float = 10000.0, *, spacing: Spacing = "vaswani") -> np.ndarray:
@@ -239,8 +240,11 @@ def rotation_check(
     _check_even(d_model)
     table = sinusoidal(length, d_model, base, dtype=dtype, spacing=spacing)
     positions = np.arange(max(0, -k), min(length, length - k))
-    residual = apply_rotation(k, table[positions], base, spacing=spacing) - table[positions + k]
-    errors = np.abs(residual).max(axis=1) if d_model else np.zeros(len(positions))
+    errors = np.zeros(len(positions), dtype=table.dtype if d_model else np.float64)
+    for start in range(0, len(positions) if d_model else 0, _CHECK_ROWS):  # bounded memory: one block at a time
+        rows = positions[start:start + _CHECK_ROWS]
+        residual = apply_rotation(k, table[rows], base, spacing=spacing) - table[rows + k]
+        errors[start:start + len(rows)] = np.abs(residual).max(axis=1)
     return RotationCheck(k, positions, errors, float(errors.max()), np.dtype(dtype).name)
 
 
