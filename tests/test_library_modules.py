@@ -157,3 +157,16 @@ def test_torch_buckets_refuse_or_equal_numpy(relative, bidirectional):
     if kind == "ok":
         expected = posenc.t5_relative_bucket(relative.numpy(), bidirectional=bidirectional)
         np.testing.assert_array_equal(result.numpy(), expected)
+
+
+@pytest.mark.parametrize("module, shown", [
+    (LearnedPositionalEmbedding(300, 16, seed=2), "table_size=300, d_model=16"),
+    (ALiBiBias(12, causal=True), "num_heads=12, causal=True"),
+    (ShawRelativePositions(5, 8), "max_relative_position=5"),
+    (T5RelativeBias(4, num_buckets=16, max_distance=64, bidirectional=False),
+     "num_buckets=16, max_distance=64, bidirectional=False"),
+    (SinusoidalPositionalEncoding(16, max_len=40, base=100.0), "d_model=16, max_len=40, base=100"),
+])
+def test_a_modules_repr_states_its_settings(module, shown):
+    """The Encoding matrix page shows repr(module): it must say what the module was built with."""
+    assert shown in repr(module)

@@ -38,6 +38,9 @@ class LearnedPositionalEmbedding(nn.Module):
     def table_size(self) -> int:
         return self.table.shape[0]
 
+    def extra_repr(self) -> str:
+        return f"table_size={self.table_size}, d_model={self.table.shape[1]}"
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         length, d_model = check_float_tensor(x, min_ndim=2).shape[-2:]
         if length > self.table_size:

@@ -40,6 +40,9 @@ class ShawRelativePositions(nn.Module):
         self.max_relative_position = _check_max_relative_position(max_relative_position)
         self.embeddings = nn.Embedding.from_pretrained(torch.from_numpy(table).float(), freeze=False)
 
+    def extra_repr(self) -> str:
+        return f"max_relative_position={self.max_relative_position}"
+
     def forward(self, length: int) -> torch.Tensor:
         length = check_length(length)
         check_size((length, length, self.embeddings.weight.shape[1]), "Shaw's lookup a^K")
@@ -99,6 +102,9 @@ class T5RelativeBias(nn.Module):
         self.relative_attention_bias = nn.Embedding.from_pretrained(torch.from_numpy(values).float(), freeze=False)
         self.num_buckets, self.max_distance, self.bidirectional = len(values), max_distance, bool(bidirectional)
 
+    def extra_repr(self) -> str:
+        return f"num_buckets={self.num_buckets}, max_distance={self.max_distance}, bidirectional={self.bidirectional}"
+
     def forward(self, query_length: int, key_length: int | None = None) -> torch.Tensor:
         query_length = check_length(query_length)
         key_length = query_length if key_length is None else check_length(key_length)
@@ -131,6 +137,9 @@ class ALiBiBias(nn.Module):
         super().__init__()
         self.causal = check_flag(causal, "causal")
         self.register_buffer("slopes", alibi_slopes_torch(num_heads).float(), persistent=False)
+
+    def extra_repr(self) -> str:
+        return f"num_heads={len(self.slopes)}, causal={self.causal}"
 
     def forward(self, length: int) -> torch.Tensor:
         length = check_length(length)
