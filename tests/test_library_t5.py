@@ -1,8 +1,9 @@
 """T5 buckets: numpy equals the reference (Hugging Face's T5Attention._relative_position_bucket) exactly.
 
-The reference is copied below as transformers writes it (float32 torch arithmetic). The grid test
-covers every num_buckets ≤ 128, max_distance ≤ 1024 and |r| ≤ 1000 (251,936 settings) at once;
-the hypothesis tests draw wider settings and the public function itself (arrays and scalars).
+The reference (tests/t5_reference.py) is copied as transformers writes it (float32 torch
+arithmetic). The grid test covers every num_buckets ≤ 128, max_distance ≤ 1024 and |r| ≤ 1000
+(251,936 settings) at once; the hypothesis tests draw wider settings and the public function
+itself (arrays and scalars).
 """
 
 import math
@@ -12,34 +13,12 @@ import pytest
 import torch
 from hypothesis import example, given
 from hypothesis import strategies as st
+from t5_reference import hf_relative_position_bucket
 
 from posenc.modules.relative import relative_position_bucket
 from posenc.relative import _t5_log_bucket, t5_relative_bucket
 
 R = np.arange(-1000, 1001)
-
-
-def reference_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
-    """transformers' T5Attention._relative_position_bucket, verbatim but for the names."""
-    relative_buckets = 0
-    if bidirectional:
-        num_buckets //= 2
-        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets
-        relative_position = torch.abs(relative_position)
-    else:
-        relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
-    max_exact = num_buckets // 2
-    is_small = relative_position < max_exact
-    relative_position_if_large = max_exact + (
-        torch.log(relative_position.float() / max_exact)
-        / math.log(max_distance / max_exact)
-        * (num_buckets - max_exact)
-    ).to(torch.long)
-    relative_position_if_large = torch.min(
-        relative_position_if_large, torch.full_like(relative_position_if_large, num_buckets - 1)
-    )
-    relative_buckets += torch.where(is_small, relative_position, relative_position_if_large)
-    return relative_buckets
 
 
 def reference_grid(distances, max_exact, per_side, max_distances):
@@ -48,7 +27,7 @@ def reference_grid(distances, max_exact, per_side, max_distances):
     The same float32 operations in the same order: dividing a float32 tensor by a Python float
     rounds the float to float32 first, so the divisors are a float32 column; .to(torch.long) of
     these positive values is torch.trunc (done in place, as float32, to keep the grid fast).
-    test_grid_reference_is_the_reference checks it against reference_bucket itself.
+    test_grid_reference_is_the_reference checks it against hf_relative_position_bucket itself.
     """
     log_range = torch.tensor([math.log(m / max_exact) for m in max_distances], dtype=torch.float32)[:, None]
     ratio = torch.log(torch.as_tensor(distances).float() / max_exact)[None, :]
@@ -70,7 +49,7 @@ def test_grid_reference_is_the_reference():
         max_distances = [max_exact + 1, 3 * max_exact + 7, 1024]
         grid = reference_grid(np.arange(max_exact, 1001), max_exact, per_side, max_distances)
         for row, max_distance in zip(grid, max_distances):
-            full = reference_bucket(torch.from_numpy(R), bidirectional, num_buckets, max_distance).numpy()
+            full = hf_relative_position_bucket(torch.from_numpy(R), bidirectional, num_buckets, max_distance).numpy()
             sign = 1 if bidirectional else -1  # the large buckets sit at r = n (bidirectional) or r = −n (causal)
             offset = per_side if bidirectional else 0
             np.testing.assert_array_equal(full[sign * np.arange(max_exact, 1001) + 1000] - offset, row)
@@ -100,7 +79,7 @@ def test_numpy_equals_the_reference_on_every_setting_of_the_grid():
 @pytest.mark.parametrize(("bidirectional", "num_buckets", "max_distance"),
                          [(True, 32, 128), (False, 32, 128), (False, 10, 160), (True, 128, 1024), (True, 4, 3)])
 def test_public_function_equals_the_reference(bidirectional, num_buckets, max_distance):
-    expected = reference_bucket(torch.from_numpy(R), bidirectional, num_buckets, max_distance).numpy()
+    expected = hf_relative_position_bucket(torch.from_numpy(R), bidirectional, num_buckets, max_distance).numpy()
     np.testing.assert_array_equal(t5_relative_bucket(R, bidirectional=bidirectional, num_buckets=num_buckets,
                                                      max_distance=max_distance), expected)
 
@@ -120,7 +99,7 @@ def bucket_settings(draw):
 def test_numpy_torch_and_reference_agree_exactly(setting, relative):
     bidirectional, num_buckets, max_distance = setting
     tensor = torch.tensor(relative, dtype=torch.long)
-    expected = reference_bucket(tensor, bidirectional, num_buckets, max_distance).numpy()
+    expected = hf_relative_position_bucket(tensor, bidirectional, num_buckets, max_distance).numpy()
     kwargs = dict(bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
     np.testing.assert_array_equal(t5_relative_bucket(np.array(relative), **kwargs), expected)
     np.testing.assert_array_equal(relative_position_bucket(tensor, bidirectional, num_buckets, max_distance).numpy(),

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 import torch
+from t5_reference import hf_relative_position_bucket
 
 from posenc.modules.relative import (
     ALiBiBias,
@@ -32,7 +33,7 @@ SCHEME = {s.key: s for s in SCHEMES}
 RELATIVE = np.arange(-1000, 1001)
 
 
-# --- independent references, copied from the original code ---------------------------------
+# --- independent references, copied from the original code (T5's: t5_reference.py) ---------
 
 
 def press_get_slopes(n):
@@ -50,29 +51,6 @@ def press_get_slopes(n):
         get_slopes_power_of_2(closest_power_of_2)
         + press_get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
     )
-
-
-def hf_relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
-    """transformers.models.t5.modeling_t5.T5Attention._relative_position_bucket, verbatim."""
-    relative_buckets = 0
-    if bidirectional:
-        num_buckets //= 2
-        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets
-        relative_position = torch.abs(relative_position)
-    else:
-        relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
-    max_exact = num_buckets // 2
-    is_small = relative_position < max_exact
-    relative_position_if_large = max_exact + (
-        torch.log(relative_position.float() / max_exact)
-        / math.log(max_distance / max_exact)
-        * (num_buckets - max_exact)
-    ).to(torch.long)
-    relative_position_if_large = torch.min(
-        relative_position_if_large, torch.full_like(relative_position_if_large, num_buckets - 1)
-    )
-    relative_buckets += torch.where(is_small, relative_position, relative_position_if_large)
-    return relative_buckets
 
 
 # --- Shaw ------------------------------------------------------------------------------------
