@@ -1,35 +1,13 @@
 """Every page through Streamlit's AppTest: defaults, bad URLs, and the numbers on the charts."""
 
-import json
-import re
-from pathlib import Path
-
 import numpy as np
 import pytest
+from apptest_helpers import PAGES, ROOT, charts, run
 from plotly_data import decode
-from streamlit.testing.v1 import AppTest
 
 import posenc
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-ROOT = Path(__file__).resolve().parent.parent
-PAGES = re.findall(r'st\.Page\("(pages/[a-z_]+\.py)"', (ROOT / "app.py").read_text())  # in navigation order
 BAD_URL = {"d_model": "abc", "length": "1000000000", "n": "0", "scheme": "<script>alert(1)</script>"}
-
-
-def run(query: dict | None = None, page: str | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.run()  # the first run is on the default page (AppTest cannot open another page first)
-    if page:
-        at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
 def test_every_page_is_in_the_navigation():
@@ -97,8 +75,8 @@ def test_window_view_sends_256_positions_at_full_resolution():  # replaces "Send
 
 
 def test_similarity_chart_is_pe_times_pe_transpose():
-    at = run({"d_model": "8", "length": "30"})
-    z = decode(charts(at)[1]["data"][0]["z"])
+    at = run({"d_model": "8", "length": "30", "matrix": "Similarity"})  # the second tab; only it is drawn
+    z = decode(charts(at)[0]["data"][0]["z"])
     table = posenc.sinusoidal(30, 8)
     np.testing.assert_allclose(z, (table @ table.T).astype(np.float32), rtol=1e-6)
 

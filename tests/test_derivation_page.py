@@ -1,10 +1,11 @@
 """The Derivation page through AppTest: every step, bad step links, Previous / Next, and its numbers."""
 
 import json
-from pathlib import Path
 
+import apptest_helpers
 import numpy as np
 import pytest
+from apptest_helpers import charts
 from plotly_data import decode
 from streamlit.testing.v1 import AppTest
 
@@ -12,18 +13,11 @@ import posenc
 from posenc import derivation as D
 from posenc import derivation_latex as L
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAGE = "pages/derivation.py"
 
 
 def run(query: dict | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return apptest_helpers.run(query, PAGE)
 
 
 def step_shown(at: AppTest) -> int:
@@ -34,10 +28,6 @@ def step_shown(at: AppTest) -> int:
 
 def latex(at: AppTest) -> str:
     return "\n".join(e.proto.body for e in at.get("latex"))
-
-
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
 @pytest.mark.parametrize("step", range(1, len(D.STEPS) + 1))

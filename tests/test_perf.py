@@ -1,30 +1,16 @@
 """Pages that compute less still show the library's numbers: the comparison curves (closed forms,
 no table) and the RoPE shift check (each rotation done once) against posenc's own functions."""
 
-import json
-from pathlib import Path
-
 import numpy as np
+from apptest_helpers import charts, run
 from plotly_data import decode
-from streamlit.testing.v1 import AppTest
 
 import posenc
-
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-
-
-def run(query: dict, page: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params.update(query)
-    at.run()
-    at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def test_comparison_curves_equal_the_registry_curves():
     at = run({"length": "300", "d_model": "64", "n": "500"}, "pages/compare.py")
-    traces = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
+    traces = charts(at)[0]["data"]
     assert [t["name"] for t in traces] == [s.label for s in posenc.SCHEMES.values()]
     for trace, scheme in zip(traces, posenc.SCHEMES.values()):
         offsets, values = scheme.offset_curve(300, 64, 500.0, **scheme.defaults())
@@ -34,7 +20,7 @@ def test_comparison_curves_equal_the_registry_curves():
 
 def test_rope_shift_check_scores_are_apply_rope_scores():
     at = run({"scheme": "rope", "length": "40", "d_model": "16", "query": "3", "key": "9"}, "pages/rotation.py")
-    together, query_only = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
+    together, query_only = charts(at)[0]["data"]
     rng = np.random.default_rng(0)
     q, k = rng.normal(size=16), rng.normal(size=16)
     shifts = np.arange(0, 40 - 9)

@@ -1,13 +1,13 @@
 """The Precision page under every scheme and dtype, the live-module panel, and torch loaded only when used."""
 
-import json
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
+import apptest_helpers
 import numpy as np
 import pytest
+from apptest_helpers import APP, ROOT, charts
 from plotly_data import decode
 from streamlit.testing.v1 import AppTest
 
@@ -16,24 +16,11 @@ import posenc
 pytest.importorskip("torch")
 from posenc.precision_tables import precision_table  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
 DTYPES = ("float32", "float16", "bfloat16")
 
 
 def run(query: dict, page: str | None = "pages/precision.py") -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    if page:
-        at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return apptest_helpers.run(query, page, timeout=120)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

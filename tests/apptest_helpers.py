@@ -1,0 +1,28 @@
+"""Shared AppTest helpers: open the app from URL query values, go to a page, read its charts."""
+
+import json
+import re
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+PAGES = re.findall(r'st\.Page\("(pages/[a-z_]+\.py)"', (ROOT / "app.py").read_text())  # in navigation order
+
+
+def run(query: dict | None = None, page: str | None = None, timeout: float = 60) -> AppTest:
+    """The app run with these URL query values, then switched to `page`; fails on any exception."""
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    at.run()  # the first run is on the default page (AppTest cannot open another page first)
+    if page:
+        at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def charts(at: AppTest) -> list[dict]:
+    """Every plotly chart on the page as its JSON spec (arrays as base64 bdata: plotly_data.decode)."""
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
