@@ -4,8 +4,9 @@ Why the sinusoidal encoding lets attention use relative position, in the order o
 seeds: the formula, θ_i, the angle-addition identities, the rotation M_k, its residual,
 M₋ₖ = M_kᵀ, the offset-only dot product, adding vs concatenating, and the torch module.
 Each ``*_step`` function computes every number its step shows, from posenc's own
-functions (pure numpy; only :func:`module_step` imports torch, lazily). LaTeX of the
-formulas, with these numbers substituted, is in :mod:`posenc.derivation_latex`.
+functions (pure numpy; only :func:`module_step`, in :mod:`posenc.derivation_module` and
+re-exported here, imports torch, lazily). LaTeX of the formulas, with these numbers
+substituted, is in :mod:`posenc.derivation_latex`.
 
 ``i`` always names a (sin, cos) pair: columns 2i and 2i + 1, 0 ≤ i < ⌊d_model/2⌋.
 """
@@ -19,6 +20,7 @@ import numpy as np
 from posenc._checks import check_int
 from posenc.analysis import offset_spread, similarity_matrix
 from posenc.cells import sinusoidal_cells
+from posenc.derivation_module import MODULE_EXAMPLE, ModuleStep, module_step  # noqa: F401  (step 9)
 from posenc.sinusoidal import apply_rotation, frequencies, rotation_blocks, rotation_matrix, sinusoidal
 
 STEPS: tuple[str, ...] = (
@@ -34,7 +36,6 @@ STEPS: tuple[str, ...] = (
 )
 QUIET_RANGE = 0.05  # a dimension "barely changes" when its values span less than 2.5% of [−1, 1]
 SPREAD_POSITIONS = 512  # the all-diagonals measurement of step 7 uses the first 512 positions at most
-MODULE_EXAMPLE = dict(d_model=16, dropout=0.2, max_len=5000, shape=(2, 4, 16), seed=0)  # seed 003's example
 
 
 def pair_count(d_model: int) -> int:
@@ -294,46 +295,3 @@ def variation_step(length: int, d_model: int, base: float, i: int) -> VariationS
     span = float((length - 1) * frequencies(d_model, base)[i])
     return VariationStep(length, i, ranges, int(len(quiet)), int(quiet[0]) if len(quiet) else None, span,
                          (float(ranges[2 * i]), float(ranges[2 * i + 1])))
-
-
-@dataclass(frozen=True)
-class ModuleStep:
-    """Step 9 (seeds 000, 002, 003): the torch module on seed 003's input, run live."""
-
-    parameters: list[str]  # names of trainable parameters (none)
-    buffers: list[tuple[str, tuple[int, ...], str]]  # (name, shape, dtype) of each buffer
-    dropout: float
-    scale: float  # 1 / (1 − p)
-    inputs: np.ndarray  # (2, 4, 16) arange(128)
-    summed: np.ndarray  # x + PE[:4] (the module in eval mode: no dropout)
-    output: np.ndarray  # the module in train mode: dropout after the sum
-    kept: np.ndarray  # bool, output ≠ 0
-    kept_gap: float  # max |output − summed·1/(1 − p)| over kept entries
-    dropped: int  # entries set to 0 by dropout (a sum that is exactly 0 cannot tell)
-
-
-def module_step(base: float = 10000.0, seed: int = MODULE_EXAMPLE["seed"]) -> ModuleStep:
-    """posenc.modules.SinusoidalPositionalEncoding(16, dropout=0.2) on arange(128).reshape(2, 4, 16).
-
-    Dropout draws from torch's generator, forked and seeded here so the global state is untouched."""
-    import torch
-
-    from posenc.modules import SinusoidalPositionalEncoding
-
-    ex = MODULE_EXAMPLE
-    module = SinusoidalPositionalEncoding(ex["d_model"], dropout=ex["dropout"], max_len=ex["max_len"], base=base)
-    x = torch.arange(128, dtype=torch.float32).reshape(ex["shape"])
-    with torch.no_grad():
-        summed = module.eval()(x)
-        with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed)
-            output = module.train()(x)
-    summed, output = summed.numpy(), output.numpy()
-    p = module.dropout.p
-    kept = output != 0
-    scale = np.float32(1 / (1 - p))  # torch scales by 1/(1 − p) = 1.25 (exact in float32)
-    gap = float(np.abs(output[kept] - summed[kept] * scale).max()) if kept.any() else 0.0
-    dropped = int(((output == 0) & (summed != 0)).sum())  # a sum of exactly 0 is 0 either way
-    return ModuleStep([name for name, _ in module.named_parameters()],
-                      [(name, tuple(b.shape), str(b.dtype).removeprefix("torch.")) for name, b in module.named_buffers()],
-                      p, 1 / (1 - p), x.numpy(), summed, output, kept, gap, dropped)
