@@ -1,0 +1,235 @@
+r"""RoPE frequencies θ_i and each context-extension scaling of them (numpy only).
+
+One function per ``rope_type`` of :data:`posenc.rope_scaling.ROPE_SCALINGS` (which
+re-exports them), each with HF's signature ``fn(dim, base, *, seq_len=None, **params)
+-> (inv_freq, attention_scaling)``: the default θ_i = base^(-2i/d) (RoFormer,
+arXiv:2104.09864), position interpolation, NTK-aware and dynamic NTK, YaRN and Llama 3.
+Call them through :func:`posenc.rope_scaling.rope_inv_freq`, which checks the
+parameters and the frequencies they give.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from posenc._checks import (
+    MAX_BASE,
+    MAX_WHOLE,
+    MAX_WIDTH,
+    check_base,
+    check_flag,
+    check_int,
+    check_real,
+)
+
+MAX_FACTOR = 1e6
+"""The largest context extension (HF has no bound; beyond it, factor·L/L₀ − (factor − 1) loses its digits)."""
+
+
+def _check_factor(factor: object) -> float:
+    # HF's validators want factor >= 1: a factor below 1 would shrink the context.
+    return check_real(factor, "factor", minimum=1.0, maximum=MAX_FACTOR,
+                      meaning="how many times longer the new context is")
+
+
+def _check_original_length(value: object) -> int:
+    return check_int(value, "original_max_position_embeddings", minimum=1, maximum=MAX_WHOLE,
+                     meaning="the context length the model was trained on")
+
+
+def _check_seq_len(seq_len: object) -> int | None:
+    if seq_len is None:
+        return None
+    return check_int(seq_len, "seq_len", minimum=0, maximum=MAX_WHOLE, meaning="the current sequence length")
+
+
+def _exponents(dim: int) -> np.ndarray:
+    """2i/dim for i = 0, …, dim/2 − 1: the exponents of base in 1/θ_i."""
+    if isinstance(dim, bool) or not isinstance(dim, numbers.Integral) or not 0 <= dim <= MAX_WIDTH or dim % 2:
+        raise ValueError(f"the number of rotated dimensions must be an even whole number from 0 to "
+                         f"{MAX_WIDTH}; got {dim!r}.")
+    return np.arange(0, dim, 2, dtype=np.float64) / max(dim, 1)  # (dim/2,)
+
+
+def _ntk_exponent(dim: int) -> float:
+    if dim == 2:
+        raise ValueError("NTK scaling raises the factor to the power d/(d−2), so it needs at least 4 "
+                         "rotated dimensions; got 2.")
+    return dim / (dim - 2)
+
+
+def _scaled_base(base: float, ratio: float, dim: int, why: str) -> float:
+    """base·ratio^(dim/(dim−2)) (NTK), refused when it would pass MAX_BASE (or overflow)."""
+    exponent = _ntk_exponent(dim)
+    grows = exponent * math.log(ratio)  # ln of the factor base is multiplied by
+    if math.log(base) + grows > math.log(MAX_BASE) or grows > math.log(MAX_BASE):
+        raise ValueError(f"{why} makes the NTK base b' = base·{ratio:g}^({dim}/{dim - 2}) larger than "
+                         f"{MAX_BASE:g}, where its frequencies stop being finite numbers; use a smaller factor.")
+    return base * ratio**exponent
+
+
+def default_inv_freq(dim: int, base: float, *, seq_len: int | None = None) -> tuple[np.ndarray, float]:
+    """θ_i = base^(−2i/dim) (RoFormer, arXiv:2104.09864); attention scaling 1."""
+    return 1.0 / check_base(base) ** _exponents(dim), 1.0
+
+
+def linear_inv_freq(dim: int, base: float, *, seq_len: int | None = None,
+                    factor: float) -> tuple[np.ndarray, float]:
+    """Position interpolation: θ'_i = θ_i / factor, i.e. position m is read as m/factor.
+
+    Chen et al., "Extending Context Window of Large Language Models via
+    Positional Interpolation", arXiv:2306.15595 (and /u/kaiokendev).
+    """
+    inv_freq, _ = default_inv_freq(dim, base)
+    return inv_freq / _check_factor(factor), 1.0
+
+
+def ntk_inv_freq(dim: int, base: float, *, seq_len: int | None = None,
+                 factor: float) -> tuple[np.ndarray, float]:
+    """NTK-aware (static) scaling: base' = base·factor^(dim/(dim−2)), θ'_i = base'^(−2i/dim).
+
+    The formula of /u/bloc97's reddit post "NTK-Aware Scaled RoPE" (June 2023):
+    the fastest pair (i = 0) keeps θ_0 = 1, the slowest pair (i = dim/2 − 1) is
+    slowed down by exactly ``factor``, as in position interpolation; the pairs
+    in between are stretched geometrically. Not in current transformers
+    (``dynamic`` applies it with a factor that grows with the sequence).
+    """
+    factor, base = _check_factor(factor), check_base(base)
+    return default_inv_freq(dim, _scaled_base(base, factor, dim, f"factor={factor:g}"))[0], 1.0
+
+
+def dynamic_inv_freq(dim: int, base: float, *, seq_len: int | None = None, factor: float,
+                     original_max_position_embeddings: int) -> tuple[np.ndarray, float]:
+    """Dynamic NTK scaling (/u/bloc97, /u/emozilla; HF ``"dynamic"``).
+
+    With L = max(seq_len, L₀) and L₀ = original_max_position_embeddings:
+    base' = base·((factor·L/L₀) − (factor − 1))^(dim/(dim−2)), θ'_i = base'^(−2i/dim).
+    Up to L₀ tokens nothing changes; beyond, the base grows with the length.
+    (HF reads L₀ from ``config.max_position_embeddings``.)
+    """
+    factor, base = _check_factor(factor), check_base(base)
+    original = _check_original_length(original_max_position_embeddings)
+    seq_len = _check_seq_len(seq_len)
+    length = original if seq_len is None else max(seq_len, original)
+    ratio = (factor * length / original) - (factor - 1)
+    scaled_base = _scaled_base(base, ratio, dim, f"factor={factor:g} at length {length}")
+    return default_inv_freq(dim, scaled_base)[0], 1.0
+
+
+def yarn_attention_factor(factor: float, mscale: float | None = None,
+                          mscale_all_dim: float | None = None) -> float:
+    """YaRN's scale of cos and sin: 0.1·ln(factor) + 1 (1 when factor <= 1), arXiv:2309.00071.
+
+    As in HF, DeepSeek's ``mscale``/``mscale_all_dim`` give the ratio
+    (0.1·mscale·ln s + 1) / (0.1·mscale_all_dim·ln s + 1) when both are set.
+    """
+    def get_mscale(scale: float, m: float = 1.0) -> float:
+        return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
+
+    factor = check_real(factor, "factor", minimum=0.0, strict=True, meaning="how many times longer the context is")
+    if mscale is not None:
+        mscale = check_real(mscale, "mscale", minimum=0.0, meaning="DeepSeek's scale of cos and sin")
+    if mscale_all_dim is not None:
+        mscale_all_dim = check_real(mscale_all_dim, "mscale_all_dim", minimum=0.0,
+                                    meaning="DeepSeek's scale of cos and sin over all dimensions")
+
+    if mscale and mscale_all_dim:
+        return float(get_mscale(factor, mscale) / get_mscale(factor, mscale_all_dim))
+    return get_mscale(factor)
+
+
+def yarn_correction_range(dim: int, base: float, original_max_position_embeddings: int,
+                          beta_fast: float = 32.0, beta_slow: float = 1.0,
+                          truncate: bool = True) -> tuple[float, float]:
+    """The pair indices (low, high) between which YaRN blends θ_i and θ_i/factor.
+
+    Pair i turns L₀·θ_i/(2π) times over the original context; it turns r times for
+    i(r) = dim·ln(L₀/(2π·r)) / (2·ln base). low = ⌊i(beta_fast)⌋, high = ⌈i(beta_slow)⌉
+    (no rounding when ``truncate`` is False), clipped to [0, dim − 1] (HF's
+    ``find_correction_range``). ln base divides, so base must be greater than 1.
+    """
+    dim = check_int(dim, "dim", minimum=0, maximum=MAX_WIDTH, meaning="the number of rotated dimensions")
+    base = check_base(base)
+    if base <= 1.0:
+        raise ValueError(f"YaRN divides by ln(base), so base must be greater than 1; got {base:g}.")
+    original_max_position_embeddings = _check_original_length(original_max_position_embeddings)
+    beta_fast = check_real(beta_fast, "beta_fast", minimum=0.0, strict=True,
+                           meaning="turns in L₀ above which pairs are kept")
+    beta_slow = check_real(beta_slow, "beta_slow", minimum=0.0, strict=True,
+                           meaning="turns in L₀ below which pairs are interpolated")
+    truncate = check_flag(truncate, "truncate")
+
+    def correction_dim(rotations: float) -> float:
+        turns_ratio = original_max_position_embeddings / (rotations * 2 * math.pi)
+        return dim * math.log(turns_ratio) / (2 * math.log(base))
+
+    low, high = correction_dim(beta_fast), correction_dim(beta_slow)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
+    return max(low, 0), min(high, dim - 1)
+
+
+def yarn_inv_freq(dim: int, base: float, *, seq_len: int | None = None, factor: float,
+                  original_max_position_embeddings: int, beta_fast: float | None = 32.0,
+                  beta_slow: float | None = 1.0, attention_factor: float | None = None,
+                  mscale: float | None = None, mscale_all_dim: float | None = None,
+                  truncate: bool = True) -> tuple[np.ndarray, float]:
+    """YaRN (Peng et al., arXiv:2309.00071), exactly as HF's ``_compute_yarn_parameters``.
+
+    ramp_i = clamp((i − low)/(high − low), 0, 1) over pairs i = 0, …, dim/2 − 1,
+    θ'_i = ramp_i·θ_i/factor + (1 − ramp_i)·θ_i: fast pairs (i < low, many turns
+    in L₀) keep θ_i, slow pairs (i > high) are interpolated like position
+    interpolation. cos and sin are multiplied by ``attention_factor``
+    (default 0.1·ln(factor) + 1).
+    """
+    factor = _check_factor(factor)
+    original = _check_original_length(original_max_position_embeddings)
+    beta_fast = 32.0 if beta_fast is None else beta_fast  # HF: `get("beta_fast") or 32`
+    beta_slow = 1.0 if beta_slow is None else beta_slow
+    beta_slow = check_real(beta_slow, "beta_slow", minimum=0.0, strict=True,
+                            meaning="turns in L₀ below which pairs are interpolated")
+    beta_fast = check_real(beta_fast, "beta_fast", minimum=0.0, strict=True,
+                            meaning="turns in L₀ above which pairs are kept")
+    if beta_fast < beta_slow:
+        raise ValueError(f"beta_fast ({beta_fast}) must be at least beta_slow ({beta_slow}).")
+    if attention_factor is None:
+        attention_factor = yarn_attention_factor(factor, mscale, mscale_all_dim)
+    attention_factor = check_real(attention_factor, "attention_factor", minimum=0.0,
+                                   meaning="the scale of cos and sin")
+    inv_freq, _ = default_inv_freq(dim, base)  # (dim/2,), the extrapolation frequencies
+    low, high = yarn_correction_range(dim, base, original, beta_fast, beta_slow, truncate)
+    if low == high:
+        high += 0.001  # HF: prevent singularity
+    ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
+    return inv_freq / factor * ramp + inv_freq * (1.0 - ramp), float(attention_factor)
+
+
+def llama3_inv_freq(dim: int, base: float, *, seq_len: int | None = None, factor: float,
+                    original_max_position_embeddings: int, low_freq_factor: float = 1.0,
+                    high_freq_factor: float = 4.0) -> tuple[np.ndarray, float]:
+    """Llama 3.1's scaling (Llama 3 herd, arXiv:2407.21783; HF ``_compute_llama3_parameters``).
+
+    With wavelength λ_i = 2π/θ_i: λ_i < L₀/high_freq_factor keeps θ_i;
+    λ_i > L₀/low_freq_factor gives θ_i/factor; in between
+    θ'_i = (1 − σ_i)·θ_i/factor + σ_i·θ_i with σ_i = (L₀/λ_i − low)/(high − low).
+    Llama 3.1 uses factor 8, low 1, high 4, L₀ 8192.
+    """
+    factor = _check_factor(factor)
+    original = _check_original_length(original_max_position_embeddings)
+    low = check_real(low_freq_factor, "low_freq_factor", minimum=0.0, strict=True,
+                      meaning="L₀ over the wavelength above which θ is divided by factor")
+    high = check_real(high_freq_factor, "high_freq_factor", minimum=0.0, strict=True,
+                       meaning="L₀ over the wavelength below which θ is kept")
+    if high <= low:
+        raise ValueError(f"high_freq_factor ({high}) must be greater than low_freq_factor ({low}).")
+    inv_freq, _ = default_inv_freq(dim, base)
+    wavelength = 2 * math.pi / inv_freq
+    scaled = np.where(wavelength > original / low, inv_freq / factor, inv_freq)
+    with np.errstate(over="ignore", invalid="ignore"):  # the smooth branch is used only where it is finite
+        smooth = (original / wavelength - low) / (high - low)
+        smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+    is_medium = ~(wavelength < original / high) & ~(wavelength > original / low)
+    return np.where(is_medium, smoothed, scaled), 1.0
