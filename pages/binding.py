@@ -102,3 +102,16 @@ def bound_multiselect(label: str, choices: range, default: Sequence[int], key: s
     if reasons:
         _shown(slot, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(str, actual)) or 'none'}.")
     return list(actual)
+
+
+def bound_tabs(labels: Sequence[str], key: str) -> list:
+    """st.tabs bound to ``?key=<label>`` and lazy: a tab's ``.open`` says whether to compute its content.
+    An unknown or repeated label in the URL gets a warning; the first tab is used, as Streamlit does."""
+    if key not in st.session_state:
+        raw, repeated = _raw_value(key)
+        if raw is not None and raw not in labels:
+            _shown(st, f"URL parameter {code_span(key)} = {code_span(raw)} is not one of "
+                       f"{', '.join(code_span(label) for label in labels)}: using {code_span(labels[0])}.")
+        elif repeated:
+            _shown(st, f"URL parameter {code_span(key)} {repeated}: using {code_span(raw)}.")
+    return st.tabs(list(labels), key=key, bind="query-params")

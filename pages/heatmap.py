@@ -19,6 +19,7 @@ args = (c.scheme, c.length, c.d_model, c.base, c.options)
 name = f"{c.scheme}_L{c.length}_d{c.d_model}_n{c.base:g}"
 if scheme.family == "bias":
     offsets, values = shared.or_stop(shared.offset_bias, *args)
+MATRIX_TABS = ("Table", "Similarity")  # ?matrix=Similarity opens the second tab
 
 
 @st.fragment
@@ -26,19 +27,24 @@ def matrix_charts() -> None:
     """The view (whole or window), the head and the charts: changing them reruns only this part."""
     pos_start, dim_start = views.window_controls(c, columns=scheme.family == "absolute")
     if scheme.family == "absolute":
-        presenter.chart(shared.or_stop(views.table_heatmap, *args, pos_start, dim_start), key="table_heatmap")
-        st.markdown(
-            "Each row is the vector added to the token embedding at that position. "
-            + ("Columns to the left oscillate fast; columns to the right change slowly, so together they "
-               "count positions like the hands of a clock." if c.scheme == "sinusoidal" else
-               "Blank rows are positions with no encoding." if views.has_missing_rows(*args) else "")
-        )
-        presenter.chart(views.similarity_heatmap(*args, pos_start), key="similarity_heatmap")
-        st.markdown(
-            "PE[p]·PE[q] for every pair of positions. For the sinusoidal encoding with an even d_model, "
-            "PE[p]·PE[q] = Σᵢ cos((p − q)θᵢ): bands parallel to the diagonal, the similarity depends "
-            "only on the offset p − q."
-        )
+        table_tab, similarity_tab = shared.bound_tabs(MATRIX_TABS, "matrix")  # lazy: only the open tab is drawn
+        if table_tab.open is not False:
+            with table_tab:
+                presenter.chart(shared.or_stop(views.table_heatmap, *args, pos_start, dim_start), key="table_heatmap")
+                st.markdown(
+                    "Each row is the vector added to the token embedding at that position. "
+                    + ("Columns to the left oscillate fast; columns to the right change slowly, so together they "
+                       "count positions like the hands of a clock." if c.scheme == "sinusoidal" else
+                       "Blank rows are positions with no encoding." if views.has_missing_rows(*args) else "")
+                )
+        if similarity_tab.open:
+            with similarity_tab:
+                presenter.chart(views.similarity_heatmap(*args, pos_start), key="similarity_heatmap")
+                st.markdown(
+                    "PE[p]·PE[q] for every pair of positions. For the sinusoidal encoding with an even d_model, "
+                    "PE[p]·PE[q] = Σᵢ cos((p − q)θᵢ): bands parallel to the diagonal, the similarity depends "
+                    "only on the offset p − q."
+                )
     elif scheme.family == "bias":
         head = int(shared.bound_control(Option("head", "Head h", 1, 1, len(values)), "head"))
         presenter.chart(views.bias_heatmap(*args, head, pos_start), key="bias_heatmap")

@@ -21,7 +21,7 @@ import posenc
 import posenc.analysis
 import posenc.curves
 from pages import presenter
-from pages.binding import SHOWN, bound_control, bound_multiselect, warn  # noqa: F401  # re-exported for pages
+from pages.binding import SHOWN, bound_control, bound_multiselect, bound_tabs, warn  # noqa: F401  # re-exported for pages
 from posenc.constraints import valid_for_all, valid_settings
 from posenc.params import SHARED_CONTROLS
 from posenc.scheme import Option

@@ -47,7 +47,7 @@ def test_every_page_loads_under_every_scheme(app, page, scheme):
 
 def test_moving_the_length_slider_redraws_the_heatmap(app, page):
     page.goto(f"{app}/?d_model=16&length=40")
-    wait_idle(page, charts=2)
+    wait_idle(page, charts=1)  # the Table tab; the Similarity tab is drawn when opened
     assert len(chart_data(page)[0]["z"]) == 40
     slider = page.get_by_role("slider", name="length")
     slider.focus()
@@ -101,7 +101,20 @@ def test_download_returns_the_matrix(app, page, tmp_path):
 
 def test_large_settings_send_a_thinned_heatmap(app, page):
     page.goto(f"{app}/?d_model=1024&length=4096")
-    wait_idle(page, charts=2)
+    wait_idle(page, charts=1)
     z = chart_data(page)[0]["z"]
     assert len(z) <= 256 and len(z[0]) <= 256
     assert "every 16th position shown" in page.locator("[data-testid=stPlotlyChart]").first.inner_text()
+
+
+def test_the_similarity_tab_draws_its_chart_when_opened_and_lands_in_the_url(app, page):
+    page.goto(f"{app}/?d_model=8&length=30")
+    wait_idle(page, charts=1)
+    assert page.locator("[data-testid=stPlotlyChart]").count() == 1  # lazy: the closed tab is not drawn
+    page.get_by_role("tab", name="Similarity").click()
+    page.wait_for_function("() => /matrix=Similarity/.test(location.search)", timeout=30_000)
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]"
+                           ".some(p => p.layout && /similarity/.test(p.layout.title.text))", timeout=30_000)
+    table = posenc.sinusoidal(30, 8)
+    z = [t for t in chart_data(page, page.locator("[data-testid=stPlotlyChart]").count() - 1)][0]["z"]
+    np.testing.assert_allclose(np.array(z, dtype=np.float32), (table @ table.T).astype(np.float32), rtol=1e-6)

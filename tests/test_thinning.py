@@ -130,8 +130,9 @@ def test_thinned_table_holds_true_values_and_marks_every_aliased_column():
 
 
 def test_window_view_draws_256_positions_and_dimensions_at_full_resolution():
-    at = run({"d_model": "1024", "length": "4096", "view": "window", "window.pos": "1000", "window.dim": "300"})
-    table, similarity = charts(at)[:2]
+    window_view = {"d_model": "1024", "length": "4096", "view": "window", "window.pos": "1000", "window.dim": "300"}
+    at = run(window_view)
+    table, = charts(at)  # lazy tabs: only the open one (Table) is computed and sent
     rows, cols = axes(table["data"][0])
     np.testing.assert_array_equal(rows, np.arange(1000, 1256))
     np.testing.assert_array_equal(cols, np.arange(300, 556))
@@ -140,8 +141,18 @@ def test_window_view_draws_256_positions_and_dimensions_at_full_resolution():
     assert "meta" not in table["layout"]  # full resolution: nothing is aliased
     assert "position 1000 … 1255 of 4096" in table["layout"]["title"]["text"]
     window = full[1000:1256]
+    similarity, = charts(run(window_view | {"matrix": "Similarity"}))
     np.testing.assert_allclose(decode(similarity["data"][0]["z"]), (window @ window.T).astype(np.float32), rtol=1e-6)
     assert at.query_params["window.pos"] == "1000"  # the window lives in the URL
+
+
+def test_the_matrix_tabs_are_lazy_and_live_in_the_url():
+    """Only the open tab's chart is computed and sent; ?matrix= opens a tab, a bad value warns."""
+    assert [c["layout"]["title"]["text"].startswith("PE·PEᵀ: similarity") for c in charts(run({"matrix": "Similarity"}))] == [True]
+    at = run({"matrix": "[x](https://evil.example)"})
+    assert len(charts(at)) == 1 and "matrix" not in at.query_params
+    assert any("`matrix`" in w.value.replace(" ", "") and "using" in w.value for w in at.warning)
+    assert not any("](" in w.value and "`" not in w.value for w in at.warning)
 
 
 def test_window_past_the_end_is_clamped_with_a_warning():
