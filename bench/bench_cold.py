@@ -29,8 +29,8 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 import posenc  # noqa: E402
 
-PAGES = ["pages/heatmap.py", "pages/sinusoids.py", "pages/rotation.py", "pages/details.py", "pages/compare.py",
-         "pages/properties.py"]
+PAGES = ["pages/heatmap.py", "pages/derivation.py", "pages/sinusoids.py", "pages/rotation.py", "pages/details.py",
+         "pages/compare.py", "pages/properties.py", "pages/precision.py"]
 CAPS = {"d_model": "1024", "length": "4096"}
 
 

@@ -13,20 +13,25 @@ if scheme.table is None:
     st.stop()
 
 shared.or_stop(views.has_missing_rows, c.scheme, c.length, c.d_model, c.base, c.options)  # a clear message if it cannot be built (one cell, not the table)
-left, right = st.columns(2)
+args = (c.scheme, c.length, c.d_model, c.base, c.options)
+left, right = st.columns(2)  # both always drawn, so a choice survives switching tabs
 with left:
     dims = shared.bound_multiselect("Dimensions (value against position)", range(c.d_model), (4, 5, 6, 7), "dims", 8)
 with right:
     positions = shared.bound_multiselect("Positions (value against dimension)", range(c.length), (0, 4, 8, 12),
                                          "positions", 8)
-
-args = (c.scheme, c.length, c.d_model, c.base, c.options)
-presenter.chart(views.dimension_curves(*args, tuple(dims)), key="by_position")
-presenter.chart(views.position_vectors(*args, tuple(positions)), key="by_dimension")
-
-if c.scheme == "sinusoidal":
-    spacing = c.option_dict.get("spacing", "vaswani")
-    figure, longest = views.wavelength_figure(c.d_model, c.base, spacing, c.length)
-    presenter.chart(figure, key="wavelengths")
-    st.caption(f"A geometric progression from 2π ≈ 6.28 to {longest:.6g} positions. "
-               f"Pairs above the dashed line do not complete one cycle within {c.length} positions.")
+TABS = ("Against position", "Against dimension") + (("Wavelengths",) if c.scheme == "sinusoidal" else ())
+tabs = shared.bound_tabs(TABS, "curves")  # lazy: only the open tab's chart is computed and drawn
+if tabs[0].open is not False:
+    with tabs[0]:
+        presenter.chart(views.dimension_curves(*args, tuple(dims)), key="by_position")
+if tabs[1].open:
+    with tabs[1]:
+        presenter.chart(views.position_vectors(*args, tuple(positions)), key="by_dimension")
+if len(tabs) > 2 and tabs[2].open:
+    with tabs[2]:
+        spacing = c.option_dict.get("spacing", "vaswani")
+        figure, longest = views.wavelength_figure(c.d_model, c.base, spacing, c.length)
+        presenter.chart(figure, key="wavelengths")
+        st.caption(f"A geometric progression from 2π ≈ 6.28 to {longest:.6g} positions. "
+                   f"Pairs above the dashed line do not complete one cycle within {c.length} positions.")

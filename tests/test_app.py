@@ -94,7 +94,10 @@ def test_sinusoids_page_plots_chosen_dimensions_and_wavelengths():
     at = run({"d_model": "20", "length": "100"}, "pages/sinusoids.py")
     at.multiselect(key="dims").set_value([4, 5, 6, 7])
     at.multiselect(key="positions").set_value([0, 4]).run()
-    by_position, by_dimension, waves = charts(at)
+    by_position, = charts(at)  # lazy tabs: only the open one is drawn; ?curves= opens another
+    by_dimension, = charts(run({"d_model": "20", "length": "100", "positions": ["0", "4"],
+                                "curves": "Against dimension"}, "pages/sinusoids.py"))
+    waves, = charts(run({"d_model": "20", "length": "100", "curves": "Wavelengths"}, "pages/sinusoids.py"))
     assert [t["name"] for t in by_position["data"]] == ["dim 4", "dim 5", "dim 6", "dim 7"]
     table = posenc.sinusoidal(100, 20)
     np.testing.assert_allclose(decode(by_position["data"][0]["y"]), table[:, 4])

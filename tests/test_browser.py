@@ -63,7 +63,7 @@ def test_moving_the_length_slider_redraws_the_heatmap(app, page):
 
 def test_a_shared_url_reproduces_controls_and_chart(app, page):
     page.goto(f"{app}/sinusoids?d_model=24&length=50&n=100&scheme=sinusoidal")
-    wait_idle(page, charts=3)
+    wait_idle(page, charts=1)
     assert page.get_by_role("slider", name="d_model").input_value() == "24"
     assert page.get_by_role("slider", name="length").input_value() == "50"
     assert page.get_by_label("n (base)", exact=True).input_value() == "100"
