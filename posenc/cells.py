@@ -60,9 +60,10 @@ def sinusoidal_cells(positions: object, dims: object, d_model: int, base: float 
     positions, dims = _indices(positions, None, "positions"), _indices(dims, d_model, "dims")
     pair, is_cos = _pair_of_columns(dims, d_model, layout)
     theta = frequencies(d_model, check_base(base), spacing=spacing)[pair]  # (c,)
-    a = (positions // _BLOCK * _BLOCK).astype(np.float64)[:, None] * theta  # (r, c)
-    b = (positions % _BLOCK).astype(np.float64)[:, None] * theta
-    sin_a, cos_a, sin_b, cos_b = np.sin(a), np.cos(a), np.sin(b), np.cos(b)
+    starts, a = np.unique(positions // _BLOCK * _BLOCK, return_inverse=True)  # each distinct a and b once:
+    offsets, b = np.unique(positions % _BLOCK, return_inverse=True)  # few of them for nearby positions
+    phase_a, phase_b = starts.astype(np.float64)[:, None] * theta, offsets.astype(np.float64)[:, None] * theta
+    sin_a, cos_a, sin_b, cos_b = np.sin(phase_a)[a], np.cos(phase_a)[a], np.sin(phase_b)[b], np.cos(phase_b)[b]
     return np.where(is_cos, cos_a * cos_b - sin_a * sin_b, sin_a * cos_b + cos_a * sin_b)
 
 
