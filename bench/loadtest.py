@@ -45,7 +45,7 @@ from streamlit_server import (  # noqa: F401  (wait_healthy: re-exported for ben
 
 DEFAULT_PARAMS = ("d_model=32,64,128,256", "length=50,100,200,400")
 # --mix realistic: every page, every scheme, defaults and caps (d_model 1024, length 4096) among the values
-REALISTIC_PAGES = ("", "sinusoids", "rotation", "details", "compare", "properties")
+REALISTIC_PAGES = ("", "derivation", "sinusoids", "rotation", "details", "compare", "properties", "precision")
 REALISTIC_PARAMS = ("scheme=sinusoidal,rope,alibi,learned,t5,shaw,nope", "d_model=128,64,1024,256,512",
                     "length=100,4096,400,1000,2048,50")
 MAX_MESSAGE_BYTES = 2**28  # a page of plotly figures can exceed websockets' 1 MiB default

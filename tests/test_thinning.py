@@ -1,33 +1,13 @@
 """Compute only what is shown, and be honest when thinning: the cells a chart draws are the table's
 own values (thinned and zoomed), and every column too fast for the row stride is marked."""
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
+from apptest_helpers import charts, run
 from plotly_data import decode
-from streamlit.testing.v1 import AppTest
 
 import posenc
 from posenc import cells, curves, figures
-
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-
-
-def run(query: dict, page: str | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    if page:
-        at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
 def axes(trace: dict) -> tuple[np.ndarray, np.ndarray]:
