@@ -95,16 +95,15 @@ def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: n
     (cos, sin); ``angles`` the rotation k·θ_i of each pair, shown in the subplot title.
     """
     columns = domains(len(pairs), 0.2 / len(pairs))
-    circle = np.linspace(0, 2 * np.pi, 181)
     layout = base_layout(title or f"Rotation of each (sin, cos) pair from pos={pos} to pos+k={pos + k}", 420)
     layout["legend"] = dict(orientation="h", yanchor="top", y=-0.22, xanchor="center", x=0.5)
     layout["annotations"] = [subplot_title(f"pair i={i}: k·θ_i = {a:.4g} rad", columns[n], 1.0)
                              for n, (i, a) in enumerate(zip(pairs, angles))]
     data = []
-    for col, (s0, s1) in enumerate(zip(start, end), start=1):
+    layout["shapes"] = [dict(type="circle", xref=f"x{suffix(col)}", yref=f"y{suffix(col)}", x0=-1, y0=-1, x1=1, y1=1,
+                             line=dict(color="#bbbbbb"), layer="below") for col in range(1, len(pairs) + 1)]
+    for col, (s0, s1) in enumerate(zip(start, end), start=1):  # the unit circles are shapes: no points to send
         axes = dict(xaxis=f"x{suffix(col)}", yaxis=f"y{suffix(col)}")
-        data.append(dict(type="scatter", x=np.cos(circle), y=np.sin(circle), mode="lines", line=dict(color="#bbbbbb"),
-                         hoverinfo="skip", showlegend=False, **axes))
         for (sin_v, cos_v), label, colour in ((s0, f"pos={pos}", PALETTE[0]), (s1, f"pos+k={pos + k}", PALETTE[1])):
             data.append(dict(type="scatter", x=[0, float(cos_v)], y=[0, float(sin_v)], mode="lines+markers",
                              name=label, legendgroup=label, showlegend=col == 1, line=dict(color=colour, width=3),

@@ -141,10 +141,12 @@ def test_rotation_page_clamps_k_when_pos_moves():
 
 def test_rope_pairs_turn_by_position_times_theta():
     at = run({"scheme": "rope", "d_model": "16", "length": "64"}, "pages/details.py")
-    phasors = charts(at)[2]["data"]  # per pair: circle, position m, position n
+    figure = charts(at)[2]
+    phasors = figure["data"]  # per pair: position m, position n (the unit circle is a shape)
+    assert [s["type"] for s in figure["layout"]["shapes"]] == ["circle"] * 4
     theta = posenc.rope_inv_freq(16)[0]
     for pair in range(4):
-        at_m, at_n = phasors[3 * pair + 1], phasors[3 * pair + 2]
+        at_m, at_n = phasors[2 * pair], phasors[2 * pair + 1]
         np.testing.assert_allclose(decode(at_m["x"])[1:], [1.0], atol=1e-15)  # m = 0: no turn
         np.testing.assert_allclose([decode(at_n["x"])[1], decode(at_n["y"])[1]],
                                    [np.cos(10 * theta[pair]), np.sin(10 * theta[pair])], atol=1e-12)
