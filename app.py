@@ -7,6 +7,8 @@ keeps its values in the URL.
 
 import streamlit as st
 
+from pages import memory
+
 # An emoji icon is drawn by the browser; a ":material/…:" page icon would be fetched from the internet.
 # ?present=true (presenter mode) opens with the sidebar collapsed.
 st.set_page_config(page_title="posenc: positional-encoding explorer", page_icon="🌊", layout="wide",
@@ -23,4 +25,7 @@ PAGES = [
     st.Page("pages/precision.py", title="Precision", icon=":material/decimal_increase:", url_path="precision"),
 ]
 
-st.navigation(PAGES).run()
+try:
+    st.navigation(PAGES).run()
+finally:  # also after st.stop() and st.rerun()
+    memory.trim()
