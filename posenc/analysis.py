@@ -237,6 +237,9 @@ def same_bits(first: np.ndarray, second: np.ndarray) -> bool:
 def max_abs(values: np.ndarray) -> float:
     """max |value| over the finite entries (0 if none): NaN marks no encoding, −inf a causal mask."""
     values = check_array(values, "values", finite=False)
-    if values.size and np.isfinite(largest := max(values.max(), -values.min())):  # all finite: no temporaries
+    if values.dtype.kind in "iu":  # |int64 min| has no int64: in float64 it is exact (2^63)
+        values = values.astype(np.float64)
+    if values.size and np.isfinite(largest := max(values.max(), -values.min())):
+        # all finite: the answer without a temporary array (−min cannot overflow a float)
         return float(largest)
     return float(np.max(np.abs(values), where=np.isfinite(values), initial=0.0))

@@ -257,3 +257,10 @@ def test_registry_curves_accept_a_whole_float_length():
         if scheme.bias is not None:
             np.testing.assert_array_equal(scheme.bias(3.0, 8, 1e4), scheme.bias(3, 8, 1e4))
     assert len(posenc.SCHEMES["nope"].offset_curve(np.float16(5.0), 8, 1e4)[0]) == 9
+
+
+def test_max_abs_of_the_most_negative_integer_is_exact():
+    """|int64 min| = 2^63 does not fit an int64: found by the long fuzz run of max_abs (an overflow)."""
+    assert analysis.max_abs(np.array([[np.iinfo(np.int64).min, 3]])) == 2.0**63
+    assert analysis.max_abs(np.array([-5, 2], dtype=np.int8)) == 5.0
+    assert analysis.max_abs(np.array([np.nan, -np.inf, -2.5])) == 2.5
