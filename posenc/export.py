@@ -14,6 +14,7 @@ Only validated numbers and fixed choices are written into the file (``repr``), n
 from __future__ import annotations
 
 import base64
+import re
 
 import numpy as np
 
@@ -76,6 +77,8 @@ def module_source(scheme: str, length: int, d_model: int, base: float = 10000.0,
               f"given a path.\noutput() is {WHAT[entry.family]}.\n" + '"""\n')
     scalars = "\n".join(f"{name} = {constants[name]}" for name in ("LENGTH", "D_MODEL", "BASE"))
     body = template.format(**constants)
+    module = re.search(r"^class (\w+)\(nn\.Module\)", body, re.MULTILINE).group(1)
+    body += f"\n\n{module}.extra_repr = lambda self: {settings!r}  # print(module) states the settings\n"
     return header + imports(body) + "\n" + scalars + "\n" + body + MAIN
 
 

@@ -103,3 +103,11 @@ def test_learned_file_refuses_positions_past_its_table():
 def test_bad_settings_are_a_sentence_not_a_file():
     with pytest.raises(ValueError, match="split layout"):
         export.module_source("sinusoidal", 10, 7, 10000.0, layout="split")
+
+
+@pytest.mark.parametrize("scheme", list(posenc.SCHEMES))
+def test_a_downloaded_modules_repr_states_its_settings(scheme):
+    namespace = export.load(export.module_source(scheme, 40, 16, 500.0))
+    module = next(value for name, value in namespace.items()
+                  if isinstance(value, type) and issubclass(value, torch.nn.Module) and value.__module__ == "posenc_exported")
+    assert "length=40, d_model=16, n=500.0" in repr(module())  # built with the file's own defaults
