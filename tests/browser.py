@@ -21,6 +21,17 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 
 
+def require_chromium() -> None:
+    """At a browser test module's top: skip it where Chromium or Playwright is missing (an error in CI)."""
+    import pytest
+
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
+        pytest.skip(f"{CHROMIUM} not installed (apt-get install -y chromium)", allow_module_level=True)
+    pytest.importorskip("playwright.sync_api")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -1,21 +1,14 @@
 """The app in a real browser: headless Chromium (Debian's) driven by Playwright, app on loopback."""
 
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
-from browser import CHROMIUM, chart_data, wait_idle
+from browser import chart_data, require_chromium, wait_idle
 
 import posenc
 
 pytestmark = pytest.mark.browser
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
-    pytest.skip(f"{CHROMIUM} not installed (apt-get install -y chromium)", allow_module_level=True)
-
-pytest.importorskip("playwright.sync_api")
+require_chromium()
 PAGES = ["", "sinusoids", "rotation", "details", "compare", "properties"]
 
 

@@ -1,20 +1,13 @@
 """Robustness in a real browser: every slider of every page dragged to both ends, and URL text
 that would render (links, images, emphasis, HTML) shown literally."""
 
-import os
-from pathlib import Path
 from urllib.parse import quote, urlparse
 
 import pytest
-from browser import CHROMIUM, wait_idle
+from browser import require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
-    pytest.skip(f"{CHROMIUM} not installed (apt-get install -y chromium)", allow_module_level=True)
-
-pytest.importorskip("playwright.sync_api")
+require_chromium()
 
 # Every page, under the scheme that gives it the most sliders.
 VIEWS = [("", "sinusoidal"), ("", "alibi"), ("derivation", "sinusoidal"), ("sinusoids", "sinusoidal"),

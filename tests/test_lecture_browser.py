@@ -1,21 +1,14 @@
 """The lecture hall in a real browser: no request leaves the origin, the derivation steps by
 link and buttons, and presenter mode enlarges text and collapses the sidebar."""
 
-import os
 import re
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from browser import CHROMIUM, ROOT, wait_idle
+from browser import ROOT, require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
-    pytest.skip(f"{CHROMIUM} not installed (apt-get install -y chromium)", allow_module_level=True)
-
-pytest.importorskip("playwright.sync_api")
+require_chromium()
 LOCAL_SCHEMES = {"data", "blob", "about"}  # drawn by the browser itself, never fetched
 
 
