@@ -70,6 +70,6 @@ elif scheme.family == "bias":
 else:
     st.subheader("Download the scores")
     st.caption("Row 0: offset j − i; row 1: the score q·k for q = k = (1, …, 1).")
-    shared.downloads(f"{name}_scores_by_offset", lambda: np.stack(views.score_curve(*args)).astype(np.float64))
+    shared.downloads(f"{name}_scores_by_offset", lambda: np.stack(shared.offset_curve(*args)).astype(np.float64))
 
 modules_view.live_expander(c)  # the scheme's nn.Module and its code; torch loads only when opened

@@ -70,11 +70,6 @@ def has_missing_rows(scheme: str, length: int, d_model: int, base: float, option
     return bool(np.isnan(cells.table_cells(scheme, length, d_model, base, [length - 1], [0], **dict(options))).any())
 
 
-def score_curve(scheme: str, length: int, d_model: int, base: float, options: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets, scores) of a rotary scheme at every offset, for the download (computed on click)."""
-    return curves.offset_curve(scheme, length, d_model, base, **dict(options))
-
-
 @shared_figure
 def table_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple,
                   pos_start: int | None = None, dim_start: int | None = None):

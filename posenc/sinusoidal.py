@@ -240,8 +240,8 @@ def rotation_check(
     _check_even(d_model)
     table = sinusoidal(length, d_model, base, dtype=dtype, spacing=spacing)
     positions = np.arange(max(0, -k), min(length, length - k))
-    errors = np.zeros(len(positions), dtype=table.dtype if d_model else np.float64)
-    for start in range(0, len(positions) if d_model else 0, _CHECK_ROWS):  # bounded memory: one block at a time
+    errors = np.empty(len(positions), dtype=table.dtype)  # d_model ≥ 2 and |k| < length: never empty
+    for start in range(0, len(positions), _CHECK_ROWS):  # bounded memory: one block at a time
         rows = positions[start:start + _CHECK_ROWS]
         residual = apply_rotation(k, table[rows], base, spacing=spacing) - table[rows + k]
         errors[start:start + len(rows)] = np.abs(residual).max(axis=1)
