@@ -30,6 +30,15 @@ from posenc.analysis import (
 )
 from posenc.registry import SCHEMES, get_scheme
 from posenc.rope import apply_rope, rope_keywords
+from posenc.properties_verdicts import (  # noqa: F401  # the thresholds are re-exported for the page
+    FAST_GROWTH,
+    STEADY_GROWTH,
+    UNIQUE_TOLERANCE,
+    bounded_verdict,
+    consistent_verdict,
+    past_verdict,
+    unique_verdict,
+)
 from posenc.scheme import Scheme
 
 UNIQUE_POSITIONS = 1024  # criterion 1 compares every pair among the first 1024 positions
@@ -38,8 +47,6 @@ BIAS_MATRIX_LENGTH = 256  # the (heads, n, n) bias matrices are built at n ≤ 2
 SCAN_ROWS = 512  # positions built and measured at a time (4 MiB of float64 at d_model 1024)
 PAST_SAMPLES = 1024  # criterion 5 evaluates at most 1024 evenly spaced positions past the built length
 MAX_MEASURED_LENGTH = 1 << 14  # the measurements build tables of 2·length rows: 32768 at most
-UNIQUE_TOLERANCE = 1e-9  # two encodings closer than this count as the same
-STEADY_GROWTH, FAST_GROWTH = 1.01, 1.5  # max|value| at 2L over max|value| at L: steady, slow, fast
 
 
 @dataclass(frozen=True)
@@ -128,61 +135,6 @@ def _check_positions(positions: object, length: int, scheme: Scheme) -> np.ndarr
 def _past_sample(start: int, stop: int) -> np.ndarray:
     """At most PAST_SAMPLES evenly spaced whole positions in [start, stop), both ends included."""
     return np.unique(np.linspace(start, stop - 1, min(stop - start, PAST_SAMPLES)).round().astype(np.int64))
-
-
-# --- the verdicts -------------------------------------------------------------------------------
-
-
-def _unique_verdict(distance: float, sharing: int, count: int, what: str, note: str) -> str:
-    if np.isnan(distance):
-        return f"✘ fewer than two {what}s have an encoding ({note})"
-    if sharing:
-        return f"✘ not unique: {sharing} of {count} {what}s share an encoding with another ({note})"
-    if distance <= UNIQUE_TOLERANCE:
-        return f"✘ not unique to 1e-9: min distance {distance:.3g} ({note})"
-    return f"✔ unique: min distance {distance:.3g} ({note})"
-
-
-def _consistent_verdict(change: float, spread: float, scale: float) -> str:
-    if np.isnan(scale):
-        return "✘ nothing to compare: no two of the positions measured have an encoding"
-    tolerance = UNIQUE_TOLERANCE * max(1.0, scale)
-    problems = []
-    if change > tolerance:
-        problems.append(f"changes with the length: up to {change:.3g} between L and L/2")
-    if spread > tolerance:
-        problems.append(f"depends on the position, not only the offset: spread {spread:.3g}")
-    if problems:
-        return "✘ " + "; ".join(problems)
-    if scale == 0:
-        return "✔ trivially: every distance is 0"
-    return f"✔ depends on the offset only (spread {spread:.2g}, change with length {change:.2g})"
-
-
-def _bounded_verdict(at_length: float, at_double: float) -> str:
-    ratio = at_double / at_length if at_length > 0 else (1.0 if at_double == 0 else np.inf)
-    numbers = f"max |value| {at_length:.4g} at L, {at_double:.4g} at 2L"
-    if ratio <= STEADY_GROWTH:
-        return f"✔ does not grow: {numbers}"
-    if ratio < FAST_GROWTH:
-        return f"≈ grows slowly (×{ratio:.3g} when the length doubles): {numbers}"
-    return f"✘ grows ×{ratio:.3g} when the length doubles: {numbers}"
-
-
-def _past_verdict(fraction: float, built: int, reason: str, sampled: int) -> str:
-    if reason == "offsets":
-        window = f"the offsets {built} ≤ |Δ| < {2 * built} in the directions attended"
-        if fraction == 1:
-            return f"✔ a bias for every one of {window}"
-        return f"✘ only {fraction:.0%} of {window} have a bias"
-    window = f"[{built}, {2 * built})" + (f", {sampled} positions sampled" if sampled < built else "")
-    if fraction == 0:
-        return f"✘ no encoding past position {built - 1} (none in {window})"
-    if fraction < 1:
-        return f"✘ only {fraction:.0%} of {window} has an encoding"
-    if reason == "trained":
-        return f"≈ defined past the trained length {built} (all of {window}), but extrapolates to unseen angles"
-    return f"✔ defined at every position: all of {window} finite"
 
 
 # --- one scheme ---------------------------------------------------------------------------------
@@ -301,15 +253,15 @@ def measure_properties(scheme_key: str, length: int, d_model: int, base: float, 
     measure = _measure_offsets if scheme.family == "bias" else _measure_positions
     found = measure(scheme, length, d_model, base, options)
     what = "offset" if scheme.family == "bias" else "position"
-    unique = _unique_verdict(found["min_distance"], found["sharing"], found["measured_count"], what, found.pop("note"))
+    unique = unique_verdict(found["min_distance"], found["sharing"], found["measured_count"], what, found.pop("note"))
     return SchemeProperties(
         key=scheme.key, label=scheme.label, measured_on=_MEASURED_ON[scheme.family],
         unique=unique.replace("an encoding", "a bias") if what == "offset" else unique,
-        consistent=_consistent_verdict(found["length_change"], found["offset_spread"], found.pop("scale")),
-        bounded=_bounded_verdict(found["max_at_length"], found["max_at_double"]),
+        consistent=consistent_verdict(found["length_change"], found["offset_spread"], found.pop("scale")),
+        bounded=bounded_verdict(found["max_at_length"], found["max_at_double"]),
         deterministic="✔ identical bits when built twice" if found.pop("identical")
         else f"✘ two builds differ by up to {found['rebuild_difference']:.3g}",
-        past=_past_verdict(found["finite_past"], found["built_for"], found.pop("reason"), found.pop("sampled")),
+        past=past_verdict(found["finite_past"], found["built_for"], found.pop("reason"), found.pop("sampled")),
         **found,
     )
 
