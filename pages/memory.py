@@ -3,7 +3,7 @@
 A cold run at the caps allocates and frees tens of MiB (tables, blocks of a measurement);
 glibc keeps freed heap pages for reuse, so a server's resident memory stays near its peak
 (measured: 669 MB after 100 load-test sessions). ``malloc_trim(0)`` returns them; it is a
-no-op where the C library has no such call (macOS, musl), and costs about a millisecond.
+no-op where the C library has no such call (macOS, musl), and takes well under a millisecond.
 """
 
 from __future__ import annotations

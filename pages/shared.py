@@ -143,12 +143,6 @@ def table(scheme: str, length: int, d_model: int, base: float, options: tuple) -
     return matrix
 
 
-@cached
-def missing_rows(scheme: str, length: int, d_model: int, base: float, options: tuple) -> int:
-    """How many positions have no encoding (NaN rows: past a learned table)."""
-    return int(np.isnan(table(scheme, length, d_model, base, options)).any(axis=1).sum())
-
-
 def npy_bytes(matrix: np.ndarray) -> bytes:
     buffer = io.BytesIO()
     np.save(buffer, matrix)
