@@ -1,4 +1,4 @@
-r"""Rotary position embedding (RoPE), numpy only.
+r"""Rotary position embedding (RoPE): the rotation of queries and keys, numpy only.
 
 RoFormer (Su et al., arXiv:2104.09864) rotates each pair (a, b) of a query or
 key at position m by the angle φ = m·θ_i, θ_i = base^(−2i/d):
@@ -15,15 +15,13 @@ only. Two layouts pair the dimensions differently:
 
 Only the first d_rot = int(d·rotary_fraction) dimensions are rotated (GPT-NeoX's
 rotary_pct, HF's partial_rotary_factor); θ_i uses d_rot. The context-extension
-scalings (``rope_type``) live in :mod:`posenc.rope_scaling`.
+scalings (``rope_type``) are in :mod:`posenc.schemes.rope.scalings`.
 """
 
 from __future__ import annotations
 
 from typing import Literal
-
 import numpy as np
-
 from posenc._checks import (
     MAX_WHOLE,
     check_array,
@@ -43,6 +41,7 @@ from posenc.rope_scaling import (
     yarn_correction_range,
 )
 from posenc.scheme import Option, Scheme, latex_number
+
 
 Layout = Literal["interleaved", "half"]
 LAYOUTS: tuple[str, ...] = ("interleaved", "half")
@@ -167,111 +166,3 @@ def rope_score_curve(length: int, d: int, base: float = 10000.0, **rope_options:
     ones = np.ones(d)
     scores = rope_scores(ones, ones, [length - 1], length - 1 + offsets, base, **rope_options)
     return offsets, scores[0]
-
-
-# --- registry entry -------------------------------------------------------------------------
-
-_SCALING_KEYS = {name for rope_type in ROPE_SCALINGS for name in rope_scaling_parameters(rope_type)}
-
-
-def rope_keywords(options: dict[str, object]) -> dict[str, object]:
-    """The scheme's options as apply_rope keywords: drop parameters of other scalings."""
-    known = {"layout", "rope_type", "rotary_fraction"} | _SCALING_KEYS
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise ValueError(f"RoPE has no option {', '.join(unknown)}; "
-                         f"its options are {', '.join(sorted(known))}.")
-    accepted = rope_scaling_parameters(options.get("rope_type", "default"))
-    return {k: v for k, v in options.items() if k not in _SCALING_KEYS or k in accepted}
-
-
-def _rope_offset_curve(length: int, d_model: int, base: float, **options: object,
-                       ) -> tuple[np.ndarray, np.ndarray]:
-    offsets, scores = rope_score_curve(length, d_model, base, **rope_keywords(options))
-    return offsets, scores / d_model
-
-
-def _scaling_latex(rope_type: str, d_rot: int, base: float, attention: float, params: dict) -> list[str]:
-    """Lines of LaTeX: how ``rope_type`` turns θ_i into θ'_i, with the current values."""
-    factor = float(params.get("factor", 1.0))
-    s, original = latex_number(factor), params.get("original_max_position_embeddings")
-    exponent = rf"{d_rot}/{d_rot - 2}"
-    if rope_type == "linear":
-        return [rf"\theta'_i = \theta_i / {s} \quad \text{{(position interpolation: }} m \mapsto m/{s})"]
-    if rope_type == "ntk":
-        new_base = latex_number(base * factor ** (d_rot / (d_rot - 2)))
-        return [rf"b' = {latex_number(base)} \cdot {s}^{{{exponent}}} = {new_base},"
-                rf"\quad \theta'_i = b'^{{-2i/{d_rot}}}"]
-    if rope_type == "dynamic":
-        return [rf"b' = {latex_number(base)}\left(\tfrac{{{s}\,L}}{{{original}}} - {latex_number(factor - 1)}"
-                rf"\right)^{{{exponent}}} \text{{ for a length }} L > {original},"
-                rf"\quad \theta'_i = b'^{{-2i/{d_rot}}}"]
-    if rope_type == "yarn":
-        low, high = yarn_correction_range(d_rot, base, int(original), params.get("beta_fast") or 32.0,
-                                          params.get("beta_slow") or 1.0, params.get("truncate", True))
-        ramp = rf"\tfrac{{i - {latex_number(low)}}}{{{latex_number(high)} - {latex_number(low)}}}"
-        note = "" if params.get("attention_factor") is not None else rf"(0.1 \ln {s} + 1) = "
-        return [rf"\theta'_i = r_i\,\theta_i/{s} + (1 - r_i)\,\theta_i,\quad "
-                rf"r_i = \operatorname{{clamp}}\!\left({ramp}, 0, 1\right)",
-                rf"\cos, \sin \;\times\; {note}{attention:.4f}"]
-    if rope_type == "llama3":
-        lo = latex_number(params.get("low_freq_factor", 1.0))
-        hi = latex_number(params.get("high_freq_factor", 4.0))
-        sigma = rf"\tfrac{{{original}/\lambda_i - {lo}}}{{{hi} - {lo}}}"
-        return [rf"\lambda_i = \frac{{2\pi}}{{\theta_i}},\quad \sigma_i = {sigma},\quad "
-                rf"\theta'_i = \begin{{cases}} \theta_i & \lambda_i < {original}/{hi} \\ "
-                rf"\theta_i/{s} & \lambda_i > {original}/{lo} \\ "
-                rf"(1-\sigma_i)\,\theta_i/{s} + \sigma_i\theta_i & \text{{otherwise}} \end{{cases}}"]
-    return []
-
-
-def _rope_formula(d_model: int, base: float, **options: object) -> str:
-    """KaTeX of the frequencies, the scaling and the rotation computed with these values."""
-    params = rope_keywords(options)
-    layout = check_choice(params.pop("layout", "interleaved"), "layout", LAYOUTS)
-    rope_type, fraction = params.pop("rope_type", "default"), params.pop("rotary_fraction", 1.0)
-    d_model, base = check_d_model(d_model), check_base(base)
-    _, attention = rope_inv_freq(d_model, base, rope_type=rope_type, rotary_fraction=fraction, **params)
-    d_rot = rotary_dims(d_model, fraction)
-    if d_rot == 0:
-        return r"x' = x \quad \text{(no dimension is rotated)}"
-    theta = r"\theta'_i" if rope_type != "default" else r"\theta_i"
-    first, second = ("2i", "2i+1") if layout == "interleaved" else ("i", f"i+{d_rot // 2}")
-    lines = [rf"\theta_i = {latex_number(base)}^{{-2i/{d_rot}}},\quad i = 0, \dots, {d_rot // 2 - 1}"]
-    lines += _scaling_latex(rope_type, d_rot, base, attention, params)
-    lines.append(rf"\begin{{pmatrix}} x'_{{{first}}} \\ x'_{{{second}}} \end{{pmatrix}} = "
-                 rf"\begin{{pmatrix}} \cos m{theta} & -\sin m{theta} \\ \sin m{theta} & \cos m{theta}"
-                 rf"\end{{pmatrix}} \begin{{pmatrix}} x_{{{first}}} \\ x_{{{second}}} \end{{pmatrix}}")
-    if d_rot < d_model:
-        lines.append(rf"x'_j = x_j \quad \text{{for }} j = {d_rot}, \dots, {d_model - 1}")
-    return r"\begin{gathered} " + r" \\ ".join(lines) + r" \end{gathered}"
-
-
-SCHEMES: tuple[Scheme, ...] = (
-    Scheme(
-        key="rope",
-        label="RoPE (rotary)",
-        family="rotary",
-        paper="Su et al. 2021, RoFormer: Enhanced Transformer with Rotary Position Embedding, "
-              "arXiv:2104.09864",
-        formula=_rope_formula,
-        offset_curve=_rope_offset_curve,
-        curve_label="q·k / d_model for q = k = (1, …, 1), key at offset j − i from the query "
-                    "(1 at offset 0 unless YaRN scales cos and sin)",
-        options=(
-            Option("layout", "Pair layout", "interleaved", choices=LAYOUTS,
-                   help="interleaved: pairs (2i, 2i+1) as RoFormer/GPT-J; "
-                        "half: pairs (i, i+d/2) as GPT-NeoX/Llama."),
-            Option("rope_type", "Context-extension scaling", "default", choices=tuple(ROPE_SCALINGS),
-                   help="Hugging Face's rope_type: how the frequencies change for longer contexts."),
-            Option("factor", "Scaling factor s", 4.0, minimum=1.0, maximum=64.0,
-                   help="How many times longer the new context is (unused by 'default')."),
-            Option("original_max_position_embeddings", "Original context L₀", 512,
-                   minimum=16, maximum=16384,
-                   help="The context length the model was trained on (dynamic, yarn, llama3)."),
-            Option("rotary_fraction", "Rotated fraction", 1.0, minimum=0.0, maximum=1.0,
-                   help="Share of the dimensions that are rotated (HF partial_rotary_factor); "
-                        "int(d·fraction) must be even."),
-        ),
-    ),
-)

@@ -6,20 +6,40 @@ the bias of every head by offset j − i (bias schemes; the module's ``forward``
 (heads, length, length) matrix from it) or RoPE's score q·k for q = k = (1, …, 1) by offset.
 :func:`reference_output` is posenc's numpy value of the same; they agree to 1e-6 (tests run the
 file in a fresh interpreter). Learned weights (learned table, Shaw's vectors, T5's scalars) are
-numpy draws that torch cannot repeat, so the file carries them, base64-encoded float32.
-
-Only validated numbers and fixed choices are written into the file (``repr``), never free text.
+numpy draws that torch cannot repeat, so the file carries them, base64-encoded float32. The
+templates of each family are in :mod:`posenc.export.absolute`, :mod:`posenc.export.bias` and
+:mod:`posenc.export.rope`.
 """
 
 from __future__ import annotations
 
+from posenc.export_templates_rope import ROPE, rope_frequency_code  # noqa: F401  (re-exported for export.py)
 import base64
 import re
-
 import numpy as np
-
 from posenc.export_templates import MAIN, TEMPLATES, imports, rope_frequency_code
 from posenc.registry import get_scheme
+
+
+def imports(body: str) -> str:
+    """The import lines a file with this body needs: torch, and base64 / math / sys when used."""
+    stdlib = [name for name in ("base64", "math") if f"{name}." in body] + ["sys"]
+    return "".join(f"import {name}\n" for name in stdlib) + "\nimport torch\nfrom torch import nn\n"
+
+
+MAIN = '''
+
+if __name__ == "__main__":
+    result = output()
+    print(f"output(): shape {{tuple(result.shape)}}, dtype {{result.dtype}}")
+    if len(sys.argv) > 1:
+        torch.save(result, sys.argv[1])
+'''.replace("{{", "{").replace("}}", "}")
+
+
+TEMPLATES = {"sinusoidal": SINUSOIDAL, "learned": LEARNED, "nope": NOPE, "alibi": ALIBI, "t5": T5, "shaw": SHAW,
+             "rope": ROPE}
+
 
 WHAT = {"absolute": "the table PE[:length] (length × d_model)",
         "bias": "the bias of every head by offset j − i = −(length−1) … length−1 (heads × (2·length − 1))",

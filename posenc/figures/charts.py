@@ -1,17 +1,13 @@
-"""plotly figure builders: arrays in, ``go.Figure`` out.
+"""plotly line, vector, phasor and bucket charts: arrays in, ``go.Figure`` out.
 
-No builder reads widgets or session state. Shared layout (fonts, margins) is defined
-once in :mod:`posenc.figure_spec`, the palette here. The heatmaps, the diverging colour
-scale and the thinning of large matrices to what a chart can show (:func:`thin_index`)
-are in :mod:`posenc.figures_heatmap`, re-exported here: the cells that are sent keep
-their true values, and the chart says how many were skipped.
+No builder reads widgets or session state; the shared look is :mod:`posenc.figures.layout`,
+the heatmaps are :mod:`posenc.figures.heatmaps`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-
 from posenc.figure_spec import FONT, GRID, axis, base_layout, domains, figure, subplot_title, suffix  # noqa: F401
 from posenc.figures_heatmap import (  # noqa: F401  (the heatmaps and their thinning, re-exported)
     DIVERGING,
@@ -24,8 +20,6 @@ from posenc.figures_heatmap import (  # noqa: F401  (the heatmaps and their thin
     stride_note,
     thin_index,
 )
-
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")  # Okabe–Ito
 
 
 def _visible_markers(count: int) -> dict:

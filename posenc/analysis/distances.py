@@ -1,112 +1,16 @@
-"""Measurements on an encoding table that every absolute scheme shares."""
+"""Distances and differences between encodings: the measurements behind the Properties page.
+
+The smallest distance between two encodings (exactly, or through a Gram screen whose
+near-minimal pairs are re-measured), every pairwise distance, how far a matrix is from
+depending on the offset only, and comparisons of two arrays that tell NaN (no encoding)
+and −inf (a causal mask) apart from numbers.
+"""
 
 from __future__ import annotations
 
 import numpy as np
-
 from posenc._checks import check_array, check_finite, check_int, check_magnitude, check_seed, check_size
 
-
-def similarity_matrix(table: np.ndarray) -> np.ndarray:
-    """S[p, q] = PE[p] · PE[q], the (length, length) Gram matrix of the rows of ``table``.
-
-    For the sinusoidal encoding with even d_model, S[p, q] = Σ_i cos((p − q)·θ_i):
-    it depends only on the offset p − q (Vaswani et al. 2017, arXiv:1706.03762, §3.5).
-    """
-    table = check_array(table, "table", min_ndim=2, max_ndim=2, allow_nan=True).astype(np.float64)
-    check_size((len(table), len(table)), "the similarity matrix")
-    check_magnitude(table, "table")
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
-        gram = table @ table.T  # NaN where a row is NaN (no encoding)
-    if np.isinf(gram).any():
-        raise ValueError("PE[p]·PE[q] overflows for this table (its entries are too large); use smaller values.")
-    return gram
-
-
-def offset_similarity(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The mean similarity of two encodings Δ positions apart, for Δ = −(L−1) … L−1.
-
-        s(Δ) = mean over i with rows i and i+Δ both defined of PE[i] · PE[i+Δ]
-
-    Rows holding NaN (a learned table has no row past its size) are left out of the
-    mean; an offset with no defined pair gets NaN. Computed for all offsets at once
-    as an autocorrelation along positions (FFT, O(L log L · d)).
-    """
-    table = check_array(table, "table", min_ndim=2, max_ndim=2, allow_nan=True).astype(np.float64)
-    check_magnitude(table, "table")
-    length = table.shape[0]
-    offsets = np.arange(-(length - 1), length)
-    if length == 0:
-        return offsets, np.zeros(0)
-    defined = ~np.isnan(table).any(axis=1)
-    rows = np.where(defined[:, None], table, 0.0)
-    size = 2 * length
-    spectrum = np.fft.rfft(rows, n=size, axis=0)  # (size/2+1, d)
-    sums = np.fft.irfft((spectrum * spectrum.conj()).real.sum(axis=1), n=size)
-    mask = np.fft.rfft(defined.astype(np.float64), n=size)
-    counts = np.rint(np.fft.irfft(mask * mask.conj(), n=size))
-    index = offsets % size  # Δ ≥ 0 at Δ, Δ < 0 wraps to size + Δ
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(counts[index] > 0, sums[index] / counts[index], np.nan)
-    return offsets, mean
-
-
-def toeplitz_view(values: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    """B[..., r, c] = values[..., cols[c] − rows[r] + L − 1] for a bias that depends only on j − i.
-
-    ``values`` (..., 2L − 1) holds the bias at offsets −(L−1) … L−1; the result is the
-    bias matrix at the chosen query rows and key columns, (..., len(rows), len(cols)).
-    """
-    values = check_array(values, "values", min_ndim=1, finite=False)
-    if values.shape[-1] % 2 == 0:
-        raise ValueError(f"values must hold 2L − 1 offsets on its last axis (an odd number); got {values.shape[-1]}.")
-    length = (values.shape[-1] + 1) // 2
-    rows, cols = (_indices(index, name, length) for index, name in ((rows, "rows"), (cols, "cols")))
-    check_size((*values.shape[:-1], len(rows), len(cols)), "the bias matrix")
-    return values[..., cols[None, :] - rows[:, None] + length - 1]
-
-
-def _indices(index: object, name: str, length: int) -> np.ndarray:
-    """Whole positions 0 … length − 1, as a 1-D int64 array."""
-    index = check_array(index, name, min_ndim=1, max_ndim=1)
-    if index.dtype.kind not in "iu":
-        raise ValueError(f"{name} must hold whole positions; got dtype {index.dtype}.")
-    if index.size and (index.min() < 0 or index.max() >= length):
-        raise ValueError(f"{name} must lie in 0 … {length - 1}; got {int(index.min())} … {int(index.max())}.")
-    return index.astype(np.int64)
-
-
-def self_attention(x: np.ndarray) -> np.ndarray:
-    """One attention head with identity projections: softmax(x·xᵀ/√d)·x, shape (length, d)."""
-    x = check_array(x, "x", min_ndim=2, max_ndim=2).astype(np.float64)
-    if x.shape[1] == 0:
-        raise ValueError("x must have at least one column (d ≥ 1); got shape " + str(x.shape) + ".")
-    check_size((len(x), len(x)), "the attention weights")
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
-        logits = check_finite(x @ x.T / np.sqrt(x.shape[1]), "the logit x_i·x_j/√d")
-        weights = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return check_finite((weights / weights.sum(axis=1, keepdims=True)) @ x, "the attention output")
-
-
-def permutation_gap(length: int, d_model: int, table: np.ndarray | None, *, seed: int = 0) -> float:
-    """max |attn(P·x + PE) − P·attn(x + PE)| for random tokens x and a random permutation P.
-
-    With no encoding (``table`` None) attention is permutation-equivariant and the gap is
-    rounding (~1e-16): order is lost. An absolute encoding breaks the symmetry.
-    """
-    length = check_int(length, "length", minimum=1, maximum=1 << 14, meaning="the number of tokens attended")
-    d_model = check_int(d_model, "d_model", minimum=1, maximum=1 << 14, meaning="the width of a token")
-    check_size((length, max(length, d_model)), "the attention weights")
-    rng = np.random.default_rng(check_seed(seed))
-    tokens = rng.normal(size=(length, d_model))
-    order = rng.permutation(length)
-    encoding = np.zeros((length, d_model)) if table is None else check_array(table, "table").astype(np.float64)
-    if encoding.shape != (length, d_model):
-        raise ValueError(f"table must have shape (length, d_model) = {(length, d_model)}; got {encoding.shape}.")
-    return float(np.abs(self_attention(tokens[order] + encoding) - self_attention(tokens + encoding)[order]).max())
-
-
-# --- distances between encodings (the properties page's measurements) ---
 
 _MAX_CANDIDATES = 1 << 14  # pairs re-measured directly after the Gram screen
 _SWEEP_WIDTH = 64  # up to this many columns, min_distance sweeps sorted rows instead

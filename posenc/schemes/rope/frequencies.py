@@ -1,22 +1,12 @@
-r"""RoPE frequencies and their context-extension scalings (numpy only).
+r"""RoPE's frequencies, checked: the entry point to every scaling, and how many dimensions rotate.
 
-Rotary embeddings (RoFormer, Su et al., arXiv:2104.09864) rotate pair i of the
-first d rotated dimensions by the angle m·θ_i at position m, with
+Rotary embeddings (RoFormer, Su et al., arXiv:2104.09864) rotate pair i of the first d
+rotated dimensions by the angle m·θ_i at position m, with
 
-    θ_i = base^(-2i/d),   i = 0, …, d/2 − 1.
+    θ_i = base^(-2i/d),   i = 0, …, d/2 − 1,
 
-A model trained on sequences of L₀ tokens ("original_max_position_embeddings")
-has never seen the slow pairs turn further than L₀·θ_i. The scalings
-(:mod:`posenc.rope_frequencies`, re-exported here) change the θ_i (and YaRN also
-the size of cos/sin) so that a longer context looks familiar. Names and parameters
-follow Hugging Face transformers' ``modeling_rope_utils.py``; like its
-``ROPE_INIT_FUNCTIONS``, every entry of :data:`ROPE_SCALINGS` has one signature::
-
-    fn(dim, base, *, seq_len=None, **params) -> (inv_freq, attention_scaling)
-
-where ``dim`` is the number of rotated dimensions (even), ``inv_freq`` the
-(dim/2,) array of θ_i and ``attention_scaling`` the factor HF multiplies cos
-and sin by (1.0 except for YaRN).
+or a scaling's θ'_i (:mod:`posenc.schemes.rope.scalings`). :func:`rope_inv_freq` checks the
+parameters, calls the scaling and checks the frequencies it gives.
 """
 
 from __future__ import annotations
@@ -24,9 +14,7 @@ from __future__ import annotations
 import inspect
 import math
 from typing import Callable
-
 import numpy as np
-
 from posenc._checks import check_base, check_choice, check_d_model, check_real
 from posenc.rope_frequencies import (  # the scalings themselves; re-exported here
     MAX_FACTOR,  # noqa: F401
@@ -40,26 +28,6 @@ from posenc.rope_frequencies import (  # the scalings themselves; re-exported he
     yarn_correction_range,  # noqa: F401
     yarn_inv_freq,
 )
-
-ScalingFunction = Callable[..., tuple[np.ndarray, float]]
-
-
-ROPE_SCALINGS: dict[str, ScalingFunction] = {
-    "default": default_inv_freq,
-    "linear": linear_inv_freq,
-    "dynamic": dynamic_inv_freq,
-    "ntk": ntk_inv_freq,
-    "yarn": yarn_inv_freq,
-    "llama3": llama3_inv_freq,
-}
-"""rope_type → function, like HF's ``ROPE_INIT_FUNCTIONS`` (plus the static ``ntk``)."""
-
-
-def rope_scaling_parameters(rope_type: str) -> dict[str, object]:
-    """The parameters a scaling takes, with their defaults (``inspect.Parameter.empty`` if required)."""
-    function = ROPE_SCALINGS[check_choice(rope_type, "rope_type", tuple(ROPE_SCALINGS))]
-    return {p.name: p.default for p in inspect.signature(function).parameters.values()
-            if p.kind is p.KEYWORD_ONLY and p.name != "seq_len"}
 
 
 def rotary_dims(d: int, rotary_fraction: float = 1.0) -> int:

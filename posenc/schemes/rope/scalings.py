@@ -1,20 +1,26 @@
-r"""RoPE frequencies θ_i and each context-extension scaling of them (numpy only).
+r"""RoPE's frequencies θ_i and each context-extension scaling of them (numpy only).
 
-One function per ``rope_type`` of :data:`posenc.rope_scaling.ROPE_SCALINGS` (which
-re-exports them), each with HF's signature ``fn(dim, base, *, seq_len=None, **params)
--> (inv_freq, attention_scaling)``: the default θ_i = base^(-2i/d) (RoFormer,
-arXiv:2104.09864), position interpolation, NTK-aware and dynamic NTK, YaRN and Llama 3.
-Call them through :func:`posenc.rope_scaling.rope_inv_freq`, which checks the
-parameters and the frequencies they give.
+A model trained on sequences of L₀ tokens ("original_max_position_embeddings") has never
+seen the slow pairs turn further than L₀·θ_i. Each scaling changes the θ_i (and YaRN also
+the size of cos/sin) so that a longer context looks familiar. Names and parameters follow
+Hugging Face transformers' ``modeling_rope_utils.py``; like its ``ROPE_INIT_FUNCTIONS``,
+every entry of :data:`ROPE_SCALINGS` has one signature::
+
+    fn(dim, base, *, seq_len=None, **params) -> (inv_freq, attention_scaling)
+
+where ``dim`` is the number of rotated dimensions (even), ``inv_freq`` the (dim/2,) array
+of θ_i and ``attention_scaling`` the factor HF multiplies cos and sin by (1.0 except for
+YaRN): the default θ_i = base^(−2i/d) (RoFormer, arXiv:2104.09864), position
+interpolation, NTK-aware and dynamic NTK, YaRN and Llama 3. Call them through
+:func:`posenc.schemes.rope.frequencies.rope_inv_freq`, which checks the parameters and the
+frequencies they give.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-
 import numpy as np
-
 from posenc._checks import (
     MAX_BASE,
     MAX_WHOLE,
@@ -24,6 +30,22 @@ from posenc._checks import (
     check_int,
     check_real,
 )
+import inspect
+from typing import Callable
+from posenc._checks import check_base, check_choice, check_d_model, check_real
+from posenc.rope_frequencies import (  # the scalings themselves; re-exported here
+    MAX_FACTOR,  # noqa: F401
+    _check_seq_len,
+    default_inv_freq,
+    dynamic_inv_freq,
+    linear_inv_freq,
+    llama3_inv_freq,
+    ntk_inv_freq,
+    yarn_attention_factor,  # noqa: F401
+    yarn_correction_range,  # noqa: F401
+    yarn_inv_freq,
+)
+
 
 MAX_FACTOR = 1e6
 """The largest context extension (HF has no bound; beyond it, factor·L/L₀ − (factor − 1) loses its digits)."""
@@ -233,3 +255,24 @@ def llama3_inv_freq(dim: int, base: float, *, seq_len: int | None = None, factor
         smoothed = (1 - smooth) * scaled / factor + smooth * scaled
     is_medium = ~(wavelength < original / high) & ~(wavelength > original / low)
     return np.where(is_medium, smoothed, scaled), 1.0
+
+
+ScalingFunction = Callable[..., tuple[np.ndarray, float]]
+
+
+ROPE_SCALINGS: dict[str, ScalingFunction] = {
+    "default": default_inv_freq,
+    "linear": linear_inv_freq,
+    "dynamic": dynamic_inv_freq,
+    "ntk": ntk_inv_freq,
+    "yarn": yarn_inv_freq,
+    "llama3": llama3_inv_freq,
+}
+"""rope_type → function, like HF's ``ROPE_INIT_FUNCTIONS`` (plus the static ``ntk``)."""
+
+
+def rope_scaling_parameters(rope_type: str) -> dict[str, object]:
+    """The parameters a scaling takes, with their defaults (``inspect.Parameter.empty`` if required)."""
+    function = ROPE_SCALINGS[check_choice(rope_type, "rope_type", tuple(ROPE_SCALINGS))]
+    return {p.name: p.default for p in inspect.signature(function).parameters.values()
+            if p.kind is p.KEYWORD_ONLY and p.name != "seq_len"}

@@ -1,20 +1,17 @@
-"""Relative encodings: terms that depend on the offset j − i between key j and query i.
+"""T5's relative position bias (Raffel et al. 2019, arXiv:1910.10683).
 
-- Shaw et al. 2018 (arXiv:1803.02155): a learned vector a_{clip(j−i, k)} added to the key,
-  e_ij = q_i·(k_j + a_{clip(j−i, k)}) / √d, with 2k+1 vectors a_{−k} … a_k.
-- T5 (Raffel et al. 2019, arXiv:1910.10683): a learned scalar per head and offset bucket,
-  e_ij = q_i·k_j + b_{h, bucket(j−i)}; exact buckets near 0, logarithmic ones further out.
-- ALiBi (Press et al. 2021, arXiv:2108.12409): a fixed linear penalty, e_ij = q_i·k_j − m_h·|i−j|.
+A learned scalar per head and offset bucket is added to the logits,
 
-The learned tables (Shaw's a, T5's b) are shown at initialisation: seeded normal draws.
+    e_ij = q_i·k_j + b_{h, bucket(j−i)},
+
+with exact buckets near 0 and logarithmic ones further out, up to ``max_distance``. The
+table b is shown at initialisation: seeded normal draws.
 """
 
 from __future__ import annotations
 
 import math
-
 import numpy as np
-
 from posenc._checks import (
     MAX_LENGTH,
     MAX_WHOLE,
@@ -27,85 +24,21 @@ from posenc._checks import (
     check_size,
 )
 from posenc.absolute import _check_seed, _check_std
-
-DIRECTIONS: tuple[str, ...] = ("bidirectional", "causal")
-
-
-def _check_max_relative_position(k: object) -> int:
-    return check_int(k, "max_relative_position", minimum=0, maximum=MAX_LENGTH,
-                     meaning="the clipping distance k of Shaw et al.")
-
-
-def _check_heads(num_heads: object) -> int:
-    return check_count(num_heads, "num_heads", minimum=1, meaning="the number of attention heads")
-
-
-def _check_d_head(d_head: object) -> int:
-    return check_int(d_head, "d_head", minimum=1, maximum=MAX_WIDTH, meaning="the size of one attention head")
-
-
-# --- Shaw et al. 2018 -------------------------------------------------------------------------
-
-
-def shaw_relative_positions(length: int, max_relative_position: int) -> np.ndarray:
-    """The (length, length) int64 matrix R[i, j] = clip(j − i, k) = max(−k, min(k, j − i)).
-
-    i is the query (row), j the key (column), k = max_relative_position (Shaw et al. 2018,
-    arXiv:1803.02155, eq. 6): beyond k positions all offsets share one learned vector.
-    """
-    length = check_length(length)
-    k = _check_max_relative_position(max_relative_position)
-    check_size((length, length), "the matrix of clipped offsets")
-    positions = np.arange(length)
-    return np.clip(positions[None, :] - positions[:, None], -k, k)
-
-
-def shaw_embeddings(max_relative_position: int, d_head: int, *, seed: int = 0, std: float = 0.02) -> np.ndarray:
-    """The (2k+1, d_head) vectors a_{−k} … a_k of Shaw et al. 2018 (arXiv:1803.02155); row r+k is a_r.
-
-    At initialisation: a_r[d] ~ N(0, std²), drawn from ``np.random.default_rng(seed)``.
-    """
-    k = _check_max_relative_position(max_relative_position)
-    d_head = _check_d_head(d_head)
-    check_size((2 * k + 1, d_head), "Shaw's table of vectors")
-    return np.random.default_rng(_check_seed(seed)).normal(0.0, _check_std(std), size=(2 * k + 1, d_head))
-
-
-def shaw_lookup(
-    length: int, max_relative_position: int, d_head: int, *, seed: int = 0, std: float = 0.02
-) -> np.ndarray:
-    """The (length, length, d_head) tensor a^K_ij = a_{clip(j − i, k)} added to key j for query i.
-
-    Shaw et al. 2018 (arXiv:1803.02155): e_ij = q_i·(k_j + a^K_ij) / √d_head.
-    """
-    k = _check_max_relative_position(max_relative_position)
-    check_size((check_length(length), check_length(length), _check_d_head(d_head)), "Shaw's lookup a^K")
-    table = shaw_embeddings(k, d_head, seed=seed, std=std)  # (2k+1, d_head)
-    return table[shaw_relative_positions(length, k) + k]
-
-
-def shaw_query(d_head: int, *, seed: int = 0) -> np.ndarray:
-    """A fixed unit query q ∈ R^d_head (‖q‖ = 1), drawn from ``np.random.default_rng([seed, 1])``."""
-    d_head = _check_d_head(d_head)
-    q = np.random.default_rng([_check_seed(seed), 1]).normal(size=d_head)
-    return q / np.linalg.norm(q)
-
-
-def shaw_bias(
-    length: int, max_relative_position: int, d_head: int, *, seed: int = 0, std: float = 0.02
-) -> np.ndarray:
-    """Shaw's key term seen by one query, a (1, length, length) matrix: B[0, i, j] = q·a_{clip(j−i, k)}.
-
-    Shaw et al. 2018 (arXiv:1803.02155) add a *vector* a_{clip(j−i, k)} to the key, so the
-    logit change depends on the query. To draw it as a matrix we fix one seeded unit query q
-    (:func:`shaw_query`, independent of the table) and take q·a (no 1/√d scaling).
-    """
-    k = _check_max_relative_position(max_relative_position)
-    scores = shaw_embeddings(k, d_head, seed=seed, std=std) @ shaw_query(d_head, seed=seed)  # (2k+1,)
-    return scores[shaw_relative_positions(length, k) + k][None]
-
-
-# --- T5, Raffel et al. 2019 -------------------------------------------------------------------
+from posenc._checks import check_choice, check_d_model, check_length, check_size
+from posenc.analysis import toeplitz_view
+from posenc.relative import (
+    DIRECTIONS,
+    _check_buckets,
+    _check_heads,
+    _check_max_relative_position,
+    alibi_slopes,
+    shaw_embeddings,
+    shaw_query,
+    t5_bucket_values,
+    t5_relative_bucket,
+)
+from posenc.absolute import _check_seed
+from posenc.scheme import Option, Scheme
 
 
 def _check_buckets(bidirectional: bool, num_buckets: object, max_distance: object) -> tuple[int, int, int]:
@@ -225,45 +158,23 @@ def t5_bias(
     return np.moveaxis(values[buckets], -1, 0)
 
 
-# --- ALiBi, Press et al. 2021 -----------------------------------------------------------------
+def _t5_offsets(length, d_model, base, *, num_heads=8, num_buckets=32, max_distance=128,
+                direction="bidirectional", seed=0):
+    offsets = _offsets(length)
+    index = t5_relative_bucket(offsets, bidirectional=not _causal(direction), num_buckets=num_buckets,
+                               max_distance=max_distance)
+    return offsets, t5_bucket_values(num_buckets, num_heads, seed=seed)[index].T  # (heads, 2L−1)
 
 
-def alibi_slopes(num_heads: int) -> np.ndarray:
-    """The ALiBi slope m_h of every head (Press et al. 2021, arXiv:2108.12409), float64.
-
-    As ``get_slopes`` of ofirpress/attention_with_linear_biases: for H a power of two,
-    m_h = s^h, h = 1 … H, s = 2^(−8/H) (8 heads: 1/2, 1/4, …, 1/256). Otherwise, with
-    P = 2^⌊log2 H⌋: the P slopes for P heads, then every other slope for 2P heads, first
-    H − P of them, i.e. 2^(−4(2h'−1)/P) for h' = 1 … H − P.
-    """
-    num_heads = _check_heads(num_heads)
-
-    def power_of_2(n: int) -> list[float]:
-        start = 2 ** (-(2 ** -(math.log2(n) - 3)))  # the reference's expression, kept verbatim
-        return [start * start**i for i in range(n)]
-
-    def slopes(n: int) -> list[float]:
-        if math.log2(n).is_integer():
-            return power_of_2(n)
-        closest = 2 ** math.floor(math.log2(n))
-        return power_of_2(closest) + slopes(2 * closest)[0::2][: n - closest]
-
-    return np.array(slopes(num_heads))
-
-
-def alibi_bias(length: int, num_heads: int, *, causal: bool = False) -> np.ndarray:
-    """The (num_heads, length, length) ALiBi bias B[h, i, j] = −m_h·|i − j| (Press et al., arXiv:2108.12409).
-
-    Added to the logits: e_ij = q_i·k_j + B[h, i, j], slopes m_h from :func:`alibi_slopes`.
-    causal=True: the same on and below the diagonal (j ≤ i) and −inf above it (j > i, the
-    keys a causal decoder may not see). Press et al. add m_h·(j − i) only for j ≤ i; it is the
-    same bias because softmax ignores a constant per row.
-    """
-    length, causal = check_length(length), check_flag(causal, "causal")
-    check_size((_check_heads(num_heads), length, length), "the ALiBi bias")
-    positions = np.arange(length)
-    offset = positions[None, :] - positions[:, None]  # (length, length), j − i
-    bias = -alibi_slopes(num_heads)[:, None, None] * np.abs(offset)
-    if causal:
-        bias = np.where(offset > 0, -np.inf, bias)
-    return bias
+def _t5_formula(d_model, base, *, num_heads=8, num_buckets=32, max_distance=128, direction="bidirectional",
+                seed=0):
+    check_d_model(d_model), _check_heads(num_heads), _check_seed(seed)
+    causal = _causal(direction)
+    per_side, e, max_distance = _check_buckets(not causal, num_buckets, max_distance)
+    n, offset = (r"\max(-r, 0)", "") if causal else (r"|r|", r"%d\,[r > 0] + " % per_side)
+    return (
+        r"e_{ij} = q_i \cdot k_j + b_{h,\,\operatorname{bucket}(j-i)},\quad n = " + n + r",\quad"
+        r" \operatorname{bucket}(r) = " + offset + r"\begin{cases} n & n < %d \\"
+        r" \min\!\left(%d,\; %d + \left\lfloor \frac{\ln(n/%d)}{\ln(%d/%d)} \cdot %d \right\rfloor\right)"
+        r" & n \ge %d \end{cases}" % (e, per_side - 1, e, e, max_distance, e, per_side - e, e)
+    )

@@ -1,14 +1,29 @@
-"""The plain-dict pieces every posenc figure is made of, validated once by ``go.Figure(spec)``.
+"""The shared look of every posenc figure, as plain dicts validated once by ``go.Figure(spec)``.
 
 plotly validates every property it is given. Built step by step (``update_layout``,
 ``update_xaxes``, ``add_trace``, ``make_subplots``), a figure walks its property paths
 hundreds of times: 30–170 ms per figure, most of a rerun's cost when a slider changes every
-figure. The same figure given whole, as one dict, is validated in about a millisecond.
+figure. The same figure given whole, as one dict, is validated in about a millisecond. The
+palette (Okabe–Ito, colour-blind safe) and the fonts, grid and margins are defined here once.
 """
 
 from __future__ import annotations
 
 import plotly.graph_objects as go
+import numpy as np
+from posenc.figure_spec import FONT, GRID, axis, base_layout, domains, figure, subplot_title, suffix  # noqa: F401
+from posenc.figures_heatmap import (  # noqa: F401  (the heatmaps and their thinning, re-exported)
+    DIVERGING,
+    MAX_CELLS_PER_AXIS,
+    aliased_marks,
+    cells_heatmap,
+    heatmap,
+    position_heatmap,
+    row_stride,
+    stride_note,
+    thin_index,
+)
+
 
 FONT = dict(family="Inter, Segoe UI, Helvetica, Arial, sans-serif", size=15)
 GRID = dict(gridcolor="#e3e6ec", zerolinecolor="#c5cad3", linecolor="#c5cad3")
@@ -52,3 +67,6 @@ def subplot_title(text: str, x_domain: list[float], y_top: float) -> dict:
     """A subplot title centred above its cell, as make_subplots writes it."""
     return dict(text=text, x=(x_domain[0] + x_domain[1]) / 2, y=y_top, xref="paper", yref="paper",
                 xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=15))
+
+
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")  # Okabe–Ito

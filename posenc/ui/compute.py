@@ -1,0 +1,114 @@
+"""How pages compute: cached and shared between sessions, bounded, in threads, errors shown as messages.
+
+Small results are cached by value (each session gets a copy). Figures and full tables are
+cached as shared objects: no copy or unpickling per rerun (rebuilding a plotly Figure from a
+pickle re-validates it, ~30 ms). They are never mutated after they are returned.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+import numpy as np
+import pandas  # noqa: F401  # whole before any figure: plotly reads sys.modules and may see it half-imported
+import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
+import posenc
+import posenc.analysis
+import posenc.curves
+from pages import presenter
+from pages.binding import SHOWN, bound_control, bound_multiselect, bound_tabs, warn  # noqa: F401  # re-exported for pages
+from posenc.constraints import valid_for_all, valid_settings
+from posenc.params import SHARED_CONTROLS
+from posenc.scheme import Option
+
+
+CACHE_ENTRIES = 16  # bounded: many sessions with different settings cannot grow memory without limit
+TABLE_ENTRIES = 2  # full tables are up to 32 MiB each
+
+
+# Small results are cached by value (each session gets a copy). Figures and full tables are
+# cached as shared objects: no copy or unpickling per rerun (rebuilding a plotly Figure from a
+# pickle re-validates it, ~30 ms). They are never mutated after they are returned.
+cached = st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
+
+
+shared_figure = st.cache_resource(max_entries=CACHE_ENTRIES, ttl=600, show_spinner=False)
+
+
+@st.cache_resource(max_entries=TABLE_ENTRIES, show_spinner=False)
+def table(scheme: str, length: int, d_model: int, base: float, options: tuple) -> np.ndarray:
+    """The scheme's (length, d_model) table, float64, read-only (shared between sessions)."""
+    matrix = posenc.get_scheme(scheme).table(length, d_model, base, **dict(options))
+    matrix.setflags(write=False)
+    return matrix
+
+
+def in_threads(compute, items, workers: int = 2) -> list:
+    """[compute(item) for item in items], ``workers`` at a time: for numpy work, which releases the GIL.
+    The threads carry this run's script context, so Streamlit's caches and elements work in them."""
+    context = get_script_run_ctx()
+    with ThreadPoolExecutor(workers, initializer=lambda: add_script_run_ctx(threading.current_thread(), context)) as pool:
+        return list(pool.map(compute, items))
+
+
+def or_stop(compute, *args, **kwargs):
+    """``compute(*args, **kwargs)``, or the library's ValueError shown as a message and the page stopped."""
+    try:
+        return compute(*args, **kwargs)
+    except ValueError as err:
+        st.error(str(err), icon=":material/error:")
+        st.stop()
+
+
+@cached
+def rotation_check(length: int, d_model: int, base: float, k: int, spacing: str, dtype: str) -> posenc.RotationCheck:
+    """posenc.rotation_check, cached."""
+    return posenc.rotation_check(length, d_model, base, k, dtype=np.dtype(dtype), spacing=spacing)
+
+
+@cached
+def offset_bias(scheme: str, length: int, d_model: int, base: float, options: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets, (heads, 2L−1) bias) of a bias scheme."""
+    return posenc.get_scheme(scheme).offset_bias(length, d_model, base, **dict(options))
+
+
+@cached
+def offset_curve(scheme: str, length: int, d_model: int, base: float, options: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets, values): the scheme's curve shared by every scheme (closed forms, no full table)."""
+    return posenc.curves.offset_curve(scheme, length, d_model, base, **dict(options))
+
+
+@cached
+def row_norms(scheme: str, length: int, d_model: int, base: float, options: tuple) -> np.ndarray:
+    """‖PE[p]‖ of every row of the scheme's table (NaN: no row); the table itself is not kept."""
+    return np.linalg.norm(posenc.get_scheme(scheme).table(length, d_model, base, **dict(options)), axis=1)
+
+
+@cached
+def rope_wavelengths(d_model: int, base: float, options: tuple, length: int) -> dict[str, np.ndarray]:
+    """Wavelength of every rotated pair under each scaling (the scheme's factor and context)."""
+    from posenc.rope import rope_keywords
+    from posenc.rope_scaling import ROPE_SCALINGS, rope_scaling_parameters
+
+    keywords = rope_keywords(dict(options))
+    fraction = keywords.get("rotary_fraction", 1.0)
+    waves = {}
+    for rope_type in ROPE_SCALINGS:
+        accepted = rope_scaling_parameters(rope_type)
+        params = {k: v for k, v in dict(options).items() if k in accepted}
+        try:
+            waves[rope_type] = posenc.rope_wavelengths(d_model, base, rope_type, rotary_fraction=fraction,
+                                                       seq_len=length, **params)
+        except ValueError:  # e.g. ntk and dynamic need 4 rotated dimensions; the page lists what is missing
+            continue
+    return waves
+
+
+@cached
+def permutation_gap(length: int, d_model: int, base: float) -> dict[str, float]:
+    """max |attn(Px) − P·attn(x)| with no encoding and with the sinusoidal one."""
+    return {name: posenc.analysis.permutation_gap(min(length, 256), d_model, table)
+            for name, table in (("none (NoPE)", None), ("sinusoidal", posenc.sinusoidal(min(length, 256), d_model, base)))}

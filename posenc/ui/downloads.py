@@ -1,0 +1,41 @@
+"""Download buttons for a page's arrays (.npy and .csv), made only when clicked."""
+
+from __future__ import annotations
+
+import io
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+import numpy as np
+import pandas  # noqa: F401  # whole before any figure: plotly reads sys.modules and may see it half-imported
+import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
+import posenc
+import posenc.analysis
+import posenc.curves
+from pages import presenter
+from pages.binding import SHOWN, bound_control, bound_multiselect, bound_tabs, warn  # noqa: F401  # re-exported for pages
+from posenc.constraints import valid_for_all, valid_settings
+from posenc.params import SHARED_CONTROLS
+from posenc.scheme import Option
+
+
+def npy_bytes(matrix: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, matrix)
+    return buffer.getvalue()
+
+
+def csv_bytes(matrix: np.ndarray) -> bytes:
+    buffer = io.StringIO()
+    np.savetxt(buffer, matrix, delimiter=",", fmt="%.17g")
+    return buffer.getvalue().encode()
+
+
+def downloads(name: str, compute) -> None:
+    """Two download buttons (.npy and .csv) whose data ``compute()`` makes only when clicked."""
+    left, right = st.columns(2)
+    left.download_button(f"Download {name}.npy", data=lambda: npy_bytes(compute()), file_name=f"{name}.npy",
+                         mime="application/octet-stream", on_click="ignore", icon=":material/download:")
+    right.download_button(f"Download {name}.csv", data=lambda: csv_bytes(compute()), file_name=f"{name}.csv",
+                          mime="text/csv", on_click="ignore", icon=":material/download:")
