@@ -7,7 +7,7 @@ keeps its values in the URL.
 
 import streamlit as st
 
-from pages import memory
+from posenc.ui import memory
 
 # An emoji icon is drawn by the browser; a ":material/…:" page icon would be fetched from the internet.
 # ?present=true (presenter mode) opens with the sidebar collapsed.

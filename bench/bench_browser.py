@@ -47,7 +47,7 @@ from browser_report import STAGES, Press, Result, table  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from posenc.figures import thin_index  # noqa: E402
+from posenc.figures.heatmaps import thin_index
 
 SIZES = [("128 x 100 (default)", ""), ("512 x 2048", "d_model=512&length=2048"),
          ("1024 x 4096", "d_model=1024&length=4096")]

@@ -3,11 +3,11 @@
 import streamlit as st
 
 import posenc
-from pages import presenter, shared, views
+from posenc.ui import compute, presenter, sidebar, views
 
-c = shared.controls()
+c = sidebar.controls()
 st.title("Comparison: how each scheme sees the offset j − i")
-c = shared.for_view(c, every_scheme=True)
+c = sidebar.for_view(c, every_scheme=True)
 st.markdown(
     "Every scheme, at the same length and d_model, reduced to the one curve they all have: "
     "how the attention logit bias (bias schemes), the q·k score (RoPE) or the similarity of two "
@@ -16,7 +16,7 @@ st.markdown(
 st.caption(f"length = {c.length}, d_model = {c.d_model}, n = {c.base:g}. The selected scheme "
            f"({posenc.get_scheme(c.scheme).label}) uses the sidebar's options; the others their defaults.")
 
-presenter.chart(shared.or_stop(views.comparison_figure, c.scheme, c.length, c.d_model, c.base, c.options),
+presenter.chart(compute.or_stop(views.comparison_figure, c.scheme, c.length, c.d_model, c.base, c.options),
                 key="comparison")
 
 st.subheader("What each curve is")

@@ -9,26 +9,26 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from pages import presenter, shared
-from posenc import derivation as D
-from posenc import derivation_latex as L
-from posenc import figures
-from posenc import figures_derivation as FD
-from posenc.cells import sinusoidal_cells
-from posenc.scheme import Option
+from posenc.analysis.cells import sinusoidal_cells
+from posenc.figures import charts
+from posenc.figures import derivation as FD
+from posenc.lesson import latex as L
+from posenc.lesson import steps, torch_module
+from posenc.schemes.scheme import Option
+from posenc.ui import binding, compute, presenter, sidebar
 
-STEP_COUNT = len(D.STEPS)
-step_data = shared.cached  # each step's numbers, cached by value
+STEP_COUNT = len(steps.STEPS)
+step_data = compute.cached  # each step's numbers, cached by value
 
-formula_step = step_data(D.formula_step)
-theta_step = step_data(D.theta_step)
-angle_step = step_data(D.angle_step)
-block_step = step_data(D.block_step)
-residual_step = step_data(D.residual_step)
-transpose_step = step_data(D.transpose_step)
-similarity_step = step_data(D.similarity_step)
-variation_step = step_data(D.variation_step)
-module_step = step_data(D.module_step)
+formula_step = step_data(steps.formula_step)
+theta_step = step_data(steps.theta_step)
+angle_step = step_data(steps.angle_step)
+block_step = step_data(steps.block_step)
+residual_step = step_data(steps.residual_step)
+transpose_step = step_data(steps.transpose_step)
+similarity_step = step_data(steps.similarity_step)
+variation_step = step_data(steps.variation_step)
+module_step = step_data(torch_module.module_step)
 
 
 @step_data
@@ -76,7 +76,7 @@ def step_1(c, pos, k, i):
     table({"pos": list(range(len(s.rows)))} | {f"dim {j}": list(s.rows[:, j]) for j in range(s.rows.shape[1])})
     columns = pair_columns(c.length, c.d_model, c.base, i)
     wavelength = 2 * np.pi / s.theta
-    presenter.chart(figures.line_chart(np.arange(c.length), {f"PE[·, {2 * i}] = sin(pos·θ_{i})": columns[:, 0],
+    presenter.chart(charts.line_chart(np.arange(c.length), {f"PE[·, {2 * i}] = sin(pos·θ_{i})": columns[:, 0],
                                                              f"PE[·, {2 * i + 1}] = cos(pos·θ_{i})": columns[:, 1]},
                                        title=f"Pair i = {i}: one sinusoid per dimension, wavelength 2π/θ_{i} = "
                                              f"{wavelength:.4g} positions", x_label="position pos",
@@ -113,7 +113,7 @@ def step_3(c, pos, k, i):
                     "the same for every pos: the pair turns by kθ on its circle.")
     with left:
         start, end = np.array([[s.sin_pos, s.cos_pos]]), np.array([[s.sin_sum, s.cos_sum]])
-        presenter.chart(figures.phasor_chart([i], start, end, np.array([k * s.theta]), pos=pos, k=k,
+        presenter.chart(charts.phasor_chart([i], start, end, np.array([k * s.theta]), pos=pos, k=k,
                                               title=f"Pair {i} on its circle"),
                         "angle_phasor", "derivation_angle_addition", pos=pos, k=k, i=i)
 
@@ -146,7 +146,7 @@ def step_5(c, pos, k, i):
     st.metric(f"max |M_k·PE[{pos}] − PE[{pos + k}]| over {c.d_model} dimensions (float64)", f"{s.max_abs:.2e}")
     dims = np.arange(c.d_model)
     vectors = {f"PE[{pos}]": s.pe_pos, f"M_{k}·PE[{pos}]": s.rotated, f"PE[{pos + k}]": s.target}
-    presenter.chart(figures.vectors_chart(dims, vectors, title=f"M_{k}·PE[{pos}] lands on PE[{pos + k}]"),
+    presenter.chart(charts.vectors_chart(dims, vectors, title=f"M_{k}·PE[{pos}] lands on PE[{pos + k}]"),
                     "residual_vectors", "derivation_rotated_vectors", pos=pos, k=k)
     presenter.chart(FD.residual_per_dimension(s.residual, title="What is left: rounding, every dimension"),
                     "residual_dims", "derivation_residual", pos=pos, k=k)
@@ -195,11 +195,11 @@ def step_7(c, pos, k, i):
 def step_8(c, pos, k, i):
     s = variation_step(c.length, c.d_model, c.base, i)
     latex(L.variation_latex(s))
-    st.metric(f"dimensions that barely change over {c.length} positions (range < {D.QUIET_RANGE:g})",
+    st.metric(f"dimensions that barely change over {c.length} positions (range < {steps.QUIET_RANGE:g})",
               f"{s.quiet} of {c.d_model}")
-    presenter.chart(FD.variation_bars(s.ranges, D.QUIET_RANGE, title=f"How far each dimension moves over "
+    presenter.chart(FD.variation_bars(s.ranges, steps.QUIET_RANGE, title=f"How far each dimension moves over "
                                       f"positions 0 … {c.length - 1}"), "variation", "derivation_variation")
-    quiet = (f" ({s.quiet} of them vary by less than {D.QUIET_RANGE:g}, the first at dimension {s.first_quiet})"
+    quiet = (f" ({s.quiet} of them vary by less than {steps.QUIET_RANGE:g}, the first at dimension {s.first_quiet})"
              if s.first_quiet is not None else "")
     st.markdown("Seed 002: the encoding is added to the token embedding, not concatenated. The right-hand "
                 f"dimensions hardly move over the positions in use{quiet}, so the learned embedding can use "
@@ -225,7 +225,7 @@ def step_9(c, pos, k, i):
 
 VIEWS = (step_1, step_2, step_3, step_4, step_5, step_6, step_7, step_8, step_9)
 
-c = shared.controls()
+c = sidebar.controls()
 title = st.empty()  # "Step s of 9: …", filled once the step slider has read the URL
 if c.scheme != "sinusoidal" or c.option_dict.get("layout") == "split" or c.option_dict.get("spacing") == "tensor2tensor":
     st.info("This derivation is about the sinusoidal encoding of Vaswani et al. (interleaved, θᵢ = n^(−2i/d)): "
@@ -233,19 +233,19 @@ if c.scheme != "sinusoidal" or c.option_dict.get("layout") == "split" or c.optio
             icon=":material/info:")
 back, middle, forward = st.columns([1, 5, 1], vertical_alignment="bottom")
 with middle:
-    step = int(shared.bound_control(Option("step", "step", 1, 1, STEP_COUNT), "step"))
+    step = int(binding.bound_control(Option("step", "step", 1, 1, STEP_COUNT), "step"))
 back.button("Previous", key="previous", on_click=_move, args=(-1,), disabled=step <= 1,
             icon=":material/arrow_back:", width="stretch")
 forward.button("Next", key="next", on_click=_move, args=(1,), disabled=step >= STEP_COUNT,
                icon=":material/arrow_forward:", width="stretch")
 cols = st.columns(3)
 with cols[0]:  # defaults chosen so that no step opens on a trivial case (pos = 0 or θ_0 = 1)
-    pos = int(shared.bound_control(Option("pos", "pos", min(2, c.length - 1), 0, c.length - 1), "pos"))
+    pos = int(binding.bound_control(Option("pos", "pos", min(2, c.length - 1), 0, c.length - 1), "pos"))
 with cols[1]:
-    k = int(shared.bound_control(Option("k", "k (offset; negative looks back)", min(3, c.length - 1 - pos), -pos,
+    k = int(binding.bound_control(Option("k", "k (offset; negative looks back)", min(3, c.length - 1 - pos), -pos,
                                         c.length - 1 - pos), "k"))
 with cols[2]:
-    pairs = D.pair_count(c.d_model)
-    i = int(shared.bound_control(Option("i", "pair i", min(1, pairs - 1), 0, pairs - 1), "i"))
-title.title(f"Step {step} of {STEP_COUNT}: {D.STEPS[step - 1]}")
+    pairs = steps.pair_count(c.d_model)
+    i = int(binding.bound_control(Option("i", "pair i", min(1, pairs - 1), 0, pairs - 1), "i"))
+title.title(f"Step {step} of {STEP_COUNT}: {steps.STEPS[step - 1]}")
 VIEWS[step - 1](c, pos, k, i)

@@ -4,16 +4,17 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from pages import presenter, shared, views
-from posenc import cells, figures
-from posenc.rope import rope_keywords
-from posenc.scheme import Option
+from posenc.analysis import cells
+from posenc.figures import charts, heatmaps
+from posenc.schemes.rope.entry import rope_keywords
+from posenc.schemes.scheme import Option
+from posenc.ui import binding, compute, presenter, sidebar, views
 
-c = shared.controls()
+c = sidebar.controls()
 scheme = posenc.get_scheme(c.scheme)
 options = c.option_dict
 st.title(f"How it works: {scheme.label}")
-st.latex(shared.or_stop(scheme.formula, c.d_model, c.base, **options))
+st.latex(compute.or_stop(scheme.formula, c.d_model, c.base, **options))
 st.caption(scheme.paper)
 
 
@@ -21,7 +22,7 @@ def sinusoidal() -> None:
     spacings = next(o.choices for o in scheme.options if o.name == "spacing")
     waves = {spacing: posenc.wavelengths(c.d_model, c.base, spacing=spacing) for spacing in spacings}
     pairs = np.arange(len(waves["vaswani"]))
-    presenter.chart(figures.line_chart(pairs, {f"{k}: longest {w[-1]:,.0f}": w for k, w in waves.items()},
+    presenter.chart(charts.line_chart(pairs, {f"{k}: longest {w[-1]:,.0f}": w for k, w in waves.items()},
                                        title="Wavelengths under the two frequency formulas", x_label="pair i",
                                        y_label="wavelength (positions)", log_y=True), key="spacings")
     st.caption("Vaswani et al.: θᵢ = n^(−2i/d), so the longest wavelength is 2π·n^(1−2/d). tensor2tensor spreads "
@@ -29,9 +30,9 @@ def sinusoidal() -> None:
 
 
 def learned() -> None:
-    norms = shared.or_stop(shared.row_norms, c.scheme, c.length, c.d_model, c.base, c.options)  # NaN past the table
+    norms = compute.or_stop(compute.row_norms, c.scheme, c.length, c.d_model, c.base, c.options)  # NaN past the table
     size = int(options["table_size"])
-    fig = figures.line_chart(np.arange(c.length), {"‖PE[p]‖": norms}, title="Norm of every learned row",
+    fig = charts.line_chart(np.arange(c.length), {"‖PE[p]‖": norms}, title="Norm of every learned row",
                              x_label="position p", y_label="‖PE[p]‖")
     if c.length > size:
         fig.add_vline(x=size - 0.5, line_dash="dash", annotation_text=f"end of the table ({size} rows)")
@@ -47,7 +48,7 @@ def nope() -> None:
     st.markdown("Without positional information, self-attention is **permutation-equivariant**: shuffle the "
                 "tokens and the outputs are shuffled the same way, so word order is lost (a causal mask "
                 "is the only source of order left to a NoPE decoder).")
-    gap = shared.permutation_gap(c.length, c.d_model, c.base)
+    gap = compute.permutation_gap(c.length, c.d_model, c.base)
     st.dataframe({"encoding added": list(gap), "max |attn(Px) − P·attn(x)|": list(gap.values())}, hide_index=True)
     st.caption(f"One attention layer (q = k = v = x + PE, softmax(qkᵀ/√d)·v) on {min(c.length, 256)} random tokens "
                "and a random permutation P: zero (to rounding) with no encoding, clearly not zero with one.")
@@ -55,9 +56,9 @@ def nope() -> None:
 
 def shaw() -> None:
     k = int(options["max_relative_position"])
-    rows = figures.thin_index(c.length)
-    clip = shared.or_stop(cells.shaw_clip_cells, c.length, k, rows, rows)  # only the cells drawn
-    fig = figures.position_heatmap(clip, rows, c.length, x_label="key position j", y_label="query position i",
+    rows = heatmaps.thin_index(c.length)
+    clip = compute.or_stop(cells.shaw_clip_cells, c.length, k, rows, rows)  # only the cells drawn
+    fig = heatmaps.position_heatmap(clip, rows, c.length, x_label="key position j", y_label="query position i",
                                    title=f"clip(j − i, −{k}, {k}): which of the {2 * k + 1} vectors each pair uses",
                                    zrange=(-max(k, 1), max(k, 1)))
     presenter.chart(fig, key="shaw_clip")
@@ -69,10 +70,10 @@ def t5() -> None:
     buckets, distance = int(options["num_buckets"]), int(options["max_distance"])
     reach = max(c.length - 1, distance + distance // 4)
     relative = np.arange(-reach, 1 if causal else reach + 1)
-    index = shared.or_stop(posenc.t5_relative_bucket, relative, bidirectional=not causal,
+    index = compute.or_stop(posenc.t5_relative_bucket, relative, bidirectional=not causal,
                            num_buckets=buckets, max_distance=distance)
     exact = (buckets if causal else buckets // 2) // 2
-    presenter.chart(figures.bucket_map(relative, index, exact=exact, max_distance=distance, causal=causal), key="t5_map")
+    presenter.chart(charts.bucket_map(relative, index, exact=exact, max_distance=distance, causal=causal), key="t5_map")
     st.caption(f"Distances below {exact} get a bucket each; from {exact} to {distance} the buckets widen "
                f"logarithmically; from {distance} on, all distances share the last bucket.")
 
@@ -82,24 +83,24 @@ def alibi() -> None:
     slopes = posenc.alibi_slopes(heads)
     st.dataframe({"head h": np.arange(1, heads + 1), "slope m_h": slopes, "log₂ m_h": np.log2(slopes)},
                  hide_index=True, key="alibi_slopes")
-    offsets, values = shared.or_stop(shared.offset_bias, c.scheme, c.length, c.d_model, c.base, c.options)
+    offsets, values = compute.or_stop(compute.offset_bias, c.scheme, c.length, c.d_model, c.base, c.options)
     shown = {f"head {h + 1}": np.where(np.isneginf(values[h]), np.nan, values[h]) for h in range(min(heads, 8))}
-    presenter.chart(figures.line_chart(offsets, shown, title="Bias against the offset, per head",
+    presenter.chart(charts.line_chart(offsets, shown, title="Bias against the offset, per head",
                                        x_label="offset j − i", y_label="bias"), key="alibi_heads")
 
 
 def rope() -> None:
-    keywords = shared.or_stop(rope_keywords, options)
-    d_rot = shared.or_stop(posenc.rope_scaling.rotary_dims, c.d_model, keywords.get("rotary_fraction", 1.0))
+    keywords = compute.or_stop(rope_keywords, options)
+    d_rot = compute.or_stop(posenc.schemes.rope.frequencies.rotary_dims, c.d_model, keywords.get("rotary_fraction", 1.0))
     if d_rot == 0:
         st.info("rotary_fraction leaves no dimension to rotate.")
         return
-    offsets, scores = shared.or_stop(shared.offset_curve, c.scheme, c.length, c.d_model, c.base, c.options)
-    presenter.chart(figures.line_chart(offsets, {"q·k / d_model": scores}, title="q·k against the offset: long-range decay",
+    offsets, scores = compute.or_stop(compute.offset_curve, c.scheme, c.length, c.d_model, c.base, c.options)
+    presenter.chart(charts.line_chart(offsets, {"q·k / d_model": scores}, title="q·k against the offset: long-range decay",
                                        x_label="offset n − m", y_label="score (q = k = ones)"), key="rope_decay")
     original = int(options["original_max_position_embeddings"])
-    waves = shared.rope_wavelengths(c.d_model, c.base, c.options, c.length)
-    fig = figures.line_chart(np.arange(d_rot // 2), waves | {f"original context {original}": np.full(d_rot // 2, original)},
+    waves = compute.rope_wavelengths(c.d_model, c.base, c.options, c.length)
+    fig = charts.line_chart(np.arange(d_rot // 2), waves | {f"original context {original}": np.full(d_rot // 2, original)},
                              title="Wavelength of every pair under each scaling", x_label="pair i",
                              y_label="wavelength (positions)", log_y=True)
     fig.update_traces(selector=dict(name=f"original context {original}"), line_dash="dash")
@@ -113,11 +114,11 @@ def rope() -> None:
     st.subheader("The rotation of chosen pairs")
     left, middle, right = st.columns(3)
     with left:
-        m = int(shared.bound_control(Option("rope_m", "position m", 0, 0, c.length - 1), "rope_m"))
+        m = int(binding.bound_control(Option("rope_m", "position m", 0, 0, c.length - 1), "rope_m"))
     with middle:
-        n = int(shared.bound_control(Option("rope_n", "position n", 10, 0, c.length - 1), "rope_n"))
+        n = int(binding.bound_control(Option("rope_n", "position n", 10, 0, c.length - 1), "rope_n"))
     with right:
-        pairs = shared.bound_multiselect("pairs i", range(d_rot // 2), (0, 1, 2, 3), "rope_pairs", 6)
+        pairs = binding.bound_multiselect("pairs i", range(d_rot // 2), (0, 1, 2, 3), "rope_pairs", 6)
     if pairs:
         presenter.chart(views.rope_phasor_figure(c.d_model, c.base, c.options, m, n, tuple(pairs)), key="rope_pairs_fig")
         st.caption("Each pair turns by its own angle (n − m)·θᵢ: fast pairs (small i) spin, slow pairs barely move.")

@@ -4,21 +4,22 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from pages import modules_view, presenter, shared, views
-from posenc.scheme import Option
+from posenc.schemes.scheme import Option
+from posenc.ui import binding, compute, downloads, presenter, sidebar, views
+from posenc.ui import module_viewer as modules_view
 
-c = shared.controls()
+c = sidebar.controls()
 scheme = posenc.get_scheme(c.scheme)
 st.title("Encoding matrix")
-st.latex(shared.or_stop(scheme.formula, c.d_model, c.base, **c.option_dict))
+st.latex(compute.or_stop(scheme.formula, c.d_model, c.base, **c.option_dict))
 st.caption(f"{scheme.label}: {scheme.paper}. Computed for length={c.length}, d_model={c.d_model}, n={c.base:g}.")
 if "send_all" in st.query_params:  # links made before the window view replaced "Send every cell"
-    shared.warn("URL parameter `send_all` is no longer used: a large matrix is drawn thinned, and the "
+    binding.warn("URL parameter `send_all` is no longer used: a large matrix is drawn thinned, and the "
                 "window view shows any 256 × 256 block of it at full resolution.")
 args = (c.scheme, c.length, c.d_model, c.base, c.options)
 name = f"{c.scheme}_L{c.length}_d{c.d_model}_n{c.base:g}"
 if scheme.family == "bias":
-    offsets, values = shared.or_stop(shared.offset_bias, *args)
+    offsets, values = compute.or_stop(compute.offset_bias, *args)
 MATRIX_TABS = ("Table", "Similarity")  # ?matrix=Similarity opens the second tab
 
 
@@ -27,10 +28,10 @@ def matrix_charts() -> None:
     """The view (whole or window), the head and the charts: changing them reruns only this part."""
     pos_start, dim_start = views.window_controls(c, columns=scheme.family == "absolute")
     if scheme.family == "absolute":
-        table_tab, similarity_tab = shared.bound_tabs(MATRIX_TABS, "matrix")  # lazy: only the open tab is drawn
+        table_tab, similarity_tab = binding.bound_tabs(MATRIX_TABS, "matrix")  # lazy: only the open tab is drawn
         if table_tab.open is not False:
             with table_tab:
-                presenter.chart(shared.or_stop(views.table_heatmap, *args, pos_start, dim_start), key="table_heatmap")
+                presenter.chart(compute.or_stop(views.table_heatmap, *args, pos_start, dim_start), key="table_heatmap")
                 st.markdown(
                     "Each row is the vector added to the token embedding at that position. "
                     + ("Columns to the left oscillate fast; columns to the right change slowly, so together they "
@@ -46,13 +47,13 @@ def matrix_charts() -> None:
                     "only on the offset p − q."
                 )
     elif scheme.family == "bias":
-        head = int(shared.bound_control(Option("head", "Head h", 1, 1, len(values)), "head"))
+        head = int(binding.bound_control(Option("head", "Head h", 1, 1, len(values)), "head"))
         presenter.chart(views.bias_heatmap(*args, head, pos_start), key="bias_heatmap")
         st.markdown("The term this scheme adds to the attention logit e_ij before the softmax. It depends only on "
                     "the offset j − i, so every diagonal is constant."
                     + (" Gaps: keys a causal decoder may not see (−∞)." if np.isneginf(values).any() else ""))
     else:
-        presenter.chart(shared.or_stop(views.score_heatmap, *args, pos_start), key="score_heatmap")
+        presenter.chart(compute.or_stop(views.score_heatmap, *args, pos_start), key="score_heatmap")
         st.markdown("RoPE adds nothing to the embeddings: it rotates queries and keys. Their dot product "
                     "then depends only on the offset between them, so every diagonal is constant.")
 
@@ -61,15 +62,15 @@ matrix_charts()
 if scheme.family == "absolute":
     st.subheader("Download the matrix")
     st.caption(f"The full {c.length} × {c.d_model} table in float64, whatever is shown above.")
-    shared.downloads(name, lambda: scheme.table(c.length, c.d_model, c.base, **c.option_dict))  # built on click only
+    downloads.downloads(name, lambda: scheme.table(c.length, c.d_model, c.base, **c.option_dict))  # built on click only
 elif scheme.family == "bias":
     st.subheader("Download the bias")
     st.caption(f"Every head's bias by offset: row h − 1, column j − i + {c.length - 1} "
                f"(shape {values.shape[0]} × {values.shape[1]}); B_h[i, j] = values[h − 1, j − i + L − 1].")
-    shared.downloads(f"{name}_bias_by_offset", lambda: shared.offset_bias(*args)[1])
+    downloads.downloads(f"{name}_bias_by_offset", lambda: compute.offset_bias(*args)[1])
 else:
     st.subheader("Download the scores")
     st.caption("Row 0: offset j − i; row 1: the score q·k for q = k = (1, …, 1).")
-    shared.downloads(f"{name}_scores_by_offset", lambda: np.stack(shared.offset_curve(*args)).astype(np.float64))
+    downloads.downloads(f"{name}_scores_by_offset", lambda: np.stack(compute.offset_curve(*args)).astype(np.float64))
 
 modules_view.live_expander(c)  # the scheme's nn.Module and its code; torch loads only when opened

@@ -5,37 +5,38 @@ import pandas as pd
 import streamlit as st
 
 import posenc
-from pages import presenter, shared
-from posenc import figures, precision
-from posenc.scheme import Option
+from posenc.figures import charts
+from posenc.precision import dtypes as precision
+from posenc.schemes.scheme import Option
+from posenc.ui import binding, compute, presenter, sidebar
 
 FLOOR = 1e-10  # exact zeros on a log axis
 DTYPE = Option("dtype", "dtype", "bfloat16", choices=precision.DTYPES,
                help="The low-precision dtype compared with float64; every number below is computed in it.")
 
 
-@shared.cached
+@compute.cached
 def table_precision(scheme: str, length: int, d_model: int, base: float, options: tuple, dtype: str):
-    """posenc.precision_tables.precision_table, cached (its arrays are one value per position)."""
-    from posenc.precision_tables import precision_table
+    """posenc.precision.tables.precision_table, cached (its arrays are one value per position)."""
+    from posenc.precision.tables import precision_table
 
-    exact = shared.table(scheme, length, d_model, base, options) if posenc.get_scheme(scheme).table else None
+    exact = compute.table(scheme, length, d_model, base, options) if posenc.get_scheme(scheme).table else None
     return precision_table(scheme, length, d_model, base, dtype, exact=exact, **dict(options))
 
 
-@shared.cached
+@compute.cached
 def rotation_residuals(length: int, d_model: int, base: float, options: tuple, dtype: str, k: int):
-    from posenc.precision_relative import sinusoidal_rotation_residuals
+    from posenc.precision.residuals import sinusoidal_rotation_residuals
 
-    exact = shared.table("sinusoidal", length, d_model, base, options)
+    exact = compute.table("sinusoidal", length, d_model, base, options)
     return sinusoidal_rotation_residuals(length, d_model, base, dtype, k, exact=exact, **dict(options))
 
 
-@shared.cached
+@compute.cached
 def rope_residuals(length: int, d_model: int, base: float, options: tuple, dtype: str, offset: int):
     """{variant: (positions, residual)} and the exact score, for both ways of computing cos/sin."""
-    from posenc.precision_relative import rope_shift_residual
-    from posenc.precision_tables import ROPE_VARIANTS
+    from posenc.precision.residuals import rope_shift_residual
+    from posenc.precision.tables import ROPE_VARIANTS
 
     out, exact = {}, 0.0
     for variant in ROPE_VARIANTS:
@@ -44,14 +45,14 @@ def rope_residuals(length: int, d_model: int, base: float, options: tuple, dtype
     return out, exact
 
 
-@shared.cached
+@compute.cached
 def theta(d_model: int, base: float, dtype: str):
-    from posenc.precision_relative import theta_forms
+    from posenc.precision.residuals import theta_forms
 
     return theta_forms(d_model, base, dtype)
 
 
-@shared.cached
+@compute.cached
 def dtype_table() -> pd.DataFrame:
     """The dtypes' facts as text, with what torch stores for 2^p + 1 (checked, not assumed)."""
     import torch
@@ -68,7 +69,7 @@ def dtype_table() -> pd.DataFrame:
 
 
 def log_chart(x, series: dict, *, title: str, x_label: str, y_label: str):
-    return figures.line_chart(x, {label: np.maximum(y, FLOOR) for label, y in series.items()}, title=title,
+    return charts.line_chart(x, {label: np.maximum(y, FLOOR) for label, y in series.items()}, title=title,
                               x_label=x_label, y_label=y_label, log_y=True)
 
 
@@ -80,12 +81,12 @@ def repeats_line(result) -> str:
     return "; ".join(parts) + "."
 
 
-c = shared.controls()
+c = sidebar.controls()
 scheme = posenc.get_scheme(c.scheme)
 st.title("Precision: float32, float16 and bfloat16 against float64")
 left, right = st.columns([1, 2])
 with left:
-    dtype = shared.bound_control(DTYPE, "dtype")
+    dtype = binding.bound_control(DTYPE, "dtype")
 right.caption(f"{scheme.label}, length={c.length}, d_model={c.d_model}, n={c.base:g}. Every curve is computed "
               f"with torch in {dtype} and compared with float64; exact zeros are drawn at {FLOOR:g}.")
 
@@ -95,7 +96,7 @@ st.caption("A dtype with p significant bits holds every integer up to 2^p; 2^p +
            "A position past that limit, stored in the dtype, is the same number as its neighbour.")
 
 args = (c.scheme, c.length, c.d_model, c.base, c.options, dtype)
-result = shared.or_stop(table_precision, *args)
+result = compute.or_stop(table_precision, *args)
 st.subheader(f"The {result.what}'s error against {result.x_label}")
 presenter.chart(log_chart(result.x, result.errors, title=f"max |{result.what} in {dtype} − float64|",
                           x_label=result.x_label, y_label="absolute error"), key="table_error")
@@ -116,16 +117,16 @@ st.subheader("The relative-position property")
 offset_option = Option("offset", "offset k = key − query distance", 1, 0, c.length - 1,
                        help="The offset between the two positions compared.")
 if c.scheme == "sinusoidal":
-    k = int(shared.bound_control(offset_option, "offset"))
-    residuals = shared.or_stop(rotation_residuals, c.length, c.d_model, c.base, c.options, dtype, k)
+    k = int(binding.bound_control(offset_option, "offset"))
+    residuals = compute.or_stop(rotation_residuals, c.length, c.d_model, c.base, c.options, dtype, k)
     presenter.chart(log_chart(np.arange(c.length - k), residuals, title=f"max |M_k·PE[p] − PE[p+k]| in {dtype}, k = {k}",
                               x_label="position p", y_label="residual"), key="relative")
     st.caption("PE[p + k] = M_k·PE[p] is exact; computed in the dtype (table, M_k and product) what is left is "
                "rounding, unless the table itself is wrong: a table computed in the dtype rounds the "
                "phases p·θ_i, and its error grows with p.")
 elif c.scheme == "rope":
-    offset = int(shared.bound_control(offset_option, "offset"))
-    curves, exact = shared.or_stop(rope_residuals, c.length, c.d_model, c.base, c.options, dtype, offset)
+    offset = int(binding.bound_control(offset_option, "offset"))
+    curves, exact = compute.or_stop(rope_residuals, c.length, c.d_model, c.base, c.options, dtype, offset)
     positions = next(iter(curves.values()))[0]
     presenter.chart(log_chart(positions, {f"{variant} ({dtype})": r for variant, (_, r) in curves.items()},
                               title=f"|score(p, p − {offset}) in {dtype} − exact score {exact:.6f}|",
@@ -150,7 +151,7 @@ if c.scheme in ("sinusoidal", "rope"):
     st.code(f"log space: torch.exp(torch.arange(0, {c.d_model}, 2, dtype=torch.{dtype}) * (-math.log({c.base:g}) / {c.d_model}))\n"
             f"power:     {c.base:g} ** (-torch.arange(0, {c.d_model}, 2, dtype=torch.{dtype}) / {c.d_model})",
             language="python")
-    forms = shared.or_stop(theta, c.d_model, c.base, dtype)
+    forms = compute.or_stop(theta, c.d_model, c.base, dtype)
     presenter.chart(log_chart(forms.index, {"log space": forms.log_error, "power": forms.power_error},
                               title=f"relative error of θ_i in {dtype}", x_label="pair i",
                               y_label="|θ_i − exact| / exact"), key="theta")

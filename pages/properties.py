@@ -6,14 +6,14 @@ import pandas as pd
 import streamlit as st
 
 import posenc
-from pages import shared
-from posenc import properties as props
+from posenc.analysis import properties, verdicts
+from posenc.ui import compute, sidebar
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def measured(scheme: str, length: int, d_model: int, base: float, options: tuple) -> props.SchemeProperties:
-    """posenc.properties.measure_properties, cached per scheme and setting."""
-    return props.measure_properties(scheme, length, d_model, base, dict(options))
+def measured(scheme: str, length: int, d_model: int, base: float, options: tuple) -> properties.SchemeProperties:
+    """posenc.analysis.properties.measure_properties, cached per scheme and setting."""
+    return properties.measure_properties(scheme, length, d_model, base, dict(options))
 
 
 COLUMNS = {  # column -> SchemeProperties field, criterion by criterion; each is followed by its verdict
@@ -26,7 +26,7 @@ COLUMNS = {  # column -> SchemeProperties field, criterion by criterion; each is
 VERDICTS = ("unique", "consistent", "bounded", "deterministic", "past")
 
 
-def row(label: str, result: props.SchemeProperties | str) -> dict:
+def row(label: str, result: properties.SchemeProperties | str) -> dict:
     """One table row: the measured numbers and verdicts, or the scheme's error message."""
     if isinstance(result, str):
         return {"scheme": label, "encoding measured": "—"} | {
@@ -36,9 +36,9 @@ def row(label: str, result: props.SchemeProperties | str) -> dict:
         column: getattr(result, field) for column, field in COLUMNS.items()}
 
 
-c = shared.controls()
+c = sidebar.controls()
 st.title("Properties")
-c = shared.for_view(c, every_scheme=True)
+c = sidebar.for_view(c, every_scheme=True)
 st.markdown(
     "Seed 001 lists what a good positional encoding should satisfy. Each criterion is **measured** here, "
     f"for every scheme, at length L = {c.length}, d_model = {c.d_model}, n = {c.base:g}:\n"
@@ -57,7 +57,7 @@ st.info(f"Each scheme uses its default options, except **{posenc.SCHEMES[c.schem
         "per position: their rows measure b(Δ), the biases of every head at offset Δ = j − i, instead.",
         icon=":material/tune:")
 
-def measured_or_error(key: str) -> props.SchemeProperties | str:
+def measured_or_error(key: str) -> properties.SchemeProperties | str:
     """The scheme's measurements under the current settings, or why it cannot be built."""
     options = c.options if key == c.scheme else tuple(posenc.SCHEMES[key].defaults().items())
     try:
@@ -69,7 +69,7 @@ def measured_or_error(key: str) -> props.SchemeProperties | str:
 COST = {"rotary": 0, "absolute": 1, "bias": 2}  # the most expensive first, so the two threads end together
 order = sorted(posenc.SCHEMES, key=lambda key: COST[posenc.SCHEMES[key].family])
 with st.spinner("Measuring every scheme …"):  # two at a time: numpy releases the GIL (0.9 s → 0.55 s at the caps)
-    results = dict(zip(order, shared.in_threads(measured_or_error, order)))
+    results = dict(zip(order, compute.in_threads(measured_or_error, order)))
 rows = [row(scheme.label, results[key]) for key, scheme in posenc.SCHEMES.items()]
 
 verdict_columns = [column for column, field in COLUMNS.items() if field in VERDICTS]
@@ -87,18 +87,18 @@ st.caption(
     "How each number is measured. The encoding e(p) of position p is the table row p (absolute), "
     "or the all-ones vector rotated to p, R_p·(1, …, 1) (RoPE, as a query or key); for a relative "
     "scheme it is b(Δ), the biases of all heads at offset Δ. "
-    f"**1** min ‖e(p) − e(q)‖ over p ≠ q among the first {props.UNIQUE_POSITIONS} positions that have "
+    f"**1** min ‖e(p) − e(q)‖ over p ≠ q among the first {properties.UNIQUE_POSITIONS} positions that have "
     "an encoding (exact: a float64 Gram screen, then the closest pairs recomputed directly), and how many "
     "of them share their encoding bit for bit with another; unique if > 1e-9. Relative schemes: every "
-    f"offset −(L−1) … L−1 that is attended, exactly. **2** ‖e(p) − e(q)‖ for every pair among the first {props.PAIR_POSITIONS} "
+    f"offset −(L−1) … L−1 that is attended, exactly. **2** ‖e(p) − e(q)‖ for every pair among the first {properties.PAIR_POSITIONS} "
     "positions, computed directly, built at L and at L/2: the largest change, and the spread "
     "max − min over p of ‖e(p) − e(p+Δ)‖ for fixed Δ (largest over Δ). Relative: b(Δ) at L and L/2, "
-    f"and the spread along each diagonal of the bias matrix at min(L, {props.BIAS_MATRIX_LENGTH}). "
+    f"and the spread along each diagonal of the bias matrix at min(L, {properties.BIAS_MATRIX_LENGTH}). "
     f"**3** max |value| of every encoding (bias) at L and at 2L; ✔ if it grows less than "
-    f"×{props.STEADY_GROWTH}, ≈ below ×{props.FAST_GROWTH}, ✘ from there. **4** the largest difference "
+    f"×{verdicts.STEADY_GROWTH}, ≈ below ×{verdicts.FAST_GROWTH}, ✘ from there. **4** the largest difference "
     "between two builds at L, and whether their bits are identical. **5** the share of positions "
     "(offsets) in [L_built, 2·L_built) with a finite encoding, where L_built is the learned table's "
     "size, RoPE's trained context L₀ (original_max_position_embeddings), or else L (every position "
-    f"of [L, 2L) evaluated; past a table or L₀, at most {props.PAST_SAMPLES} evenly spaced ones). "
+    f"of [L, 2L) evaluated; past a table or L₀, at most {properties.PAST_SAMPLES} evenly spaced ones). "
     "Relative: offsets L ≤ |Δ| < 2L in the directions the scheme attends (a causal mask hides Δ > 0)."
 )

@@ -4,10 +4,10 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from pages import presenter, shared, views
-from posenc.scheme import Option
+from posenc.schemes.scheme import Option
+from posenc.ui import binding, compute, presenter, sidebar, views
 
-c = shared.controls()
+c = sidebar.controls()
 if c.scheme == "rope":
     views.rope_shift_check(c)
     st.stop()
@@ -17,20 +17,20 @@ if c.scheme != "sinusoidal":
             "choose Sinusoidal or RoPE in the sidebar.")
     st.stop()
 
-c = shared.for_view(c, even_d_model=True)
+c = sidebar.for_view(c, even_d_model=True)
 spacing = c.option_dict.get("spacing", "vaswani")
 if c.option_dict.get("layout") == "split":
     st.caption("M_k pairs (sin, cos) columns side by side, so this page uses the interleaved layout.")
 left, right = st.columns(2)
 with left:
-    pos = int(shared.bound_control(Option("pos", "pos", 0, 0, c.length - 1), "pos"))
+    pos = int(binding.bound_control(Option("pos", "pos", 0, 0, c.length - 1), "pos"))
 with right:
-    k = int(shared.bound_control(Option("k", "k (offset; negative looks back)", 1, -pos, c.length - 1 - pos), "k"))
+    k = int(binding.bound_control(Option("k", "k (offset; negative looks back)", 1, -pos, c.length - 1 - pos), "k"))
 st.latex(r"M_k = \operatorname{diag}(B_0,\dots,B_{d/2-1}),\quad B_i = "
          r"\begin{pmatrix}\cos k\theta_i & \sin k\theta_i\\ -\sin k\theta_i & \cos k\theta_i\end{pmatrix},"
          rf"\quad k = {k}")
 
-blocks = shared.or_stop(posenc.rotation_blocks, k, c.d_model, c.base, spacing=spacing)
+blocks = compute.or_stop(posenc.rotation_blocks, k, c.d_model, c.base, spacing=spacing)
 vectors, per_dimension, residual = views.rotation_vectors(c.d_model, c.base, spacing, pos, k)
 presenter.chart(vectors, key="vectors")
 st.metric("max |M_k·PE[pos] − PE[pos+k]| (float64)", f"{residual:.3e}")
@@ -49,7 +49,7 @@ if shown < pairs_total:
     st.caption(f"First {shown} of {pairs_total} blocks; the rest follow the same pattern with smaller θᵢ.")
 
 st.subheader("Residual at every position, in float64 and float32")
-checks = {name: shared.rotation_check(c.length, c.d_model, c.base, k, spacing, name) for name in ("float64", "float32")}
+checks = {name: compute.rotation_check(c.length, c.d_model, c.base, k, spacing, name) for name in ("float64", "float32")}
 cols = st.columns(2)
 for col, (name, check) in zip(cols, checks.items()):
     col.metric(f"max residual over {len(check.positions)} positions ({name})", f"{check.max_abs_error:.3e}")
@@ -64,6 +64,6 @@ st.latex(rf"\max\,\lvert M_{{{-k}}} - M_{{{k}}}^\top\rvert = {transpose_gap:.3e}
 st.caption("Block by block, a rotation by −kθᵢ is the transpose of the rotation by kθᵢ.")
 
 st.subheader("Phasors: each pair turns by k·θᵢ")
-pair_choices = shared.bound_multiselect("Pairs i", range(pairs_total), (0, 1, 2, 3), "pairs", 6)
+pair_choices = binding.bound_multiselect("Pairs i", range(pairs_total), (0, 1, 2, 3), "pairs", 6)
 if pair_choices:
     presenter.chart(views.phasor_figure(c.d_model, c.base, spacing, pos, k, tuple(pair_choices)), key="phasors")

@@ -3,25 +3,25 @@
 import streamlit as st
 
 import posenc
-from pages import presenter, shared, views
+from posenc.ui import binding, compute, presenter, sidebar, views
 
-c = shared.controls()
+c = sidebar.controls()
 scheme = posenc.get_scheme(c.scheme)
 st.title("Sinusoids")
 if scheme.table is None:
     st.info(f"{scheme.label} has no table of encodings to plot; see the Comparison page.")
     st.stop()
 
-shared.or_stop(views.has_missing_rows, c.scheme, c.length, c.d_model, c.base, c.options)  # a clear message if it cannot be built (one cell, not the table)
+compute.or_stop(views.has_missing_rows, c.scheme, c.length, c.d_model, c.base, c.options)  # a clear message if it cannot be built (one cell, not the table)
 args = (c.scheme, c.length, c.d_model, c.base, c.options)
 left, right = st.columns(2)  # both always drawn, so a choice survives switching tabs
 with left:
-    dims = shared.bound_multiselect("Dimensions (value against position)", range(c.d_model), (4, 5, 6, 7), "dims", 8)
+    dims = binding.bound_multiselect("Dimensions (value against position)", range(c.d_model), (4, 5, 6, 7), "dims", 8)
 with right:
-    positions = shared.bound_multiselect("Positions (value against dimension)", range(c.length), (0, 4, 8, 12),
+    positions = binding.bound_multiselect("Positions (value against dimension)", range(c.length), (0, 4, 8, 12),
                                          "positions", 8)
 TABS = ("Against position", "Against dimension") + (("Wavelengths",) if c.scheme == "sinusoidal" else ())
-tabs = shared.bound_tabs(TABS, "curves")  # lazy: only the open tab's chart is computed and drawn
+tabs = binding.bound_tabs(TABS, "curves")  # lazy: only the open tab's chart is computed and drawn
 if tabs[0].open is not False:
     with tabs[0]:
         presenter.chart(views.dimension_curves(*args, tuple(dims)), key="by_position")

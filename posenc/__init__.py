@@ -4,22 +4,17 @@ The math lives in one module per family; torch versions are in
 ``posenc.modules`` (imported on demand, so numpy users never load torch).
 """
 
-from posenc.absolute import learned_absolute, nope
-from posenc.analysis import offset_similarity, similarity_matrix
-from posenc.registry import SCHEMES, get_scheme
-from posenc.relative import (
-    alibi_bias,
-    alibi_slopes,
-    shaw_bias,
-    shaw_embeddings,
-    shaw_relative_positions,
-    t5_bias,
-    t5_relative_bucket,
-)
-from posenc.rope import apply_rope, rope_score_curve, rope_scores, rope_shift_invariance
-from posenc.rope_scaling import ROPE_SCALINGS, rope_inv_freq, rope_wavelengths
-from posenc.scheme import Option, Scheme
-from posenc.sinusoidal import (
+from posenc.analysis.similarity import similarity_matrix
+from posenc.schemes.absolute import learned_absolute, nope
+from posenc.schemes.alibi import alibi_bias, alibi_slopes
+from posenc.schemes.offsets import offset_similarity
+from posenc.schemes.registry import SCHEMES, get_scheme
+from posenc.schemes.rope.frequencies import rope_inv_freq, rope_wavelengths
+from posenc.schemes.rope.rotation import apply_rope, rope_score_curve, rope_scores, rope_shift_invariance
+from posenc.schemes.rope.scalings import ROPE_SCALINGS
+from posenc.schemes.scheme import Option, Scheme
+from posenc.schemes.shaw import shaw_bias, shaw_embeddings, shaw_relative_positions
+from posenc.schemes.sinusoidal import (
     RotationCheck,
     apply_rotation,
     frequencies,
@@ -29,6 +24,7 @@ from posenc.sinusoidal import (
     sinusoidal,
     wavelengths,
 )
+from posenc.schemes.t5 import t5_bias, t5_relative_bucket
 
 __all__ = [
     "ROPE_SCALINGS",

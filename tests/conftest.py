@@ -28,9 +28,8 @@ def app():
 @pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium, headless, for one test module."""
-    from playwright.sync_api import sync_playwright
-
     from browser import launch
+    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         chromium = launch(playwright)

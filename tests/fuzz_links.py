@@ -18,7 +18,7 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 import posenc
-from posenc.params import SHARED_CONTROLS
+from posenc.settings.parsing import SHARED_CONTROLS
 
 config.set_option("client.showErrorDetails", "full")  # the tests see what a reader would not
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 import torch
 
-from posenc.absolute import DEFAULT_TABLE_SIZE, SCHEMES, learned_absolute, nope
-from posenc.analysis import offset_similarity
 from posenc.modules.absolute import LearnedPositionalEmbedding, NoPositionalEncoding
+from posenc.schemes.absolute import DEFAULT_TABLE_SIZE, SCHEMES, learned_absolute, nope
+from posenc.schemes.offsets import offset_similarity
 
 SCHEME = {s.key: s for s in SCHEMES}
 

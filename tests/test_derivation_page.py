@@ -10,8 +10,8 @@ from plotly_data import decode
 from streamlit.testing.v1 import AppTest
 
 import posenc
-from posenc import derivation as D
-from posenc import derivation_latex as L
+from posenc.lesson import latex as L
+from posenc.lesson import steps, torch_module
 
 PAGE = "pages/derivation.py"
 
@@ -22,7 +22,7 @@ def run(query: dict | None = None) -> AppTest:
 
 def step_shown(at: AppTest) -> int:
     header = at.title[0].value
-    assert header.startswith("Step ") and f" of {len(D.STEPS)}: " in header
+    assert header.startswith("Step ") and f" of {len(steps.STEPS)}: " in header
     return int(header.split()[1])
 
 
@@ -30,10 +30,10 @@ def latex(at: AppTest) -> str:
     return "\n".join(e.proto.body for e in at.get("latex"))
 
 
-@pytest.mark.parametrize("step", range(1, len(D.STEPS) + 1))
+@pytest.mark.parametrize("step", range(1, len(steps.STEPS) + 1))
 def test_every_step_runs_under_defaults(step):
     at = run({"step": str(step)})
-    assert step_shown(at) == step and at.title[0].value.endswith(D.STEPS[step - 1])
+    assert step_shown(at) == step and at.title[0].value.endswith(steps.STEPS[step - 1])
     assert not at.error and not at.warning and at.get("latex")
     assert at.slider(key="step").value == step
 
@@ -82,13 +82,13 @@ def test_step_5_chart_and_formula_hold_posenc_values():
     np.testing.assert_allclose(decode(vectors[0]["y"]), table[3])
     np.testing.assert_allclose(decode(vectors[1]["y"]), posenc.rotation_matrix(-2, 16) @ table[3], atol=1e-15)
     np.testing.assert_allclose(decode(vectors[2]["y"]), table[1])
-    s = D.residual_step(16, 10000.0, 3, -2)
+    s = steps.residual_step(16, 10000.0, 3, -2)
     assert L.residual_latex(s, 1)[0] in latex(at) and L.num(s.max_abs, 3) in latex(at)
 
 
 def test_step_3_shows_both_sides_for_the_chosen_pair():
     at = run({"step": "3", "pos": "4", "k": "7", "i": "2", "d_model": "32"})
-    s = D.angle_step(32, 10000.0, 4, 7, 2)
+    s = steps.angle_step(32, 10000.0, 4, 7, 2)
     for line in L.angle_latex(s):
         assert line in latex(at)
 
@@ -111,7 +111,7 @@ def test_odd_d_model_explains_instead_of_an_error(step):
 
 def test_smallest_settings_run_every_step():
     at = run({"d_model": "2", "length": "2"})
-    for step in range(1, len(D.STEPS) + 1):
+    for step in range(1, len(steps.STEPS) + 1):
         at.slider(key="step").set_value(step).run()
         assert not at.exception and not at.error and step_shown(at) == step
 
@@ -125,7 +125,7 @@ def test_other_schemes_still_show_the_sinusoidal_derivation_with_a_note():
 def test_step_9_runs_the_torch_module_live():
     at = run({"step": "9"})
     metrics = {m.label: m.value for m in at.metric}
-    s = D.module_step()
+    s = torch_module.module_step()
     assert metrics["trainable parameters"] == "0" and metrics["buffer"] == "pe 5000×16 float32"
     assert metrics["entries dropped (of 128)"] == str(s.dropped)
     scatter = charts(at)[0]["data"]

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from pages import presenter
-from posenc import figures
+from posenc.figures import charts
+from posenc.ui import presenter
 
 
 def line_figure():
-    return figures.line_chart(np.arange(5), {"a": np.arange(5.0)}, title="t", x_label="x", y_label="y", markers=True)
+    return charts.line_chart(np.arange(5), {"a": np.arange(5.0)}, title="t", x_label="x", y_label="y", markers=True)
 
 
 def test_presenter_restyle_scales_text_lines_and_markers_on_a_copy():
@@ -38,7 +38,7 @@ def test_dark_restyle_matches_the_dark_theme():
 
 
 def test_marker_size_lists_scale_element_by_element():
-    fig = figures.phasor_chart([0], np.array([[0.0, 1.0]]), np.array([[1.0, 0.0]]), np.array([1.0]), pos=0, k=1)
+    fig = charts.phasor_chart([0], np.array([[0.0, 1.0]]), np.array([[1.0, 0.0]]), np.array([1.0]), pos=0, k=1)
     styled = presenter.restyle(fig, present=True, dark=False)
     sizes = [t.marker.size for t in styled.data if isinstance(t.marker.size, tuple)]
     assert sizes and all(s[1] == 11 * presenter.SCALE for s in sizes)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import posenc
-from posenc import export
+from posenc.export import source as export
 
 torch = pytest.importorskip("torch")
 

@@ -4,21 +4,21 @@ import numpy as np
 from plotly_data import decode
 
 import posenc
-from posenc import figures
+from posenc.figures import heatmaps
 
 
 def test_thin_index_limits_and_keeps_pairs():
-    assert list(figures.thin_index(10)) == list(range(10))
-    rows = figures.thin_index(4096)
-    assert len(rows) <= figures.MAX_CELLS_PER_AXIS and rows[1] - rows[0] == 16
-    cols = figures.thin_index(1024, group=2)
-    assert len(cols) <= figures.MAX_CELLS_PER_AXIS
+    assert list(heatmaps.thin_index(10)) == list(range(10))
+    rows = heatmaps.thin_index(4096)
+    assert len(rows) <= heatmaps.MAX_CELLS_PER_AXIS and rows[1] - rows[0] == 16
+    cols = heatmaps.thin_index(1024, group=2)
+    assert len(cols) <= heatmaps.MAX_CELLS_PER_AXIS
     assert list(cols[:4]) == [0, 1, 8, 9]
 
 
 def test_heatmap_sends_true_values_at_shown_cells():
     table = posenc.sinusoidal(1000, 600)
-    fig = figures.heatmap(table, title="t", x_label="dimension", y_label="position", col_group=2)
+    fig = heatmaps.heatmap(table, title="t", x_label="dimension", y_label="position", col_group=2)
     trace = fig.to_plotly_json()["data"][0]
     z = decode(trace["z"])
     rows, cols = decode(trace["y"]).astype(int), np.array([int(c) for c in trace["x"]])
@@ -29,15 +29,15 @@ def test_heatmap_sends_true_values_at_shown_cells():
 
 
 def test_heatmap_unthinned_has_no_note_and_pinned_scale():
-    fig = figures.heatmap(posenc.sinusoidal(10, 8), title="t", x_label="d", y_label="p")
+    fig = heatmaps.heatmap(posenc.sinusoidal(10, 8), title="t", x_label="d", y_label="p")
     assert "shown" not in fig.layout.title.text
     assert (fig.data[0].zmin, fig.data[0].zmax) == (-1.0, 1.0)
 
 
 def test_position_heatmap_labels_the_true_positions_once():
-    rows = figures.thin_index(1000)
+    rows = heatmaps.thin_index(1000)
     table = posenc.sinusoidal(1000, 8)
-    fig = figures.position_heatmap(posenc.similarity_matrix(table[rows]), rows, 1000,
+    fig = heatmaps.position_heatmap(posenc.similarity_matrix(table[rows]), rows, 1000,
                                    title="t", x_label="position", y_label="position")
     trace = fig.to_plotly_json()["data"][0]
     np.testing.assert_array_equal(decode(trace["y"]), rows)

@@ -1,4 +1,4 @@
-"""posenc.constraints.valid_settings: after it, every callable of the scheme runs.
+"""posenc.settings.constraints.valid_settings: after it, every callable of the scheme runs.
 
 Settings are drawn over the sidebar's ranges (and beyond, and not numbers at all); the
 corrected settings must be accepted by table / bias / offset_bias / offset_curve / formula,
@@ -14,8 +14,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import posenc
-from posenc.constraints import valid_for_all, valid_settings
-from posenc.params import SHARED_CONTROLS
+from posenc.settings.constraints import valid_for_all, valid_settings
+from posenc.settings.parsing import SHARED_CONTROLS
 
 SHARED = {o.name: o for o in SHARED_CONTROLS}
 HOSTILE = ["[Log in again](https://evil.example)", "**bold**", "<b>x</b>", "", "nan", "inf", "-inf",
@@ -115,7 +115,7 @@ def test_settings_inside_the_sidebar_ranges_are_corrected_only_when_a_scheme_ref
 def test_rope_edges_of_width_and_fraction(d_model, rope_type, fraction):
     settings, _ = valid_settings("rope", 5, d_model, 1.0, {"rope_type": rope_type, "rotary_fraction": fraction})
     run_every_callable("rope", settings)
-    d_rot = posenc.rope_scaling.rotary_dims(settings["d_model"], settings["options"]["rotary_fraction"])
+    d_rot = posenc.schemes.rope.frequencies.rotary_dims(settings["d_model"], settings["options"]["rotary_fraction"])
     assert d_rot % 2 == 0 and abs(settings["d_model"] - d_model) <= 2
 
 

@@ -11,9 +11,9 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
+from library_fuzz import HOSTILE_SCALARS, fuzz, outcome
 
 import posenc
-from library_fuzz import HOSTILE_SCALARS, fuzz, outcome
 from posenc.modules import (
     ALiBiBias,
     LearnedPositionalEmbedding,
@@ -77,7 +77,7 @@ test_alibi_module = fuzz(ALiBiBias, dict(num_heads=st.integers(1, 64), causal=st
 
 def rotary(d, base, layout, rope_type, factor, original):
     params = {k: v for k, v in (("factor", factor), ("original_max_position_embeddings", original))
-              if k in posenc.rope_scaling.rope_scaling_parameters(rope_type)}
+              if k in posenc.schemes.rope.scalings.rope_scaling_parameters(rope_type)}
     return RotaryEmbedding(d, base, layout=layout, rope_type=rope_type, **params)
 
 
@@ -114,7 +114,7 @@ def test_learned_and_nope_forward(x):
        st.sampled_from(list(posenc.ROPE_SCALINGS)), st.sampled_from(["interleaved", "half"]))
 def test_rotary_forward_equals_apply_rope(x, positions, rope_type, layout):
     params = {k: v for k, v in (("factor", 4.0), ("original_max_position_embeddings", 4))
-              if k in posenc.rope_scaling.rope_scaling_parameters(rope_type)}
+              if k in posenc.schemes.rope.scalings.rope_scaling_parameters(rope_type)}
     module = RotaryEmbedding(8, 500.0, layout=layout, rope_type=rope_type, **params)
     kind, result = outcome(lambda: module(x, positions))
     if kind == "ok":

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from library_fuzz import finite_array, fuzz, hostile, outcome
 
 import posenc
-import posenc.analysis as analysis
-import posenc.properties as properties
-import posenc.rope_scaling as scaling
-from library_fuzz import finite_array, fuzz, hostile, outcome
-from posenc.constraints import valid_settings
+from posenc.analysis import distances, properties, similarity
+from posenc.schemes import offsets
+from posenc.schemes.rope import frequencies, scalings
+from posenc.settings.constraints import valid_settings
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")  # an overflow warning is a silent inf: fail
 
@@ -96,7 +96,7 @@ ROPE_TYPES = list(posenc.ROPE_SCALINGS)
 
 
 def scaling_params(rope_type, factor, original):
-    accepted = scaling.rope_scaling_parameters(rope_type)
+    accepted = scalings.rope_scaling_parameters(rope_type)
     return {name: value for name, value in (("factor", factor), ("original_max_position_embeddings", original))
             if name in accepted}
 
@@ -183,28 +183,28 @@ test_rope_score_curve = fuzz(
 # --- the scaling functions themselves -------------------------------------------------------------
 
 test_yarn_correction_range = fuzz(
-    scaling.yarn_correction_range,
+    scalings.yarn_correction_range,
     dict(dim=EVEN, base=st.floats(1.0001, 1e9), original_max_position_embeddings=st.integers(1, 10**6),
          beta_fast=st.floats(1.0, 64.0), beta_slow=st.floats(0.01, 1.0), truncate=st.booleans()),
     lambda r, a: all(math.isfinite(v) for v in r),
 )
 test_yarn_attention_factor = fuzz(
-    scaling.yarn_attention_factor,
+    scalings.yarn_attention_factor,
     dict(factor=st.floats(0.01, 1e6), mscale=st.one_of(st.none(), st.floats(0.0, 10.0)),
          mscale_all_dim=st.one_of(st.none(), st.floats(0.0, 10.0))),
     lambda r, a: math.isfinite(r) and r > 0,
 )
-test_rotary_dims = fuzz(scaling.rotary_dims, dict(d=st.integers(1, 1024), rotary_fraction=st.floats(0.0, 1.0)),
+test_rotary_dims = fuzz(frequencies.rotary_dims, dict(d=st.integers(1, 1024), rotary_fraction=st.floats(0.0, 1.0)),
                         lambda r, a: isinstance(r, int) and r % 2 == 0,
                         refuses=lambda a: int(a["d"] * a["rotary_fraction"]) % 2)
-test_rope_scaling_parameters = fuzz(scaling.rope_scaling_parameters, dict(rope_type=st.sampled_from(ROPE_TYPES)),
+test_rope_scaling_parameters = fuzz(scalings.rope_scaling_parameters, dict(rope_type=st.sampled_from(ROPE_TYPES)),
                                     lambda r, a: isinstance(r, dict))
 
 
 @pytest.mark.parametrize("rope_type", ROPE_TYPES)
 def test_scaling_function(rope_type):
     function = posenc.ROPE_SCALINGS[rope_type]
-    accepted = scaling.rope_scaling_parameters(rope_type)
+    accepted = scalings.rope_scaling_parameters(rope_type)
     valid = dict(dim=EVEN, base=st.floats(1.5, 1e9), seq_len=st.one_of(st.none(), st.integers(0, 10**6)))
     valid.update({name: st.floats(1.0, 64.0) for name in ("factor",) if name in accepted})
     valid.update({name: st.integers(16, 10**5) for name in ("original_max_position_embeddings",) if name in accepted})
@@ -214,26 +214,26 @@ def test_scaling_function(rope_type):
 # --- analysis and properties ---------------------------------------------------------------------
 
 MATRICES = st.tuples(st.integers(1, 12), st.integers(1, 6)).map(lambda s: np.random.default_rng(s[0]).normal(size=s))
-test_self_attention = fuzz(analysis.self_attention, dict(x=MATRICES),
+test_self_attention = fuzz(similarity.self_attention, dict(x=MATRICES),
                            lambda r, a: finite_array(r, shape=np.shape(a["x"])))
-test_min_distance = fuzz(analysis.min_distance, dict(vectors=MATRICES),
+test_min_distance = fuzz(distances.min_distance, dict(vectors=MATRICES),
                          lambda r, a: isinstance(r[0], float) and r[0] >= 0 or math.isnan(r[0]))
-test_pair_distances = fuzz(analysis.pair_distances, dict(vectors=MATRICES),
+test_pair_distances = fuzz(distances.pair_distances, dict(vectors=MATRICES),
                            lambda r, a: finite_array(r, shape=(len(a["vectors"]),) * 2, allow_nan=True))
-test_offset_spread = fuzz(analysis.offset_spread, dict(matrix=st.integers(1, 8).map(lambda n: np.ones((2, n, n)))),
+test_offset_spread = fuzz(distances.offset_spread, dict(matrix=st.integers(1, 8).map(lambda n: np.ones((2, n, n)))),
                           lambda r, a: math.isfinite(r) and r >= 0)
-test_largest_change = fuzz(analysis.largest_change, dict(first=MATRICES, second=MATRICES),
+test_largest_change = fuzz(distances.largest_change, dict(first=MATRICES, second=MATRICES),
                            lambda r, a: isinstance(r, float) and not math.isnan(r),
                            refuses=lambda a: np.shape(a["first"]) != np.shape(a["second"]))
-test_same_bits = fuzz(analysis.same_bits, dict(first=MATRICES, second=MATRICES), lambda r, a: isinstance(r, bool))
-test_max_abs = fuzz(analysis.max_abs, dict(values=MATRICES), lambda r, a: math.isfinite(r) and r >= 0)
+test_same_bits = fuzz(distances.same_bits, dict(first=MATRICES, second=MATRICES), lambda r, a: isinstance(r, bool))
+test_max_abs = fuzz(distances.max_abs, dict(values=MATRICES), lambda r, a: math.isfinite(r) and r >= 0)
 test_toeplitz_view = fuzz(
-    analysis.toeplitz_view,
+    offsets.toeplitz_view,
     dict(values=st.integers(1, 8).map(lambda n: np.arange(2 * n - 1, dtype=float)[None]),
          rows=st.just(np.array([0])), cols=st.just(np.array([0]))),
     lambda r, a: finite_array(r, shape=(*np.shape(a["values"])[:-1], 1, 1)),
 )
-test_permutation_gap = fuzz(analysis.permutation_gap,
+test_permutation_gap = fuzz(similarity.permutation_gap,
                             dict(length=st.integers(1, 16), d_model=st.integers(1, 16), table=st.none()),
                             lambda r, a: math.isfinite(r) and r < 1e-9)
 

@@ -13,8 +13,8 @@ import pytest
 import torch
 
 import posenc
-import posenc.analysis as analysis
-import posenc.rope_scaling as scaling
+from posenc.analysis import distances, similarity
+from posenc.analysis.properties import measure_properties
 from posenc.modules import (
     ALiBiBias,
     LearnedPositionalEmbedding,
@@ -24,7 +24,8 @@ from posenc.modules import (
     T5RelativeBias,
 )
 from posenc.modules.relative import relative_position_bucket
-from posenc.properties import measure_properties
+from posenc.schemes import offsets
+from posenc.schemes.rope import scalings
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
 
@@ -33,7 +34,7 @@ def test_yarn_with_base_one_is_refused():
     with pytest.raises(ValueError, match="YaRN divides by ln"):
         posenc.rope_inv_freq(8, 1.0, rope_type="yarn", factor=2.0, original_max_position_embeddings=16)
     with pytest.raises(ValueError, match="greater than 1"):
-        scaling.yarn_correction_range(8, 1.0, 16)
+        scalings.yarn_correction_range(8, 1.0, 16)
 
 
 def test_ntk_with_huge_factor_is_refused():
@@ -156,9 +157,9 @@ def test_huge_unsigned_offsets_are_refused_not_wrapped():
 
 @pytest.mark.parametrize("call", [
     lambda: posenc.offset_similarity(math.nan), lambda: posenc.similarity_matrix(3.0),
-    lambda: analysis.toeplitz_view(math.nan, np.arange(3), np.arange(3)), lambda: analysis.self_attention(1e300),
-    lambda: analysis.offset_spread(math.inf), lambda: posenc.apply_rotation(1, 2.0),
-    lambda: analysis.toeplitz_view(np.ones(5), np.array([9]), np.array([0])),
+    lambda: offsets.toeplitz_view(math.nan, np.arange(3), np.arange(3)), lambda: similarity.self_attention(1e300),
+    lambda: distances.offset_spread(math.inf), lambda: posenc.apply_rotation(1, 2.0),
+    lambda: offsets.toeplitz_view(np.ones(5), np.array([9]), np.array([0])),
 ], ids=["offset_similarity", "similarity_matrix", "toeplitz", "self_attention", "offset_spread", "apply_rotation",
         "toeplitz-index"])
 def test_analysis_functions_refuse_scalars_and_bad_indices(call):
@@ -168,15 +169,15 @@ def test_analysis_functions_refuse_scalars_and_bad_indices(call):
 
 def test_permutation_gap_refuses_zero_width_and_empty_input():
     with pytest.raises(ValueError, match="d_model must be at least 1"):
-        analysis.permutation_gap(5, 0, None)  # was a divide-by-zero warning and NaN
+        similarity.permutation_gap(5, 0, None)  # was a divide-by-zero warning and NaN
     with pytest.raises(ValueError, match="length must be at least 1"):
-        analysis.permutation_gap(0, 4, None)
+        similarity.permutation_gap(0, 4, None)
 
 
 def test_yarn_correction_range_refuses_non_finite_arguments():
-    for call in (lambda: scaling.yarn_correction_range(math.inf, 1e4, 64),  # was OverflowError
-                 lambda: scaling.yarn_correction_range(8, True, 64),  # was ZeroDivisionError (ln True = 0)
-                 lambda: scaling.yarn_correction_range(8, 1e4, math.inf)):
+    for call in (lambda: scalings.yarn_correction_range(math.inf, 1e4, 64),  # was OverflowError
+                 lambda: scalings.yarn_correction_range(8, True, 64),  # was ZeroDivisionError (ln True = 0)
+                 lambda: scalings.yarn_correction_range(8, 1e4, math.inf)):
         with pytest.raises((ValueError, TypeError)):
             call()
 
@@ -196,7 +197,7 @@ def test_similarity_of_huge_entries_is_refused():
     """Found by the long fuzz run: offset_similarity of a table of 1e308 overflowed inside the FFT."""
     huge = np.full((3, 4), 1e308)
     for call in (lambda: posenc.offset_similarity(huge), lambda: posenc.similarity_matrix(huge),
-                 lambda: analysis.min_distance(huge), lambda: analysis.pair_distances(huge)):
+                 lambda: distances.min_distance(huge), lambda: distances.pair_distances(huge)):
         with pytest.raises(ValueError, match=r"at most 1e\+150"):
             call()
 
@@ -261,6 +262,6 @@ def test_registry_curves_accept_a_whole_float_length():
 
 def test_max_abs_of_the_most_negative_integer_is_exact():
     """|int64 min| = 2^63 does not fit an int64: found by the long fuzz run of max_abs (an overflow)."""
-    assert analysis.max_abs(np.array([[np.iinfo(np.int64).min, 3]])) == 2.0**63
-    assert analysis.max_abs(np.array([-5, 2], dtype=np.int8)) == 5.0
-    assert analysis.max_abs(np.array([np.nan, -np.inf, -2.5])) == 2.5
+    assert distances.max_abs(np.array([[np.iinfo(np.int64).min, 3]])) == 2.0**63
+    assert distances.max_abs(np.array([-5, 2], dtype=np.int8)) == 5.0
+    assert distances.max_abs(np.array([np.nan, -np.inf, -2.5])) == 2.5

@@ -5,7 +5,7 @@ import sys
 import numpy as np
 import pytest
 
-from pages import memory
+from posenc.ui import memory
 
 
 def test_trim_runs_and_is_a_no_op_without_glibc(monkeypatch):

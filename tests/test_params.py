@@ -2,8 +2,8 @@
 
 import pytest
 
-from posenc.params import MAX_D_MODEL, MAX_LENGTH, SHARED_CONTROLS, code_span, parse_option, parse_selection
-from posenc.scheme import Option
+from posenc.schemes.scheme import Option
+from posenc.settings.parsing import MAX_D_MODEL, MAX_LENGTH, SHARED_CONTROLS, code_span, parse_option, parse_selection
 
 D_MODEL, BASE, LENGTH = SHARED_CONTROLS
 LAYOUT = Option("layout", "layout", "interleaved", choices=("interleaved", "split"))

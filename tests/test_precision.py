@@ -6,17 +6,17 @@ import numpy as np
 import pytest
 
 import posenc
-from posenc import precision
-from posenc.precision import first_inexact_integer, first_repeated_row, max_abs_error, round_to
+from posenc.precision import dtypes as precision
+from posenc.precision.dtypes import first_inexact_integer, first_repeated_row, max_abs_error, round_to
 
 torch = pytest.importorskip("torch")
-from posenc.precision_relative import (  # noqa: E402
+from posenc.precision.residuals import (
     rope_shift_residual,
     rotation_residual,
     sinusoidal_rotation_residuals,
     theta_forms,
 )
-from posenc.precision_tables import annotated_sinusoidal, precision_table  # noqa: E402
+from posenc.precision.tables import annotated_sinusoidal, precision_table
 
 LIMITS = {"float32": 16_777_217, "float16": 2049, "bfloat16": 257}
 

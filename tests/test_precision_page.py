@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 import posenc
 
 pytest.importorskip("torch")
-from posenc.precision_tables import precision_table  # noqa: E402
+from posenc.precision.tables import precision_table
 
 DTYPES = ("float32", "float16", "bfloat16")
 

@@ -10,14 +10,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import posenc
-from posenc import properties as props
-from posenc.properties import (
-    SchemeProperties,
-    encodings,
-    measure_all,
-    measure_properties,
-    min_distance,
-)
+from posenc.analysis import distances, properties
+from posenc.analysis.distances import min_distance
+from posenc.analysis.properties import SchemeProperties, encodings, measure_all, measure_properties
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "properties.py")
 
@@ -61,10 +56,10 @@ def test_min_distance_counts_duplicates_and_skips_rows_without_an_encoding():
 
 def test_offset_spread_and_largest_change():
     toeplitz = np.subtract.outer(np.arange(6), np.arange(6)) ** 2.0
-    assert props.offset_spread(toeplitz) == 0
-    assert props.offset_spread(np.outer(np.arange(4.0), np.ones(4))) == 3.0  # M[i, j] = i: Δ = 0 spans 0 … 3
-    assert props.largest_change(np.array([1.0, np.nan, -np.inf]), np.array([1.5, np.nan, -np.inf])) == 0.5
-    assert props.largest_change(np.array([1.0, 2.0]), np.array([1.0, np.nan])) == math.inf
+    assert distances.offset_spread(toeplitz) == 0
+    assert distances.offset_spread(np.outer(np.arange(4.0), np.ones(4))) == 3.0  # M[i, j] = i: Δ = 0 spans 0 … 3
+    assert distances.largest_change(np.array([1.0, np.nan, -np.inf]), np.array([1.5, np.nan, -np.inf])) == 0.5
+    assert distances.largest_change(np.array([1.0, 2.0]), np.array([1.0, np.nan])) == math.inf
 
 
 # --- sinusoidal, NoPE, learned ------------------------------------------------------------------
@@ -90,7 +85,7 @@ def test_odd_d_model_sinusoidal_depends_on_the_position():
 
 def test_unique_positions_are_capped_and_say_so():
     found = measure("sinusoidal", 1500, 8)
-    assert found.measured_count == props.UNIQUE_POSITIONS and "positions 0…1023" in found.unique
+    assert found.measured_count == properties.UNIQUE_POSITIONS and "positions 0…1023" in found.unique
 
 
 def test_nope_is_not_unique():
@@ -250,14 +245,14 @@ def test_page_measures_every_scheme_at_the_nearest_width_they_all_take():
 def test_block_by_block_scan_equals_whole_builds(key, options):
     """Several SCAN_ROWS blocks (length 1300): the block-by-block numbers equal those of whole tables."""
     length, d_model, scheme = 1300, 8, posenc.SCHEMES[key]
-    assert length > 2 * props.SCAN_ROWS
+    assert length > 2 * properties.SCAN_ROWS
     options = scheme.defaults() | options
     found = measure_properties(key, length, d_model, 1e4, options)
     at_length, at_double = encodings(scheme, length, d_model, 1e4, options), encodings(scheme, 2 * length, d_model, 1e4, options)
-    assert found.max_at_length == props.max_abs(at_length) and found.max_at_double == props.max_abs(at_double)
+    assert found.max_at_length == distances.max_abs(at_length) and found.max_at_double == distances.max_abs(at_double)
     assert found.rebuild_difference == 0 and found.deterministic.startswith("✔")
-    built, _ = props.built_length(scheme, length, options)
+    built, _ = properties.built_length(scheme, length, options)
     if built == length:
         assert found.finite_past == np.isfinite(at_double[length:]).all(axis=1).mean()
-    head = at_length[:props.UNIQUE_POSITIONS]
+    head = at_length[:properties.UNIQUE_POSITIONS]
     assert (found.min_distance, found.sharing, found.measured_count) == min_distance(head)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import posenc
-from posenc.analysis import toeplitz_view
+from posenc.schemes.offsets import toeplitz_view
 
 SCHEMES = list(posenc.SCHEMES.values())
 

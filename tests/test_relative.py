@@ -15,19 +15,12 @@ from posenc.modules.relative import (
     T5RelativeBias,
     relative_position_bucket,
 )
-from posenc.relative import (
-    alibi_bias,
-    alibi_slopes,
-    shaw_bias,
-    shaw_embeddings,
-    shaw_lookup,
-    shaw_query,
-    shaw_relative_positions,
-    t5_bias,
-    t5_bucket_values,
-    t5_relative_bucket,
-)
-from posenc.relative_schemes import SCHEMES
+from posenc.schemes import alibi, shaw, t5
+from posenc.schemes.alibi import alibi_bias, alibi_slopes
+from posenc.schemes.shaw import shaw_bias, shaw_embeddings, shaw_lookup, shaw_query, shaw_relative_positions
+from posenc.schemes.t5 import t5_bias, t5_bucket_values, t5_relative_bucket
+
+SCHEMES = shaw.SCHEMES + t5.SCHEMES + alibi.SCHEMES
 
 SCHEME = {s.key: s for s in SCHEMES}
 RELATIVE = np.arange(-1000, 1001)

@@ -9,19 +9,10 @@ import pytest
 import torch
 
 from posenc.modules.rope import RotaryEmbedding
-from posenc.rope import (
-    SCHEMES,
-    apply_rope,
-    rope_score_curve,
-    rope_scores,
-    rope_shift_invariance,
-)
-from posenc.rope_scaling import (
-    ROPE_SCALINGS,
-    rope_inv_freq,
-    rope_wavelengths,
-    yarn_correction_range,
-)
+from posenc.schemes.rope.entry import SCHEMES
+from posenc.schemes.rope.frequencies import rope_inv_freq, rope_wavelengths
+from posenc.schemes.rope.rotation import apply_rope, rope_score_curve, rope_scores, rope_shift_invariance
+from posenc.schemes.rope.scalings import ROPE_SCALINGS, yarn_correction_range
 
 RNG = np.random.default_rng(2104_09864)
 THETA_64 = 10000.0 ** (-np.arange(0, 64, 2) / 64)  # θ_i for d = 64, base 10000

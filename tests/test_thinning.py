@@ -7,7 +7,8 @@ from apptest_helpers import charts, run
 from plotly_data import decode
 
 import posenc
-from posenc import cells, curves, figures
+from posenc.analysis import cells, curves
+from posenc.figures import heatmaps
 
 
 def axes(trace: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -29,7 +30,7 @@ def test_sinusoidal_cells_equal_the_table_bit_for_bit(length, d_model, base, opt
     rows, cols = rng.integers(0, length, 200), rng.integers(0, d_model, 100)
     got = cells.table_cells("sinusoidal", length, d_model, base, rows, cols, **options)
     np.testing.assert_array_equal(got, table[np.ix_(rows, cols)])
-    thin = figures.thin_index(length)
+    thin = heatmaps.thin_index(length)
     np.testing.assert_array_equal(cells.sinusoidal_cells(thin, np.arange(d_model), d_model, base, **options),
                                   table[thin])
 
@@ -44,7 +45,7 @@ def test_learned_cells_equal_the_table_and_are_nan_past_it(table_size):
 
 @pytest.mark.parametrize("length, k", [(1, 0), (50, 3), (777, 16), (4096, 128)])
 def test_shaw_clip_cells_equal_the_full_matrix(length, k):
-    rows = np.unique(np.r_[figures.thin_index(length), length - 1])
+    rows = np.unique(np.r_[heatmaps.thin_index(length), length - 1])
     cols = np.random.default_rng(1).integers(0, length, 64)
     got = cells.shaw_clip_cells(length, k, rows, cols)
     np.testing.assert_array_equal(got, posenc.shaw_relative_positions(length, k)[np.ix_(rows, cols)])

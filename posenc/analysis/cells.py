@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc._checks import check_base, check_d_model, check_int, check_length
-from posenc.absolute import DEFAULT_STD, DEFAULT_TABLE_SIZE, _check_seed
-from posenc.analysis import offset_similarity
-from posenc.registry import get_scheme
-from posenc.relative import _check_max_relative_position
-from posenc.sinusoidal import _BLOCK, frequencies
+from posenc.checks import check_base, check_d_model, check_int, check_length
+from posenc.schemes.absolute import DEFAULT_STD, DEFAULT_TABLE_SIZE, _check_seed
+from posenc.schemes.registry import get_scheme
+from posenc.schemes.shaw import _check_max_relative_position
+from posenc.schemes.sinusoidal import _BLOCK, frequencies
 
 _ROW_CHUNK = 256  # rows of the learned table drawn at a time (bounded memory at 4096 × 1024)
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc._checks import check_d_model, check_length
-from posenc.absolute import DEFAULT_TABLE_SIZE
-from posenc.analysis import offset_similarity
-from posenc.registry import get_scheme
-from posenc.rope import rope_keywords
-from posenc.rope_scaling import rope_inv_freq, rotary_dims
-from posenc.sinusoidal import frequencies
+from posenc.checks import check_d_model, check_length
+from posenc.schemes.absolute import DEFAULT_TABLE_SIZE
+from posenc.schemes.offsets import offset_similarity
+from posenc.schemes.registry import get_scheme
+from posenc.schemes.rope.entry import rope_keywords
+from posenc.schemes.rope.frequencies import rope_inv_freq, rotary_dims
+from posenc.schemes.sinusoidal import frequencies
 
 
 def _offsets(length: int) -> np.ndarray:

@@ -9,8 +9,8 @@ and −inf (a causal mask) apart from numbers.
 from __future__ import annotations
 
 import numpy as np
-from posenc._checks import check_array, check_finite, check_int, check_magnitude, check_seed, check_size
 
+from posenc.checks import check_array, check_magnitude, check_size
 
 _MAX_CANDIDATES = 1 << 14  # pairs re-measured directly after the Gram screen
 _SWEEP_WIDTH = 64  # up to this many columns, min_distance sweeps sorted rows instead

@@ -19,27 +19,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from posenc._checks import check_d_model, check_int, check_length
-from posenc.analysis import (
-    largest_change,
-    max_abs,
-    min_distance,
-    offset_spread,
-    pair_distances,
-    same_bits,
-)
-from posenc.registry import SCHEMES, get_scheme
-from posenc.rope import apply_rope, rope_keywords
-from posenc.properties_verdicts import (  # noqa: F401  # the thresholds are re-exported for the page
-    FAST_GROWTH,
-    STEADY_GROWTH,
-    UNIQUE_TOLERANCE,
+from posenc.analysis.distances import largest_change, max_abs, min_distance, offset_spread, pair_distances, same_bits
+from posenc.analysis.verdicts import (
     bounded_verdict,
     consistent_verdict,
     past_verdict,
     unique_verdict,
 )
-from posenc.scheme import Scheme
+from posenc.checks import check_d_model, check_int, check_length
+from posenc.schemes.registry import SCHEMES, get_scheme
+from posenc.schemes.rope.entry import rope_keywords
+from posenc.schemes.rope.rotation import apply_rope
+from posenc.schemes.scheme import Scheme
 
 UNIQUE_POSITIONS = 1024  # criterion 1 compares every pair among the first 1024 positions
 PAIR_POSITIONS = 256  # criterion 2 computes every ‖e(p) − e(q)‖ directly among the first 256 positions

@@ -8,7 +8,8 @@
 from __future__ import annotations
 
 import numpy as np
-from posenc._checks import check_array, check_finite, check_int, check_magnitude, check_seed, check_size
+
+from posenc.checks import check_array, check_finite, check_int, check_magnitude, check_seed, check_size
 
 
 def similarity_matrix(table: np.ndarray) -> np.ndarray:

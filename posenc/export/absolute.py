@@ -7,9 +7,6 @@ posenc.modules and the numpy functions it must match (tests run every template).
 
 from __future__ import annotations
 
-from posenc.export_templates_rope import ROPE, rope_frequency_code  # noqa: F401  (re-exported for export.py)
-
-
 SINUSOIDAL = '''
 
 class SinusoidalPositionalEncoding(nn.Module):

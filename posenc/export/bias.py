@@ -7,9 +7,6 @@ as Python literals; literal braces of the generated code are doubled.
 
 from __future__ import annotations
 
-from posenc.export_templates_rope import ROPE, rope_frequency_code  # noqa: F401  (re-exported for export.py)
-
-
 BIAS_COMMON = '''
 
 def toeplitz(by_offset: torch.Tensor, length: int) -> torch.Tensor:

@@ -7,8 +7,8 @@ is ``str.format``-ed with the settings as Python literals; its ``{FREQUENCIES}``
 
 from __future__ import annotations
 
-from posenc.rope import rope_keywords
-from posenc.rope_scaling import rope_inv_freq
+from posenc.schemes.rope.entry import rope_keywords
+from posenc.schemes.rope.frequencies import rope_inv_freq
 
 ROPE = '''
 {FREQUENCIES}

@@ -13,12 +13,15 @@ templates of each family are in :mod:`posenc.export.absolute`, :mod:`posenc.expo
 
 from __future__ import annotations
 
-from posenc.export_templates_rope import ROPE, rope_frequency_code  # noqa: F401  (re-exported for export.py)
 import base64
 import re
+
 import numpy as np
-from posenc.export_templates import MAIN, TEMPLATES, imports, rope_frequency_code
-from posenc.registry import get_scheme
+
+from posenc.export.absolute import LEARNED, NOPE, SINUSOIDAL
+from posenc.export.bias import ALIBI, SHAW, T5
+from posenc.export.rope import ROPE, rope_frequency_code
+from posenc.schemes.registry import get_scheme
 
 
 def imports(body: str) -> str:
@@ -60,13 +63,14 @@ def _weights(array: np.ndarray) -> str:
 
 def _constants(scheme: str, length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
     """The values substituted into the scheme's template, as Python source."""
-    from posenc.relative import shaw_embeddings, shaw_query, t5_bucket_values
+    from posenc.schemes.shaw import shaw_embeddings, shaw_query
+    from posenc.schemes.t5 import t5_bucket_values
 
     values = {"LENGTH": repr(int(length)), "D_MODEL": repr(int(d_model)), "BASE": repr(float(base))}
     for name, value in options.items():
         values[name.upper()] = repr(value)
     if scheme == "learned":
-        from posenc.absolute import learned_absolute
+        from posenc.schemes.absolute import learned_absolute
 
         size = int(options.get("table_size", 512))
         values["WEIGHTS"] = _weights(learned_absolute(size, d_model, table_size=size, seed=options.get("seed", 0)))
@@ -111,7 +115,8 @@ def reference_output(scheme: str, length: int, d_model: int, base: float = 10000
         return table[: int(options.get("table_size", length))] if entry.key == "learned" else table
     if entry.family == "bias":
         return entry.offset_bias(length, d_model, base, **options)[1]
-    from posenc.rope import rope_keywords, rope_score_curve
+    from posenc.schemes.rope.entry import rope_keywords
+    from posenc.schemes.rope.rotation import rope_score_curve
 
     return rope_score_curve(length, d_model, base, **rope_keywords(dict(options)))[1]
 

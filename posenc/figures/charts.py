@@ -8,18 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from posenc.figure_spec import FONT, GRID, axis, base_layout, domains, figure, subplot_title, suffix  # noqa: F401
-from posenc.figures_heatmap import (  # noqa: F401  (the heatmaps and their thinning, re-exported)
-    DIVERGING,
+
+from posenc.figures.heatmaps import (
     MAX_CELLS_PER_AXIS,
-    aliased_marks,
-    cells_heatmap,
-    heatmap,
-    position_heatmap,
-    row_stride,
-    stride_note,
-    thin_index,
 )
+from posenc.figures.layout import PALETTE, axis, base_layout, domains, figure, subplot_title, suffix
 
 
 def _visible_markers(count: int) -> dict:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc.figure_spec import axis, base_layout, figure
-from posenc.figures import DIVERGING, PALETTE, heatmap, line_chart
+from posenc.figures.charts import line_chart
+from posenc.figures.heatmaps import DIVERGING, heatmap
+from posenc.figures.layout import PALETTE, axis, base_layout, figure
 
 LOG_FLOOR = 1e-18  # exact zeros are drawn here on a log axis
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc.figure_spec import axis, base_layout, figure
+from posenc.figures.layout import axis, base_layout, figure
 
 DIVERGING = "RdBu_r"  # ColorBrewer RdBu: diverging and colour-blind safe; red > 0 > blue
 MAX_CELLS_PER_AXIS = 256  # a heatmap a few hundred pixels wide cannot show more

@@ -10,20 +10,6 @@ palette (Okabe–Ito, colour-blind safe) and the fonts, grid and margins are def
 from __future__ import annotations
 
 import plotly.graph_objects as go
-import numpy as np
-from posenc.figure_spec import FONT, GRID, axis, base_layout, domains, figure, subplot_title, suffix  # noqa: F401
-from posenc.figures_heatmap import (  # noqa: F401  (the heatmaps and their thinning, re-exported)
-    DIVERGING,
-    MAX_CELLS_PER_AXIS,
-    aliased_marks,
-    cells_heatmap,
-    heatmap,
-    position_heatmap,
-    row_stride,
-    stride_note,
-    thin_index,
-)
-
 
 FONT = dict(family="Inter, Segoe UI, Helvetica, Arial, sans-serif", size=15)
 GRID = dict(gridcolor="#e3e6ec", zerolinecolor="#c5cad3", linecolor="#c5cad3")

@@ -8,18 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc.derivation import (
+from posenc.lesson.torch_module import ModuleStep
+from posenc.lesson.steps import (
     AngleStep,
     BlockStep,
     FormulaStep,
-    ModuleStep,
     ResidualStep,
     SimilarityStep,
     ThetaStep,
     TransposeStep,
     VariationStep,
 )
-from posenc.scheme import latex_number
+from posenc.schemes.scheme import latex_number
 
 
 def num(value: float, digits: int = 6) -> str:

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from posenc._checks import check_int
-from posenc.analysis import offset_spread, similarity_matrix
-from posenc.cells import sinusoidal_cells
-from posenc.derivation_module import MODULE_EXAMPLE, ModuleStep, module_step  # noqa: F401  (step 9)
-from posenc.sinusoidal import apply_rotation, frequencies, rotation_blocks, rotation_matrix, sinusoidal
+from posenc.analysis.cells import sinusoidal_cells
+from posenc.analysis.distances import offset_spread
+from posenc.analysis.similarity import similarity_matrix
+from posenc.checks import check_int
+from posenc.schemes.sinusoidal import apply_rotation, frequencies, rotation_blocks, rotation_matrix, sinusoidal
 
 STEPS: tuple[str, ...] = (
     "The formula, and the first rows of PE",

@@ -1,6 +1,6 @@
 """torch versions of posenc.absolute: a learned position table, and NoPE.
 
-The learned table starts from the same numpy draw as :func:`posenc.absolute.learned_absolute`
+The learned table starts from the same numpy draw as :func:`posenc.schemes.absolute.learned_absolute`
 (N(0, 0.02²), ``np.random.default_rng(seed)``), so before training both give the same rows.
 """
 
@@ -10,8 +10,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from posenc.absolute import DEFAULT_STD, _check_table_size, learned_absolute
-from posenc.modules._checks import check_finite_output, check_float_dtype, check_float_tensor
+from posenc.modules.checks import check_finite_output, check_float_dtype, check_float_tensor
+from posenc.schemes.absolute import DEFAULT_STD, _check_table_size, learned_absolute
 
 
 class LearnedPositionalEmbedding(nn.Module):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from posenc._checks import MAX_WHOLE, ArgumentTypeError, check_array
+from posenc.checks import MAX_WHOLE, ArgumentTypeError, check_array
 
 
 def check_float_tensor(x: object, name: str = "x", *, min_ndim: int = 0) -> torch.Tensor:

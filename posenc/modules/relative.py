@@ -11,14 +11,10 @@ import math
 import torch
 from torch import nn
 
-from posenc._checks import MAX_WHOLE, ArgumentTypeError, check_flag, check_length, check_size
-from posenc.relative import (
-    _check_buckets,
-    _check_heads,
-    _check_max_relative_position,
-    shaw_embeddings,
-    t5_bucket_values,
-)
+from posenc.checks import MAX_WHOLE, ArgumentTypeError, check_flag, check_length, check_size
+from posenc.schemes.bias import check_heads
+from posenc.schemes.shaw import _check_max_relative_position, shaw_embeddings
+from posenc.schemes.t5 import _check_buckets, t5_bucket_values
 
 
 def _offsets(query_length: int, key_length: int, device: torch.device | None = None) -> torch.Tensor:
@@ -60,7 +56,7 @@ def relative_position_bucket(
     """T5's bucket of r = key − query (Raffel et al. 2019, arXiv:1910.10683), in torch.
 
     The computation of Hugging Face's ``T5Attention._relative_position_bucket``; see
-    :func:`posenc.relative.t5_relative_bucket` for the equation.
+    :func:`posenc.schemes.t5.t5_relative_bucket` for the equation.
     """
     per_side, max_exact, max_distance = _check_buckets(bidirectional, num_buckets, max_distance)
     if not isinstance(relative_position, torch.Tensor) or relative_position.dtype not in _WHOLE_DTYPES:
@@ -116,7 +112,7 @@ class T5RelativeBias(nn.Module):
 
 def alibi_slopes_torch(num_heads: int) -> torch.Tensor:
     """ALiBi slopes m_h in float64 (Press et al. 2021, arXiv:2108.12409), as their ``get_slopes``."""
-    num_heads = _check_heads(num_heads)
+    num_heads = check_heads(num_heads)
     closest = 2 ** math.floor(math.log2(num_heads))
     powers = torch.arange(1, 2 * closest + 1, dtype=torch.float64)
     slopes = torch.tensor(2.0, dtype=torch.float64) ** (-8.0 / closest * powers[:closest])  # 2^(−8h/P)
@@ -128,7 +124,7 @@ class ALiBiBias(nn.Module):
     """ALiBi's bias B[h, i, j] = −m_h·|i − j| (Press et al. 2021, arXiv:2108.12409).
 
     ``forward(length)`` → (num_heads, length, length); causal=True puts −inf above the
-    diagonal (j > i), as :func:`posenc.relative.alibi_bias`.
+    diagonal (j > i), as :func:`posenc.schemes.alibi.alibi_bias`.
     """
 
     slopes: torch.Tensor

@@ -1,6 +1,6 @@
 """Rotary position embedding as a torch ``nn.Module`` (RoFormer, arXiv:2104.09864).
 
-The frequencies come from :func:`posenc.rope.rope_inv_freq` at construction,
+The frequencies come from :func:`posenc.schemes.rope.frequencies.rope_inv_freq` at construction,
 as Hugging Face builds them from ``ROPE_INIT_FUNCTIONS``; the rotation itself
 is written with torch ops in the sources' own form:
 
@@ -15,10 +15,11 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from posenc._checks import check_choice
-from posenc.modules._checks import check_finite_output, check_float_tensor, check_positions
-from posenc.rope import LAYOUTS, Layout
-from posenc.rope_scaling import _check_seq_len, rope_inv_freq
+from posenc.checks import check_choice
+from posenc.modules.checks import check_finite_output, check_float_tensor, check_positions
+from posenc.schemes.rope.frequencies import rope_inv_freq
+from posenc.schemes.rope.rotation import LAYOUTS, Layout
+from posenc.schemes.rope.scalings import _check_seq_len
 
 
 def rotate_half(x: torch.Tensor) -> torch.Tensor:
@@ -36,7 +37,7 @@ def rotate_every_two(x: torch.Tensor) -> torch.Tensor:
 class RotaryEmbedding(nn.Module):
     """Rotate queries or keys of shape (batch, [heads,] length, d) by position·θ_i.
 
-    Same arguments and numbers as :func:`posenc.rope.apply_rope` (equal to 1e-6).
+    Same arguments and numbers as :func:`posenc.schemes.rope.rotation.apply_rope` (equal to 1e-6).
     ``inv_freq`` is a non-persistent float64 buffer; for ``rope_type="dynamic"``
     the frequencies are recomputed in ``forward`` from seq_len = max(positions) + 1
     (HF keeps the largest length seen so far instead; this module has no state).
@@ -60,7 +61,7 @@ class RotaryEmbedding(nn.Module):
 
     def _dynamic_inv_freq(self, seq_len: int) -> torch.Tensor:
         """Dynamic NTK: base' = base·(s·L/L₀ − (s − 1))^(d/(d−2)) with L = max(seq_len, L₀),
-        from :func:`posenc.rope_scaling.rope_inv_freq` (which refuses a base' that overflows)."""
+        from :func:`posenc.schemes.rope.frequencies.rope_inv_freq` (which refuses a base' that overflows)."""
         inv_freq, _ = rope_inv_freq(self.d, self.base, rope_type="dynamic", seq_len=seq_len,
                                     rotary_fraction=self.rotary_fraction, **self.params)
         return torch.as_tensor(inv_freq, dtype=torch.float64, device=self.inv_freq.device)

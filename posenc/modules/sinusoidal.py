@@ -7,8 +7,8 @@ import math
 import torch
 from torch import nn
 
-from posenc._checks import MAX_LENGTH, check_base, check_d_model, check_int, check_real, check_size
-from posenc.modules._checks import check_finite_output, check_float_tensor
+from posenc.checks import MAX_LENGTH, check_base, check_d_model, check_int, check_real, check_size
+from posenc.modules.checks import check_finite_output, check_float_tensor
 
 
 def sinusoidal_table(max_len: int, d_model: int, base: float = 10000.0) -> torch.Tensor:

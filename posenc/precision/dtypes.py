@@ -16,11 +16,9 @@ the relative-position residuals in :mod:`posenc.precision_relative` (both import
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from posenc._checks import check_choice
+from posenc.checks import check_choice
 
 DTYPES: tuple[str, ...] = ("float32", "float16", "bfloat16")
 """The low-precision dtypes compared with float64, widest first."""

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from posenc.precision import check_dtype, verdict
-from posenc.precision_tables import as_float64, rope_cos_sin, rope_frequencies, torch_dtype
-from posenc.sinusoidal import frequencies
+from posenc.precision.dtypes import check_dtype, verdict
+from posenc.precision.tables import as_float64, rope_cos_sin, rope_frequencies, torch_dtype
+from posenc.schemes.sinusoidal import frequencies
 
 
 def rotation_residual(table, k: int, d_model: int, base: float, dtype: str, *,
@@ -62,13 +62,13 @@ def sinusoidal_rotation_residuals(length: int, d_model: int, base: float, dtype:
                                   layout: str = "interleaved", spacing: str = "vaswani",
                                   exact: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """The rotation residual at p = 0 … length − 1 − k, for the table rounded to ``dtype`` and for
-    the table computed in ``dtype`` (:func:`posenc.precision_tables.annotated_sinusoidal`).
+    the table computed in ``dtype`` (:func:`posenc.precision.tables.annotated_sinusoidal`).
 
     ``exact``: the float64 table :func:`posenc.sinusoidal` gives, when the caller has it already.
     """
-    from posenc.precision import round_to
-    from posenc.precision_tables import annotated_sinusoidal_tensor
-    from posenc.sinusoidal import sinusoidal
+    from posenc.precision.dtypes import round_to
+    from posenc.precision.tables import annotated_sinusoidal_tensor
+    from posenc.schemes.sinusoidal import sinusoidal
 
     if exact is None:
         exact = sinusoidal(length, d_model, base, layout=layout, spacing=spacing)
@@ -105,7 +105,7 @@ def rope_shift_residual(length: int, d_model: int, base: float, dtype: str, offs
     """(positions p, |score(p, p − Δ) − exact|, the exact score) for a query at p and a key at p − Δ.
 
     q and k are :func:`unit_query_key`, rounded to ``dtype``; cos/sin come from
-    :func:`posenc.precision_tables.rope_cos_sin` (``variant``: "all in dtype" or
+    :func:`posenc.precision.tables.rope_cos_sin` (``variant``: "all in dtype" or
     "float32, then cast"); the rotation, the products and the sum are in ``dtype``. The exact
     score ⟨R_p q, R_{p−Δ} k⟩ (float64) is the same for every p: any drift breaks RoPE's
     relative property. ``offset`` Δ must lie in 0 … length − 1.

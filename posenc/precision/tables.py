@@ -1,7 +1,7 @@
 """A scheme's numbers in float32, float16 and bfloat16, two ways, against float64 (imports torch).
 
 1. **Rounded**: the exact float64 numbers rounded once to the dtype
-   (:func:`posenc.precision.round_to`): what posenc's ``dtype=`` does, the best a dtype can do.
+   (:func:`posenc.precision.dtypes.round_to`): what posenc's ``dtype=`` does, the best a dtype can do.
 2. **Computed in the dtype**, the way common code computes them, every operation in torch
    in that dtype:
    - sinusoidal: the Annotated Transformer's construction (arXiv:1706.03762),
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from posenc.precision import check_dtype, first_repeated_row, max_abs_error, round_to
-from posenc.registry import get_scheme
+from posenc.precision.dtypes import check_dtype, first_repeated_row, max_abs_error, round_to
+from posenc.schemes.registry import get_scheme
 
 
 def torch_dtype(name: str):
@@ -80,8 +80,8 @@ def annotated_sinusoidal_tensor(length: int, d_model: int, base: float, dtype: s
 
 def rope_frequencies(length: int, d_model: int, base: float, options: dict) -> tuple[np.ndarray, float, str]:
     """(θ_i in float64, the attention scaling s of cos and sin, the pair layout) for RoPE's options."""
-    from posenc.rope import rope_keywords
-    from posenc.rope_scaling import rope_inv_freq
+    from posenc.schemes.rope.entry import rope_keywords
+    from posenc.schemes.rope.frequencies import rope_inv_freq
 
     keywords = rope_keywords(dict(options))
     layout = keywords.pop("layout", "interleaved")
@@ -151,13 +151,13 @@ def _bias_in_dtype(scheme: str, length: int, d_model: int, options: dict, dtype:
 
     dt = torch_dtype(dtype)
     if scheme == "alibi":
-        from posenc.relative import alibi_slopes
+        from posenc.schemes.alibi import alibi_slopes
 
         slopes = torch.as_tensor(alibi_slopes(options.get("num_heads", 8))).to(dt)  # (heads,)
         distance = torch.arange(length, dtype=dt)[:, None]  # (length, 1), Δ = i − j ≥ 0
         return as_float64(-(slopes[None, :] * distance))  # causal or not: keys before the query are seen
     if scheme == "shaw":
-        from posenc.relative import shaw_embeddings, shaw_query
+        from posenc.schemes.shaw import shaw_embeddings, shaw_query
 
         k, seed = options.get("max_relative_position", 16), options.get("seed", 0)
         a = torch.as_tensor(shaw_embeddings(k, d_model, seed=seed)).to(dt)  # (2k+1, d)

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc._checks import MAX_LENGTH, check_d_model, check_int, check_length, check_real, check_seed, check_size
-from posenc.analysis import offset_similarity
-from posenc.scheme import Option, Scheme
+from posenc.checks import MAX_LENGTH, check_d_model, check_int, check_length, check_real, check_seed, check_size
+from posenc.schemes.offsets import offset_similarity
+from posenc.schemes.scheme import Option, Scheme
 
 DEFAULT_TABLE_SIZE = 512
 """Rows of the learned table by default: BERT's 512 (GPT-2 has 1024), small enough

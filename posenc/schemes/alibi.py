@@ -10,34 +10,25 @@ with a geometric sequence of slopes m_h (8 heads: 1/2, 1/4, …, 1/256).
 from __future__ import annotations
 
 import math
+
 import numpy as np
-from posenc._checks import (
-    MAX_LENGTH,
-    MAX_WHOLE,
-    MAX_WIDTH,
-    check_array,
-    check_count,
+
+from posenc.checks import (
+    check_d_model,
     check_flag,
-    check_int,
     check_length,
     check_size,
 )
-from posenc.absolute import _check_seed, _check_std
-from posenc._checks import check_choice, check_d_model, check_length, check_size
-from posenc.analysis import toeplitz_view
-from posenc.relative import (
-    DIRECTIONS,
-    _check_buckets,
-    _check_heads,
-    _check_max_relative_position,
-    alibi_slopes,
-    shaw_embeddings,
-    shaw_query,
-    t5_bucket_values,
-    t5_relative_bucket,
+from posenc.schemes.bias import (
+    DIRECTION_OPTION,
+    HEADS_OPTION,
+    all_offsets,
+    bias_from,
+    check_heads,
+    curve_from,
+    is_causal,
 )
-from posenc.absolute import _check_seed
-from posenc.scheme import Option, Scheme
+from posenc.schemes.scheme import Scheme
 
 
 def alibi_slopes(num_heads: int) -> np.ndarray:
@@ -48,7 +39,7 @@ def alibi_slopes(num_heads: int) -> np.ndarray:
     P = 2^⌊log2 H⌋: the P slopes for P heads, then every other slope for 2P heads, first
     H − P of them, i.e. 2^(−4(2h'−1)/P) for h' = 1 … H − P.
     """
-    num_heads = _check_heads(num_heads)
+    num_heads = check_heads(num_heads)
 
     def power_of_2(n: int) -> list[float]:
         start = 2 ** (-(2 ** -(math.log2(n) - 3)))  # the reference's expression, kept verbatim
@@ -72,7 +63,7 @@ def alibi_bias(length: int, num_heads: int, *, causal: bool = False) -> np.ndarr
     same bias because softmax ignores a constant per row.
     """
     length, causal = check_length(length), check_flag(causal, "causal")
-    check_size((_check_heads(num_heads), length, length), "the ALiBi bias")
+    check_size((check_heads(num_heads), length, length), "the ALiBi bias")
     positions = np.arange(length)
     offset = positions[None, :] - positions[:, None]  # (length, length), j − i
     bias = -alibi_slopes(num_heads)[:, None, None] * np.abs(offset)
@@ -82,18 +73,29 @@ def alibi_bias(length: int, num_heads: int, *, causal: bool = False) -> np.ndarr
 
 
 def _alibi_offsets(length, d_model, base, *, num_heads=8, direction="bidirectional"):
-    offsets = _offsets(length)
+    offsets = all_offsets(length)
     values = -alibi_slopes(num_heads)[:, None] * np.abs(offsets).astype(np.float64)  # (heads, 2L−1)
-    return offsets, np.where(_causal(direction) & (offsets > 0), -np.inf, values)
+    return offsets, np.where(is_causal(direction) & (offsets > 0), -np.inf, values)
 
 
 def _alibi_formula(d_model, base, *, num_heads=8, direction="bidirectional"):
-    h, _ = _check_heads(num_heads), check_d_model(d_model)
+    h, _ = check_heads(num_heads), check_d_model(d_model)
     p = 2 ** math.floor(math.log2(h))
     slopes = r"m_h = 2^{-8h/%d},\ h = 1, \dots, %d" % (p, p)
     if h > p:
         slopes += r",\quad m_{%d+h'} = 2^{-4(2h'-1)/%d},\ h' = 1, \dots, %d" % (p, p, h - p)
     penalty = r"- m_h\,|i-j|"
-    if _causal(direction):
+    if is_causal(direction):
         penalty = r"+ \begin{cases} -m_h\,(i-j) & j \le i \\ -\infty & j > i \end{cases}"
     return r"e_{ij} = q_i \cdot k_j " + penalty + r",\quad " + slopes
+
+
+SCHEMES: tuple[Scheme, ...] = (
+    Scheme(
+        key="alibi", label="ALiBi", family="bias", paper="Press et al. 2021, arXiv:2108.12409",
+        formula=_alibi_formula, offset_curve=curve_from(_alibi_offsets), bias=bias_from(_alibi_offsets),
+        offset_bias=_alibi_offsets,
+        curve_label="logit bias of head 0 (steepest slope m_1)",
+        options=(HEADS_OPTION, DIRECTION_OPTION),
+    ),
+)

@@ -8,54 +8,34 @@ signature fn(length, d_model, base, **options); the sinusoidal base is unused.
 
 from __future__ import annotations
 
-import math
 import numpy as np
-from posenc._checks import (
-    MAX_LENGTH,
-    MAX_WHOLE,
-    MAX_WIDTH,
-    check_array,
+
+from posenc.checks import (
+    check_choice,
     check_count,
-    check_flag,
-    check_int,
     check_length,
     check_size,
 )
-from posenc.absolute import _check_seed, _check_std
-from posenc._checks import check_choice, check_d_model, check_length, check_size
-from posenc.analysis import toeplitz_view
-from posenc.relative import (
-    DIRECTIONS,
-    _check_buckets,
-    _check_heads,
-    _check_max_relative_position,
-    alibi_slopes,
-    shaw_embeddings,
-    shaw_query,
-    t5_bucket_values,
-    t5_relative_bucket,
-)
-from posenc.absolute import _check_seed
-from posenc.scheme import Option, Scheme
-
+from posenc.schemes.offsets import toeplitz_view
+from posenc.schemes.scheme import Option
 
 DIRECTIONS: tuple[str, ...] = ("bidirectional", "causal")
 
 
-def _check_heads(num_heads: object) -> int:
+def check_heads(num_heads: object) -> int:
     return check_count(num_heads, "num_heads", minimum=1, meaning="the number of attention heads")
 
 
-def _offsets(length: int) -> np.ndarray:
+def all_offsets(length: int) -> np.ndarray:
     length = check_length(length)
     return np.arange(-(length - 1), length)
 
 
-def _causal(direction: str) -> bool:
+def is_causal(direction: str) -> bool:
     return check_choice(direction, "direction", DIRECTIONS) == "causal"
 
 
-def _bias_from(offset_bias):
+def bias_from(offset_bias):
     """The registry's ``bias``: the full (heads, length, length) matrix from the per-offset values."""
     def bias(length, d_model, base, **options):
         _, values = offset_bias(length, d_model, base, **options)  # (heads, 2L − 1)
@@ -66,7 +46,7 @@ def _bias_from(offset_bias):
     return bias
 
 
-def _curve_from(offset_bias):
+def curve_from(offset_bias):
     """The registry's ``offset_curve``: head 0 of the per-offset values (−inf, masked, as a gap)."""
     def curve(length, d_model, base, **options):
         offsets, values = offset_bias(length, d_model, base, **options)
@@ -74,7 +54,7 @@ def _curve_from(offset_bias):
     return curve
 
 
-_DIRECTION = Option("direction", "Attention", "bidirectional", choices=DIRECTIONS,
+DIRECTION_OPTION = Option("direction", "Attention", "bidirectional", choices=DIRECTIONS,
                     help="causal: a decoder, each query sees only keys j ≤ i.")
-_HEADS = Option("num_heads", "Heads", 8, 1, 64, help="One slope / one learned table column per head.")
-_SEED = Option("seed", "Random seed", 0, 0, 9999, help="Seed of the untrained (random) table.")
+HEADS_OPTION = Option("num_heads", "Heads", 8, 1, 64, help="One slope / one learned table column per head.")
+SEED_OPTION = Option("seed", "Random seed", 0, 0, 9999, help="Seed of the untrained (random) table.")

@@ -8,7 +8,8 @@ their bias per offset and expand it to a matrix (:func:`toeplitz_view`).
 from __future__ import annotations
 
 import numpy as np
-from posenc._checks import check_array, check_finite, check_int, check_magnitude, check_seed, check_size
+
+from posenc.checks import check_array, check_magnitude, check_size
 
 
 def offset_similarity(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -6,10 +6,11 @@ collects them in one dict that pages, the comparison view and the tests loop ove
 
 from __future__ import annotations
 
-from posenc import absolute, relative_schemes, rope, sinusoidal
-from posenc.scheme import Scheme
+from posenc.schemes import absolute, alibi, shaw, sinusoidal, t5
+from posenc.schemes.rope import entry as rope
+from posenc.schemes.scheme import Scheme
 
-SCHEMES: dict[str, Scheme] = {s.key: s for module in (sinusoidal, absolute, rope, relative_schemes) for s in module.SCHEMES}
+SCHEMES: dict[str, Scheme] = {s.key: s for module in (sinusoidal, absolute, rope, shaw, t5, alibi) for s in module.SCHEMES}
 """key -> Scheme, in the order the selector shows them."""
 
 

@@ -9,35 +9,24 @@ with 2k + 1 vectors a_{−k} … a_k. They are shown at initialisation: seeded n
 
 from __future__ import annotations
 
-import math
 import numpy as np
-from posenc._checks import (
+
+from posenc.checks import (
     MAX_LENGTH,
-    MAX_WHOLE,
     MAX_WIDTH,
-    check_array,
-    check_count,
-    check_flag,
+    check_d_model,
     check_int,
     check_length,
     check_size,
 )
-from posenc.absolute import _check_seed, _check_std
-from posenc._checks import check_choice, check_d_model, check_length, check_size
-from posenc.analysis import toeplitz_view
-from posenc.relative import (
-    DIRECTIONS,
-    _check_buckets,
-    _check_heads,
-    _check_max_relative_position,
-    alibi_slopes,
-    shaw_embeddings,
-    shaw_query,
-    t5_bucket_values,
-    t5_relative_bucket,
+from posenc.schemes.absolute import _check_seed, _check_std
+from posenc.schemes.bias import (
+    SEED_OPTION,
+    all_offsets,
+    bias_from,
+    curve_from,
 )
-from posenc.absolute import _check_seed
-from posenc.scheme import Option, Scheme
+from posenc.schemes.scheme import Option, Scheme
 
 
 def _check_max_relative_position(k: object) -> int:
@@ -109,7 +98,7 @@ def shaw_bias(
 
 def _shaw_offsets(length, d_model, base, *, max_relative_position=16, seed=0):
     """The term a_clip(j−i) adds to e_ij: q·a_clip(j−i)/√d, for one fixed unit query."""
-    offsets, k = _offsets(length), _check_max_relative_position(max_relative_position)
+    offsets, k = all_offsets(length), _check_max_relative_position(max_relative_position)
     scores = shaw_embeddings(k, d_model, seed=seed) @ shaw_query(d_model, seed=seed)  # (2k+1,)
     return offsets, scores[np.clip(offsets, -k, k) + k][None, :] / np.sqrt(d_model)  # one head: d_head = d_model
 
@@ -122,3 +111,15 @@ def _shaw_formula(d_model, base, *, max_relative_position=16, seed=0):
         r" \operatorname{clip}(x, k) = \max(-k, \min(k, x)),\; k = %d,\;"
         r" a_{-k}, \dots, a_{k} \in \mathbb{R}^{%d}\ (%d\text{ vectors})" % (k, d_model, 2 * k + 1)
     )
+
+
+SCHEMES: tuple[Scheme, ...] = (
+    Scheme(
+        key="shaw", label="Relative, Shaw et al.", family="bias", paper="Shaw et al. 2018, arXiv:1803.02155",
+        formula=_shaw_formula, offset_curve=curve_from(_shaw_offsets), bias=bias_from(_shaw_offsets),
+        offset_bias=_shaw_offsets,
+        curve_label="q·a_clip(Δ)/√d for one fixed unit query (untrained vectors)",
+        options=(Option("max_relative_position", "Clipping distance k", 16, 0, 256,
+                        help="Offsets beyond ±k share the vectors a_−k and a_k."), SEED_OPTION),
+    ),
+)

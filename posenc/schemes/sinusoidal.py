@@ -16,7 +16,7 @@ from typing import Literal
 
 import numpy as np
 
-from posenc._checks import (
+from posenc.checks import (
     MAX_WHOLE,
     check_array,
     check_base,
@@ -28,7 +28,7 @@ from posenc._checks import (
     check_length,
     check_size,
 )
-from posenc.scheme import Option, Scheme, latex_number
+from posenc.schemes.scheme import Option, Scheme, latex_number
 
 Layout = Literal["interleaved", "split"]
 Spacing = Literal["vaswani", "tensor2tensor"]
@@ -270,7 +270,7 @@ def _table(length: int, d_model: int, base: float, *, layout: Layout = "interlea
 
 
 def _offset_curve(length: int, d_model: int, base: float, **options: str) -> tuple[np.ndarray, np.ndarray]:
-    from posenc.analysis import offset_similarity
+    from posenc.schemes.offsets import offset_similarity
 
     return offset_similarity(_table(length, d_model, base, **options))
 

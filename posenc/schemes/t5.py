@@ -11,34 +11,31 @@ table b is shown at initialisation: seeded normal draws.
 from __future__ import annotations
 
 import math
+
 import numpy as np
-from posenc._checks import (
-    MAX_LENGTH,
+
+from posenc.checks import (
     MAX_WHOLE,
-    MAX_WIDTH,
     check_array,
     check_count,
+    check_d_model,
     check_flag,
     check_int,
     check_length,
     check_size,
 )
-from posenc.absolute import _check_seed, _check_std
-from posenc._checks import check_choice, check_d_model, check_length, check_size
-from posenc.analysis import toeplitz_view
-from posenc.relative import (
-    DIRECTIONS,
-    _check_buckets,
-    _check_heads,
-    _check_max_relative_position,
-    alibi_slopes,
-    shaw_embeddings,
-    shaw_query,
-    t5_bucket_values,
-    t5_relative_bucket,
+from posenc.schemes.absolute import _check_seed, _check_std
+from posenc.schemes.bias import (
+    DIRECTION_OPTION,
+    HEADS_OPTION,
+    SEED_OPTION,
+    all_offsets,
+    bias_from,
+    check_heads,
+    curve_from,
+    is_causal,
 )
-from posenc.absolute import _check_seed
-from posenc.scheme import Option, Scheme
+from posenc.schemes.scheme import Option, Scheme
 
 
 def _check_buckets(bidirectional: bool, num_buckets: object, max_distance: object) -> tuple[int, int, int]:
@@ -128,7 +125,7 @@ def t5_bucket_values(num_buckets: int, num_heads: int, *, seed: int = 0, std: fl
     std = 1 puts the bias on the scale of an attention logit.
     """
     num_buckets = check_count(num_buckets, "num_buckets", minimum=2, meaning="the number of T5 buckets")
-    num_heads = _check_heads(num_heads)
+    num_heads = check_heads(num_heads)
     return np.random.default_rng(_check_seed(seed)).normal(0.0, _check_std(std), size=(num_buckets, num_heads))
 
 
@@ -148,7 +145,7 @@ def t5_bias(
     scalars from :func:`t5_bucket_values` (an untrained, seeded table).
     """
     length = check_length(length)
-    check_size((_check_heads(num_heads), length, length), "the T5 bias")
+    check_size((check_heads(num_heads), length, length), "the T5 bias")
     values = t5_bucket_values(num_buckets, num_heads, seed=seed, std=std)  # (buckets, heads)
     positions = np.arange(length)
     buckets = t5_relative_bucket(
@@ -160,16 +157,16 @@ def t5_bias(
 
 def _t5_offsets(length, d_model, base, *, num_heads=8, num_buckets=32, max_distance=128,
                 direction="bidirectional", seed=0):
-    offsets = _offsets(length)
-    index = t5_relative_bucket(offsets, bidirectional=not _causal(direction), num_buckets=num_buckets,
+    offsets = all_offsets(length)
+    index = t5_relative_bucket(offsets, bidirectional=not is_causal(direction), num_buckets=num_buckets,
                                max_distance=max_distance)
     return offsets, t5_bucket_values(num_buckets, num_heads, seed=seed)[index].T  # (heads, 2L−1)
 
 
 def _t5_formula(d_model, base, *, num_heads=8, num_buckets=32, max_distance=128, direction="bidirectional",
                 seed=0):
-    check_d_model(d_model), _check_heads(num_heads), _check_seed(seed)
-    causal = _causal(direction)
+    check_d_model(d_model), check_heads(num_heads), _check_seed(seed)
+    causal = is_causal(direction)
     per_side, e, max_distance = _check_buckets(not causal, num_buckets, max_distance)
     n, offset = (r"\max(-r, 0)", "") if causal else (r"|r|", r"%d\,[r > 0] + " % per_side)
     return (
@@ -178,3 +175,22 @@ def _t5_formula(d_model, base, *, num_heads=8, num_buckets=32, max_distance=128,
         r" \min\!\left(%d,\; %d + \left\lfloor \frac{\ln(n/%d)}{\ln(%d/%d)} \cdot %d \right\rfloor\right)"
         r" & n \ge %d \end{cases}" % (e, per_side - 1, e, e, max_distance, e, per_side - e, e)
     )
+
+
+SCHEMES: tuple[Scheme, ...] = (
+    Scheme(
+        key="t5", label="T5 relative bias", family="bias", paper="Raffel et al. 2019, arXiv:1910.10683",
+        formula=_t5_formula, offset_curve=curve_from(_t5_offsets), bias=bias_from(_t5_offsets),
+        offset_bias=_t5_offsets,
+        curve_label="logit bias of head 0 (untrained table)",
+        options=(
+            HEADS_OPTION,
+            Option("num_buckets", "Buckets", 32, 4, 128,
+                   help="32 in T5; halved per direction when bidirectional."),
+            Option("max_distance", "Max distance", 128, 2, 4096,
+                   help="Offsets from here on share the last bucket."),
+            DIRECTION_OPTION,
+            SEED_OPTION,
+        ),
+    ),
+)

@@ -1,7 +1,7 @@
 """The settings every scheme can take, and the nearest valid settings for any others.
 
 The sidebar bounds each control on its own (d_model 2 … 1024, n 1 … 1e9, length 2 … 4096,
-every option within its :class:`~posenc.scheme.Option` range). Some settings are invalid
+every option within its :class:`~posenc.schemes.scheme.Option` range). Some settings are invalid
 only in combination; the library refuses them with a ValueError, and :func:`valid_settings`
 corrects them first, so a page never computes with them:
 
@@ -26,9 +26,9 @@ from __future__ import annotations
 import math
 import numbers
 
-from posenc.params import SHARED_CONTROLS
-from posenc.registry import SCHEMES, get_scheme
-from posenc.scheme import Option
+from posenc.schemes.registry import SCHEMES, get_scheme
+from posenc.schemes.scheme import Option
+from posenc.settings.parsing import SHARED_CONTROLS
 
 _SHARED = {o.name: o for o in SHARED_CONTROLS}  # d_model, n, length
 _NEEDS_PAIRS = ("ntk", "dynamic")  # d_rot/(d_rot − 2): d_rot = 2 divides by zero

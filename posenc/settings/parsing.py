@@ -17,7 +17,7 @@ import math
 import re
 from collections.abc import Sequence
 
-from posenc.scheme import Option
+from posenc.schemes.scheme import Option
 
 MAX_D_MODEL = 1024
 MAX_LENGTH = 4096

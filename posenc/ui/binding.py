@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from posenc.params import code_span, number_text, parse_option, parse_selection
-from posenc.scheme import Option
+from posenc.schemes.scheme import Option
+from posenc.settings.parsing import code_span, number_text, parse_option, parse_selection
 
 WARNING_ICON = ":material/link_off:"
 

@@ -7,23 +7,17 @@ pickle re-validates it, ~30 ms). They are never mutated after they are returned.
 
 from __future__ import annotations
 
-import io
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+
 import numpy as np
 import pandas  # noqa: F401  # whole before any figure: plotly reads sys.modules and may see it half-imported
 import streamlit as st
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
-import posenc
-import posenc.analysis
-import posenc.curves
-from pages import presenter
-from pages.binding import SHOWN, bound_control, bound_multiselect, bound_tabs, warn  # noqa: F401  # re-exported for pages
-from posenc.constraints import valid_for_all, valid_settings
-from posenc.params import SHARED_CONTROLS
-from posenc.scheme import Option
 
+import posenc
+import posenc.analysis.curves
+import posenc.analysis.similarity
 
 CACHE_ENTRIES = 16  # bounded: many sessions with different settings cannot grow memory without limit
 TABLE_ENTRIES = 2  # full tables are up to 32 MiB each
@@ -78,7 +72,7 @@ def offset_bias(scheme: str, length: int, d_model: int, base: float, options: tu
 @cached
 def offset_curve(scheme: str, length: int, d_model: int, base: float, options: tuple) -> tuple[np.ndarray, np.ndarray]:
     """(offsets, values): the scheme's curve shared by every scheme (closed forms, no full table)."""
-    return posenc.curves.offset_curve(scheme, length, d_model, base, **dict(options))
+    return posenc.analysis.curves.offset_curve(scheme, length, d_model, base, **dict(options))
 
 
 @cached
@@ -90,8 +84,8 @@ def row_norms(scheme: str, length: int, d_model: int, base: float, options: tupl
 @cached
 def rope_wavelengths(d_model: int, base: float, options: tuple, length: int) -> dict[str, np.ndarray]:
     """Wavelength of every rotated pair under each scaling (the scheme's factor and context)."""
-    from posenc.rope import rope_keywords
-    from posenc.rope_scaling import ROPE_SCALINGS, rope_scaling_parameters
+    from posenc.schemes.rope.entry import rope_keywords
+    from posenc.schemes.rope.scalings import ROPE_SCALINGS, rope_scaling_parameters
 
     keywords = rope_keywords(dict(options))
     fraction = keywords.get("rotary_fraction", 1.0)
@@ -110,5 +104,5 @@ def rope_wavelengths(d_model: int, base: float, options: tuple, length: int) -> 
 @cached
 def permutation_gap(length: int, d_model: int, base: float) -> dict[str, float]:
     """max |attn(Px) − P·attn(x)| with no encoding and with the sinusoidal one."""
-    return {name: posenc.analysis.permutation_gap(min(length, 256), d_model, table)
+    return {name: posenc.analysis.similarity.permutation_gap(min(length, 256), d_model, table)
             for name, table in (("none (NoPE)", None), ("sinusoidal", posenc.sinusoidal(min(length, 256), d_model, base)))}

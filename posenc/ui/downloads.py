@@ -3,21 +3,10 @@
 from __future__ import annotations
 
 import io
-import threading
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+
 import numpy as np
 import pandas  # noqa: F401  # whole before any figure: plotly reads sys.modules and may see it half-imported
 import streamlit as st
-from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
-import posenc
-import posenc.analysis
-import posenc.curves
-from pages import presenter
-from pages.binding import SHOWN, bound_control, bound_multiselect, bound_tabs, warn  # noqa: F401  # re-exported for pages
-from posenc.constraints import valid_for_all, valid_settings
-from posenc.params import SHARED_CONTROLS
-from posenc.scheme import Option
 
 
 def npy_bytes(matrix: np.ndarray) -> bytes:

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from pages import shared
-from posenc import export
+from posenc.export import source as export
+from posenc.ui import compute, sidebar
 
 FULL_BIAS_LENGTH = 256  # forward() of a bias module builds (heads, L, L): checked on the first positions
 
@@ -40,7 +40,7 @@ def _gap(actual: np.ndarray, expected: np.ndarray) -> float:
     return float(np.where(same, 0.0, np.abs(actual - expected)).max(initial=0.0))
 
 
-@shared.cached
+@compute.cached
 def live_run(scheme: str, length: int, d_model: int, base: float, options: tuple) -> dict:
     """Build the file's module, run output() at this length, and compare with posenc's numpy."""
     import torch
@@ -68,10 +68,10 @@ def live_run(scheme: str, length: int, d_model: int, base: float, options: tuple
     return result
 
 
-def modules_panel(c: shared.Controls) -> None:
+def modules_panel(c: sidebar.Controls) -> None:
     """The scheme's nn.Module for the sidebar's settings: repr, tensors, a live run, and its code."""
     args = (c.scheme, c.length, c.d_model, c.base, c.options)
-    run = shared.or_stop(live_run, *args)
+    run = compute.or_stop(live_run, *args)
     st.caption("The module of the file below, built and run here with torch for these settings.")
     st.code(run["repr"], language="text")
     if run["tensors"]:
@@ -105,7 +105,7 @@ def _family(scheme: str) -> str:
     return posenc.get_scheme(scheme).family
 
 
-def live_expander(c: shared.Controls) -> None:
+def live_expander(c: sidebar.Controls) -> None:
     """A closed expander (state in the URL as ?module=…); the panel, and torch, run only when it is open."""
     with st.expander("The module, live (torch)", key="module", bind="query-params",
                      icon=":material/memory:") as box:

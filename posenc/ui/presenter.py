@@ -16,8 +16,8 @@ import re
 import plotly.graph_objects as go
 import streamlit as st
 
-from pages.binding import warn
-from posenc.params import code_span
+from posenc.settings.parsing import code_span
+from posenc.ui.binding import warn
 
 SCALE = 1.4  # text in presenter mode
 LINE_SCALE = 1.8  # line widths in presenter mode

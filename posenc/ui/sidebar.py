@@ -7,22 +7,18 @@ pass its scalars to the cached functions of :mod:`posenc.ui.compute`.
 
 from __future__ import annotations
 
-import io
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-import numpy as np
+
 import pandas  # noqa: F401  # whole before any figure: plotly reads sys.modules and may see it half-imported
 import streamlit as st
-from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
+
 import posenc
-import posenc.analysis
-import posenc.curves
-from pages import presenter
-from pages.binding import SHOWN, bound_control, bound_multiselect, bound_tabs, warn  # noqa: F401  # re-exported for pages
-from posenc.constraints import valid_for_all, valid_settings
-from posenc.params import SHARED_CONTROLS
-from posenc.scheme import Option
+import posenc.settings.parsing
+from posenc.schemes.scheme import Option
+from posenc.settings.constraints import valid_for_all, valid_settings
+from posenc.settings.parsing import SHARED_CONTROLS
+from posenc.ui import presenter
+from posenc.ui.binding import SHOWN, bound_control, warn
 
 
 @dataclass(frozen=True)
@@ -69,7 +65,7 @@ def controls() -> Controls:
         d_model, base, length = (bound_control(o, o.name) for o in SHARED_CONTROLS)
         options = tuple((o.name, bound_control(o, f"{scheme}.{o.name}")) for o in schemes[scheme].options)
         d_model, base, length, options = _combined(scheme, d_model, base, length, options)
-        st.caption(f"Caps: d_model ≤ {posenc.params.MAX_D_MODEL}, length ≤ {posenc.params.MAX_LENGTH}. "
+        st.caption(f"Caps: d_model ≤ {posenc.settings.parsing.MAX_D_MODEL}, length ≤ {posenc.settings.parsing.MAX_LENGTH}. "
                    "Every setting is in the URL: copy it to share this view.")
         present = presenter.toggle()
     presenter.apply(present)

@@ -10,29 +10,23 @@ import numpy as np
 import streamlit as st
 
 import posenc
-import posenc.analysis
-from pages import presenter
-from pages.shared import (
-    Controls,
-    bound_control,
-    offset_bias,
-    offset_curve,
-    or_stop,
-    rotation_check,
-    shared_figure,
-)
-from posenc import cells, curves, figures
-from posenc.scheme import Option
+import posenc.schemes.offsets
+from posenc.analysis import cells, curves
+from posenc.figures import charts, heatmaps
+from posenc.schemes.scheme import Option
+from posenc.ui import presenter
+from posenc.ui.binding import bound_control
+from posenc.ui.compute import offset_bias, offset_curve, or_stop, rotation_check, shared_figure
+from posenc.ui.sidebar import Controls
 
-
-WINDOW = figures.MAX_CELLS_PER_AXIS  # a window shows 256 consecutive positions (or dimensions) in full
+WINDOW = heatmaps.MAX_CELLS_PER_AXIS  # a window shows 256 consecutive positions (or dimensions) in full
 
 
 def shown_index(size: int, start: int | None, group: int = 1) -> np.ndarray:
     """What a heatmap draws of 0 … size−1: thinned to at most 256 (``start`` None), or the window
     start … start+255 at full resolution (moved back inside the range if it would run past the end)."""
     if start is None:
-        return figures.thin_index(size, group=group)
+        return heatmaps.thin_index(size, group=group)
     start = min(max(int(start), 0), max(size - WINDOW, 0))
     return np.arange(start, min(start + WINDOW, size))
 
@@ -84,8 +78,8 @@ def table_heatmap(scheme: str, length: int, d_model: int, base: float, options: 
     cols = shown_index(d_model, dim_start, group)
     values = cells.table_cells(scheme, length, d_model, base, rows, cols, **dict(options))
     aliased = cells.aliased_columns(cells.column_wavelengths(scheme, d_model, base, **dict(options)),
-                                    figures.row_stride(rows))
-    return figures.cells_heatmap(values, rows, cols, (length, d_model), title="PE: positions × dimensions",
+                                    heatmaps.row_stride(rows))
+    return heatmaps.cells_heatmap(values, rows, cols, (length, d_model), title="PE: positions × dimensions",
                                  x_label="dimension", y_label="position", col_group=group, aliased=aliased,
                                  zrange=posenc.get_scheme(scheme).value_range)
 
@@ -96,7 +90,7 @@ def similarity_heatmap(scheme: str, length: int, d_model: int, base: float, opti
     """Heatmap of PE·PEᵀ at the positions shown (only their rows of the table are computed)."""
     rows = shown_index(length, pos_start)
     table_rows = cells.table_cells(scheme, length, d_model, base, rows, np.arange(d_model), **dict(options))
-    return figures.position_heatmap(posenc.similarity_matrix(table_rows), rows, length,
+    return heatmaps.position_heatmap(posenc.similarity_matrix(table_rows), rows, length,
                                     title="PE·PEᵀ: similarity of two positions", x_label="position", y_label="position")
 
 
@@ -104,8 +98,8 @@ def toeplitz_heatmap(values: np.ndarray, rows: np.ndarray, length: int, *, title
     """Heatmap of M[i, j] = values[j − i + L − 1] at the positions ``rows`` (a bias or score that
     depends only on the offset). Masked entries (−∞, a causal decoder's future keys) are drawn as gaps.
     """
-    matrix = posenc.analysis.toeplitz_view(np.where(np.isneginf(values), np.nan, values), rows, rows)
-    return figures.position_heatmap(matrix, rows, length, title=title, x_label="key position j",
+    matrix = posenc.schemes.offsets.toeplitz_view(np.where(np.isneginf(values), np.nan, values), rows, rows)
+    return heatmaps.position_heatmap(matrix, rows, length, title=title, x_label="key position j",
                                     y_label="query position i")
 
 
@@ -142,7 +136,7 @@ def score_at(scheme: str, length: int, d_model: int, base: float, options: tuple
 def rope_shift_figure(d_model: int, base: float, options: tuple, length: int, m: int, n: int):
     """(figure, scores with both moved): score(m + s, n + s) and score(m + s, n) for every shift s
     that keeps both inside the length, for a fixed random query and key (seed 0)."""
-    from posenc.rope import rope_keywords
+    from posenc.schemes.rope.entry import rope_keywords
 
     keywords = rope_keywords(dict(options)) | {"seq_len": length}
     rng = np.random.default_rng(0)
@@ -157,7 +151,7 @@ def rope_shift_figure(d_model: int, base: float, options: tuple, length: int, m:
         together[start:start + len(block)] = (rotated_q * rotated_k).sum(axis=1)  # score(m + s, n + s)
         query_only[start:start + len(block)] = rotated_q @ k_at_n
     together.setflags(write=False)
-    figure = figures.line_chart(shifts, {"both moved by s": together, "only the query moved": query_only},
+    figure = charts.line_chart(shifts, {"both moved by s": together, "only the query moved": query_only},
                                 title="Moving query and key together leaves the score unchanged",
                                 x_label="shift s", y_label="q·k after rotation")
     return figure, together
@@ -165,11 +159,11 @@ def rope_shift_figure(d_model: int, base: float, options: tuple, length: int, m:
 
 def rope_shift_check(c: Controls) -> None:
     """RoPE's counterpart of the rotation check: score(m + s, n + s) = score(m, n)."""
-    from posenc.rope import rope_keywords
+    from posenc.schemes.rope.entry import rope_keywords
 
     st.title("Rotation check (RoPE): the score sees only the offset")
     st.latex(r"(R_{m+s}\,q)\cdot(R_{n+s}\,k) = q^\top R_{m+s}^\top R_{n+s}\,k = q^\top R_{n-m}\,k = (R_m q)\cdot(R_n k)")
-    keywords = or_stop(rope_keywords, c.option_dict)
+    or_stop(rope_keywords, c.option_dict)
     left, middle, right = st.columns(3)
     with left:
         m = int(bound_control(Option("query", "query position m", 0, 0, c.length - 1), "query"))
@@ -196,11 +190,11 @@ def rotation_vectors(d_model: int, base: float, spacing: str, pos: int, k: int):
     dims = np.arange(d_model)
     start, target = cells.sinusoidal_cells([pos, pos + k], dims, d_model, base, spacing=spacing)  # rows pos, pos+k
     predicted = posenc.apply_rotation(k, start[None, :], base, spacing=spacing)[0]
-    vectors = figures.vectors_chart(dims, {f"PE[{pos}]": start, f"M_k·PE[{pos}]": predicted,
+    vectors = charts.vectors_chart(dims, {f"PE[{pos}]": start, f"M_k·PE[{pos}]": predicted,
                                            f"PE[{pos + k}]": target},
                                     title=f"PE[{pos}] rotated by M_k (k = {k}) lands on PE[{pos + k}]")
     residual = np.abs(predicted - target)
-    per_dimension = figures.line_chart(dims, {"|M_k·PE[pos] − PE[pos+k]|": np.maximum(residual, 1e-18)},
+    per_dimension = charts.line_chart(dims, {"|M_k·PE[pos] − PE[pos+k]|": np.maximum(residual, 1e-18)},
                                        title="Their residual, dimension by dimension (float64; exact zeros drawn at 1e-18)",
                                        x_label="dimension", y_label="residual", log_y=True, markers=True,
                                        height=300, x_window=63)
@@ -211,7 +205,7 @@ def rotation_vectors(d_model: int, base: float, spacing: str, pos: int, k: int):
 def residual_figure(length: int, d_model: int, base: float, k: int, spacing: str):
     """The rotation residual at every position, float64 and float32, on a log axis."""
     checks = {name: rotation_check(length, d_model, base, k, spacing, name) for name in ("float64", "float32")}
-    return figures.line_chart(
+    return charts.line_chart(
         checks["float64"].positions, {name: np.maximum(check.errors, 1e-18) for name, check in checks.items()},
         title="max over dimensions of |M_k·PE[p] − PE[p+k]|", x_label="position p", y_label="residual", log_y=True,
     )
@@ -224,14 +218,14 @@ def phasor_figure(d_model: int, base: float, spacing: str, pos: int, k: int, pai
     start, end = cells.sinusoidal_cells([pos, pos + k], np.stack([2 * idx, 2 * idx + 1], axis=1).ravel(), d_model,
                                         base, spacing=spacing).reshape(2, len(idx), 2)  # (sin, cos) of each pair
     angles = k * posenc.frequencies(d_model, base, spacing=spacing)[idx]
-    return figures.phasor_chart(list(pairs), start, end, angles, pos=pos, k=k)
+    return charts.phasor_chart(list(pairs), start, end, angles, pos=pos, k=k)
 
 
 @shared_figure
 def dimension_curves(scheme: str, length: int, d_model: int, base: float, options: tuple, dims: tuple):
     """PE[:, d] against position for each chosen dimension d."""
     columns = cells.table_cells(scheme, length, d_model, base, np.arange(length), list(dims), **dict(options))
-    return figures.line_chart(np.arange(length), {f"dim {d}": columns[:, n] for n, d in enumerate(dims)},
+    return charts.line_chart(np.arange(length), {f"dim {d}": columns[:, n] for n, d in enumerate(dims)},
                               title="Each dimension is a sinusoid over positions", x_label="position",
                               y_label="PE[position, dim]", x_window=255)
 
@@ -240,7 +234,7 @@ def dimension_curves(scheme: str, length: int, d_model: int, base: float, option
 def position_vectors(scheme: str, length: int, d_model: int, base: float, options: tuple, positions: tuple):
     """PE[p, :] against dimension for each chosen position p."""
     rows = cells.table_cells(scheme, length, d_model, base, list(positions), np.arange(d_model), **dict(options))
-    return figures.line_chart(np.arange(d_model), {f"pos {p}": rows[n] for n, p in enumerate(positions)},
+    return charts.line_chart(np.arange(d_model), {f"pos {p}": rows[n] for n, p in enumerate(positions)},
                               title="Each position is a vector over dimensions", x_label="dimension",
                               y_label="PE[pos, dimension]", x_window=127)
 
@@ -251,7 +245,7 @@ def wavelength_figure(d_model: int, base: float, spacing: str, length: int):
     waves = posenc.wavelengths(d_model, base, spacing=spacing)
     pairs = np.arange(len(waves))
     label = f"length = {length}"
-    figure = figures.line_chart(pairs, {"wavelength 2π/θᵢ": waves, label: np.full(len(waves), length)},
+    figure = charts.line_chart(pairs, {"wavelength 2π/θᵢ": waves, label: np.full(len(waves), length)},
                                 title="Wavelength of every (sin, cos) pair", x_label="pair i",
                                 y_label="wavelength (positions)", log_y=True, markers=len(waves) <= 64, dashed=(label,))
     return figure, float(waves[-1])
@@ -266,14 +260,14 @@ def comparison_figure(selected: str, length: int, d_model: int, base: float, opt
         offsets, values = curves.offset_curve(key, length, d_model, base, **dict(chosen))
         label = scheme.curve_label if len(scheme.curve_label) < 40 else "value"
         panels[scheme.label] = (offsets, values, label)
-    return figures.curve_grid(panels, x_label="offset j − i")
+    return charts.curve_grid(panels, x_label="offset j − i")
 
 
 @shared_figure
 def rope_phasor_figure(d_model: int, base: float, options: tuple, m: int, n: int, pairs: tuple):
     """Pair i of a unit vector rotated by apply_rope to position m and to position n."""
-    from posenc.rope import rope_keywords
-    from posenc.rope_scaling import rope_inv_freq, rotary_dims
+    from posenc.schemes.rope.entry import rope_keywords
+    from posenc.schemes.rope.frequencies import rope_inv_freq, rotary_dims
 
     keywords = rope_keywords(dict(options))
     d_rot = rotary_dims(d_model, keywords.get("rotary_fraction", 1.0))
@@ -288,5 +282,5 @@ def rope_phasor_figure(d_model: int, base: float, options: tuple, m: int, n: int
         ends.append(np.stack([rotated[np.arange(len(idx)), second], rotated[np.arange(len(idx)), first]], axis=1))
     inv_freq, _ = rope_inv_freq(d_model, base, seq_len=max(m, n) + 1,
                                 **{k: v for k, v in keywords.items() if k != "layout"})
-    return figures.phasor_chart(list(pairs), ends[0], ends[1], (n - m) * inv_freq[idx], pos=m, k=n - m,
+    return charts.phasor_chart(list(pairs), ends[0], ends[1], (n - m) * inv_freq[idx], pos=m, k=n - m,
                                 title=f"Pairs of a unit vector rotated to position m={m} and to n={n}")

@@ -8,28 +8,17 @@ numbers (RoFormer, Su et al., arXiv:2104.09864).
 
 from __future__ import annotations
 
-from typing import Literal
 import numpy as np
-from posenc._checks import (
-    MAX_WHOLE,
-    check_array,
+
+from posenc.checks import (
     check_base,
     check_choice,
     check_d_model,
-    check_finite,
-    check_length,
-    check_real,
-    check_size,
 )
-from posenc.rope_scaling import (
-    ROPE_SCALINGS,
-    rope_inv_freq,
-    rope_scaling_parameters,
-    rotary_dims,
-    yarn_correction_range,
-)
-from posenc.scheme import Option, Scheme, latex_number
-
+from posenc.schemes.rope.frequencies import rope_inv_freq, rotary_dims
+from posenc.schemes.rope.rotation import LAYOUTS, rope_score_curve
+from posenc.schemes.rope.scalings import ROPE_SCALINGS, rope_scaling_parameters, yarn_correction_range
+from posenc.schemes.scheme import Option, Scheme, latex_number
 
 _SCALING_KEYS = {name for rope_type in ROPE_SCALINGS for name in rope_scaling_parameters(rope_type)}
 

@@ -13,20 +13,14 @@ from __future__ import annotations
 
 import inspect
 import math
-from typing import Callable
+
 import numpy as np
-from posenc._checks import check_base, check_choice, check_d_model, check_real
-from posenc.rope_frequencies import (  # the scalings themselves; re-exported here
-    MAX_FACTOR,  # noqa: F401
+
+from posenc.checks import check_base, check_choice, check_d_model, check_real
+from posenc.schemes.rope.scalings import (
+    ROPE_SCALINGS,
     _check_seq_len,
-    default_inv_freq,
-    dynamic_inv_freq,
-    linear_inv_freq,
-    llama3_inv_freq,
-    ntk_inv_freq,
-    yarn_attention_factor,  # noqa: F401
-    yarn_correction_range,  # noqa: F401
-    yarn_inv_freq,
+    rope_scaling_parameters,
 )
 
 

@@ -21,11 +21,12 @@ scalings (``rope_type``) are in :mod:`posenc.schemes.rope.scalings`.
 from __future__ import annotations
 
 from typing import Literal
+
 import numpy as np
-from posenc._checks import (
+
+from posenc.checks import (
     MAX_WHOLE,
     check_array,
-    check_base,
     check_choice,
     check_d_model,
     check_finite,
@@ -33,15 +34,7 @@ from posenc._checks import (
     check_real,
     check_size,
 )
-from posenc.rope_scaling import (
-    ROPE_SCALINGS,
-    rope_inv_freq,
-    rope_scaling_parameters,
-    rotary_dims,
-    yarn_correction_range,
-)
-from posenc.scheme import Option, Scheme, latex_number
-
+from posenc.schemes.rope.frequencies import rope_inv_freq
 
 Layout = Literal["interleaved", "half"]
 LAYOUTS: tuple[str, ...] = ("interleaved", "half")
@@ -83,7 +76,7 @@ def apply_rope(x: np.ndarray, positions: np.ndarray | None = None, base: float =
     (RoFormer, arXiv:2104.09864); s is the scaling's attention factor (1 except
     for YaRN, where HF multiplies cos and sin by it). ``positions`` (default
     0, …, length − 1) must broadcast to x.shape[:-1]. ``rope_type`` and ``params``
-    choose a scaling of :data:`posenc.rope_scaling.ROPE_SCALINGS`; ``seq_len``
+    choose a scaling of :data:`posenc.schemes.rope.scalings.ROPE_SCALINGS`; ``seq_len``
     (used by "dynamic") defaults to max(positions) + 1, as in HF.
     """
     x = check_array(x, "x")

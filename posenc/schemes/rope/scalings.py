@@ -18,34 +18,23 @@ frequencies they give.
 
 from __future__ import annotations
 
+import inspect
 import math
 import numbers
+from typing import Callable
+
 import numpy as np
-from posenc._checks import (
+
+from posenc.checks import (
     MAX_BASE,
     MAX_WHOLE,
     MAX_WIDTH,
     check_base,
+    check_choice,
     check_flag,
     check_int,
     check_real,
 )
-import inspect
-from typing import Callable
-from posenc._checks import check_base, check_choice, check_d_model, check_real
-from posenc.rope_frequencies import (  # the scalings themselves; re-exported here
-    MAX_FACTOR,  # noqa: F401
-    _check_seq_len,
-    default_inv_freq,
-    dynamic_inv_freq,
-    linear_inv_freq,
-    llama3_inv_freq,
-    ntk_inv_freq,
-    yarn_attention_factor,  # noqa: F401
-    yarn_correction_range,  # noqa: F401
-    yarn_inv_freq,
-)
-
 
 MAX_FACTOR = 1e6
 """The largest context extension (HF has no bound; beyond it, factor·L/L₀ − (factor − 1) loses its digits)."""
