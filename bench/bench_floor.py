@@ -41,7 +41,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 import browser_trace  # noqa: E402
 import streamlit  # noqa: E402
 from browser import launch  # noqa: E402
-from loadtest import free_port, stop_server, wait_healthy  # noqa: E402
+from streamlit_server import free_port, stop_server, wait_healthy  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 

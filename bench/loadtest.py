@@ -33,14 +33,13 @@ from pathlib import Path
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from streamlit_server import (  # noqa: F401  (wait_healthy: re-exported for bench_floor.py)
+from streamlit_server import (
     free_port,
     listening_pid,
     sample_peak,
     server_usage,
     start_server,
     stop_server,
-    wait_healthy,
 )
 
 DEFAULT_PARAMS = ("d_model=32,64,128,256", "length=50,100,200,400")

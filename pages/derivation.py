@@ -2,7 +2,7 @@
 
 One step per screen, bound to the URL (?step=1 … 9) with Previous / Next, each step one
 formula with the current d_model, n, pos, k and i substituted and the numbers posenc
-computes for it (posenc.derivation, pinned by tests/test_derivation.py).
+computes for it (posenc.lesson.steps, pinned by tests/test_derivation.py).
 """
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Presenter mode and chart output (pages/presenter.py): restyled copies, never the cached figure."""
+"""Presenter mode and chart output (posenc/ui/presenter.py): restyled copies, never the cached figure."""
 
 import json
 import re

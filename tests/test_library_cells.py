@@ -1,4 +1,4 @@
-"""Property-based tests of posenc.cells: the cells a chart draws, computed without the full table.
+"""Property-based tests of posenc.analysis.cells: the cells a chart draws, computed without the full table.
 
 Valid arguments (positions and dimensions drawn inside the table) must give exactly the full
 table's cells; one argument replaced by a hostile value must be refused with a sentence or give

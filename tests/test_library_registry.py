@@ -34,7 +34,7 @@ def option_strategy(option):
 
 
 def refused_by_constraints(key, length, d_model, base, options):
-    """Whether posenc.constraints would correct these in-range settings (the scheme refuses them)."""
+    """Whether posenc.settings.constraints would correct these in-range settings (the scheme refuses them)."""
     return bool(valid_settings(key, length, d_model, base, options)[1])
 
 

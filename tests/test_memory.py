@@ -1,4 +1,4 @@
-"""The server hands freed memory back after each run (pages/memory.py)."""
+"""The server hands freed memory back after each run (posenc/ui/memory.py)."""
 
 import sys
 

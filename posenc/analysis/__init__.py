@@ -1,0 +1,9 @@
+"""Measurements on encodings (numpy only): what the charts and the Properties page show.
+
+- :mod:`~posenc.analysis.similarity`: PE·PEᵀ, and whether attention can tell orders apart;
+- :mod:`~posenc.analysis.distances`: distances and differences between encodings;
+- :mod:`~posenc.analysis.cells`: the cells a chart shows, computed without the full table;
+- :mod:`~posenc.analysis.curves`: the offset curve every scheme shares, from closed forms;
+- :mod:`~posenc.analysis.properties` and :mod:`~posenc.analysis.verdicts`: seed 001's criteria,
+  measured, and the verdicts drawn from the measurements.
+"""

@@ -1,4 +1,4 @@
-"""The verdicts of seed 001's criteria ("✔ …", "≈ …", "✘ …"), from the numbers posenc.properties measures."""
+"""The verdicts of seed 001's criteria ("✔ …", "≈ …", "✘ …"), from the numbers posenc.analysis.properties measures."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""RoPE's template for :mod:`posenc.export` and the code of its frequencies, θ_i or a scaling's θ'_i.
+"""RoPE's template for :mod:`posenc.export.source` and the code of its frequencies, θ_i or a scaling's θ'_i.
 
-Like every template of :mod:`posenc.export_templates` (which re-exports these names), ``ROPE``
+Like the templates of the other families (:mod:`posenc.export.absolute`, :mod:`posenc.export.bias`), ``ROPE``
 is ``str.format``-ed with the settings as Python literals; its ``{FREQUENCIES}`` is the source
 :func:`rope_frequency_code` writes. Rotation as RoFormer (Su et al., arXiv:2104.09864).
 """

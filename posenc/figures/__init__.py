@@ -1,0 +1,7 @@
+"""plotly figure builders: arrays in, ``go.Figure`` out; no builder reads widgets or session state.
+
+- :mod:`~posenc.figures.layout`: the shared look (fonts, grid, palette) as plain dicts;
+- :mod:`~posenc.figures.heatmaps`: heatmaps of large matrices, thinned to what a chart can show;
+- :mod:`~posenc.figures.charts`: line, vector, phasor, bucket and comparison charts;
+- :mod:`~posenc.figures.derivation`: the pictures only the derivation draws.
+"""

@@ -1,6 +1,6 @@
 """plotly builders of the derivation page (arrays in, ``go.Figure`` out), in the shared look of
-:mod:`posenc.figures`: each built as one dict and validated once (posenc.figure_spec). The
-steps reuse posenc.figures (heatmap, line_chart, vectors_chart, phasor_chart) where one fits;
+:mod:`posenc.figures.layout`: each built as one dict and validated once. The steps reuse the
+heatmaps and charts of the other pages (heatmap, line_chart, vectors_chart, phasor_chart) where one fits;
 these are the pictures no other page draws.
 """
 

@@ -4,7 +4,7 @@ Rows and columns beyond MAX_CELLS_PER_AXIS are subsampled by an even stride
 (:func:`thin_index`); the cells that are sent keep their true values, the axes their true
 indices, and the title says how many were skipped. Columns that the row stride cannot show
 faithfully (wavelength under 2·stride) can be outlined (:func:`aliased_marks`).
-Re-exported by :mod:`posenc.figures`.
+
 """
 
 from __future__ import annotations

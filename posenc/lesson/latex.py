@@ -1,4 +1,4 @@
-"""LaTeX of each derivation step with the current numbers substituted (see :mod:`posenc.derivation`).
+"""LaTeX of each derivation step with the current numbers substituted (see :mod:`posenc.lesson.steps`).
 
 Every function takes a step's computed numbers and writes the formula that produced
 them, so the formula on screen is the one computed. Numbers show 6 significant digits.

@@ -4,9 +4,9 @@ Why the sinusoidal encoding lets attention use relative position, in the order o
 seeds: the formula, θ_i, the angle-addition identities, the rotation M_k, its residual,
 M₋ₖ = M_kᵀ, the offset-only dot product, adding vs concatenating, and the torch module.
 Each ``*_step`` function computes every number its step shows, from posenc's own
-functions (pure numpy; only :func:`module_step`, in :mod:`posenc.derivation_module` and
-re-exported here, imports torch, lazily). LaTeX of the formulas, with these numbers
-substituted, is in :mod:`posenc.derivation_latex`.
+functions (pure numpy). Step 9, the torch module run live, is :mod:`posenc.lesson.torch_module`
+(it imports torch, lazily); LaTeX of the formulas, with these numbers substituted, is
+:mod:`posenc.lesson.latex`.
 
 ``i`` always names a (sin, cos) pair: columns 2i and 2i + 1, 0 ≤ i < ⌊d_model/2⌋.
 """

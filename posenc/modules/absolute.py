@@ -1,4 +1,4 @@
-"""torch versions of posenc.absolute: a learned position table, and NoPE.
+"""torch versions of posenc.schemes.absolute: a learned position table, and NoPE.
 
 The learned table starts from the same numpy draw as :func:`posenc.schemes.absolute.learned_absolute`
 (N(0, 0.02²), ``np.random.default_rng(seed)``), so before training both give the same rows.

@@ -1,4 +1,4 @@
-"""Argument checks of the torch modules: the same sentences as posenc._checks, for tensors."""
+"""Argument checks of the torch modules: the same sentences as posenc.checks, for tensors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""torch versions of posenc.relative: Shaw et al.'s vectors, T5's bucketed bias, ALiBi.
+"""torch versions of the bias schemes (posenc.schemes.shaw, t5, alibi): Shaw et al.'s vectors, T5's bucketed bias, ALiBi.
 
 Each computes with torch ops; the learned tables start from the same numpy draw as the
 numpy functions, so before training both give the same numbers (to float32 rounding).

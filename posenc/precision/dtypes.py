@@ -10,8 +10,8 @@ u = 2^(−p) (the unit roundoff): 6.0e-8, 4.9e-4 and 3.9e-3.
 
 This module is numpy: the facts above, correct rounding to each dtype (bfloat16 too,
 which numpy lacks), and the search for repeated encodings. The tables computed *in* a
-dtype, the way common torch code computes them, live in :mod:`posenc.precision_tables`;
-the relative-position residuals in :mod:`posenc.precision_relative` (both import torch).
+dtype, the way common torch code computes them, live in :mod:`posenc.precision.tables`;
+the relative-position residuals in :mod:`posenc.precision.residuals` (both import torch).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ corrects them first, so a page never computes with them:
   bidirectional, num_buckets // 2 when causal;
 - learned, nope, shaw, alibi: nothing beyond each control's own range.
 
-Beyond the sidebar the library has its own bounds (posenc._checks): base in [1, 1e300], length
+Beyond the sidebar the library has its own bounds (posenc.checks): base in [1, 1e300], length
 ≤ 2^20, widths ≤ 2^16, heads and buckets ≤ 4096, at most 2^24 numbers per returned array, RoPE
 factor ≤ 1e6; the sidebar's ranges are inside all of them.
 

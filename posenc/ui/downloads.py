@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 import numpy as np
-import pandas  # noqa: F401  # whole before any figure: plotly reads sys.modules and may see it half-imported
 import streamlit as st
 
 
