@@ -38,12 +38,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
-import browser_trace  # noqa: E402
 import streamlit  # noqa: E402
-from browser import launch  # noqa: E402
-from streamlit_server import free_port, stop_server, wait_healthy  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
+
+import browser_trace  # noqa: E402
+from browser import launch  # noqa: E402
+from streamlit_server import free_port, stop_server, wait_healthy  # noqa: E402
 
 PAGES = [("Encoding matrix", "", "d_model", "ArrowLeft"), ("Sinusoids", "sinusoids", "d_model", "ArrowLeft"),
          ("Rotation check", "rotation", "pos", "ArrowRight"), ("How it works", "details", "d_model", "ArrowLeft"),
@@ -172,7 +173,7 @@ def trace_row(browser, sides: dict[str, tuple[str, str, str]]) -> dict[str, dict
         try:
             page, _ = first_load(context, url)
             press(page, slider, key)
-            result[name] = browser_trace.traced(browser, page, lambda: press(page, slider, key))
+            result[name] = browser_trace.traced(browser, page, lambda page=page, slider=slider, key=key: press(page, slider, key))
         except PlaywrightError as err:  # a timeout: the row stays empty, the run goes on
             print(f"  trace {name} {url}: {str(err).splitlines()[0][:120]}", file=sys.stderr)
             result[name] = {}

@@ -33,6 +33,7 @@ from pathlib import Path
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
 from streamlit_server import (
     free_port,
     listening_pid,

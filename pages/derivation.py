@@ -184,7 +184,7 @@ def step_7(c, pos, k, i):
             others[f"k = {extra}"] = other.diagonal
     positions = np.arange(c.length)
     presenter.chart(FD.flat_diagonal(positions[s.positions], s.diagonal,
-                                     {n: v for n, v in others.items()}, k=k, title="PE[p]·PE[p+k] against p"),
+                                     dict(others), k=k, title="PE[p]·PE[p+k] against p"),
                     "flat_diagonal", "derivation_flat_diagonal", k=k)
     size = min(c.length, 128)
     presenter.chart(FD.similarity_with_diagonal(similarity_corner(c.d_model, c.base, size), k,

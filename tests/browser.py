@@ -57,7 +57,7 @@ def running_app(timeout: float = 60.0):
                         break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"streamlit did not start: {process.stderr.read().decode()[-2000:]}")
+                    raise RuntimeError(f"streamlit did not start: {process.stderr.read().decode()[-2000:]}") from None
                 time.sleep(0.3)
         yield url, process
     finally:

@@ -28,8 +28,9 @@ def app():
 @pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium, headless, for one test module."""
-    from browser import launch
     from playwright.sync_api import sync_playwright
+
+    from browser import launch
 
     with sync_playwright() as playwright:
         chromium = launch(playwright)

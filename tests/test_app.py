@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
-from apptest_helpers import PAGES, ROOT, charts, run
-from plotly_data import decode
 
 import posenc
+from apptest_helpers import PAGES, ROOT, charts, run
+from plotly_data import decode
 
 BAD_URL = {"d_model": "abc", "length": "1000000000", "n": "0", "scheme": "<script>alert(1)</script>"}
 
@@ -123,7 +123,7 @@ def test_rotation_page_shows_vectors_residuals_and_transpose():
     metrics = {m.label: m.value for m in at.metric}
     assert float(metrics["max residual over 62 positions (float64)"]) < 1e-13
     assert float(metrics["max residual over 62 positions (float32)"]) < 1e-6
-    assert r"M_{2} - M_{-2}^\top" in " ".join(l.proto.body for l in at.get("latex"))
+    assert r"M_{2} - M_{-2}^\top" in " ".join(element.proto.body for element in at.get("latex"))
 
 
 def test_rotation_page_odd_d_model_uses_the_nearest_even_width_and_says_so():

@@ -2,9 +2,9 @@
 pinned by name: crashes, empty pages, rendered URL text, untruthful warnings, controls not in the URL."""
 
 import pytest
-from fuzz_links import PAGES, check_page, open_page, outside_code
 
 import posenc
+from fuzz_links import PAGES, check_page, open_page, outside_code
 
 
 def clean(link: dict, page: str):

@@ -3,9 +3,9 @@
 
 import numpy as np
 import pytest
-from browser import chart_data, require_chromium, wait_idle
 
 import posenc
+from browser import chart_data, require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
 require_chromium()
@@ -109,5 +109,5 @@ def test_the_similarity_tab_draws_its_chart_when_opened_and_lands_in_the_url(app
     page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]"
                            ".some(p => p.layout && /similarity/.test(p.layout.title.text))", timeout=30_000)
     table = posenc.sinusoidal(30, 8)
-    z = [t for t in chart_data(page, page.locator("[data-testid=stPlotlyChart]").count() - 1)][0]["z"]
+    z = list(chart_data(page, page.locator("[data-testid=stPlotlyChart]").count() - 1))[0]["z"]
     np.testing.assert_allclose(np.array(z, dtype=np.float32), (table @ table.T).astype(np.float32), rtol=1e-6)

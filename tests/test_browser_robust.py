@@ -4,6 +4,7 @@ that would render (links, images, emphasis, HTML) shown literally."""
 from urllib.parse import quote, urlparse
 
 import pytest
+
 from browser import require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser

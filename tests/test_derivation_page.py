@@ -2,14 +2,14 @@
 
 import json
 
-import apptest_helpers
 import numpy as np
 import pytest
-from apptest_helpers import charts
-from plotly_data import decode
 from streamlit.testing.v1 import AppTest
 
+import apptest_helpers
 import posenc
+from apptest_helpers import charts
+from plotly_data import decode
 from posenc.lesson import latex as L
 from posenc.lesson import steps, torch_module
 

@@ -1,9 +1,9 @@
 """Figure builders: thinning keeps true values and says so."""
 
 import numpy as np
-from plotly_data import decode
 
 import posenc
+from plotly_data import decode
 from posenc.figures import heatmaps
 
 

@@ -15,8 +15,9 @@ by name in tests/test_app_regressions.py.
 import json
 import os
 
-from fuzz_links import describe, links, run_link
 from hypothesis import HealthCheck, given, seed, settings
+
+from fuzz_links import describe, links, run_link
 
 LINKS = int(os.environ.get("POSENC_FUZZ_LINKS", "100"))
 SEED = os.environ.get("POSENC_FUZZ_SEED")

@@ -5,6 +5,7 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
+
 from browser import ROOT, require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser

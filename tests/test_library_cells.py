@@ -8,9 +8,9 @@ the same kind of result. Budget: the hypothesis profile in tests/conftest.py (PO
 import numpy as np
 import pytest
 from hypothesis import strategies as st
-from library_fuzz import finite_array, fuzz
 
 import posenc
+from library_fuzz import finite_array, fuzz
 from posenc.analysis import cells
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")  # an overflow warning is a silent inf: fail

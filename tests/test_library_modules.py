@@ -11,9 +11,9 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from library_fuzz import HOSTILE_SCALARS, fuzz, outcome
 
 import posenc
+from library_fuzz import HOSTILE_SCALARS, fuzz, outcome
 from posenc.modules import (
     ALiBiBias,
     LearnedPositionalEmbedding,
@@ -93,7 +93,7 @@ test_rotary_module = fuzz(rotary, dict(d=st.integers(2, 32).map(lambda h: 2 * h)
 @given(tensors_or_hostile(X.map(lambda x: x[None] if x.ndim == 2 else x)))
 def test_sinusoidal_forward(x):
     module = SinusoidalPositionalEncoding(8, max_len=16)
-    kind, result = outcome(lambda: module(x))
+    kind, result = outcome(lambda module=module: module(x))
     if kind == "ok":
         finite_tensor(result, x.shape)
         expected = x.double().numpy() + posenc.sinusoidal(x.shape[1], 8).astype(np.float32)
@@ -104,7 +104,7 @@ def test_sinusoidal_forward(x):
 @given(tensors_or_hostile(X))
 def test_learned_and_nope_forward(x):
     for module in (LearnedPositionalEmbedding(16, 8), NoPositionalEncoding()):
-        kind, result = outcome(lambda: module(x))
+        kind, result = outcome(lambda module=module: module(x))
         if kind == "ok":
             finite_tensor(result, x.shape)
 
@@ -132,7 +132,7 @@ LENGTHS = st.one_of(st.integers(0, 12), st.sampled_from(HOSTILE_SCALARS), st.jus
 def test_relative_forward_equals_numpy(length):
     shaw, t5, alibi = ShawRelativePositions(3, 4), T5RelativeBias(2, max_distance=20), ALiBiBias(4, causal=True)
     for module in (shaw, t5, alibi):
-        kind, result = outcome(lambda: module(length))
+        kind, result = outcome(lambda module=module: module(length))
         if kind != "ok":
             continue
         n = int(length)

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from library_fuzz import finite_array, fuzz
 
 import posenc
+from library_fuzz import finite_array, fuzz
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")  # an overflow warning is a silent inf: fail
 

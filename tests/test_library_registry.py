@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from library_fuzz import finite_array, fuzz, hostile, outcome
 
 import posenc
+from library_fuzz import finite_array, fuzz, hostile, outcome
 from posenc.analysis import distances, properties, similarity
 from posenc.schemes import offsets
 from posenc.schemes.rope import frequencies, scalings

@@ -13,10 +13,10 @@ import pytest
 import torch
 from hypothesis import example, given
 from hypothesis import strategies as st
-from t5_reference import hf_relative_position_bucket
 
 from posenc.modules.relative import relative_position_bucket
 from posenc.schemes.t5 import _t5_log_bucket, t5_relative_bucket
+from t5_reference import hf_relative_position_bucket
 
 R = np.arange(-1000, 1001)
 

@@ -2,10 +2,10 @@
 no table) and the RoPE shift check (each rotation done once) against posenc's own functions."""
 
 import numpy as np
-from apptest_helpers import charts, run
-from plotly_data import decode
 
 import posenc
+from apptest_helpers import charts, run
+from plotly_data import decode
 
 
 def test_comparison_curves_equal_the_registry_curves():

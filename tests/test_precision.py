@@ -8,8 +8,6 @@ import pytest
 import posenc
 from posenc.precision import dtypes as precision
 from posenc.precision.dtypes import first_inexact_integer, first_repeated_row, max_abs_error, round_to
-
-torch = pytest.importorskip("torch")
 from posenc.precision.residuals import (
     rope_shift_residual,
     rotation_residual,
@@ -17,6 +15,8 @@ from posenc.precision.residuals import (
     theta_forms,
 )
 from posenc.precision.tables import annotated_sinusoidal, precision_table
+
+torch = pytest.importorskip("torch")
 
 LIMITS = {"float32": 16_777_217, "float16": 2049, "bfloat16": 257}
 

@@ -4,14 +4,14 @@ import subprocess
 import sys
 import textwrap
 
-import apptest_helpers
 import numpy as np
 import pytest
-from apptest_helpers import APP, ROOT, charts
-from plotly_data import decode
 from streamlit.testing.v1 import AppTest
 
+import apptest_helpers
 import posenc
+from apptest_helpers import APP, ROOT, charts
+from plotly_data import decode
 
 pytest.importorskip("torch")
 from posenc.precision.tables import precision_table

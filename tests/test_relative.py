@@ -7,7 +7,6 @@ import math
 import numpy as np
 import pytest
 import torch
-from t5_reference import hf_relative_position_bucket
 
 from posenc.modules.relative import (
     ALiBiBias,
@@ -19,6 +18,7 @@ from posenc.schemes import alibi, shaw, t5
 from posenc.schemes.alibi import alibi_bias, alibi_slopes
 from posenc.schemes.shaw import shaw_bias, shaw_embeddings, shaw_lookup, shaw_query, shaw_relative_positions
 from posenc.schemes.t5 import t5_bias, t5_bucket_values, t5_relative_bucket
+from t5_reference import hf_relative_position_bucket
 
 SCHEMES = shaw.SCHEMES + t5.SCHEMES + alibi.SCHEMES
 

@@ -3,10 +3,10 @@ own values (thinned and zoomed), and every column too fast for the row stride is
 
 import numpy as np
 import pytest
-from apptest_helpers import charts, run
-from plotly_data import decode
 
 import posenc
+from apptest_helpers import charts, run
+from plotly_data import decode
 from posenc.analysis import cells, curves
 from posenc.figures import heatmaps
 

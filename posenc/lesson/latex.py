@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc.lesson.torch_module import ModuleStep
 from posenc.lesson.steps import (
     AngleStep,
     BlockStep,
@@ -19,6 +18,7 @@ from posenc.lesson.steps import (
     TransposeStep,
     VariationStep,
 )
+from posenc.lesson.torch_module import ModuleStep
 from posenc.schemes.scheme import latex_number
 
 

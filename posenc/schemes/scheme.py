@@ -15,8 +15,9 @@ their defaults and ranges so that the app can draw a control for each.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Literal
+from typing import Literal
 
 import numpy as np
 

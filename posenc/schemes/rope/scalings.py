@@ -21,7 +21,7 @@ from __future__ import annotations
 import inspect
 import math
 import numbers
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
