@@ -45,8 +45,8 @@ import streamlit  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from browser import launch, running_app, wait_idle  # noqa: E402
 from browser_report import STAGES, Press, Result, table  # noqa: E402
+from live_app import launch, running_app, wait_idle  # noqa: E402
 from posenc.figures.heatmaps import thin_index
 
 SIZES = [("128 x 100 (default)", ""), ("512 x 2048", "d_model=512&length=2048"),

@@ -43,7 +43,7 @@ from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import browser_trace  # noqa: E402
-from browser import launch  # noqa: E402
+from live_app import launch  # noqa: E402
 from streamlit_server import free_port, stop_server, wait_healthy  # noqa: E402
 
 PAGES = [("Encoding matrix", "", "d_model", "ArrowLeft"), ("Sinusoids", "sinusoids", "d_model", "ArrowLeft"),

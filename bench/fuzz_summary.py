@@ -1,4 +1,4 @@
-"""Summarise long fuzz runs (tests/test_fuzz_app.py with POSENC_FUZZ_LOG): links, page runs,
+"""Summarise long fuzz runs (tests/pages/test_fuzz_app.py with POSENC_FUZZ_LOG): links, page runs,
 problems, and the AppTest time per page run (script time plus AppTest's own overhead: an upper
 bound on the server time of the request).
 

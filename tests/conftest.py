@@ -18,8 +18,8 @@ settings.load_profile(os.environ.get("POSENC_FUZZ", "ci"))
 
 @pytest.fixture(scope="module")
 def app():
-    """The base URL of a fresh app on loopback, for one test module (tests/browser.py)."""
-    from browser import running_app
+    """The base URL of a fresh app on loopback, for one test module (tests/helpers/live_app.py)."""
+    from live_app import running_app
 
     with running_app() as (url, _process):
         yield url
@@ -30,7 +30,7 @@ def browser():
     """Debian's Chromium, headless, for one test module."""
     from playwright.sync_api import sync_playwright
 
-    from browser import launch
+    from live_app import launch
 
     with sync_playwright() as playwright:
         chromium = launch(playwright)

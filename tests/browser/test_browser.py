@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import posenc
-from browser import chart_data, require_chromium, wait_idle
+from live_app import chart_data, require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
 require_chromium()

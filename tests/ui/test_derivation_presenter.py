@@ -51,13 +51,13 @@ def test_presenter_css_is_a_constant_without_placeholders():
 
 
 def nav_pages() -> list[str]:
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     return re.findall(r'st\.Page\("(pages/[a-z_]+\.py)"', (root / "app.py").read_text())
 
 
 @pytest.mark.parametrize("page", nav_pages())
 def test_every_chart_on_every_page_saves_a_png_at_twice_its_size(page):
-    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"), default_timeout=60)
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=60)
     at.query_params["d_model"] = "16"
     at.query_params["length"] = "32"
     at.run()

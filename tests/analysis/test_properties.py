@@ -14,7 +14,7 @@ from posenc.analysis import distances, properties
 from posenc.analysis.distances import min_distance
 from posenc.analysis.properties import SchemeProperties, encodings, measure_all, measure_properties
 
-PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "properties.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "properties.py")
 
 
 def measure(key: str, length: int, d_model: int = 16, base: float = 10000.0, **options) -> SchemeProperties:

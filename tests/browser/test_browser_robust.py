@@ -5,7 +5,7 @@ from urllib.parse import quote, urlparse
 
 import pytest
 
-from browser import require_chromium, wait_idle
+from live_app import require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
 require_chromium()

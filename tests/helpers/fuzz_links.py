@@ -21,7 +21,7 @@ import posenc
 from posenc.settings.parsing import SHARED_CONTROLS
 
 config.set_option("client.showErrorDetails", "full")  # the tests see what a reader would not
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 PAGES = re.findall(r'st\.Page\("(pages/[a-z_]+\.py)"', (ROOT / "app.py").read_text())
 

@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser import ROOT, require_chromium, wait_idle
+from live_app import ROOT, require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
 require_chromium()

@@ -1,0 +1,95 @@
+"""posenc as a package: installable with numpy alone, its layers as stated, torch and streamlit where they belong.
+
+import-linter (``lint-imports``, configured in pyproject.toml) checks the layers and forbidden imports
+in CI; these tests pin what it cannot see: where torch is imported at module level, that no name is
+re-exported outside an ``__init__.py``, and that ``pip install .`` in a fresh venv gives the library.
+"""
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "posenc"
+TORCH_PARTS = ("posenc/modules/",)  # the only modules that import torch when they are imported
+
+
+def modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def top_level_imports(path: Path) -> set[str]:
+    """The root names of the modules imported by ``path`` when it is imported (not inside functions)."""
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_torch_is_imported_at_module_level_only_by_the_torch_parts():
+    eager = {str(p.relative_to(ROOT)) for p in modules() if "torch" in top_level_imports(p)}
+    assert eager and all(path.startswith(TORCH_PARTS) for path in eager), eager
+
+
+def test_streamlit_is_imported_only_by_posenc_ui():
+    importers = {str(p.relative_to(ROOT)) for p in modules()
+                 if "streamlit" in {n.split(".")[0] for n in _all_imports(p)}}
+    assert importers and all(path.startswith("posenc/ui/") for path in importers), importers
+
+
+def _all_imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_no_reexport_outside_init_files():
+    """A name is imported from where it lives: no ``noqa: F401`` (an unused import kept to re-export it)."""
+    code = [p for p in [*ROOT.glob("*.py"), *ROOT.glob("pages/*.py"), *ROOT.glob("bench/*.py"),
+                        *ROOT.glob("tests/**/*.py"), *modules()] if p.name != "__init__.py"]
+    assert [str(p.relative_to(ROOT)) for p in code if "noqa: F401" in p.read_text()] == []
+
+
+def test_import_posenc_loads_neither_streamlit_nor_torch_nor_plotly():
+    check = ("import sys, posenc; posenc.sinusoidal(8, 4); "
+             "print(sorted({m.split('.')[0] for m in sys.modules} & {'streamlit', 'torch', 'plotly', 'pandas'}))")
+    result = subprocess.run([sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.skipif(os.environ.get("POSENC_SKIP_INSTALL") == "1", reason="POSENC_SKIP_INSTALL=1")
+def test_pip_install_gives_the_library_with_numpy_alone(tmp_path):
+    """``pip install .`` in a fresh venv (no system packages): posenc.sinusoidal(8, 4) works, and
+    neither streamlit nor torch is installed or imported."""
+    source = tmp_path / "source"  # a copy: building in place would leave build/ and *.egg-info in the checkout
+    shutil.copytree(ROOT / "posenc", source / "posenc", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    venv.create(tmp_path / "venv", with_pip=True)
+    python = str(tmp_path / "venv" / "bin" / "python")
+    quiet = dict(capture_output=True, text=True, timeout=600)
+    install = subprocess.run([python, "-m", "pip", "install", "--disable-pip-version-check", "--no-cache-dir",
+                              str(source)], **quiet)
+    assert install.returncode == 0, install.stdout[-2000:] + install.stderr[-2000:]
+    check = ("import importlib.util, sys, posenc; table = posenc.sinusoidal(8, 4); "
+             "print(table.shape, float(table[1, 0]), "
+             "[name for name in ('streamlit', 'torch', 'plotly') if importlib.util.find_spec(name)], "
+             "sorted({m.split('.')[0] for m in sys.modules} & {'streamlit', 'torch'}))")
+    result = subprocess.run([python, "-c", check], cwd=tmp_path, **quiet)  # not ROOT: the installed copy
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "(8, 4) 0.8414709848078965 [] []"
+    where = subprocess.run([python, "-c", "import posenc; print(posenc.__file__)"], cwd=tmp_path, **quiet)
+    assert "site-packages" in where.stdout
