@@ -60,7 +60,8 @@ def test_no_reexport_outside_init_files():
     """A name is imported from where it lives: no ``noqa: F401`` (an unused import kept to re-export it)."""
     code = [p for p in [*ROOT.glob("*.py"), *ROOT.glob("pages/*.py"), *ROOT.glob("bench/*.py"),
                         *ROOT.glob("tests/**/*.py"), *modules()] if p.name != "__init__.py"]
-    assert [str(p.relative_to(ROOT)) for p in code if "noqa: F401" in p.read_text()] == []
+    kept_unused = "noqa: " + "F401"  # spelled in two pieces so that this file does not match itself
+    assert [str(p.relative_to(ROOT)) for p in code if kept_unused in p.read_text()] == []
 
 
 def test_import_posenc_loads_neither_streamlit_nor_torch_nor_plotly():

@@ -23,15 +23,18 @@ DIRECTIONS: tuple[str, ...] = ("bidirectional", "causal")
 
 
 def check_heads(num_heads: object) -> int:
+    """A number of attention heads: a whole number from 1 to 4096."""
     return check_count(num_heads, "num_heads", minimum=1, meaning="the number of attention heads")
 
 
 def all_offsets(length: int) -> np.ndarray:
+    """Every offset Δ = j − i of a length-L sequence: −(L − 1) … L − 1."""
     length = check_length(length)
     return np.arange(-(length - 1), length)
 
 
 def is_causal(direction: str) -> bool:
+    """Whether ``direction`` ("bidirectional" or "causal") masks the keys after the query."""
     return check_choice(direction, "direction", DIRECTIONS) == "causal"
 
 

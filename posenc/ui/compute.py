@@ -21,13 +21,7 @@ import posenc.analysis.similarity
 CACHE_ENTRIES = 16  # bounded: many sessions with different settings cannot grow memory without limit
 TABLE_ENTRIES = 2  # full tables are up to 32 MiB each
 
-
-# Small results are cached by value (each session gets a copy). Figures and full tables are
-# cached as shared objects: no copy or unpickling per rerun (rebuilding a plotly Figure from a
-# pickle re-validates it, ~30 ms). They are never mutated after they are returned.
 cached = st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
-
-
 shared_figure = st.cache_resource(max_entries=CACHE_ENTRIES, ttl=600, show_spinner=False)
 
 

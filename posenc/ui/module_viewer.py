@@ -1,6 +1,6 @@
 """The modules, live: the scheme's torch nn.Module for the current settings, and its code to take.
 
-Not a page (pages/heatmap.py calls :func:`live_expander`). torch is imported only inside the
+pages/heatmap.py calls :func:`live_expander`. torch is imported only inside the
 functions that run when the panel is open: a page that never opens it never loads torch.
 The module shown is the downloadable file's own (posenc.export), executed here, so the
 number max |torch − numpy| describes exactly the file a user takes.

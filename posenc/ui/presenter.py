@@ -1,4 +1,4 @@
-"""Presenter mode and chart output for the lecture hall (not a page itself).
+"""Presenter mode and chart output for the lecture hall.
 
 - :func:`apply` restyles the page for a 1920×1080 projector seen from a distance: text
   about 1.4× larger, captions at full contrast, a wider body. Its CSS is a constant of this

@@ -1,4 +1,4 @@
-"""Cached figures of the pages (not a page itself): scalars in, shared plotly figures out.
+"""Cached figures of the pages: scalars in, shared plotly figures out.
 
 Each builder is cached as a shared object (posenc.ui.compute.shared_figure): a rerun with the same
 settings reuses the figure instead of rebuilding it, which is most of a rerun's cost.
