@@ -57,7 +57,7 @@ def _all_imports(path: Path) -> set[str]:
 
 
 def test_no_reexport_outside_init_files():
-    """A name is imported from where it lives: no ``noqa: F401`` (an unused import kept to re-export it)."""
+    """A name is imported from where it lives: no unused import kept (F401 silenced) to re-export it."""
     code = [p for p in [*ROOT.glob("*.py"), *ROOT.glob("pages/*.py"), *ROOT.glob("bench/*.py"),
                         *ROOT.glob("tests/**/*.py"), *modules()] if p.name != "__init__.py"]
     kept_unused = "noqa: " + "F401"  # spelled in two pieces so that this file does not match itself
