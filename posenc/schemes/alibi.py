@@ -20,7 +20,7 @@ from posenc.checks import (
     check_size,
 )
 from posenc.schemes.bias import (
-    DIRECTION_OPTION,
+    DIRECTIONS,
     HEADS_OPTION,
     all_offsets,
     bias_from,
@@ -28,7 +28,7 @@ from posenc.schemes.bias import (
     curve_from,
     is_causal,
 )
-from posenc.schemes.scheme import Scheme
+from posenc.schemes.scheme import Option, Scheme
 
 
 def alibi_slopes(num_heads: int) -> np.ndarray:
@@ -72,13 +72,13 @@ def alibi_bias(length: int, num_heads: int, *, causal: bool = False) -> np.ndarr
     return bias
 
 
-def _alibi_offsets(length, d_model, base, *, num_heads=8, direction="bidirectional"):
+def _alibi_offsets(length, d_model, base, *, num_heads=8, direction="causal"):
     offsets = all_offsets(length)
     values = -alibi_slopes(num_heads)[:, None] * np.abs(offsets).astype(np.float64)  # (heads, 2L−1)
     return offsets, np.where(is_causal(direction) & (offsets > 0), -np.inf, values)
 
 
-def _alibi_formula(d_model, base, *, num_heads=8, direction="bidirectional"):
+def _alibi_formula(d_model, base, *, num_heads=8, direction="causal"):
     h, _ = check_heads(num_heads), check_d_model(d_model)
     p = 2 ** math.floor(math.log2(h))
     slopes = r"m_h = 2^{-8h/%d},\ h = 1, \dots, %d" % (p, p)
@@ -90,12 +90,18 @@ def _alibi_formula(d_model, base, *, num_heads=8, direction="bidirectional"):
     return r"e_{ij} = q_i \cdot k_j " + penalty + r",\quad " + slopes
 
 
+# ALiBi opens causal, as Press et al. train and evaluate it and every model that uses it runs it;
+# the bidirectional penalty −m_h·|i − j| stays an option (encoders, e.g. MosaicBERT).
+CAUSAL_FIRST = Option("direction", "Attention", "causal", choices=DIRECTIONS,
+                      help="causal: a decoder, each query sees only keys j ≤ i (the paper); "
+                           "bidirectional: −m·|i − j| on both sides (encoders).")
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="alibi", label="ALiBi", family="bias", paper="Press et al. 2021, arXiv:2108.12409",
         formula=_alibi_formula, offset_curve=curve_from(_alibi_offsets), bias=bias_from(_alibi_offsets),
         offset_bias=_alibi_offsets,
         curve_label="logit bias of head 0 (steepest slope m_1)",
-        options=(HEADS_OPTION, DIRECTION_OPTION),
+        options=(HEADS_OPTION, CAUSAL_FIRST),
     ),
 )

@@ -147,14 +147,14 @@ def test_dynamic_rope_changes_with_the_length_only_past_its_original_context():
 
 
 def test_alibi_grows_with_the_length():
-    found = measure("alibi", 50)
+    found = measure("alibi", 50, direction="bidirectional")
     assert found.max_at_length == 0.5 * 49 and found.max_at_double == 0.5 * 99  # m_0 = 1/2 for 8 heads
     assert found.bounded.startswith("✘ grows ×2.02")
     assert found.sharing == 98 and found.unique.startswith("✘")  # b(Δ) = b(−Δ) for every Δ ≠ 0
 
 
 def test_causal_alibi_is_unique_on_the_offsets_it_attends():
-    found = measure("alibi", 50, direction="causal")
+    found = measure("alibi", 50)  # ALiBi opens causal
     assert found.measured_count == 50 and "offsets −49…0" in found.unique  # Δ > 0 is masked
     assert found.min_distance == pytest.approx(np.linalg.norm(posenc.alibi_slopes(8)), rel=1e-15)
     assert found.finite_past == 1.0 and found.past.startswith("✔")

@@ -155,8 +155,17 @@ def test_rope_pairs_turn_by_position_times_theta():
 
 
 def test_alibi_bias_chart_holds_the_slope_of_the_chosen_head():
-    at = run({"scheme": "alibi", "length": "20"})
+    at = run({"scheme": "alibi", "length": "20", "alibi.direction": "bidirectional"})
     at.slider(key="head").set_value(3).run()
     z = decode(charts(at)[0]["data"][0]["z"])
     np.testing.assert_array_equal(z, posenc.alibi_bias(20, 8)[2].astype(np.float32))
     assert "head h = 3" in charts(at)[0]["layout"]["title"]["text"]
+
+
+def test_alibi_opens_causal_as_the_paper():
+    at = run({"scheme": "alibi", "length": "20"})
+    assert at.selectbox(key="alibi.direction").value == "causal"
+    z = decode(charts(at)[0]["data"][0]["z"]).astype(np.float64)  # head 1; the masked keys j > i are not drawn
+    expected = posenc.alibi_bias(20, 8, causal=True)[0]
+    np.testing.assert_array_equal(np.isfinite(z), np.isfinite(expected))
+    np.testing.assert_array_equal(z[np.isfinite(z)], expected[np.isfinite(expected)].astype(np.float32))

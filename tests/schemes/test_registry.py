@@ -24,8 +24,10 @@ def test_entry_shapes_and_formula(scheme):
 
 def test_bias_matrices_equal_the_library_functions():
     length = 40
-    np.testing.assert_array_equal(posenc.SCHEMES["alibi"].bias(length, 8, 1e4, num_heads=12),
+    np.testing.assert_array_equal(posenc.SCHEMES["alibi"].bias(length, 8, 1e4, num_heads=12, direction="bidirectional"),
                                   posenc.alibi_bias(length, 12))
+    np.testing.assert_array_equal(posenc.SCHEMES["alibi"].bias(length, 8, 1e4, num_heads=12),  # opens causal
+                                  posenc.alibi_bias(length, 12, causal=True))
     np.testing.assert_array_equal(posenc.SCHEMES["alibi"].bias(length, 8, 1e4, num_heads=6, direction="causal"),
                                   posenc.alibi_bias(length, 6, causal=True))
     np.testing.assert_array_equal(posenc.SCHEMES["t5"].bias(length, 8, 1e4, num_heads=4, max_distance=20, seed=3),
@@ -46,7 +48,7 @@ def test_offset_bias_view_matches_full_bias_at_thinned_cells(key):
 
 
 def test_offset_curve_of_a_bias_scheme_is_head_zero():
-    offsets, curve = posenc.SCHEMES["alibi"].offset_curve(10, 8, 1e4)
+    offsets, curve = posenc.SCHEMES["alibi"].offset_curve(10, 8, 1e4, direction="bidirectional")
     np.testing.assert_array_equal(curve, -0.5 * np.abs(offsets))
-    _, causal = posenc.SCHEMES["alibi"].offset_curve(10, 8, 1e4, direction="causal")
+    _, causal = posenc.SCHEMES["alibi"].offset_curve(10, 8, 1e4)  # opens causal, as the paper
     assert np.isnan(causal[offsets > 0]).all() and (causal[offsets <= 0] == -0.5 * np.abs(offsets[offsets <= 0])).all()
