@@ -46,6 +46,20 @@ def rope_residuals(length: int, d_model: int, base: float, options: tuple, dtype
 
 
 @compute.cached
+def xpos_residuals(length: int, d_model: int, base: float, options: tuple, dtype: str, offset: int):
+    """{variant: (positions, residual)} and the exact score of xPos, for both ways of computing its multipliers."""
+    from posenc.precision.residuals import unit_query_key
+    from posenc.precision.tables import XPOS_VARIANTS, xpos_shift_residual
+
+    q, _ = unit_query_key(d_model)
+    out, exact = {}, 0.0
+    for variant in XPOS_VARIANTS:
+        positions, residual, exact = xpos_shift_residual(q, length, base, dtype, offset, variant, **dict(options))
+        out[variant] = (positions, residual)
+    return out, exact
+
+
+@compute.cached
 def theta(d_model: int, base: float, dtype: str):
     from posenc.precision.residuals import theta_forms
 
@@ -137,6 +151,19 @@ elif c.scheme == "rope":
                "products is left; this is why Hugging Face's Llama computes its rotary cos/sin in float32 "
                "(Wang et al. 2024, When Precision Meets Position: BFloat16 Breaks Down RoPE in Long-Context "
                "Training, arXiv:2411.13476).")
+elif c.scheme == "xpos":
+    offset = int(binding.bound_control(offset_option, "offset"))
+    curves, exact = compute.or_stop(xpos_residuals, c.length, c.d_model, c.base, c.options, dtype, offset)
+    positions = next(iter(curves.values()))[0]
+    presenter.chart(log_chart(positions, {f"{variant} ({dtype})": r for variant, (_, r) in curves.items()},
+                              title=f"|score(p, p − {offset}) in {dtype} − exact score {exact:.6f}|",
+                              x_label="query position p", y_label="score error"), key="relative")
+    st.caption("q = k: one fixed random unit vector (seed 0). Exactly, the score is RoPE's with pair i damped by "
+               f"ζᵢ^({offset}/γ), the same at every p: the query's scale ζᵢ^(p̂/γ) and the key's ζᵢ^(−(p̂ − {offset})/γ) "
+               "multiply to the decay wherever the pair sits. In the dtype each is rounded on its own, and far from "
+               "the centre ⌈L/2⌉ they grow past the dtype's range (gaps: inf or NaN, float16 first). torchscale "
+               "computes the angles m·θᵢ in float32 (its fixed_pos_embedding) but casts them to the dtype before "
+               "taking cos and sin, and computes the scale in the dtype.")
 elif scheme.family == "bias":
     st.markdown("The bias is looked up by the offset j − i, so it depends on the offset alone in every dtype. "
                 "What low precision can break is telling distances apart: see the first repeated distance above.")
@@ -144,7 +171,7 @@ else:
     st.markdown(f"{scheme.label} has no relative-position property to check: its encoding does not relate "
                 "positions a fixed offset apart.")
 
-if c.scheme in ("sinusoidal", "rope"):
+if c.scheme in ("sinusoidal", "rope", "xpos"):
     st.subheader("Seed 003: is the log-space θ more stable?")
     st.markdown("Seed 003 computes θ_i in log space, exp(2i·(−ln n/d)), \"to avoid numerical instability\" "
                 "of the power n^(−2i/d). Both, computed in the dtype with torch, against float64:")

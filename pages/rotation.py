@@ -1,4 +1,4 @@
-"""The rotation check: PE[pos+k] = M_k · PE[pos], live, for the sinusoidal encoding."""
+"""The rotation check: PE[pos+k] = M_k · PE[pos], live, for the sinusoidal encoding (RoPE, xPos: the score's shift check)."""
 
 import numpy as np
 import streamlit as st
@@ -8,13 +8,13 @@ from posenc.schemes.scheme import Option
 from posenc.ui import binding, compute, presenter, sidebar, views
 
 c = sidebar.controls()
-if c.scheme == "rope":
+if c.scheme in ("rope", "xpos"):  # the score of a rotated query and key
     views.rope_shift_check(c)
     st.stop()
 st.title("Rotation check: PE[pos+k] = M_k · PE[pos]")
 if c.scheme != "sinusoidal":
-    st.info("The rotation check is about the sinusoidal encoding (and its RoPE counterpart); "
-            "choose Sinusoidal or RoPE in the sidebar.")
+    st.info("The rotation check is about the sinusoidal encoding (and its RoPE and xPos counterparts); "
+            "choose Sinusoidal, RoPE or xPos in the sidebar.")
     st.stop()
 
 c = sidebar.for_view(c, even_d_model=True)

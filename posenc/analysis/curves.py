@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc.checks import check_d_model, check_length
+from posenc.checks import check_d_model, check_finite, check_length
 from posenc.schemes.absolute import DEFAULT_TABLE_SIZE
 from posenc.schemes.offsets import offset_similarity
 from posenc.schemes.registry import get_scheme
 from posenc.schemes.rope.entry import rope_keywords
-from posenc.schemes.rope.frequencies import rope_inv_freq, rotary_dims
+from posenc.schemes.rope.frequencies import rope_inv_freq
 from posenc.schemes.sinusoidal import frequencies
+from posenc.schemes.xpos import xpos_keywords, xpos_theta, xpos_zeta
 
 
 def _offsets(length: int) -> np.ndarray:
@@ -71,16 +72,45 @@ def rope_scores_at(offsets: object, length: int, d_model: int, base: float = 100
 
     A rotated pair of ones is s·(cos mθ − sin mθ, sin mθ + cos mθ); two of them multiply to
     2s²·cos((n − m)θ), and the d − d_rot dimensions left unrotated add 1 each:
-    score(Δ) = (2s²·Σ_i cos(Δθ_i) + d − d_rot) / d, with θ and s the scaling's (seq_len = length).
+    score(Δ) = (2s²·Σ_i cos(Δθ_i) + d − d_rot) / d, with θ and s the scaling's (seq_len = length)
+    and d_rot = 2·len(θ) (p-RoPE's pairs at θ = 0 are in the sum, adding 2s² each).
     """
     length, d_model = check_length(length), check_d_model(d_model)
     keywords = rope_keywords(dict(options))
     keywords.pop("layout", None)
     fraction = keywords.pop("rotary_fraction", 1.0)
     theta, scale = rope_inv_freq(d_model, base, seq_len=max(length, 1), rotary_fraction=fraction, **keywords)
-    d_rot = rotary_dims(d_model, fraction)
+    d_rot = 2 * len(theta)  # under "proportional", every pair of the head (θ = 0 for those it leaves)
     offsets = np.asarray(offsets, dtype=np.int64)
     return (2.0 * scale**2 * _cosine_sum(offsets, theta) + (d_model - d_rot)) / d_model
+
+
+def xpos_scores_at(offsets: object, length: int, d_model: int, base: float = 10000.0,
+                   **options: object) -> np.ndarray:
+    """xPos's score q'·k' / d for q = k = (1, …, 1) at each offset Δ = n − m (Sun et al., arXiv:2212.10554).
+
+    Pair i of the ones gives RoPE's 2·cos(Δθ_i) times ζ_i^(−Δ/γ): score(Δ) = Σ_i 2·w_i(Δ)/d with
+    w_i(Δ) = ζ_i^(−Δ/γ)·cos(Δθ_i) = Re(z_i^Δ), z_i = ζ_i^(−1/γ)·e^(iθ_i). With Δ = 64a + b (a = ⌊Δ/64⌋,
+    0 ≤ b < 64), z^Δ = z^(64a)·z^b: as in :func:`_cosine_sum`, two matrix products instead of one
+    power and cosine per offset and pair. ``length`` is not used: the centre of the scales cancels.
+    """
+    d_model = check_d_model(d_model)
+    gamma = xpos_keywords(dict(options))["scale_base"]
+    theta, log_decay = xpos_theta(d_model, base), -np.log(xpos_zeta(d_model)) / gamma  # (d/2,), |z_i| = e^log_decay
+    offsets = np.asarray(offsets, dtype=np.int64)
+    if offsets.size == 0:
+        return np.zeros(0)
+    high, low = np.divmod(offsets, _SPLIT)
+    big = (np.arange(high.min(), high.max() + 1, dtype=np.float64) * _SPLIT)[:, None]  # (A, 1)
+    small = np.arange(_SPLIT, dtype=np.float64)[:, None]  # (64, 1)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
+        big_size, small_size = np.exp(big * log_decay), np.exp(small * log_decay)  # |z|^(64a), |z|^b
+        grid = (np.einsum("ah,bh->ab", big_size * np.cos(big * theta), small_size * np.cos(small * theta),
+                          optimize=False)
+                - np.einsum("ah,bh->ab", big_size * np.sin(big * theta), small_size * np.sin(small * theta),
+                            optimize=False))  # (A, 64)
+    values = check_finite(grid[high - high.min(), low], "the xPos score") * 2.0 / d_model
+    return values
 
 
 def learned_similarity(length: int, d_model: int, base: float = 10000.0, **options: object,
@@ -101,12 +131,15 @@ def learned_similarity(length: int, d_model: int, base: float = 10000.0, **optio
 def offset_curve(scheme: str, length: int, d_model: int, base: float, **options: object,
                  ) -> tuple[np.ndarray, np.ndarray]:
     """The scheme's ``offset_curve`` (the registry's numbers), without the full table where a
-    closed form exists (sinusoidal, RoPE) or without the rows a table does not have (learned)."""
+    closed form exists (sinusoidal, RoPE, xPos) or without the rows a table does not have (learned)."""
     if scheme == "sinusoidal":
         return sinusoidal_similarity(length, d_model, base, **options)
     if scheme == "rope":
         offsets = _offsets(check_length(length))
         return offsets, rope_scores_at(offsets, length, d_model, base, **options)
+    if scheme == "xpos":
+        offsets = _offsets(check_length(length))
+        return offsets, xpos_scores_at(offsets, length, d_model, base, **options)
     if scheme == "learned":
         return learned_similarity(length, d_model, base, **options)
     return get_scheme(scheme).offset_curve(length, d_model, base, **options)

@@ -6,7 +6,9 @@ unique encoding for every position; 2. the same distance between two positions a
 past the length the scheme was built for. "The encoding e(p) of position p" depends on the family:
 - absolute: row p of the scheme's table, built at the length measured;
 - rotary: the all-ones vector rotated to position p, e(p) = R_p·(1, …, 1) (what RoPE does to a
-  query or key), with the sequence length passed on (dynamic NTK depends on it);
+  query or key), with the sequence length passed on (dynamic NTK depends on it); xPos (arXiv:2212.10554)
+  scales a query and a key differently, so e(p) is its query side, ζ_i^(p̂/γ)·R_p·(1, …, 1) with
+  p̂ = p − ⌈L/2⌉ centred on the length it is built at (torchscale's convention);
 - bias: there is no vector per position; a relative scheme encodes offsets Δ = j − i, so every
   criterion is measured on b(Δ) = (b_0(Δ), …, b_{H−1}(Δ)), the logit biases of all H heads at
   offset Δ (the scheme's offset_bias); −inf (a causal mask) means the offset is not attended.
@@ -31,6 +33,7 @@ from posenc.schemes.registry import SCHEMES, get_scheme
 from posenc.schemes.rope.entry import rope_keywords
 from posenc.schemes.rope.rotation import apply_rope
 from posenc.schemes.scheme import Scheme
+from posenc.schemes.xpos import apply_xpos, xpos_keywords
 
 UNIQUE_POSITIONS = 1024  # criterion 1 compares every pair among the first 1024 positions
 PAIR_POSITIONS = 256  # criterion 2 computes every ‖e(p) − e(q)‖ directly among the first 256 positions
@@ -70,7 +73,8 @@ class SchemeProperties:
 def encodings(scheme: Scheme, length: int, d_model: int, base: float, options: dict,
               positions: np.ndarray | None = None) -> np.ndarray:
     """The (n, d_model) float64 encodings e(p) of ``positions`` (default 0 … length − 1) built at ``length``:
-    rows of scheme.table(length, …) (NaN: no row), or apply_rope(ones, positions, seq_len=length)."""
+    rows of scheme.table(length, …) (NaN: no row), or apply_rope(ones, positions, seq_len=length)
+    (xPos: apply_xpos, the query side)."""
     scheme = _check_scheme(scheme)
     length, d_model, options = check_length(length), check_d_model(d_model), _check_options(options)
     if positions is not None:
@@ -81,6 +85,8 @@ def encodings(scheme: Scheme, length: int, d_model: int, base: float, options: d
     if scheme.family == "rotary":
         positions = np.arange(length) if positions is None else positions
         ones = np.ones((len(positions), d_model))
+        if scheme.key == "xpos":  # the query side: rotated and scaled by ζ_i^(p̂/γ)
+            return apply_xpos(ones, positions, base, seq_len=length, **xpos_keywords(options))
         return apply_rope(ones, positions, base, seq_len=length, **rope_keywords(options))
     raise ValueError(f"{scheme.label} adds no vector per position: it encodes offsets in the attention logits.")
 
@@ -91,7 +97,7 @@ def built_length(scheme: Scheme, length: int, options: dict) -> tuple[int, str]:
     scheme, length, options = _check_scheme(scheme), check_length(length), _check_options(options)
     if scheme.family == "absolute" and "table_size" in options:
         return check_length(options["table_size"]), "table"
-    if scheme.family == "rotary":
+    if scheme.family == "rotary" and "original_max_position_embeddings" in {o.name for o in scheme.options}:
         return check_length(options.get("original_max_position_embeddings", length)), "trained"
     return length, "length"
 
@@ -221,7 +227,8 @@ def _measure_offsets(scheme: Scheme, length: int, d_model: int, base: float, opt
 
 
 _MEASURED_ON = {"absolute": "table row p", "rotary": "R_p·(1, …, 1): the all-ones vector rotated to p",
-                "bias": "biases of all heads at offset Δ (no vector per position)"}
+                "bias": "biases of all heads at offset Δ (no vector per position)",
+                "xpos": "ζ^(p̂/γ)·R_p·(1, …, 1): the all-ones query rotated and scaled to p, p̂ = p − ⌈L/2⌉"}
 
 
 def measure_properties(scheme_key: str, length: int, d_model: int, base: float, options: dict) -> SchemeProperties:
@@ -246,7 +253,7 @@ def measure_properties(scheme_key: str, length: int, d_model: int, base: float, 
     what = "offset" if scheme.family == "bias" else "position"
     unique = unique_verdict(found["min_distance"], found["sharing"], found["measured_count"], what, found.pop("note"))
     return SchemeProperties(
-        key=scheme.key, label=scheme.label, measured_on=_MEASURED_ON[scheme.family],
+        key=scheme.key, label=scheme.label, measured_on=_MEASURED_ON.get(scheme.key, _MEASURED_ON[scheme.family]),
         unique=unique.replace("an encoding", "a bias") if what == "offset" else unique,
         consistent=consistent_verdict(found["length_change"], found["offset_spread"], found.pop("scale")),
         bounded=bounded_verdict(found["max_at_length"], found["max_at_double"]),

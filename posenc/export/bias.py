@@ -137,3 +137,98 @@ class ShawRelativePositions(nn.Module):
 def output() -> torch.Tensor:
     return ShawRelativePositions().bias_by_offset(LENGTH).detach()
 '''
+
+
+KERPLE = BIAS_COMMON + '''
+
+class KerpleBias(nn.Module):
+    """KERPLE (Chi et al. 2022, arXiv:2205.09921), causal, one head: for j <= i the bias is
+    -r1 * ln(1 + r2 * (i - j)) (variant "log") or -r1 * (i - j) ** r2 (variant "power", 0 < r2 <= 2);
+    -inf for j > i. r1 and r2 are learnable; as in KERPLE's code, they are clamped in place to >= 0.01
+    (power: r2 <= 2) before every forward."""
+
+    def __init__(self, r1: float = {R1}, r2: float = {R2}, variant: str = {VARIANT}) -> None:
+        super().__init__()
+        self.variant = variant
+        self.r1 = nn.Parameter(torch.tensor([r1], dtype=torch.float64))
+        self.r2 = nn.Parameter(torch.tensor([r2], dtype=torch.float64))
+
+    def bias_by_offset(self, length: int) -> torch.Tensor:
+        """(1, 2*length - 1): the bias at offset j - i = -(length - 1) ... length - 1."""
+        with torch.no_grad():
+            self.r1.clamp_(min=0.01)
+            self.r2.clamp_(min=0.01, max=2.0 if self.variant == "power" else None)
+        offsets = torch.arange(-(length - 1), length)
+        distance = offsets.abs().to(torch.float64)
+        r1, r2 = self.r1[:, None], self.r2[:, None]
+        values = -r1 * (torch.log1p(r2 * distance) if self.variant == "log" else distance.pow(r2))
+        return values.masked_fill(offsets > 0, -math.inf)
+
+    def forward(self, length: int) -> torch.Tensor:
+        return toeplitz(self.bias_by_offset(length), length)
+
+
+def output() -> torch.Tensor:
+    return KerpleBias().bias_by_offset(LENGTH).detach()
+'''
+
+
+TRANSFORMER_XL = BIAS_COMMON + '''
+# The untrained u (r_w_bias), v (r_r_bias) and W_R (r_net's weight, D_MODEL x D_MODEL), N(0, 0.02^2) drawn in
+# that order by numpy's default_rng({SEED}), and the fixed unit query q the app draws the bias with:
+# float32, little-endian, base64.
+U = {U}
+V = {V}
+WEIGHTS = {WEIGHTS}
+QUERY = {QUERY}
+
+
+def decode(text: tuple, *shape: int) -> torch.Tensor:
+    return torch.frombuffer(bytearray(base64.b64decode("".join(text))), dtype=torch.float32).reshape(shape).clone()
+
+
+class TransformerXLPositionBias(nn.Module):
+    """Transformer-XL (Dai et al. 2019, arXiv:1901.02860), one head of width d = D_MODEL:
+    scores(q, k)[i, j] = (q_i.k_j + q_i.W_R R_(i-j) + u.k_j + v.W_R R_(i-j)) / sqrt(d) for j <= i, -inf for j > i,
+    R_x = [sin(x theta_s) for s < d/2] + [cos(x theta_s) for s < d/2], theta_s = BASE ** (-2s/d).
+    forward(length): the positional share (q.W_R R_(i-j) + v.W_R R_(i-j)) / sqrt(d) for the fixed unit query q,
+    (1, length, length), -inf for j > i."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.r_w_bias = nn.Parameter(decode(U, D_MODEL))
+        self.r_r_bias = nn.Parameter(decode(V, D_MODEL))
+        self.r_net = nn.Linear(D_MODEL, D_MODEL, bias=False)
+        with torch.no_grad():
+            self.r_net.weight.copy_(decode(WEIGHTS, D_MODEL, D_MODEL))
+        self.register_buffer("query", decode(QUERY, D_MODEL), persistent=False)
+        s = torch.arange(D_MODEL // 2, dtype=torch.float64)
+        self.register_buffer("inv_freq", torch.exp(-(2.0 * s / D_MODEL) * math.log(BASE)), persistent=False)
+
+    def relative_embedding(self, distances: torch.Tensor) -> torch.Tensor:
+        """(n, D_MODEL) rows R_x for the distances x = i - j, float64."""
+        phase = distances.to(torch.float64)[:, None] * self.inv_freq
+        return torch.cat([phase.sin(), phase.cos()], dim=1)
+
+    def scores(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
+        """q, k: (length, D_MODEL) -> the (length, length) logits, float64."""
+        q, k, length = q.double(), k.double(), q.shape[0]
+        projected = self.relative_embedding(torch.arange(2 * length - 1) - (length - 1)) @ self.r_net.weight.double().T
+        index = torch.arange(length)[:, None] - torch.arange(length)[None, :] + length - 1  # row of i - j
+        content = (q + self.r_w_bias.double()) @ k.T  # (a) + (c)
+        position = ((q + self.r_r_bias.double()) @ projected.T).gather(1, index)  # (b) + (d)
+        return ((content + position) / math.sqrt(D_MODEL)).masked_fill(index < length - 1, -math.inf)
+
+    def bias_by_offset(self, length: int) -> torch.Tensor:
+        """(1, 2*length - 1): (q + v).W_R R_(i-j) / sqrt(d) at offset j - i = -(length - 1) ... length - 1."""
+        weights = self.r_net.weight.double().T @ (self.query.double() + self.r_r_bias.double())  # W_R^T (q + v)
+        values = self.relative_embedding(torch.arange(length - 1, -1, -1)) @ weights / math.sqrt(D_MODEL)
+        return torch.cat([values, torch.full((length - 1,), -math.inf, dtype=torch.float64)])[None, :]
+
+    def forward(self, length: int) -> torch.Tensor:
+        return toeplitz(self.bias_by_offset(length), length)
+
+
+def output() -> torch.Tensor:
+    return TransformerXLPositionBias().bias_by_offset(LENGTH).detach()
+'''

@@ -8,7 +8,7 @@ the bias of every head by offset j − i (bias schemes; the module's ``forward``
 file in a fresh interpreter). Learned weights (learned table, Shaw's vectors, T5's scalars) are
 numpy draws that torch cannot repeat, so the file carries them, base64-encoded float32. The
 templates of each family are in :mod:`posenc.export.absolute`, :mod:`posenc.export.bias` and
-:mod:`posenc.export.rope`.
+:mod:`posenc.export.rope` and :mod:`posenc.export.xpos`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ import re
 import numpy as np
 
 from posenc.export.absolute import LEARNED, NOPE, SINUSOIDAL
-from posenc.export.bias import ALIBI, SHAW, T5
+from posenc.export.bias import ALIBI, KERPLE, SHAW, T5, TRANSFORMER_XL
 from posenc.export.rope import ROPE, rope_frequency_code
+from posenc.export.xpos import XPOS
 from posenc.schemes.registry import get_scheme
 
 
@@ -41,12 +42,13 @@ if __name__ == "__main__":
 
 
 TEMPLATES = {"sinusoidal": SINUSOIDAL, "learned": LEARNED, "nope": NOPE, "alibi": ALIBI, "t5": T5, "shaw": SHAW,
-             "rope": ROPE}
+             "rope": ROPE, "kerple": KERPLE, "transformer_xl": TRANSFORMER_XL, "xpos": XPOS}
 
 
 WHAT = {"absolute": "the table PE[:length] (length × d_model)",
         "bias": "the bias of every head by offset j − i = −(length−1) … length−1 (heads × (2·length − 1))",
-        "rotary": "the score q·k for q = k = (1, …, 1), the query at length − 1, the key at offset j − i"}
+        "rotary": "the score q·k for q = k = (1, …, 1), the query at length − 1, the key at offset j − i",
+        "xpos": "the score q'·k' for q = k = (1, …, 1) by offset j − i = −(length−1) … length−1 (2·length − 1 values)"}
 
 
 def file_name(scheme: str) -> str:
@@ -81,6 +83,15 @@ def _constants(scheme: str, length: int, d_model: int, base: float, options: dic
     elif scheme == "t5":
         values["WEIGHTS"] = _weights(t5_bucket_values(options.get("num_buckets", 32), options.get("num_heads", 8),
                                                       seed=options.get("seed", 0)))
+    elif scheme == "transformer_xl":
+        from posenc.schemes.transformer_xl import transformer_xl_parameters
+
+        seed = options.get("seed", 0)
+        u, v, w_r = transformer_xl_parameters(d_model, d_model, seed=seed)
+        values.update(U=_weights(u), V=_weights(v), WEIGHTS=_weights(w_r), QUERY=_weights(shaw_query(d_model, seed=seed)))
+    elif scheme == "kerple" and min(options.get("r1", 1.0), options.get("r2", 1.0)) < 0.01:
+        raise ValueError("The file's KerpleBias keeps r1 and r2 at 0.01 or more (as KERPLE's code); "
+                         "use r1, r2 ≥ 0.01.")
     elif scheme == "rope":
         values["FREQUENCIES"] = rope_frequency_code(length, d_model, base, options)
     return values
@@ -98,7 +109,7 @@ def module_source(scheme: str, length: int, d_model: int, base: float = 10000.0,
               f"Settings: {settings}.\n"
               "Standalone: imports torch and the standard library only. `python " + file_name(scheme) +
               " [out.pt]` builds the\nmodule, prints the shape of output() and saves it with torch.save when "
-              f"given a path.\noutput() is {WHAT[entry.family]}.\n" + '"""\n')
+              f"given a path.\noutput() is {WHAT.get(entry.key, WHAT[entry.family])}.\n" + '"""\n')
     scalars = "\n".join(f"{name} = {constants[name]}" for name in ("LENGTH", "D_MODEL", "BASE"))
     body = template.format(**constants)
     module = re.search(r"^class (\w+)\(nn\.Module\)", body, re.MULTILINE).group(1)
@@ -115,6 +126,10 @@ def reference_output(scheme: str, length: int, d_model: int, base: float = 10000
         return table[: int(options.get("table_size", length))] if entry.key == "learned" else table
     if entry.family == "bias":
         return entry.offset_bias(length, d_model, base, **options)[1]
+    if entry.key == "xpos":
+        from posenc.schemes.xpos import xpos_keywords, xpos_score_curve
+
+        return xpos_score_curve(length, d_model, base, **xpos_keywords(dict(options)))[1]
     from posenc.schemes.rope.entry import rope_keywords
     from posenc.schemes.rope.rotation import rope_score_curve
 

@@ -19,7 +19,7 @@ from posenc.checks import check_choice
 from posenc.modules.checks import check_finite_output, check_float_tensor, check_positions
 from posenc.schemes.rope.frequencies import rope_inv_freq
 from posenc.schemes.rope.rotation import LAYOUTS, Layout
-from posenc.schemes.rope.scalings import _check_seq_len
+from posenc.schemes.rope.scalings import LENGTH_DEPENDENT, _check_seq_len
 
 
 def rotate_half(x: torch.Tensor) -> torch.Tensor:
@@ -38,9 +38,11 @@ class RotaryEmbedding(nn.Module):
     """Rotate queries or keys of shape (batch, [heads,] length, d) by position·θ_i.
 
     Same arguments and numbers as :func:`posenc.schemes.rope.rotation.apply_rope` (equal to 1e-6).
-    ``inv_freq`` is a non-persistent float64 buffer; for ``rope_type="dynamic"``
-    the frequencies are recomputed in ``forward`` from seq_len = max(positions) + 1
-    (HF keeps the largest length seen so far instead; this module has no state).
+    ``inv_freq`` is a non-persistent float64 buffer; for ``rope_type="dynamic"`` and
+    ``"longrope"`` the frequencies are recomputed in ``forward`` from seq_len = max(positions) + 1
+    (for dynamic, HF keeps the largest length seen so far instead; this module has no state).
+    Under ``"proportional"`` every pair of the head is rotated, by θ = 0 beyond the first
+    ⌊p·d/2⌋ (p-RoPE), so ``rotary_dims`` is 2·(d // 2).
     """
 
     def __init__(self, d: int, base: float = 10000.0, *, layout: Layout = "interleaved",
@@ -59,10 +61,11 @@ class RotaryEmbedding(nn.Module):
         return (f"d={self.d}, base={self.base:g}, layout={self.layout!r}, rotary_dims={self.rotary_dims}, "
                 f"rope_type={self.rope_type!r}")
 
-    def _dynamic_inv_freq(self, seq_len: int) -> torch.Tensor:
-        """Dynamic NTK: base' = base·(s·L/L₀ − (s − 1))^(d/(d−2)) with L = max(seq_len, L₀),
-        from :func:`posenc.schemes.rope.frequencies.rope_inv_freq` (which refuses a base' that overflows)."""
-        inv_freq, _ = rope_inv_freq(self.d, self.base, rope_type="dynamic", seq_len=seq_len,
+    def _length_inv_freq(self, seq_len: int) -> torch.Tensor:
+        """θ' at this length: dynamic NTK's base' = base·(s·L/L₀ − (s − 1))^(d/(d−2)) with L = max(seq_len, L₀),
+        or LongRoPE's long factors beyond L₀ and short ones up to it, from
+        :func:`posenc.schemes.rope.frequencies.rope_inv_freq` (which refuses a base' that overflows)."""
+        inv_freq, _ = rope_inv_freq(self.d, self.base, rope_type=self.rope_type, seq_len=seq_len,
                                     rotary_fraction=self.rotary_fraction, **self.params)
         return torch.as_tensor(inv_freq, dtype=torch.float64, device=self.inv_freq.device)
 
@@ -82,10 +85,10 @@ class RotaryEmbedding(nn.Module):
             raise ValueError(f"positions of shape {tuple(positions.shape)} do not fit x, whose positions "
                              f"have shape {tuple(x.shape[:-1])} (…, length).") from err
         inv_freq = self.inv_freq
-        if self.rope_type == "dynamic" and self.rotary_dims:
+        if self.rope_type in LENGTH_DEPENDENT and self.rotary_dims:
             if seq_len is None and positions.numel():
                 seq_len = max(int(torch.floor(positions.max()).item()) + 1, 1)
-            inv_freq = self._dynamic_inv_freq(seq_len or 0)
+            inv_freq = self._length_inv_freq(seq_len or 0)
         angles = positions[..., None] * inv_freq  # (..., length, d_rot/2)
         if not bool(torch.isfinite(angles).all()):
             raise ValueError("the angle position·θ_i overflows for these positions; use smaller positions.")

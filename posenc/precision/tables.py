@@ -9,8 +9,13 @@
      ``sin(position·div_term)``; positions past 2^p are already rounded by ``arange``;
    - RoPE (arXiv:2104.09864): cos/sin of m·θ_i with positions, θ and the product in the
      dtype, and as Hugging Face's Llama does it: m·θ_i and cos/sin in float32, then cast;
+   - xPos (arXiv:2212.10554): ζ_i^(m̂/γ)·cos/sin of m·θ_i, all in the dtype, and as torchscale's XPOS
+     does it: ζ_i^(m̂/γ) in the dtype, m·θ_i in float32 then cast, cos/sin in the dtype;
    - ALiBi (arXiv:2108.12409): −m_h·Δ with the slope and the distance Δ in the dtype;
-   - Shaw et al. (arXiv:1803.02155): q·a_r/√d with q and a_r in the dtype.
+   - Shaw et al. (arXiv:1803.02155): q·a_r/√d with q and a_r in the dtype;
+   - KERPLE (arXiv:2205.09921): −r1·ln(1 + r2·Δ) or −r1·Δ^r2 with r1, r2 and Δ in the dtype;
+   - Transformer-XL (arXiv:1901.02860): (q + v)·W_R R_Δ/√d with R_Δ built in the dtype as its
+     ``PositionalEmbedding`` does, and q, v, W_R in the dtype.
    T5 (arXiv:1910.10683) computes its buckets in float32 whatever the model's dtype, so its
    bias is its learned values rounded; a learned table is stored in the dtype (rounded); NoPE is 0.
 
@@ -27,6 +32,7 @@ import numpy as np
 
 from posenc.precision.dtypes import check_dtype, first_repeated_row, max_abs_error, round_to
 from posenc.schemes.registry import get_scheme
+from posenc.schemes.xpos import xpos_centre, xpos_keywords, xpos_scales, xpos_scores, xpos_theta
 
 
 def torch_dtype(name: str):
@@ -114,6 +120,79 @@ def rope_cos_sin(length: int, inv_freq: np.ndarray, scale: float, dtype: str, va
     return cos.to(out), sin.to(out)
 
 
+XPOS_VARIANTS: tuple[str, ...] = ("all in dtype", "torchscale")
+
+
+def xpos_cos_sin(length: int, d_model: int, base: float, dtype: str, variant: str, *,
+                 scale_base: float = 512.0, downscale: bool = False):
+    """xPos's multipliers s_i(m)·cos mθ_i and s_i(m)·sin mθ_i for m < length, torch tensors (length, d/2).
+
+    s_i(m) = ζ_i^(m̂/γ) (a query; ``downscale``: 1/ζ_i^(m̂/γ), a key), m̂ = m − ⌈length/2⌉ (arXiv:2212.10554):
+
+    - ``"all in dtype"``: ζ_i, the positions, θ_i, m̂/γ, the power, the angles, cos/sin and the
+      products in ``dtype``;
+    - ``"torchscale"``: as torchscale 0.3.0's XPOS in a model of that dtype, bit for bit: ζ_i (its
+      float32 buffer, cast), m̂/γ and the power in ``dtype``; the angles m·θ_i in float32 (its
+      fixed_pos_embedding: θ_i = 1/(n^(j/(d/2))) and the positions in float32), then cast to ``dtype``
+      before cos/sin (``.to(x)`` comes before ``torch.sin``), and the products in ``dtype``;
+    - ``"float64"``: the exact values, for reference (:func:`posenc.schemes.xpos.xpos_scales`).
+    A value past the dtype's largest number is ±inf, as torch gives it.
+    """
+    import torch
+
+    work = torch.float64 if variant == "float64" else torch_dtype(dtype)
+    theta, positions = xpos_theta(d_model, base), np.arange(length)
+    if variant == "float64":
+        scale = torch.as_tensor(xpos_scales(positions, d_model, scale_base, seq_len=length, downscale=downscale))
+    elif variant == "torchscale":  # its buffer built in float32 and cast; positions from int64, cast, then /γ
+        zeta = ((torch.arange(0, d_model, 2) + 0.4 * d_model) / (1.4 * d_model)).to(work)
+        centred = (torch.arange(length) - xpos_centre(length)).to(work)
+        scale = zeta ** centred.div(scale_base)[:, None]  # (length, d/2), in the dtype
+    else:  # every number in the dtype, as arange(…, dtype=…) rounds them
+        zeta = (torch.arange(0, d_model, 2, dtype=work) + 0.4 * d_model) / (1.4 * d_model)
+        centred = torch.arange(-xpos_centre(length), length - xpos_centre(length), dtype=work)
+        scale = zeta ** (centred / scale_base)[:, None]
+    if downscale and variant != "float64":
+        scale = 1 / scale  # in the dtype, as torchscale
+    if variant == "torchscale":  # fixed_pos_embedding: float32 angles, cast to the dtype before cos/sin
+        half = d_model // 2
+        inv_freq = 1.0 / (torch.tensor(float(base)) ** (torch.arange(0, half) / half))
+        angles = (torch.arange(length, dtype=torch.float32)[:, None] * inv_freq).to(work)  # (length, d/2)
+    else:
+        angles = torch.arange(length, dtype=work)[:, None] * torch.as_tensor(theta).to(work)
+    return torch.cos(angles) * scale, torch.sin(angles) * scale
+
+
+def xpos_shift_residual(q: np.ndarray, length: int, base: float, dtype: str, offset: int, variant: str, *,
+                        scale_base: float = 512.0) -> tuple[np.ndarray, np.ndarray, float]:
+    """(positions p, |score(p, p − Δ) − exact|, the exact score) of xPos for a query at p and a key at p − Δ.
+
+    The query q (also the key) is rounded to ``dtype``; the query's and the key's multipliers come
+    from :func:`xpos_cos_sin` (``variant``), the rotation, the products and the sum are in ``dtype``.
+    Exactly, the score Σ_i ζ_i^(Δ/γ)·q_iᵀR(−Δθ_i)q_i is the same at every p (the centre cancels);
+    in the dtype the query's scale ζ^(p̂/γ) and the key's ζ^(−(p̂−Δ)/γ) are rounded separately, and
+    far from the centre they leave the dtype's range (float16 above 65504): then the error is inf or NaN.
+    """
+    import torch
+
+    check_dtype(dtype)
+    if not 0 <= offset < length:
+        raise ValueError(f"The offset Δ={offset} leaves no query and key inside length={length}: "
+                         f"choose 0 ≤ Δ < {length}.")
+    d_model, dt = len(q), torch_dtype(dtype)
+    exact = float(xpos_scores(q, q, [offset], [0], base, scale_base=scale_base, seq_len=length)[0, 0])
+    cos_q, sin_q = (t[offset:] for t in xpos_cos_sin(length, d_model, base, dtype, variant, scale_base=scale_base))
+    cos_k, sin_k = (t[: length - offset] for t in xpos_cos_sin(length, d_model, base, dtype, variant,
+                                                                scale_base=scale_base, downscale=True))
+    x = torch.as_tensor(np.asarray(q, dtype=np.float64)).to(dt)
+    a, b = x[0::2], x[1::2]  # the pairs (2i, 2i+1)
+    qa, qb = a * cos_q - b * sin_q, a * sin_q + b * cos_q  # (length − Δ, d/2), in dt
+    ka, kb = a * cos_k - b * sin_k, a * sin_k + b * cos_k
+    computed = as_float64((qa * ka + qb * kb).sum(-1))
+    with np.errstate(invalid="ignore"):
+        return np.arange(offset, length), np.abs(computed - exact), exact
+
+
 @dataclass(frozen=True)
 class PrecisionTable:
     """A scheme's numbers in one dtype, compared with float64 row by row.
@@ -145,8 +224,10 @@ def _bias_by_distance(scheme: str, length: int, d_model: int, base: float, optio
     return values[:, length - 1 :: -1].T if length else np.zeros((0, len(values)))
 
 
-def _bias_in_dtype(scheme: str, length: int, d_model: int, options: dict, dtype: str) -> np.ndarray | None:
-    """The bias by distance computed in ``dtype`` (ALiBi, Shaw), or None when it is only rounded (T5)."""
+def _bias_in_dtype(scheme: str, length: int, d_model: int, options: dict, dtype: str,
+                   base: float = 10000.0) -> np.ndarray | None:
+    """The bias by distance computed in ``dtype`` (ALiBi, Shaw, KERPLE, Transformer-XL), or None when it is only
+    rounded (T5)."""
     import torch
 
     dt = torch_dtype(dtype)
@@ -165,12 +246,80 @@ def _bias_in_dtype(scheme: str, length: int, d_model: int, options: dict, dtype:
         per_offset = (a @ q) / torch.tensor(math.sqrt(d_model), dtype=dt)  # (2k+1,) row r + k is offset r
         index = torch.clamp(-torch.arange(length), -k, k) + k
         return as_float64(per_offset[index][:, None])
+    if scheme == "kerple":
+        return as_float64(_kerple_in_dtype(length, options, dt))
+    if scheme == "transformer_xl":
+        return as_float64(_transformer_xl_in_dtype(length, d_model, base, options, dt))
     return None
+
+
+def _overflow_note(exact: np.ndarray, rounded: np.ndarray, dtype: str) -> tuple[str, ...]:
+    """A sentence when the bias is past the dtype's largest finite number at some distance (it is ±inf there)."""
+    past = (np.isfinite(exact) & np.isinf(rounded)).any(axis=1)  # (length,), by distance
+    if not past.any():
+        return ()
+    import torch
+
+    first = int(np.argmax(past))
+    value, largest = exact[first][np.isinf(rounded[first])][0], torch.finfo(torch_dtype(dtype)).max
+    return (f"From distance {first} on the bias (there {value:.4g}) is past the largest finite {dtype}, "
+            f"{largest:g}: in {dtype} it is −inf, so those keys get no attention at all.",)
+
+
+def _kerple_in_dtype(length: int, options: dict, dt):
+    """KERPLE (arXiv:2205.09921): −r1·ln(1 + r2·Δ) or −r1·Δ^r2 with r1, r2 and Δ in ``dt``, (length, 1)."""
+    import torch
+
+    from posenc.schemes.kerple import check_kerple_parameters
+
+    r1, r2, variant = check_kerple_parameters(options.get("r1", 1.0), options.get("r2", 1.0),
+                                              options.get("variant", "log"))
+    distance = torch.arange(length, dtype=dt)[:, None]  # Δ = i − j ≥ 0
+    r1, r2 = torch.tensor(r1, dtype=dt), torch.tensor(r2, dtype=dt)
+    return -r1 * (torch.log1p(r2 * distance) if variant == "log" else distance.pow(r2))
+
+
+def _transformer_xl_in_dtype(length: int, d_model: int, base: float, options: dict, dt):
+    """Transformer-XL (arXiv:1901.02860) as its PositionalEmbedding and r_net compute it, every tensor in ``dt``:
+    inv_freq = 1/(n^(arange(0, d, 2)/d)), R = [sin | cos](Δ·inv_freq), then (q + v)·W_R R/√d; (length, 1)."""
+    import torch
+
+    from posenc.schemes.shaw import shaw_query
+    from posenc.schemes.transformer_xl import transformer_xl_parameters
+
+    seed = options.get("seed", 0)
+    _, v, w_r = transformer_xl_parameters(d_model, d_model, seed=seed)
+    query = torch.as_tensor(shaw_query(d_model, seed=seed)).to(dt) + torch.as_tensor(v).to(dt)  # q + v, (d,)
+    inv_freq = 1 / (torch.tensor(base, dtype=dt) ** (torch.arange(0.0, d_model, 2.0, dtype=dt) / d_model))
+    phase = torch.outer(torch.arange(length, dtype=dt), inv_freq)  # (length, d/2), Δ = i − j ≥ 0
+    projected = torch.cat([phase.sin(), phase.cos()], dim=1) @ torch.as_tensor(w_r).to(dt).T  # (length, d): W_R R_Δ
+    return (projected @ query / torch.tensor(math.sqrt(d_model), dtype=dt))[:, None]
+
+
+def _xpos_precision(length: int, d_model: int, base: float, dtype: str, options: dict) -> PrecisionTable:
+    """xPos's query multipliers ζ_i^(m̂/γ)·(cos mθ_i, sin mθ_i) in ``dtype`` (:func:`xpos_cos_sin`) vs float64."""
+    keywords = xpos_keywords(dict(options))
+    exact = np.concatenate([as_float64(t) for t in xpos_cos_sin(length, d_model, base, dtype, "float64",
+                                                                **keywords)], axis=1)  # (length, d)
+    with np.errstate(over="ignore"):  # past the dtype's largest number: ±inf, as in torch
+        variants = {f"rounded to {dtype}": round_to(exact, dtype)}
+    labels = {"all in dtype": f"all in dtype ({dtype})",
+              "torchscale": f"torchscale: m·θ in float32, cos/sin and ζ^(m̂/γ) in {dtype}"}
+    for variant in XPOS_VARIANTS:
+        variants[labels[variant]] = np.concatenate(
+            [as_float64(t) for t in xpos_cos_sin(length, d_model, base, dtype, variant, **keywords)], axis=1)
+    notes = ("The query's multipliers: cos and sin of m·θ_i times its scale ζ_i^(m̂/γ), m̂ = m − ⌈L/2⌉ "
+             "(the key's are divided by the scale instead).",)
+    if not all(np.isfinite(v).all() for v in variants.values()):
+        notes += (f"Some scales ζ_i^(m̂/γ) are past {dtype}'s largest number, far from the centre ⌈L/2⌉: "
+                  "the error is infinite there (a smaller length or a larger γ stays inside).",)
+    return _compare(dtype, "scaled cos/sin of m·θ_i", np.arange(length), "position m", exact, variants, notes)
 
 
 def precision_table(scheme: str, length: int, d_model: int, base: float, dtype: str, *,
                     exact: np.ndarray | None = None, **options: object) -> PrecisionTable:
-    """The scheme's table (RoPE: its cos/sin; bias schemes: the bias by distance) in ``dtype`` vs float64.
+    """The scheme's table (RoPE: its cos/sin; xPos: its scaled cos/sin; bias schemes: the bias by distance) in
+    ``dtype`` vs float64.
 
     ``exact``: the absolute scheme's float64 table when the caller has it already (else built here).
     """
@@ -188,6 +337,8 @@ def precision_table(scheme: str, length: int, d_model: int, base: float, dtype: 
         elif scheme == "learned":
             notes = ("A learned table is stored in the dtype: its error is the rounding of each weight.",)
         return _compare(dtype, "table", np.arange(length), "position", exact, variants, notes)
+    if scheme == "xpos":
+        return _xpos_precision(length, d_model, base, dtype, options)
     if entry.family == "rotary":
         inv_freq, scale, _ = rope_frequencies(length, d_model, base, options)
         exact = np.concatenate(rope_cos_sin(length, inv_freq, scale, dtype, "float64"), axis=1)
@@ -198,10 +349,12 @@ def precision_table(scheme: str, length: int, d_model: int, base: float, dtype: 
                 np.concatenate([as_float64(cos), as_float64(sin)], axis=1))
         return _compare(dtype, "cos/sin of m·θ_i", np.arange(length), "position m", exact, variants)
     exact = _bias_by_distance(scheme, length, d_model, base, options)
-    variants = {rounded: round_to(exact, dtype)}
-    computed = _bias_in_dtype(scheme, length, d_model, options, dtype)
+    with np.errstate(over="ignore"):  # a bias past the dtype's range (KERPLE's power kernel) becomes −inf
+        variants = {rounded: round_to(exact, dtype)}
+    computed = _bias_in_dtype(scheme, length, d_model, options, dtype, base)
     notes = ("T5 computes its buckets in float32 whatever the model's dtype: its bias is its learned "
              "values, rounded.",) if computed is None else ()
+    notes += _overflow_note(exact, variants[rounded], dtype)
     if computed is not None:
         variants[f"computed in {dtype}"] = computed
     return _compare(dtype, "bias", np.arange(length), "distance Δ = i − j (key before the query)", exact,

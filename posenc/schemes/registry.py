@@ -6,11 +6,11 @@ collects them in one dict that pages, the comparison view and the tests loop ove
 
 from __future__ import annotations
 
-from posenc.schemes import absolute, alibi, shaw, sinusoidal, t5
+from posenc.schemes import absolute, alibi, kerple, shaw, sinusoidal, t5, transformer_xl, xpos
 from posenc.schemes.rope import entry as rope
 from posenc.schemes.scheme import Scheme
 
-SCHEMES: dict[str, Scheme] = {s.key: s for module in (sinusoidal, absolute, rope, shaw, t5, alibi) for s in module.SCHEMES}
+SCHEMES: dict[str, Scheme] = {s.key: s for module in (sinusoidal, absolute, rope, xpos, shaw, t5, alibi, kerple, transformer_xl) for s in module.SCHEMES}
 """key -> Scheme, in the order the selector shows them."""
 
 

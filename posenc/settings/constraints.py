@@ -8,10 +8,15 @@ corrects them first, so a page never computes with them:
 - sinusoidal, layout "split": d_model must be even (d_model/2 sines, then d_model/2 cosines);
 - rope: d_rot = int(d_model·rotary_fraction) must be even (pairs are rotated); "ntk" and
   "dynamic" raise the factor to d_rot/(d_rot − 2), so d_rot = 2 is refused; "yarn" divides
-  by ln n, so n must be greater than 1;
+  by ln n, so n must be greater than 1; "longrope" needs an even d_rot like the others (its
+  factor lists follow d_rot, its attention factor divides by ln L₀ ≥ ln 16); "proportional"
+  (p-RoPE) takes every d_model and fraction (it rotates ⌊fraction·d_model/2⌋ pairs and leaves
+  the rest, an odd last dimension included), so nothing is corrected for it;
 - t5: max_distance must exceed the e exact buckets, e = (num_buckets // 2) // 2 when
   bidirectional, num_buckets // 2 when causal;
-- learned, nope, shaw, alibi: nothing beyond each control's own range.
+- transformer_xl: d_model must be even (R_Δ holds d_model/2 sines, then d_model/2 cosines);
+- xpos: d_model must be even (every pair is rotated and scaled, as torchscale's XPOS);
+- learned, nope, shaw, alibi, kerple: nothing beyond each control's own range.
 
 Beyond the sidebar the library has its own bounds (posenc.checks): base in [1, 1e300], length
 ≤ 2^20, widths ≤ 2^16, heads and buckets ≤ 4096, at most 2^24 numbers per returned array, RoPE
@@ -32,6 +37,7 @@ from posenc.settings.parsing import SHARED_CONTROLS
 
 _SHARED = {o.name: o for o in SHARED_CONTROLS}  # d_model, n, length
 _NEEDS_PAIRS = ("ntk", "dynamic")  # d_rot/(d_rot − 2): d_rot = 2 divides by zero
+_ANY_WIDTH = ("proportional",)  # p-RoPE counts its own pairs, ⌊fraction·d_model/2⌋: no parity to keep
 
 
 def _number(value: object) -> float | None:
@@ -94,11 +100,13 @@ def _fraction_for(d_rot: int, d_model: int) -> float:
 
 
 def _fix_rope(settings: dict, options: dict, messages: list[str]) -> None:
-    """Even d_rot (not 2 under ntk/dynamic); n > 1 under yarn."""
+    """Even d_rot (not 2 under ntk/dynamic; any under proportional); n > 1 under yarn."""
     rope_type, fraction = options["rope_type"], float(options["rotary_fraction"])
     d_model_option = _SHARED["d_model"]
 
     def ok(d_rot: int) -> bool:
+        if rope_type in _ANY_WIDTH:
+            return True
         return d_rot % 2 == 0 and not (rope_type in _NEEDS_PAIRS and d_rot == 2)
 
     d_model = settings["d_model"]
@@ -143,7 +151,27 @@ def _fix_t5(settings: dict, options: dict, messages: list[str]) -> None:
         options["max_distance"] = exact + 1
 
 
-_FIXES = {"rope": _fix_rope, "sinusoidal": _fix_sinusoidal, "t5": _fix_t5}
+def _fix_transformer_xl(settings: dict, options: dict, messages: list[str]) -> None:
+    """R_Δ needs an even d_model."""
+    if settings["d_model"] % 2:
+        d_model = settings["d_model"]
+        new = _nearest(d_model, 2, int(_SHARED["d_model"].maximum), lambda d: d % 2 == 0)
+        messages.append(f"d_model={d_model}: Transformer-XL's R_Δ holds d_model/2 sines, then d_model/2 cosines, "
+                        f"so d_model must be even; using d_model={new}.")
+        settings["d_model"] = new
+
+
+def _fix_xpos(settings: dict, options: dict, messages: list[str]) -> None:
+    """xPos rotates and scales pairs: an even d_model."""
+    if settings["d_model"] % 2:
+        d_model = settings["d_model"]
+        new = _nearest(d_model, 2, int(_SHARED["d_model"].maximum), lambda d: d % 2 == 0)
+        messages.append(f"d_model={d_model}: xPos rotates and scales pairs of dimensions, so d_model must be even; "
+                        f"using d_model={new}.")
+        settings["d_model"] = new
+
+
+_FIXES = {"rope": _fix_rope, "sinusoidal": _fix_sinusoidal, "t5": _fix_t5, "transformer_xl": _fix_transformer_xl, "xpos": _fix_xpos}
 
 
 def valid_settings(scheme: str, length: object, d_model: object, base: object,

@@ -76,21 +76,20 @@ def row_norms(scheme: str, length: int, d_model: int, base: float, options: tupl
 
 @cached
 def rope_wavelengths(d_model: int, base: float, options: tuple, length: int) -> dict[str, np.ndarray]:
-    """Wavelength of every rotated pair under each scaling (the scheme's factor and context)."""
+    """Wavelength of every rotated pair under each scaling (the scheme's factor, context and fraction;
+    LongRoPE with the app's factor lists, at this length; p-RoPE's rotated pairs only, the others never turn)."""
     from posenc.schemes.rope.entry import rope_keywords
-    from posenc.schemes.rope.scalings import ROPE_SCALINGS, rope_scaling_parameters
+    from posenc.schemes.rope.scalings import ROPE_SCALINGS
 
-    keywords = rope_keywords(dict(options))
-    fraction = keywords.get("rotary_fraction", 1.0)
     waves = {}
     for rope_type in ROPE_SCALINGS:
-        accepted = rope_scaling_parameters(rope_type)
-        params = {k: v for k, v in dict(options).items() if k in accepted}
+        keywords = rope_keywords(dict(options) | {"rope_type": rope_type})
+        keywords.pop("layout", None)
         try:
-            waves[rope_type] = posenc.rope_wavelengths(d_model, base, rope_type, rotary_fraction=fraction,
-                                                       seq_len=length, **params)
+            wavelengths = posenc.rope_wavelengths(d_model, base, seq_len=length, **keywords)
         except ValueError:  # e.g. ntk and dynamic need 4 rotated dimensions; the page lists what is missing
             continue
+        waves[rope_type] = wavelengths[np.isfinite(wavelengths)]  # p-RoPE: θ = 0, an infinite wavelength
     return waves
 
 

@@ -132,38 +132,79 @@ def score_at(scheme: str, length: int, d_model: int, base: float, options: tuple
     return values[np.asarray(offsets) + length - 1]
 
 
-@shared_figure
-def rope_shift_figure(d_model: int, base: float, options: tuple, length: int, m: int, n: int):
-    """(figure, scores with both moved): score(m + s, n + s) and score(m + s, n) for every shift s
-    that keeps both inside the length, for a fixed random query and key (seed 0)."""
+def _shift_encoders(scheme: str, base: float, options: tuple, length: int):
+    """(encode queries, encode keys), each (x, positions) -> x': RoPE rotates both; xPos also scales a
+    query by ζ_i^(p̂/γ) and a key by ζ_i^(−p̂/γ) (arXiv:2212.10554). One seq_len = length for all."""
+    if scheme == "xpos":
+        from posenc.schemes.xpos import xpos_keywords
+
+        keywords = xpos_keywords(dict(options)) | {"seq_len": length}
+        return (lambda x, p: posenc.apply_xpos(x, p, base, **keywords),
+                lambda x, p: posenc.apply_xpos(x, p, base, downscale=True, **keywords))
     from posenc.schemes.rope.entry import rope_keywords
 
     keywords = rope_keywords(dict(options)) | {"seq_len": length}
+    return (lambda x, p: posenc.apply_rope(x, p, base, **keywords),) * 2
+
+
+@shared_figure
+def rope_shift_figure(d_model: int, base: float, options: tuple, length: int, m: int, n: int, scheme: str = "rope"):
+    """(figure, scores with both moved): score(m + s, n + s) and score(m + s, n) for every shift s
+    that keeps both inside the length, for a fixed random query and key (seed 0); RoPE or xPos."""
+    encode_query, encode_key = _shift_encoders(scheme, base, options, length)
     rng = np.random.default_rng(0)
     q, k = rng.normal(size=d_model), rng.normal(size=d_model)  # a fixed random query and key
     shifts = np.arange(0, length - max(m, n))
-    k_at_n = posenc.apply_rope(k[None, :], np.array([n]), base, **keywords)[0]  # k stays at n
+    k_at_n = encode_key(k[None, :], np.array([n]))[0]  # k stays at n
     together, query_only = np.empty(len(shifts)), np.empty(len(shifts))
     for start in range(0, len(shifts), 512):  # 512 shifts at a time: memory bounded at 4096 × 1024
         block = shifts[start:start + 512]
-        rotated_q = posenc.apply_rope(np.broadcast_to(q, (len(block), d_model)), m + block, base, **keywords)
-        rotated_k = posenc.apply_rope(np.broadcast_to(k, (len(block), d_model)), n + block, base, **keywords)
+        rotated_q = encode_query(np.broadcast_to(q, (len(block), d_model)), m + block)
+        rotated_k = encode_key(np.broadcast_to(k, (len(block), d_model)), n + block)
         together[start:start + len(block)] = (rotated_q * rotated_k).sum(axis=1)  # score(m + s, n + s)
         query_only[start:start + len(block)] = rotated_q @ k_at_n
     together.setflags(write=False)
     figure = charts.line_chart(shifts, {"both moved by s": together, "only the query moved": query_only},
                                 title="Moving query and key together leaves the score unchanged",
-                                x_label="shift s", y_label="q·k after rotation")
+                                x_label="shift s",
+                                y_label="q'·k' (rotated and scaled)" if scheme == "xpos" else "q·k after rotation")
     return figure, together
 
 
+def _xpos_shift_header(c: Controls) -> None:
+    """xPos's identity: a scale on a pair commutes with its rotation, and D_{m+s}·D_{n+s}⁻¹ = Λ_{m−n}."""
+    from posenc.schemes.xpos import xpos_keywords
+
+    st.title("Rotation check (xPos): the score sees only the offset, damped by it")
+    st.latex(r"(D_{m+s} R_{m+s}\,q)\cdot(D_{n+s}^{-1} R_{n+s}\,k) = q^\top R_{n-m}\, D_{m+s} D_{n+s}^{-1}\,k "
+             r"= q^\top R_{n-m}\, \Lambda_{m-n}\,k,\quad D_p = \operatorname{diag}\big(\zeta_i^{\hat p/\gamma}\big),"
+             r"\quad \Lambda_\Delta = \operatorname{diag}\big(\zeta_i^{\Delta/\gamma}\big)")
+    or_stop(xpos_keywords, c.option_dict)
+
+
+def _xpos_shift_note(c: Controls, m: int, n: int, s: int) -> None:
+    """What holds under xPos and what does not, with the decay of the fastest and slowest pairs."""
+    from posenc.schemes.xpos import xpos_keywords
+
+    gamma = xpos_keywords(c.option_dict)["scale_base"]
+    fast, slow = posenc.xpos_decay([m - n], c.d_model, gamma)[0, [0, -1]]
+    st.caption(f"Moving both keeps the score exactly (to rounding): it is RoPE's score with pair i multiplied by "
+               f"ζᵢ^((m − n)/γ), here {fast:.4g} on pair 0 and {slow:.4g} on pair {c.d_model // 2 - 1} "
+               f"(m − n = {m - n}, γ = {gamma:g}). What xPos gives up is the rotation itself: q' = D·R·q is not a "
+               f"rotation of q, its pair i has length ζᵢ^(m̂/γ)·‖qᵢ‖, so moving the query alone by s = {s} scales "
+               f"pair i by ζᵢ^(s/γ) on top of turning it (the second curve).")
+
+
 def rope_shift_check(c: Controls) -> None:
-    """RoPE's counterpart of the rotation check: score(m + s, n + s) = score(m, n)."""
+    """RoPE's counterpart of the rotation check: score(m + s, n + s) = score(m, n) (xPos: with its decay)."""
     from posenc.schemes.rope.entry import rope_keywords
 
-    st.title("Rotation check (RoPE): the score sees only the offset")
-    st.latex(r"(R_{m+s}\,q)\cdot(R_{n+s}\,k) = q^\top R_{m+s}^\top R_{n+s}\,k = q^\top R_{n-m}\,k = (R_m q)\cdot(R_n k)")
-    or_stop(rope_keywords, c.option_dict)
+    if c.scheme == "xpos":
+        _xpos_shift_header(c)
+    else:
+        st.title("Rotation check (RoPE): the score sees only the offset")
+        st.latex(r"(R_{m+s}\,q)\cdot(R_{n+s}\,k) = q^\top R_{m+s}^\top R_{n+s}\,k = q^\top R_{n-m}\,k = (R_m q)\cdot(R_n k)")
+        or_stop(rope_keywords, c.option_dict)
     left, middle, right = st.columns(3)
     with left:
         m = int(bound_control(Option("query", "query position m", 0, 0, c.length - 1), "query"))
@@ -171,7 +212,7 @@ def rope_shift_check(c: Controls) -> None:
         n = int(bound_control(Option("key", "key position n", min(5, c.length - 1), 0, c.length - 1), "key"))
     with right:
         s = int(bound_control(Option("shift", "shift s", 0, 0, c.length - 1 - max(m, n)), "shift"))
-    figure, together = or_stop(rope_shift_figure, c.d_model, c.base, c.options, c.length, m, n)
+    figure, together = or_stop(rope_shift_figure, c.d_model, c.base, c.options, c.length, m, n, c.scheme)
     before, after = together[0], together[s]
     cols = st.columns(3)
     cols[0].metric(f"score(m={m}, n={n})", f"{before:.12g}")
@@ -182,6 +223,8 @@ def rope_shift_check(c: Controls) -> None:
     else:
         st.caption("With the key at the last position there is no room to shift both: move m or n left.")
     st.caption(f"q and k are fixed random vectors (seed 0) of size {c.d_model}; frequencies use seq_len = {c.length}.")
+    if c.scheme == "xpos":
+        _xpos_shift_note(c, m, n, s)
 
 
 @shared_figure
@@ -267,10 +310,12 @@ def comparison_figure(selected: str, length: int, d_model: int, base: float, opt
 def rope_phasor_figure(d_model: int, base: float, options: tuple, m: int, n: int, pairs: tuple):
     """Pair i of a unit vector rotated by apply_rope to position m and to position n."""
     from posenc.schemes.rope.entry import rope_keywords
-    from posenc.schemes.rope.frequencies import rope_inv_freq, rotary_dims
+    from posenc.schemes.rope.frequencies import rope_inv_freq
 
     keywords = rope_keywords(dict(options))
-    d_rot = rotary_dims(d_model, keywords.get("rotary_fraction", 1.0))
+    inv_freq, _ = rope_inv_freq(d_model, base, seq_len=max(m, n) + 1,
+                                **{k: v for k, v in keywords.items() if k != "layout"})
+    d_rot = 2 * len(inv_freq)  # p-RoPE ("proportional"): every pair of the head, some with θ = 0
     idx = np.array(pairs)
     first = 2 * idx if keywords.get("layout", "interleaved") == "interleaved" else idx
     second = first + 1 if keywords.get("layout", "interleaved") == "interleaved" else idx + d_rot // 2
@@ -280,7 +325,44 @@ def rope_phasor_figure(d_model: int, base: float, options: tuple, m: int, n: int
     for position in (m, n):
         rotated = posenc.apply_rope(units, np.array([position]), base, seq_len=max(m, n) + 1, **keywords)[:, 0]
         ends.append(np.stack([rotated[np.arange(len(idx)), second], rotated[np.arange(len(idx)), first]], axis=1))
-    inv_freq, _ = rope_inv_freq(d_model, base, seq_len=max(m, n) + 1,
-                                **{k: v for k, v in keywords.items() if k != "layout"})
     return charts.phasor_chart(list(pairs), ends[0], ends[1], (n - m) * inv_freq[idx], pos=m, k=n - m,
                                 title=f"Pairs of a unit vector rotated to position m={m} and to n={n}")
+
+
+@shared_figure
+def patch_grid_figures(d_model: int, base: float, height: int, width: int, frames: int, row: int, col: int,
+                       text_tokens: int = 3):
+    """(figure of the (t, h, w) ids of "text, image, text"; {name: (score figure, max shift difference) or None}).
+
+    Per scheme (2-D RoPE, Qwen2-VL's vision encoder; M-RoPE, its language model, sections scaled from
+    16/24/24): q·k / d of q = k = ones for the query patch (row, col) and for it moved by one patch, with the
+    largest |difference| between the two pictures once the second is moved back (None for a 1 × 1 grid).
+    2-D RoPE is None when d_model is not a multiple of 4.
+    """
+    from posenc.figures import patches
+    from posenc.schemes.rope import multimodal
+
+    ids = multimodal.mrope_position_ids(text_tokens, height, width, text_tokens, frames)
+    image = f"{'image' if frames == 1 else f'video of {frames} frames'}: {frames * height * width} patches"
+    ids_figure = patches.position_ids_figure(
+        ids, [("text", text_tokens), (image, frames * height * width), ("text", text_tokens)],
+        title=f"(t, h, w) ids of {ids.shape[1]} tokens: text, {frames} × {height} × {width} patches, text")
+    moved = (row + 1 if row + 1 < height else max(row - 1, 0), col + 1 if col + 1 < width else max(col - 1, 0))
+    dr, dc = moved[0] - row, moved[1] - col
+    results = {}
+    for name, scores_of in (("2-D RoPE (vision encoder)", multimodal.rope_2d_patch_scores),
+                            ("M-RoPE (language model)", multimodal.mrope_patch_scores)):
+        if name.startswith("2-D") and d_model % 4:
+            results[name] = None
+            continue
+        first = scores_of(height, width, row, col, d_model, base)  # (H, W)
+        second = scores_of(height, width, *moved, d_model, base)
+        overlap_first = first[max(-dr, 0):height - max(dr, 0), max(-dc, 0):width - max(dc, 0)]
+        overlap_second = second[max(dr, 0):height - max(-dr, 0), max(dc, 0):width - max(-dc, 0)]
+        difference = float(np.abs(overlap_second - overlap_first).max()) if (dr, dc) != (0, 0) else None
+        panels = {f"query patch ({row}, {col})": (first, (row, col))}
+        if difference is not None:
+            panels[f"query moved by ({dr:+d}, {dc:+d}) to ({moved[0]}, {moved[1]})"] = (second, moved)
+        figure = patches.patch_scores_figure(panels, value_label="q·k / d", title=f"{name}: q·k / d_model, q = k = ones")
+        results[name] = (figure, difference)
+    return ids_figure, results

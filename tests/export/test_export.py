@@ -22,6 +22,8 @@ SCRIPTS = {
     "shaw": (60, 16, 10000.0, {"max_relative_position": 5, "seed": 3}),
     "t5": (300, 16, 10000.0, {"num_heads": 3, "num_buckets": 20, "max_distance": 50, "direction": "causal"}),
     "alibi": (50, 16, 10000.0, {"num_heads": 12, "direction": "causal"}),
+    "kerple": (70, 16, 10000.0, {"r1": 2.5, "r2": 0.3, "variant": "log"}),
+    "transformer_xl": (60, 16, 500.0, {"seed": 3}),
 }
 # More settings, loaded in this interpreter (the same source text, executed as a module).
 VARIANTS = [
@@ -34,6 +36,8 @@ VARIANTS = [
     ("t5", 200, 8, 10000.0, {}),
     ("alibi", 30, 8, 10000.0, {"num_heads": 5}),
     ("learned", 600, 8, 10000.0, {"table_size": 512}),
+    ("kerple", 300, 8, 10000.0, {"r1": 0.5, "r2": 1.7, "variant": "power"}),
+    ("transformer_xl", 4096, 64, 10000.0, {"seed": 0}),
 ]
 
 
@@ -73,9 +77,9 @@ def test_more_settings_reproduce_posenc(scheme, length, d_model, base, options):
          export.reference_output(scheme, length, d_model, base, **options))
 
 
-@pytest.mark.parametrize("scheme", ["alibi", "t5", "shaw"])
+@pytest.mark.parametrize("scheme", ["alibi", "t5", "shaw", "kerple", "transformer_xl"])
 def test_bias_modules_forward_is_the_full_bias_matrix(scheme):
-    options = posenc.get_scheme(scheme).defaults() | ({"direction": "causal"} if scheme != "shaw" else {})
+    options = posenc.get_scheme(scheme).defaults() | ({"direction": "causal"} if scheme in ("alibi", "t5") else {})
     namespace = export.load(export.module_source(scheme, 40, 16, 10000.0, **options))
     module = next(v for k, v in namespace.items() if isinstance(v, type) and issubclass(v, torch.nn.Module))()
     full = posenc.get_scheme(scheme).bias(40, 16, 10000.0, **options)

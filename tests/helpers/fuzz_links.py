@@ -28,7 +28,8 @@ PAGES = re.findall(r'st\.Page\("(pages/[a-z_]+\.py)"', (ROOT / "app.py").read_te
 # Whole-number page controls (key -> a plausible valid range); lists are repeated keys.
 PAGE_NUMBERS = {"pos": (0, 4095), "k": (-4095, 4095), "head": (1, 64), "query": (0, 4095), "key": (0, 4095),
                 "shift": (0, 4095), "rope_m": (0, 4095), "rope_n": (0, 4095), "step": (1, 9), "i": (0, 511),
-                "offset": (0, 4095), "window.pos": (0, 4095), "window.dim": (0, 1023)}
+                "offset": (0, 4095), "window.pos": (0, 4095), "window.dim": (0, 1023),
+                "grid_h": (1, 32), "grid_w": (1, 32), "frames": (1, 4), "patch_row": (0, 31), "patch_col": (0, 31)}
 PAGE_LISTS = {"dims": (0, 1023), "positions": (0, 4095), "pairs": (0, 511), "rope_pairs": (0, 511)}
 PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"), "module": ("true", "false"),
                 "view": ("whole", "window"), "matrix": ("Table", "Similarity"),

@@ -16,12 +16,14 @@ import posenc
 from library_fuzz import HOSTILE_SCALARS, fuzz, outcome
 from posenc.modules import (
     ALiBiBias,
+    KerpleBias,
     LearnedPositionalEmbedding,
     NoPositionalEncoding,
     RotaryEmbedding,
     ShawRelativePositions,
     SinusoidalPositionalEncoding,
     T5RelativeBias,
+    TransformerXLScores,
 )
 from posenc.modules.relative import relative_position_bucket
 from posenc.modules.sinusoidal import sinusoidal_table
@@ -71,6 +73,13 @@ test_t5_module = fuzz(T5RelativeBias, dict(num_heads=st.integers(1, 8), num_buck
                                            max_distance=st.integers(17, 500), bidirectional=st.booleans(),
                                            seed=st.integers(0, 99), std=st.floats(1e-3, 1.0)),
                       lambda r, a: isinstance(r, torch.nn.Module))
+test_kerple_module = fuzz(KerpleBias, dict(num_heads=st.integers(1, 8), r1=st.floats(0.01, 10.0), r2=st.floats(0.01, 2.0),
+                                           variant=st.sampled_from(["log", "power"]), causal=st.booleans()),
+                          lambda r, a: isinstance(r, torch.nn.Module))
+test_transformer_xl_module = fuzz(TransformerXLScores,
+                                  dict(d_head=st.integers(1, 16), d_model=st.integers(1, 16).map(lambda h: 2 * h),
+                                       base=st.floats(1.0, 1e6), seed=st.integers(0, 99), causal=st.booleans()),
+                                  lambda r, a: isinstance(r, torch.nn.Module))
 test_alibi_module = fuzz(ALiBiBias, dict(num_heads=st.integers(1, 64), causal=st.booleans()),
                          lambda r, a: isinstance(r, torch.nn.Module))
 
@@ -148,6 +157,33 @@ def test_relative_forward_equals_numpy(length):
         np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6)
 
 
+@given(LENGTHS)
+def test_kerple_forward_equals_numpy(length):
+    for variant in ("log", "power"):
+        kind, result = outcome(lambda variant=variant: KerpleBias(2, 1.5, 0.7, variant)(length))
+        if kind == "ok":
+            expected = posenc.kerple_bias(int(length), 1.5, 0.7, variant)
+            got = result.detach().double().numpy()
+            assert got.shape == (2, *expected.shape)
+            np.testing.assert_allclose(got, np.broadcast_to(expected, got.shape), rtol=1e-6, atol=1e-6)
+
+
+@given(tensors_or_hostile(X), tensors_or_hostile(X))
+def test_transformer_xl_forward_equals_numpy(q, k):
+    module = TransformerXLScores(8, 6, 500.0, seed=1)
+    kind, result = outcome(lambda: module(q, k).detach())
+    if kind == "ok":
+        u, v, w_r = posenc.schemes.transformer_xl.transformer_xl_parameters(8, 6, seed=1)
+        q64, k64 = q.double().numpy(), k.double().numpy()
+        expected = np.empty((*q64.shape[:-1], q64.shape[-2]))
+        for index in np.ndindex(q64.shape[:-2]):
+            expected[index] = posenc.transformer_xl_scores(q64[index], k64[index], u, v, w_r, 500.0)
+        assert np.array_equal(torch.isneginf(result).numpy(), np.isneginf(expected))  # j > i, masked
+        got = finite_tensor(result.masked_fill(torch.isneginf(result), 0), expected.shape).double().numpy()
+        seen = np.isfinite(expected)
+        np.testing.assert_allclose(got[seen], expected[seen], atol=1e-4 * (1 + np.abs(expected[seen]).max(initial=0)))
+
+
 @given(st.one_of(st.lists(st.integers(-10**6, 10**6), min_size=1).map(lambda r: torch.tensor(r)),
                  st.sampled_from([torch.ones(3), torch.ones(3, dtype=torch.bool), [1, 2], 3, None,
                                   torch.tensor([2**62])])),
@@ -162,6 +198,8 @@ def test_torch_buckets_refuse_or_equal_numpy(relative, bidirectional):
 @pytest.mark.parametrize("module, shown", [
     (LearnedPositionalEmbedding(300, 16, seed=2), "table_size=300, d_model=16"),
     (ALiBiBias(12, causal=True), "num_heads=12, causal=True"),
+    (KerpleBias(4, variant="power", causal=False), "num_heads=4, variant='power', causal=False"),
+    (TransformerXLScores(8, 16, base=500.0), "d_head=8, d_model=16, base=500, causal=True"),
     (ShawRelativePositions(5, 8), "max_relative_position=5"),
     (T5RelativeBias(4, num_buckets=16, max_distance=64, bidirectional=False),
      "num_buckets=16, max_distance=64, bidirectional=False"),

@@ -84,7 +84,7 @@ def test_registry_callable(key, part):
         else:
             offsets, values = result
             assert list(offsets) == list(range(1 - n, n)) and values.shape[-1] == max(2 * n - 1, 0)
-            finite_array(values, allow_nan=part == "offset_curve" and key in ("learned", "alibi"),
+            finite_array(values, allow_nan=part == "offset_curve" and key in ("learned", "alibi", "kerple", "transformer_xl"),
                          allow_neginf=part == "offset_bias")
 
     check()
@@ -97,8 +97,9 @@ ROPE_TYPES = list(posenc.ROPE_SCALINGS)
 
 def scaling_params(rope_type, factor, original):
     accepted = scalings.rope_scaling_parameters(rope_type)
-    return {name: value for name, value in (("factor", factor), ("original_max_position_embeddings", original))
-            if name in accepted}
+    lists = (("short_factor", "ones"), ("long_factor", "geometric"))  # longrope: factor lists the width needs
+    return {name: value for name, value in (("factor", factor), ("original_max_position_embeddings", original),
+                                            *lists) if name in accepted}
 
 
 def rope_refuses(a):
@@ -119,6 +120,8 @@ ROPE = dict(d=st.integers(1, 64), base=BASES, rope_type=st.sampled_from(ROPE_TYP
 def check_inv_freq(result, a):
     inv_freq, attention = result
     finite_array(inv_freq)
+    if a.get("rope_type") == "proportional":  # p-RoPE: θ = 0 for the pairs it leaves unrotated
+        inv_freq = inv_freq[inv_freq != 0]
     assert (inv_freq > 0).all() and np.isfinite(2 * math.pi / inv_freq).all() and math.isfinite(attention)
 
 
@@ -130,8 +133,8 @@ def rope_wavelengths(d, base, rope_type, factor, original, rotary_fraction):
                                    **scaling_params(rope_type, factor, original))
 
 
-test_rope_wavelengths = fuzz(rope_wavelengths, ROPE, lambda r, a: finite_array(r) is not None and (r > 0).all(),
-                             refuses=rope_refuses)
+test_rope_wavelengths = fuzz(rope_wavelengths, ROPE, lambda r, a: (r > 0).all() and finite_array(
+    r[np.isfinite(r)] if a["rope_type"] == "proportional" else r) is not None, refuses=rope_refuses)  # p-RoPE: inf
 
 
 def apply_rope(x, positions, base, rope_type, factor, original, layout):
@@ -208,6 +211,8 @@ def test_scaling_function(rope_type):
     valid = dict(dim=EVEN, base=st.floats(1.5, 1e9), seq_len=st.one_of(st.none(), st.integers(0, 10**6)))
     valid.update({name: st.floats(1.0, 64.0) for name in ("factor",) if name in accepted})
     valid.update({name: st.integers(16, 10**5) for name in ("original_max_position_embeddings",) if name in accepted})
+    valid.update({name: st.sampled_from(scalings.LONGROPE_RULES) for name in ("short_factor", "long_factor")
+                  if name in accepted})
     fuzz(function, valid, check_inv_freq, positional=2)()
 
 

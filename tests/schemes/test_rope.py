@@ -25,6 +25,9 @@ SCALINGS = {
     "dynamic": {"factor": 4.0, "original_max_position_embeddings": 16},
     "yarn": {"factor": 4.0, "original_max_position_embeddings": 16},
     "llama3": {"factor": 8.0, "original_max_position_embeddings": 64},
+    "longrope": {"short_factor": "ones", "long_factor": "geometric", "factor": 4.0,
+                 "original_max_position_embeddings": 16},
+    "proportional": {"factor": 2.0},
 }
 
 
@@ -226,7 +229,11 @@ def test_scheme_callables_for_every_scaling(rope_type):
     offsets, values = scheme.offset_curve(600, 64, 10000.0, **options)
     assert offsets.shape == values.shape == (1199,) and np.isfinite(values).all()
     formula = scheme.formula(64, 10000.0, **options)
-    assert formula.startswith(r"\begin{gathered}") and r"j = 32, \dots, 63" in formula
+    assert formula.startswith(r"\begin{gathered}")
+    if rope_type == "proportional":  # p-RoPE: every pair of the head, the first 16 with exponent 2i/64
+        assert r"10000^{-2i/64} / 4 & i = 0, \dots, 15" in formula and "j = " not in formula
+    else:
+        assert r"j = 32, \dots, 63" in formula
     if rope_type == "yarn":
         assert "1.1386" in formula and r"\tfrac{i - 1}{8 - 1}" in formula
 

@@ -115,6 +115,9 @@ def test_settings_inside_the_sidebar_ranges_are_corrected_only_when_a_scheme_ref
 def test_rope_edges_of_width_and_fraction(d_model, rope_type, fraction):
     settings, _ = valid_settings("rope", 5, d_model, 1.0, {"rope_type": rope_type, "rotary_fraction": fraction})
     run_every_callable("rope", settings)
+    if rope_type == "proportional":  # p-RoPE rotates ⌊fraction·d/2⌋ pairs of any width: nothing to correct
+        assert (settings["d_model"], settings["options"]["rotary_fraction"]) == (d_model, fraction)
+        return
     d_rot = posenc.schemes.rope.frequencies.rotary_dims(settings["d_model"], settings["options"]["rotary_fraction"])
     assert d_rot % 2 == 0 and abs(settings["d_model"] - d_model) <= 2
 

@@ -21,6 +21,7 @@ from posenc.schemes.rope.scalings import (
     ROPE_SCALINGS,
     _check_seq_len,
     rope_scaling_parameters,
+    scales_whole_head,
 )
 
 
@@ -46,10 +47,15 @@ def rope_inv_freq(d: int, base: float = 10000.0, *, rope_type: str = "default",
 
     ``rope_type`` names an entry of :data:`ROPE_SCALINGS`; ``params`` are its
     parameters (HF's ``rope_scaling`` keys, e.g. ``factor``); ``seq_len`` is the
-    current sequence length (used by ``"dynamic"`` only).
+    current sequence length (used by ``"dynamic"`` and ``"longrope"``). The array
+    holds d_rot/2 frequencies, except under ``"proportional"`` (p-RoPE), which reads
+    ``rotary_fraction`` its own way and returns d // 2, θ = 0 for the pairs it does not
+    rotate: rotating all of them is then the same computation.
     """
     check_choice(rope_type, "rope_type", tuple(ROPE_SCALINGS))
-    base, dim, seq_len = check_base(base), rotary_dims(d, rotary_fraction), _check_seq_len(seq_len)
+    base, seq_len = check_base(base), _check_seq_len(seq_len)
+    whole_head = scales_whole_head(rope_type)
+    dim = check_d_model(d) if whole_head else rotary_dims(d, rotary_fraction)
     accepted = rope_scaling_parameters(rope_type)
     required = [name for name, default in accepted.items() if default is inspect.Parameter.empty]
     missing = [name for name in required if name not in params]
@@ -58,8 +64,10 @@ def rope_inv_freq(d: int, base: float = 10000.0, *, rope_type: str = "default",
         takes = ", ".join(accepted) or "no parameters"
         raise ValueError(f"the {rope_type!r} scaling takes {takes}; "
                          f"missing {missing or 'nothing'}, unexpected {unknown or 'nothing'}.")
+    if whole_head:
+        params = {**params, "rotary_fraction": rotary_fraction}
     inv_freq, attention_scaling = ROPE_SCALINGS[rope_type](dim, base, seq_len=seq_len, **params)
-    _check_frequencies(inv_freq)
+    _check_frequencies(inv_freq[inv_freq != 0] if whole_head else inv_freq)  # 0: a pair p-RoPE leaves alone
     return inv_freq, float(attention_scaling)
 
 
@@ -74,6 +82,10 @@ def _check_frequencies(inv_freq: np.ndarray) -> None:
 
 def rope_wavelengths(d: int, base: float = 10000.0, rope_type: str = "default",
                      **params: object) -> np.ndarray:
-    """λ_i = 2π/θ_i, the number of positions pair i needs for one full turn; shape (d_rot/2,)."""
+    """λ_i = 2π/θ_i, the number of positions pair i needs for one full turn; shape (d_rot/2,).
+
+    Under ``"proportional"``: shape (d // 2,), and λ_i = inf for the pairs it does not rotate (θ_i = 0).
+    """
     inv_freq, _ = rope_inv_freq(d, base, rope_type=rope_type, **params)
-    return 2 * math.pi / inv_freq  # finite: rope_inv_freq checked it
+    with np.errstate(divide="ignore"):
+        return 2 * math.pi / inv_freq  # finite where θ ≠ 0: rope_inv_freq checked it

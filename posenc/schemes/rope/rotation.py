@@ -35,6 +35,7 @@ from posenc.checks import (
     check_size,
 )
 from posenc.schemes.rope.frequencies import rope_inv_freq
+from posenc.schemes.rope.scalings import LENGTH_DEPENDENT
 
 Layout = Literal["interleaved", "half"]
 LAYOUTS: tuple[str, ...] = ("interleaved", "half")
@@ -77,14 +78,14 @@ def apply_rope(x: np.ndarray, positions: np.ndarray | None = None, base: float =
     for YaRN, where HF multiplies cos and sin by it). ``positions`` (default
     0, …, length − 1) must broadcast to x.shape[:-1]. ``rope_type`` and ``params``
     choose a scaling of :data:`posenc.schemes.rope.scalings.ROPE_SCALINGS`; ``seq_len``
-    (used by "dynamic") defaults to max(positions) + 1, as in HF.
+    (used by "dynamic" and "longrope") defaults to max(positions) + 1, as in HF.
     """
     x = check_array(x, "x")
     if x.ndim < 2:
         raise ValueError(f"x must have shape (..., length, d), at least two axes; got shape {x.shape}.")
     layout = check_choice(layout, "layout", LAYOUTS)
     pos = _positions(positions, x.shape[:-1])
-    if seq_len is None and rope_type == "dynamic" and pos.size:
+    if seq_len is None and rope_type in LENGTH_DEPENDENT and pos.size:
         seq_len = max(int(np.floor(pos.max())) + 1, 1)
     inv_freq, scale = rope_inv_freq(x.shape[-1], base, rope_type=rope_type, seq_len=seq_len,
                                     rotary_fraction=rotary_fraction, **params)

@@ -1,17 +1,21 @@
 r"""RoPE's frequencies θ_i and each context-extension scaling of them (numpy only).
 
 A model trained on sequences of L₀ tokens ("original_max_position_embeddings") has never
-seen the slow pairs turn further than L₀·θ_i. Each scaling changes the θ_i (and YaRN also
-the size of cos/sin) so that a longer context looks familiar. Names and parameters follow
-Hugging Face transformers' ``modeling_rope_utils.py``; like its ``ROPE_INIT_FUNCTIONS``,
-every entry of :data:`ROPE_SCALINGS` has one signature::
+seen the slow pairs turn further than L₀·θ_i. Each scaling changes the θ_i (and YaRN and
+LongRoPE also the size of cos/sin) so that a longer context looks familiar. Names and
+parameters follow Hugging Face transformers' ``modeling_rope_utils.py``; like its
+``ROPE_INIT_FUNCTIONS``, every entry of :data:`ROPE_SCALINGS` has one signature::
 
     fn(dim, base, *, seq_len=None, **params) -> (inv_freq, attention_scaling)
 
 where ``dim`` is the number of rotated dimensions (even), ``inv_freq`` the (dim/2,) array
 of θ_i and ``attention_scaling`` the factor HF multiplies cos and sin by (1.0 except for
-YaRN): the default θ_i = base^(−2i/d) (RoFormer, arXiv:2104.09864), position
-interpolation, NTK-aware and dynamic NTK, YaRN and Llama 3. Call them through
+YaRN and LongRoPE): the default θ_i = base^(−2i/d) (RoFormer, arXiv:2104.09864), position
+interpolation, NTK-aware and dynamic NTK, YaRN, LongRoPE and Llama 3. One scaling rotates
+only part of the head its own way: ``proportional`` (p-RoPE) takes ``rotary_fraction`` as a
+parameter, gets the whole head width as ``dim`` and returns θ for all dim // 2 pairs, 0 for
+the pairs it leaves unrotated (:func:`scales_whole_head`). ``dynamic`` and ``longrope``
+depend on ``seq_len`` (:data:`LENGTH_DEPENDENT`). Call them through
 :func:`posenc.schemes.rope.frequencies.rope_inv_freq`, which checks the parameters and the
 frequencies they give.
 """
@@ -21,7 +25,7 @@ from __future__ import annotations
 import inspect
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -29,6 +33,7 @@ from posenc.checks import (
     MAX_BASE,
     MAX_WHOLE,
     MAX_WIDTH,
+    check_array,
     check_base,
     check_choice,
     check_flag,
@@ -246,6 +251,128 @@ def llama3_inv_freq(dim: int, base: float, *, seq_len: int | None = None, factor
     return np.where(is_medium, smoothed, scaled), 1.0
 
 
+LONGROPE_RULES: tuple[str, ...] = ("ones", "geometric")
+"""Named factor lists for LongRoPE, for callers (the app) that cannot pass a list: with n = dim/2
+pairs and s = factor, ``"ones"`` is f_i = 1 for every pair and ``"geometric"`` is f_i = s^(i/(n − 1)),
+rising geometrically from 1 on the fastest pair (i = 0) to s on the slowest (f_0 = 1 when n = 1):
+the shape LongRoPE's search finds (fast pairs kept, slow pairs interpolated). Not Hugging Face's,
+which reads the lists a model was trained with from its config."""
+
+
+def longrope_factors(rule: str, pairs: int, factor: float) -> np.ndarray:
+    """The (pairs,) factor list a :data:`LONGROPE_RULES` name stands for (see there)."""
+    rule = check_choice(rule, "the factor list rule", LONGROPE_RULES)
+    pairs = check_int(pairs, "pairs", minimum=0, maximum=MAX_WIDTH, meaning="the number of rotated pairs")
+    factor = check_real(factor, "factor", minimum=0.0, strict=True, maximum=MAX_FACTOR,
+                        meaning="how many times longer the new context is")
+    if rule == "ones":
+        return np.ones(pairs)
+    return factor ** (np.arange(pairs, dtype=np.float64) / max(pairs - 1, 1))
+
+
+def _check_factor_list(values: object, name: str, pairs: int, factor: float) -> np.ndarray:
+    """One factor per rotated pair, each finite and > 0 (a rule name from LONGROPE_RULES is expanded)."""
+    if isinstance(values, str):
+        if values not in LONGROPE_RULES:
+            raise ValueError(f"{name} must be a list of {pairs} numbers (one per rotated pair) or one of "
+                             f"{', '.join(map(repr, LONGROPE_RULES))}; got {values[:40]!r}.")
+        return longrope_factors(values, pairs, factor)
+    listed = check_array(values, name, min_ndim=1, max_ndim=1).astype(np.float64)
+    if len(listed) != pairs:
+        raise ValueError(f"{name} must have d_rot/2 = {pairs} entries, one per rotated pair; got {len(listed)}.")
+    if listed.size and listed.min() <= 0:
+        raise ValueError(f"{name} must hold numbers greater than 0 (θ_i is divided by each); "
+                         f"got {float(listed.min()):g}.")
+    return listed
+
+
+def longrope_attention_factor(factor: float, original_max_position_embeddings: int) -> float:
+    """LongRoPE's scale of cos and sin: √(1 + ln s / ln L₀), 1 when s <= 1 (HF, as in Phi-3)."""
+    factor = check_real(factor, "factor", minimum=0.0, strict=True, meaning="how many times longer the context is")
+    original = _check_original_length(original_max_position_embeddings)
+    if factor <= 1.0:
+        return 1.0
+    if original < 2:
+        raise ValueError("LongRoPE's attention factor √(1 + ln s / ln L₀) divides by ln L₀, so "
+                         "original_max_position_embeddings must be at least 2 (or give attention_factor).")
+    return math.sqrt(1 + math.log(factor) / math.log(original))
+
+
+def longrope_scaling_factor(factor: float | None, original_max_position_embeddings: int,
+                            max_position_embeddings: int | None = None) -> float:
+    """LongRoPE's s: ``factor`` when given (>= 1), else max_position_embeddings / L₀ (HF, for Phi-3's configs)."""
+    original = _check_original_length(original_max_position_embeddings)
+    if factor is not None:
+        return _check_factor(factor)
+    if max_position_embeddings is None:
+        raise ValueError("LongRoPE needs factor, or max_position_embeddings to derive it as "
+                         "max_position_embeddings / original_max_position_embeddings (as Hugging Face does).")
+    longest = check_int(max_position_embeddings, "max_position_embeddings", minimum=1, maximum=MAX_WHOLE,
+                        meaning="the context length the model is extended to")
+    return longest / original
+
+
+def longrope_factor_lists(dim: int, short_factor: Sequence[float] | str, long_factor: Sequence[float] | str,
+                          factor: float) -> tuple[np.ndarray, np.ndarray]:
+    """(short, long): the two (dim/2,) lists of per-pair factors, checked (rule names expanded with s = factor)."""
+    pairs = _exponents(dim).size
+    return (_check_factor_list(short_factor, "short_factor", pairs, factor),
+            _check_factor_list(long_factor, "long_factor", pairs, factor))
+
+
+def longrope_inv_freq(dim: int, base: float, *, seq_len: int | None = None,
+                      short_factor: Sequence[float] | str, long_factor: Sequence[float] | str,
+                      factor: float | None = None, original_max_position_embeddings: int,
+                      attention_factor: float | None = None,
+                      max_position_embeddings: int | None = None) -> tuple[np.ndarray, float]:
+    """LongRoPE (Ding et al., arXiv:2402.13753; Phi-3), exactly as HF's ``_compute_longrope_parameters``.
+
+    θ'_i = 1 / (f_i · base^(2i/dim)), one factor f_i per pair: ``long_factor`` when
+    seq_len > L₀ = original_max_position_embeddings, else (seq_len ≤ L₀, 0 or None)
+    ``short_factor``. Both lists need dim/2 entries, each finite and > 0 (or a name of
+    :data:`LONGROPE_RULES`). cos and sin are multiplied by ``attention_factor``, by default
+    √(1 + ln s / ln L₀), or 1 when s ≤ 1. When ``factor`` is None, s =
+    max_position_embeddings / L₀ (HF reads max_position_embeddings from the config, as Phi-3
+    sets it); an explicit ``factor`` wins.
+    """
+    original = _check_original_length(original_max_position_embeddings)
+    factor = longrope_scaling_factor(factor, original, max_position_embeddings)
+    short, long = longrope_factor_lists(dim, short_factor, long_factor, factor)
+    if attention_factor is None:
+        attention_factor = longrope_attention_factor(factor, original)
+    attention_factor = check_real(attention_factor, "attention_factor", minimum=0.0,
+                                  meaning="the scale of cos and sin")
+    seq_len = _check_seq_len(seq_len)
+    chosen = long if seq_len and seq_len > original else short  # HF: `if seq_len and seq_len > L₀`
+    with np.errstate(over="ignore", divide="ignore"):  # an infinite or zero θ' is refused by the caller
+        return 1.0 / (chosen * check_base(base) ** _exponents(dim)), float(attention_factor)
+
+
+def proportional_pairs(dim: int, rotary_fraction: float) -> int:
+    """How many pairs p-RoPE rotates: int(p·d // 2), HF's ``int(partial_rotary_factor * head_dim // 2)``."""
+    dim = check_int(dim, "dim", minimum=0, maximum=MAX_WIDTH, meaning="the head width")
+    fraction = check_real(rotary_fraction, "rotary_fraction", minimum=0.0, maximum=1.0,
+                          meaning="the share of pairs that are rotated")
+    return int(fraction * dim // 2)
+
+
+def proportional_inv_freq(dim: int, base: float, *, seq_len: int | None = None, rotary_fraction: float = 1.0,
+                          factor: float = 1.0) -> tuple[np.ndarray, float]:
+    """p-RoPE (Barbero et al., arXiv:2410.06205; Gemma), as HF's ``_compute_proportional_rope_parameters``.
+
+    ``dim`` is the whole head width d here, and k = int(p·d // 2) with p = ``rotary_fraction``:
+    θ'_i = base^(−2i/d) / factor for i < k, θ'_i = 0 (the pair is not rotated) for k ≤ i < d // 2.
+    The exponent's denominator is the whole head d, unlike partial rotary, whose θ_i =
+    base^(−2i/d_rot) spreads the same range over the rotated pairs only: p-RoPE keeps the fast
+    pairs of full RoPE and drops its slowest ones. Frequencies for all d // 2 pairs.
+    """
+    rotated = proportional_pairs(dim, rotary_fraction)
+    factor, base = _check_factor(factor), check_base(base)
+    exponents = np.arange(0, 2 * rotated, 2, dtype=np.float64) / max(dim, 1)  # (k,), 2i/d
+    inv_freq = np.concatenate([1.0 / base**exponents, np.zeros(dim // 2 - rotated)])  # (d // 2,)
+    return inv_freq / factor, 1.0
+
+
 ScalingFunction = Callable[..., tuple[np.ndarray, float]]
 
 
@@ -256,12 +383,24 @@ ROPE_SCALINGS: dict[str, ScalingFunction] = {
     "ntk": ntk_inv_freq,
     "yarn": yarn_inv_freq,
     "llama3": llama3_inv_freq,
+    "longrope": longrope_inv_freq,
+    "proportional": proportional_inv_freq,
 }
 """rope_type → function, like HF's ``ROPE_INIT_FUNCTIONS`` (plus the static ``ntk``)."""
+
+LENGTH_DEPENDENT: tuple[str, ...] = ("dynamic", "longrope")
+"""The scalings whose θ' depend on the current length seq_len (HF recomputes them in forward)."""
+
+
+def scales_whole_head(rope_type: str) -> bool:
+    """Whether the scaling takes ``rotary_fraction`` itself and returns θ for every pair of the head
+    (``proportional``: 0 for the pairs it does not rotate), instead of θ for int(d·fraction) dimensions."""
+    function = ROPE_SCALINGS[check_choice(rope_type, "rope_type", tuple(ROPE_SCALINGS))]
+    return "rotary_fraction" in inspect.signature(function).parameters
 
 
 def rope_scaling_parameters(rope_type: str) -> dict[str, object]:
     """The parameters a scaling takes, with their defaults (``inspect.Parameter.empty`` if required)."""
     function = ROPE_SCALINGS[check_choice(rope_type, "rope_type", tuple(ROPE_SCALINGS))]
     return {p.name: p.default for p in inspect.signature(function).parameters.values()
-            if p.kind is p.KEYWORD_ONLY and p.name != "seq_len"}
+            if p.kind is p.KEYWORD_ONLY and p.name not in ("seq_len", "rotary_fraction")}
