@@ -363,6 +363,7 @@ def patch_grid_figures(d_model: int, base: float, height: int, width: int, frame
         panels = {f"query patch ({row}, {col})": (first, (row, col))}
         if difference is not None:
             panels[f"query moved by ({dr:+d}, {dc:+d}) to ({moved[0]}, {moved[1]})"] = (second, moved)
-        figure = patches.patch_scores_figure(panels, value_label="q·k / d", title=f"{name}: q·k / d_model, q = k = ones")
+        figure = patches.patch_scores_figure(panels, value_label="q·k / d",
+                                             title=f"{name}: q·k / d_model, q = k = ones")
         results[name] = (figure, difference)
     return ids_figure, results

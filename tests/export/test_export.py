@@ -9,6 +9,7 @@ import pytest
 
 import posenc
 from posenc.export import source as export
+from posenc.schemes.rope.entry import rope_keywords
 
 torch = pytest.importorskip("torch")
 
@@ -24,6 +25,7 @@ SCRIPTS = {
     "alibi": (50, 16, 10000.0, {"num_heads": 12, "direction": "causal"}),
     "kerple": (70, 16, 10000.0, {"r1": 2.5, "r2": 0.3, "variant": "log"}),
     "transformer_xl": (60, 16, 500.0, {"seed": 3}),
+    "xpos": (70, 20, 500.0, {"scale_base": 64}),
 }
 # More settings, loaded in this interpreter (the same source text, executed as a module).
 VARIANTS = [
@@ -33,6 +35,13 @@ VARIANTS = [
     ("rope", 80, 64, 500000.0, {"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 32}),
     ("rope", 40, 20, 10000.0, {"rotary_fraction": 0.5, "rope_type": "linear"}),
     ("rope", 40, 16, 10000.0, {"rope_type": "ntk"}),
+    ("rope", 100, 32, 10000.0, {"rope_type": "longrope", "factor": 8.0, "original_max_position_embeddings": 64}),
+    ("rope", 64, 32, 500.0, {"rope_type": "longrope", "original_max_position_embeddings": 64, "layout": "half",
+                             "rotary_fraction": 0.5}),  # length ≤ L₀: the short factors
+    ("rope", 90, 64, 1e6, {"rope_type": "proportional", "rotary_fraction": 0.25, "factor": 2.0}),
+    ("rope", 70, 63, 10000.0, {"rope_type": "proportional", "rotary_fraction": 0.3, "layout": "half"}),
+    ("xpos", 300, 64, 10000.0, {}),
+    ("xpos", 128, 2, 1.0, {"scale_base": 16}),
     ("t5", 200, 8, 10000.0, {}),
     ("alibi", 30, 8, 10000.0, {"num_heads": 5}),
     ("learned", 600, 8, 10000.0, {"table_size": 512}),
@@ -90,12 +99,27 @@ def test_bias_modules_forward_is_the_full_bias_matrix(scheme):
         same(module(40).detach().double().numpy(), full)
 
 
-def test_rope_module_rotates_like_apply_rope():
-    namespace = export.load(export.module_source("rope", 30, 12, 10000.0, layout="half", rotary_fraction=0.5))
+@pytest.mark.parametrize("options", [
+    {"layout": "half", "rotary_fraction": 0.5},
+    {"layout": "half", "rope_type": "longrope", "original_max_position_embeddings": 20},  # 30 > L₀: long factors
+    {"rope_type": "proportional", "rotary_fraction": 0.4, "factor": 3.0},
+])
+def test_rope_module_rotates_like_apply_rope(options):
+    namespace = export.load(export.module_source("rope", 30, 12, 10000.0, **options))
+    keywords = rope_keywords(posenc.get_scheme("rope").defaults() | options)
     x = np.random.default_rng(0).normal(size=(2, 30, 12))
-    rotated = namespace["RotaryEmbedding"]()(torch.from_numpy(x)).numpy()
-    np.testing.assert_allclose(rotated, posenc.apply_rope(x, None, 10000.0, layout="half", rotary_fraction=0.5),
-                               atol=1e-12)
+    for length in (30, 10):  # longrope: 10 ≤ L₀, the short factors
+        rotated = namespace["RotaryEmbedding"]()(torch.from_numpy(x[:, :length])).numpy()
+        np.testing.assert_allclose(rotated, posenc.apply_rope(x[:, :length], None, 10000.0, **keywords), atol=1e-12)
+
+
+def test_xpos_module_is_posencs_with_torchscales_interface():
+    namespace = export.load(export.module_source("xpos", 30, 12, 500.0, scale_base=32))
+    x = torch.from_numpy(np.random.default_rng(0).normal(size=(2, 9, 12)))
+    module = namespace["XPos"]()
+    for offset, downscale in ((0, False), (21, True), (5, False)):
+        expected = posenc.modules.XPos(12, 32, base=500.0)(x, offset, downscale)
+        torch.testing.assert_close(module(x, offset, downscale), expected, rtol=0, atol=1e-12)
 
 
 def test_learned_file_refuses_positions_past_its_table():

@@ -24,6 +24,7 @@ from posenc.modules import (
     SinusoidalPositionalEncoding,
     T5RelativeBias,
     TransformerXLScores,
+    XPos,
 )
 from posenc.modules.relative import relative_position_bucket
 from posenc.modules.sinusoidal import sinusoidal_table
@@ -134,6 +135,25 @@ def test_rotary_forward_equals_apply_rope(x, positions, rope_type, layout):
         np.testing.assert_allclose(result.double().numpy(), expected, atol=1e-4 * (1 + np.abs(x64).max(initial=0)))
 
 
+test_xpos_module = fuzz(XPos, dict(head_dim=st.integers(1, 32).map(lambda h: 2 * h), scale_base=st.floats(1.0, 1e5),
+                                    base=st.floats(1.0, 1e6)),
+                        lambda r, a: isinstance(r, torch.nn.Module))
+
+
+@given(tensors_or_hostile(X), st.one_of(st.integers(0, 10**4), st.sampled_from(HOSTILE_SCALARS)),
+       st.one_of(st.booleans(), st.sampled_from(["False", 1, None])), st.sampled_from([16.0, 512.0]))
+def test_xpos_forward_equals_apply_xpos(x, offset, downscale, scale_base):
+    module = XPos(8, scale_base, base=500.0)
+    kind, result = outcome(lambda: module(x, offset, downscale))
+    if kind == "ok":
+        finite_tensor(result, x.shape)
+        x64, length = x.double().numpy(), x.shape[1]
+        expected = posenc.apply_xpos(x64, int(offset) + np.arange(length), 500.0, scale_base=scale_base,
+                                     downscale=bool(downscale))
+        tolerance = 4 * torch.finfo(x.dtype).eps * (1 + np.abs(expected).max(initial=0))  # cast to x's dtype, 2 products
+        np.testing.assert_allclose(result.double().numpy(), expected, rtol=0, atol=tolerance)
+
+
 LENGTHS = st.one_of(st.integers(0, 12), st.sampled_from(HOSTILE_SCALARS), st.just(torch.tensor(3)))
 
 
@@ -204,6 +224,7 @@ def test_torch_buckets_refuse_or_equal_numpy(relative, bidirectional):
     (T5RelativeBias(4, num_buckets=16, max_distance=64, bidirectional=False),
      "num_buckets=16, max_distance=64, bidirectional=False"),
     (SinusoidalPositionalEncoding(16, max_len=40, base=100.0), "d_model=16, max_len=40, base=100"),
+    (XPos(64, 256, base=500.0), "head_dim=64, scale_base=256, base=500"),
 ])
 def test_a_modules_repr_states_its_settings(module, shown):
     """The Encoding matrix page shows repr(module): it must say what the module was built with."""

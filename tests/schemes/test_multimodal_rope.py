@@ -76,7 +76,8 @@ def get_rope_index(segments: list[tuple[str, int | tuple[int, int, int]]], merge
         model, *args, **kwargs)
     ids, _ = modeling.Qwen2VLModel.get_rope_index(
         model, torch.zeros(1, len(types_), dtype=torch.long), torch.tensor([types_]),
-        image_grid_thw=torch.tensor(images) if images else None, video_grid_thw=torch.tensor(videos) if videos else None)
+        image_grid_thw=torch.tensor(images) if images else None,
+        video_grid_thw=torch.tensor(videos) if videos else None)
     return ids[:, 0].numpy()
 
 
