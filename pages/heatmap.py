@@ -54,8 +54,10 @@ def matrix_charts() -> None:
                     + (" Gaps: keys a causal decoder may not see (−∞)." if np.isneginf(values).any() else ""))
     else:
         presenter.chart(compute.or_stop(views.score_heatmap, *args, pos_start), key="score_heatmap")
-        st.markdown("RoPE adds nothing to the embeddings: it rotates queries and keys. Their dot product "
-                    "then depends only on the offset between them, so every diagonal is constant.")
+        st.markdown(f"{scheme.label} adds nothing to the embeddings: it rotates queries and keys"
+                    + (" and scales them, the query by ζᵢ^(m/γ) and the key by ζᵢ^(−n/γ)" if c.scheme == "xpos" else "")
+                    + ". Their dot product then depends only on the offset between them, so every diagonal is "
+                    "constant" + (", and it decays as the offset grows." if c.scheme == "xpos" else "."))
 
 
 matrix_charts()
@@ -70,7 +72,7 @@ elif scheme.family == "bias":
     downloads.downloads(f"{name}_bias_by_offset", lambda: compute.offset_bias(*args)[1])
 else:
     st.subheader("Download the scores")
-    st.caption("Row 0: offset j − i; row 1: the score q·k for q = k = (1, …, 1).")
+    st.caption(f"Row 0: offset j − i; row 1: {scheme.curve_label}.")
     downloads.downloads(f"{name}_scores_by_offset", lambda: np.stack(compute.offset_curve(*args)).astype(np.float64))
 
 modules_view.live_expander(c)  # the scheme's nn.Module and its code; torch loads only when opened

@@ -163,7 +163,8 @@ elif c.scheme == "xpos":
                "multiply to the decay wherever the pair sits. In the dtype each is rounded on its own, and far from "
                "the centre ⌈L/2⌉ they grow past the dtype's range (gaps: inf or NaN, float16 first). torchscale "
                "computes the angles m·θᵢ in float32 (its fixed_pos_embedding) but casts them to the dtype before "
-               "taking cos and sin, and computes the scale in the dtype.")
+               "taking cos and sin: in bfloat16 an angle near 4000 rad is off by up to 8 rad, so its scores drift "
+               "almost as much as with everything in the dtype (RoPE's fix, cos/sin in float32, is not applied).")
 elif scheme.family == "bias":
     st.markdown("The bias is looked up by the offset j − i, so it depends on the offset alone in every dtype. "
                 "What low precision can break is telling distances apart: see the first repeated distance above.")

@@ -92,8 +92,9 @@ def xpos_scores_at(offsets: object, length: int, d_model: int, base: float = 100
     Pair i of the ones gives RoPE's 2·cos(Δθ_i) times ζ_i^(−Δ/γ): score(Δ) = Σ_i 2·w_i(Δ)/d with
     w_i(Δ) = ζ_i^(−Δ/γ)·cos(Δθ_i) = Re(z_i^Δ), z_i = ζ_i^(−1/γ)·e^(iθ_i). With Δ = 64a + b (a = ⌊Δ/64⌋,
     0 ≤ b < 64), z^Δ = z^(64a)·z^b: as in :func:`_cosine_sum`, two matrix products instead of one
-    power and cosine per offset and pair. ``length`` is not used: the centre of the scales cancels.
+    power and cosine per offset and pair. ``length`` is only checked: the centre of the scales cancels.
     """
+    check_length(length)
     d_model = check_d_model(d_model)
     gamma = xpos_keywords(dict(options))["scale_base"]
     theta, log_decay = xpos_theta(d_model, base), -np.log(xpos_zeta(d_model)) / gamma  # (d/2,), |z_i| = e^log_decay

@@ -114,11 +114,13 @@ def test_rope_module_rotates_like_apply_rope(options):
 
 
 def test_xpos_module_is_posencs_with_torchscales_interface():
+    from posenc.modules import XPos
+
     namespace = export.load(export.module_source("xpos", 30, 12, 500.0, scale_base=32))
     x = torch.from_numpy(np.random.default_rng(0).normal(size=(2, 9, 12)))
     module = namespace["XPos"]()
     for offset, downscale in ((0, False), (21, True), (5, False)):
-        expected = posenc.modules.XPos(12, 32, base=500.0)(x, offset, downscale)
+        expected = XPos(12, 32, base=500.0)(x, offset, downscale)
         torch.testing.assert_close(module(x, offset, downscale), expected, rtol=0, atol=1e-12)
 
 

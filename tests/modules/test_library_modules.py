@@ -85,8 +85,11 @@ test_alibi_module = fuzz(ALiBiBias, dict(num_heads=st.integers(1, 64), causal=st
                          lambda r, a: isinstance(r, torch.nn.Module))
 
 
+LONGROPE_LISTS = (("short_factor", "ones"), ("long_factor", "geometric"))  # longrope: one factor per pair
+
+
 def rotary(d, base, layout, rope_type, factor, original):
-    params = {k: v for k, v in (("factor", factor), ("original_max_position_embeddings", original))
+    params = {k: v for k, v in (("factor", factor), ("original_max_position_embeddings", original), *LONGROPE_LISTS)
               if k in posenc.schemes.rope.scalings.rope_scaling_parameters(rope_type)}
     return RotaryEmbedding(d, base, layout=layout, rope_type=rope_type, **params)
 
@@ -123,7 +126,7 @@ def test_learned_and_nope_forward(x):
                                          st.just(torch.tensor([float("nan")])), st.just(torch.tensor([True]))),
        st.sampled_from(list(posenc.ROPE_SCALINGS)), st.sampled_from(["interleaved", "half"]))
 def test_rotary_forward_equals_apply_rope(x, positions, rope_type, layout):
-    params = {k: v for k, v in (("factor", 4.0), ("original_max_position_embeddings", 4))
+    params = {k: v for k, v in (("factor", 4.0), ("original_max_position_embeddings", 4), *LONGROPE_LISTS)
               if k in posenc.schemes.rope.scalings.rope_scaling_parameters(rope_type)}
     module = RotaryEmbedding(8, 500.0, layout=layout, rope_type=rope_type, **params)
     kind, result = outcome(lambda: module(x, positions))

@@ -30,7 +30,7 @@ def test_precision_page_under_every_scheme_and_dtype(scheme, dtype):
     assert at.selectbox(key="dtype").value == dtype
     assert at.title and not at.error and not at.warning
     figures = charts(at)
-    expected = 3 if scheme in ("sinusoidal", "rope") else 1  # error; relative property and θ for sin and RoPE
+    expected = 3 if scheme in ("sinusoidal", "rope", "xpos") else 1  # error; relative property and θ for the rotations
     assert len(figures) == expected
     assert at.dataframe  # what each dtype holds
     names = [trace["name"] for trace in figures[0]["data"]]

@@ -226,6 +226,23 @@ def test_precision_table_measures_the_scaled_cos_sin():
     assert any("largest number" in note for note in overflow.notes)
 
 
+def test_shift_residual_exact_score_and_its_drift_in_low_precision():
+    from posenc.precision.residuals import unit_query_key
+    from posenc.precision.tables import xpos_shift_residual
+
+    q, _ = unit_query_key(64)
+    positions, residual, exact = xpos_shift_residual(q, 4096, 10000.0, "float32", 7, "torchscale")
+    assert list(positions) == list(range(7, 4096)) and exact == pytest.approx(xpos_scores(q, q, [7], [0])[0, 0])
+    assert residual.max() < 1e-4  # float32: rounding of the angles (p up to 4095) and of the scales
+    _, all_in_bf16, _ = xpos_shift_residual(q, 4096, 10000.0, "bfloat16", 7, "all in dtype")
+    _, torchscale_bf16, _ = xpos_shift_residual(q, 4096, 10000.0, "bfloat16", 7, "torchscale")
+    # torchscale casts its float32 angles m·θ to the dtype before cos/sin: in bfloat16 (8 bits) an angle near
+    # 4000 is off by up to 8 radians, and its scores drift almost as far as with everything in bfloat16
+    assert np.nanmax(torchscale_bf16) > 0.1 and np.nanmax(all_in_bf16) > 0.1 and residual.max() < 1e-4
+    with pytest.raises(ValueError, match="leaves no query and key"):
+        xpos_shift_residual(q, 10, 10000.0, "float32", 10, "torchscale")
+
+
 # --- settings and refusals ------------------------------------------------------------------------
 
 
