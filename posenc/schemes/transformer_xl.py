@@ -15,6 +15,7 @@ decoder: keys after the query (j > i) are masked, and the logit is A_ij/√d_hea
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -37,7 +38,7 @@ from posenc.schemes.scheme import Option, Scheme, latex_number
 from posenc.schemes.shaw import shaw_query
 from posenc.schemes.sinusoidal import frequencies
 
-CHUNK = 1024  # distances whose phases Δθ_s are built at a time (4 MiB at d_model 1024)
+SPLIT = 64  # distances are split as Δ = 64·a + c for the angle-addition sum of transformer_xl_position_bias
 
 
 class TransformerXLTerms(NamedTuple):
@@ -163,21 +164,33 @@ def transformer_xl_position_bias(length: int, d_model: int, base: float = 10000.
     one head with d_head = d = d_model (even); q the seeded unit query of :func:`shaw_query`,
     (u, v, W_R) from :func:`transformer_xl_parameters` (seed); float64, shape (length,).
     With w = W_Rᵀ(q + v), w·R_Δ = Σ_s w_s sin(Δθ_s) + w_{s+d/2} cos(Δθ_s) = Σ_s ρ_s sin(Δθ_s + φ_s),
-    ρ_s = |(w_s, w_{s+d/2})|, φ_s = atan2(w_{s+d/2}, w_s): one sine per pair instead of a sine and a
-    cosine (the sines take most of the time at length 4096). Built CHUNK distances at a time, each
-    value a sum over one row: a distance's value does not depend on the length.
+    ρ_s = |(w_s, w_{s+d/2})|, φ_s = atan2(w_{s+d/2}, w_s). Each distance is split as Δ = SPLIT·a + c
+    and sin(Δθ + φ) = sin(SPLIT·aθ + φ)·cos(cθ) + cos(SPLIT·aθ + φ)·sin(cθ): two matrix products over
+    the pairs, (length/SPLIT + SPLIT)·d/2 sines and cosines instead of length·d/2. The split does not
+    depend on the length, so a distance's value does not either (the same bits at every length).
     """
     length, d_model = check_length(length), _check_even_d_model(d_model)
+    amplitude, shift = _pair_weights(d_model, _check_seed(seed))  # (d/2,) each; checked before the cache
+    theta = frequencies(d_model, check_base(base))
+    high = np.arange((length + SPLIT - 1) // SPLIT, dtype=np.float64)[:, None] * (SPLIT * theta) + shift  # (A, d/2)
+    low = np.arange(SPLIT, dtype=np.float64)[:, None] * theta  # (SPLIT, d/2)
+    # einsum's own loop, as posenc.analysis.curves: products this small gain nothing from BLAS threads
+    grid = (np.einsum("as,bs->ab", amplitude * np.sin(high), np.cos(low), optimize=False)
+            + np.einsum("as,bs->ab", amplitude * np.cos(high), np.sin(low), optimize=False))  # (A, SPLIT)
+    return grid.reshape(-1)[:length] / np.sqrt(d_model)
+
+
+@functools.lru_cache(maxsize=8)
+def _pair_weights(d_model: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(ρ_s, φ_s) of w = W_Rᵀ(q + v) for one (d_model, seed), read-only: drawing W_R (d × d normals) is
+    most of the cost of a call, and the draw never changes (cached, bounded: 8 settings)."""
     _, v, w_r = transformer_xl_parameters(d_model, d_model, seed=seed)
     weights = w_r.T @ (shaw_query(d_model, seed=seed) + v)  # (d_model,): w = W_Rᵀ(q + v)
     sines, cosines = weights[: d_model // 2], weights[d_model // 2 :]
-    amplitude, shift = np.hypot(sines, cosines), np.arctan2(cosines, sines)  # (d/2,)
-    theta = frequencies(d_model, check_base(base))
-    values = np.empty(length)
-    for start in range(0, length, CHUNK):
-        distances = np.arange(start, min(length, start + CHUNK), dtype=np.float64)
-        values[start:start + CHUNK] = (amplitude * np.sin(distances[:, None] * theta + shift)).sum(axis=1)
-    return values / np.sqrt(d_model)
+    amplitude, shift = np.hypot(sines, cosines), np.arctan2(cosines, sines)
+    amplitude.setflags(write=False)
+    shift.setflags(write=False)
+    return amplitude, shift
 
 
 def _transformer_xl_offsets(length, d_model, base, *, seed=0):
