@@ -173,7 +173,7 @@ SCHEMES: tuple[Scheme, ...] = (
         formula=_rope_formula,
         offset_curve=_rope_offset_curve,
         curve_label="q·k / d_model for q = k = (1, …, 1), key at offset j − i from the query "
-                    "(1 at offset 0 unless YaRN scales cos and sin)",
+                    "(1 at offset 0 unless YaRN or LongRoPE scale cos and sin)",
         options=(
             Option("layout", "Pair layout", "interleaved", choices=LAYOUTS,
                    help="interleaved: pairs (2i, 2i+1) as RoFormer/GPT-J; "
