@@ -238,6 +238,10 @@ def rope_grid() -> None:
     """Images: 2-D RoPE in Qwen2-VL's vision encoder, M-RoPE in its language model (arXiv:2409.12191)."""
     st.subheader("Images: 2-D and multimodal RoPE")
     d, n = c.d_model, posenc.schemes.scheme.latex_number(c.base)
+    if d % 2:
+        st.info(f"2-D RoPE and M-RoPE rotate pairs of dimensions over the whole head: choose an even d_model to see "
+                f"them (d_model = {d} here).", icon=":material/info:")
+        return
     s_t, s_h, s_w = compute.or_stop(posenc.schemes.rope.multimodal.scaled_mrope_section, d)
     st.markdown(f"An image patch has a row r and a column c. Qwen2-VL's **vision encoder** (2-D RoPE) turns pair i = "
                 f"(xᵢ, xᵢ₊d/2) by the row for the first d/4 pairs and by the column for the next d/4. Its **language "

@@ -66,7 +66,8 @@ def bound_control(option: Option, key: str) -> int | float | str:
     st.session_state[key] = value  # also carries the value across pages, where the widget is new
     actual = _widget(option, key, value)
     if problems:
-        _shown(slot, f"{source} {'; '.join(problems)}: using {number_text(actual)}.")
+        used = code_span(actual) if isinstance(actual, str) else number_text(actual)  # a choice: a name, shown as code
+        _shown(slot, f"{source} {'; '.join(problems)}: using {used}.")
     return actual
 
 
