@@ -64,7 +64,8 @@ def parse_option(option: Option, raw: str | None) -> tuple[Value, str | None]:
             return option.default, None
         if raw in option.choices:
             return raw, None
-        return option.default, "is empty" if raw == "" else f"is not one of {', '.join(option.choices)}"
+        # the choices are names, shown as code: some hold Markdown characters (transformer_xl)
+        return option.default, "is empty" if raw == "" else f"is not one of {', '.join(map(code_span, option.choices))}"
     default = clamp(option, option.default)
     if raw is None:
         return default, None

@@ -33,7 +33,7 @@ K = Option("k", "k", 1, -99, 0)  # a range that moved: pos is at the end, so k â
         (K, "-5", -5, None),
         (LAYOUT, "split", "split", None),
         (LAYOUT, "", "interleaved", "is empty"),
-        (LAYOUT, "<script>alert(1)</script>", "interleaved", "is not one of interleaved, split"),
+        (LAYOUT, "<script>alert(1)</script>", "interleaved", "is not one of ` interleaved `, ` split `"),
     ],
 )
 def test_parse_option(option, raw, value, reason):
