@@ -57,7 +57,7 @@ def test_long_tables_repeat_at_257_in_bfloat16(scheme, sentence):
 def test_bad_dtype_in_the_url_falls_back_with_a_warning():
     at = run({"dtype": "float8"})
     assert at.selectbox(key="dtype").value == "bfloat16"
-    assert any("dtype" in w.value and "float8" in w.value and "using bfloat16" in w.value for w in at.warning)
+    assert any("dtype" in w.value and "float8" in w.value and "using ` bfloat16 `" in w.value for w in at.warning)
 
 
 @pytest.mark.parametrize("scheme", list(posenc.SCHEMES))
