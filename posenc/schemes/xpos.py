@@ -36,7 +36,7 @@ from posenc.checks import (
     check_real,
     check_size,
 )
-from posenc.schemes.rope.rotation import _positions, _rotate
+from posenc.schemes.rope.rotation import _positions, _rotate, query_key_pairs
 from posenc.schemes.rope.scalings import _check_seq_len
 from posenc.schemes.scheme import Option, Scheme, latex_number
 
@@ -147,21 +147,9 @@ def xpos_scores(q: np.ndarray, k: np.ndarray, query_positions: object, key_posit
     (default max(m, n) + 1), so q'_m·k'_n = Σ_i ζ_i^((m − n)/γ)·q_iᵀR((n − m)θ_i)k_i depends on
     m − n only. q and k are one vector each, shape (d,), or one per position, (M, d) and (N, d).
     """
-    query_positions = check_array(query_positions, "query_positions", max_ndim=1).astype(np.float64).reshape(-1)
-    key_positions = check_array(key_positions, "key_positions", max_ndim=1).astype(np.float64).reshape(-1)
-    q = check_array(q, "q", min_ndim=1, max_ndim=2).astype(np.float64)
-    k = check_array(k, "k", min_ndim=1, max_ndim=2).astype(np.float64)
-    if q.shape[-1:] != k.shape[-1:]:
-        raise ValueError(f"q and k must have the same size; got {q.shape[-1:]} and {k.shape[-1:]}.")
-    for name, vectors, positions in (("q", q, query_positions), ("k", k, key_positions)):
-        if vectors.ndim == 2 and len(vectors) != positions.size:
-            raise ValueError(f"{name} holds {len(vectors)} vectors but {positions.size} positions were given: "
-                             "give one vector, or one per position.")
-    check_size((query_positions.size, key_positions.size), "the score matrix")
+    q, k, query_positions, key_positions = query_key_pairs(q, k, query_positions, key_positions)
     if seq_len is None:
         seq_len = _default_seq_len(np.concatenate([query_positions, key_positions]))
-    q = np.broadcast_to(q, (query_positions.size, q.shape[-1]))
-    k = np.broadcast_to(k, (key_positions.size, k.shape[-1]))
     rotated_q = apply_xpos(q, query_positions, base, scale_base=scale_base, seq_len=seq_len)  # (M, d)
     rotated_k = apply_xpos(k, key_positions, base, scale_base=scale_base, seq_len=seq_len, downscale=True)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below

@@ -97,14 +97,10 @@ def apply_rope(x: np.ndarray, positions: np.ndarray | None = None, base: float =
     return check_finite(out, "the rotated x")
 
 
-def rope_scores(q: np.ndarray, k: np.ndarray, query_positions: np.ndarray, key_positions: np.ndarray,
-                base: float = 10000.0, **rope_options: object) -> np.ndarray:
-    """The scores ⟨R_m q, R_n k⟩ for every query position m and key position n; shape (M, N).
-
-    q and k are one vector each, shape (d,), or one per position, (M, d) and
-    (N, d). ``rope_options`` go to :func:`apply_rope`; both sides share one
-    ``seq_len`` (default max(m, n) + 1), so the score depends on m − n only.
-    """
+def query_key_pairs(q: object, k: object, query_positions: object,
+                    key_positions: object) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(q, k, query positions, key positions) for a score matrix, checked, float64: q and k given as one
+    vector each, shape (d,), or one per position, (M, d) and (N, d), become one row per position."""
     query_positions = check_array(query_positions, "query_positions", max_ndim=1).astype(np.float64).reshape(-1)
     key_positions = check_array(key_positions, "key_positions", max_ndim=1).astype(np.float64).reshape(-1)
     q = check_array(q, "q", min_ndim=1, max_ndim=2).astype(np.float64)
@@ -118,6 +114,18 @@ def rope_scores(q: np.ndarray, k: np.ndarray, query_positions: np.ndarray, key_p
     check_size((query_positions.size, key_positions.size), "the score matrix")
     q = np.broadcast_to(q, (query_positions.size, q.shape[-1]))
     k = np.broadcast_to(k, (key_positions.size, k.shape[-1]))
+    return q, k, query_positions, key_positions
+
+
+def rope_scores(q: np.ndarray, k: np.ndarray, query_positions: np.ndarray, key_positions: np.ndarray,
+                base: float = 10000.0, **rope_options: object) -> np.ndarray:
+    """The scores ⟨R_m q, R_n k⟩ for every query position m and key position n; shape (M, N).
+
+    q and k are one vector each, shape (d,), or one per position, (M, d) and
+    (N, d). ``rope_options`` go to :func:`apply_rope`; both sides share one
+    ``seq_len`` (default max(m, n) + 1), so the score depends on m − n only.
+    """
+    q, k, query_positions, key_positions = query_key_pairs(q, k, query_positions, key_positions)
     if rope_options.get("seq_len") is None and query_positions.size and key_positions.size:
         last = max(query_positions.max(), key_positions.max())
         rope_options["seq_len"] = max(int(np.floor(last)) + 1, 1)
