@@ -130,14 +130,19 @@ def _fix_rope(settings: dict, options: dict, messages: list[str]) -> None:
         settings["base"] = 2.0
 
 
-def _fix_sinusoidal(settings: dict, options: dict, messages: list[str]) -> None:
-    """The split layout needs an even d_model."""
-    if options["layout"] == "split" and settings["d_model"] % 2:
+def _even_d_model(settings: dict, messages: list[str], why: str) -> None:
+    """An odd d_model becomes the nearest even one, with a message that says ``why`` pairs are needed."""
+    if settings["d_model"] % 2:
         d_model = settings["d_model"]
         new = _nearest(d_model, 2, int(_SHARED["d_model"].maximum), lambda d: d % 2 == 0)
-        messages.append(f"d_model={d_model}: the split layout puts d_model/2 sines before d_model/2 cosines, "
-                        f"so d_model must be even; using d_model={new}.")
+        messages.append(f"d_model={d_model}: {why}, so d_model must be even; using d_model={new}.")
         settings["d_model"] = new
+
+
+def _fix_sinusoidal(settings: dict, options: dict, messages: list[str]) -> None:
+    """The split layout needs an even d_model."""
+    if options["layout"] == "split":
+        _even_d_model(settings, messages, "the split layout puts d_model/2 sines before d_model/2 cosines")
 
 
 def _fix_t5(settings: dict, options: dict, messages: list[str]) -> None:
@@ -153,25 +158,16 @@ def _fix_t5(settings: dict, options: dict, messages: list[str]) -> None:
 
 def _fix_transformer_xl(settings: dict, options: dict, messages: list[str]) -> None:
     """R_Δ needs an even d_model."""
-    if settings["d_model"] % 2:
-        d_model = settings["d_model"]
-        new = _nearest(d_model, 2, int(_SHARED["d_model"].maximum), lambda d: d % 2 == 0)
-        messages.append(f"d_model={d_model}: Transformer-XL's R_Δ holds d_model/2 sines, then d_model/2 cosines, "
-                        f"so d_model must be even; using d_model={new}.")
-        settings["d_model"] = new
+    _even_d_model(settings, messages, "Transformer-XL's R_Δ holds d_model/2 sines, then d_model/2 cosines")
 
 
 def _fix_xpos(settings: dict, options: dict, messages: list[str]) -> None:
     """xPos rotates and scales pairs: an even d_model."""
-    if settings["d_model"] % 2:
-        d_model = settings["d_model"]
-        new = _nearest(d_model, 2, int(_SHARED["d_model"].maximum), lambda d: d % 2 == 0)
-        messages.append(f"d_model={d_model}: xPos rotates and scales pairs of dimensions, so d_model must be even; "
-                        f"using d_model={new}.")
-        settings["d_model"] = new
+    _even_d_model(settings, messages, "xPos rotates and scales pairs of dimensions")
 
 
-_FIXES = {"rope": _fix_rope, "sinusoidal": _fix_sinusoidal, "t5": _fix_t5, "transformer_xl": _fix_transformer_xl, "xpos": _fix_xpos}
+_FIXES = {"rope": _fix_rope, "sinusoidal": _fix_sinusoidal, "t5": _fix_t5, "transformer_xl": _fix_transformer_xl,
+          "xpos": _fix_xpos}
 
 
 def valid_settings(scheme: str, length: object, d_model: object, base: object,
@@ -200,11 +196,8 @@ def valid_settings(scheme: str, length: object, d_model: object, base: object,
         messages.append(f"{len(unknown)} option(s) that {scheme} does not have were ignored.")
     chosen = {o.name: _bounded(o, f"{scheme}.{o.name}", given.get(o.name, o.default), messages)
               for o in entry.options}
-    if even_d_model and settings["d_model"] % 2:
-        new = _nearest(settings["d_model"], 2, int(_SHARED["d_model"].maximum), lambda d: d % 2 == 0)
-        messages.append(f"d_model={settings['d_model']}: this view pairs dimensions (sin, cos), so d_model "
-                        f"must be even; using d_model={new}.")
-        settings["d_model"] = new
+    if even_d_model:
+        _even_d_model(settings, messages, "this view pairs dimensions (sin, cos)")
     if scheme in _FIXES:
         _FIXES[scheme](settings, chosen, messages)
     settings["options"] = chosen
