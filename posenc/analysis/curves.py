@@ -97,7 +97,9 @@ def xpos_scores_at(offsets: object, length: int, d_model: int, base: float = 100
     check_length(length)
     d_model = check_d_model(d_model)
     gamma = xpos_keywords(dict(options))["scale_base"]
-    theta, log_decay = xpos_theta(d_model, base), -np.log(xpos_zeta(d_model)) / gamma  # (d/2,), |z_i| = e^log_decay
+    theta = xpos_theta(d_model, base)
+    with np.errstate(over="ignore"):  # a tiny γ overflows the decay rate: the score is refused below
+        log_decay = -np.log(xpos_zeta(d_model)) / gamma  # (d/2,), |z_i| = e^log_decay
     offsets = np.asarray(offsets, dtype=np.int64)
     if offsets.size == 0:
         return np.zeros(0)

@@ -94,8 +94,8 @@ def xpos_scales(positions: object, d: int, scale_base: float = DEFAULT_SCALE_BAS
     downscale = check_flag(downscale, "downscale")
     seq_len = _default_seq_len(positions) if seq_len is None else _check_seq_len(seq_len)
     centred = positions - xpos_centre(seq_len)
-    exponent = (-centred if downscale else centred)[..., None] / scale_base  # (…, 1)
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):  # a tiny γ overflows p̂/γ: refused just below if it matters
+        exponent = (-centred if downscale else centred)[..., None] / scale_base  # (…, 1)
         return check_finite(zeta**exponent, "the xPos scale ζ_i^(±p̂/γ)")
 
 
