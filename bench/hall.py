@@ -1,0 +1,532 @@
+"""A lecture hall on one link: N Streamlit replicas of app.py behind HAProxy on loopback.
+
+Run from the repository root (loopback only; everything is bounded and stops by itself):
+
+    python bench/hall.py serve --replicas 2 --port 8080     # prints "ready http://127.0.0.1:8080/"
+    python bench/hall.py run --sessions 300 --replicas 2     # one server against the hall, same run
+    python bench/hall.py run --sessions 300 --replicas 2 --kill-after 4   # failover: kill a replica
+
+``serve`` starts N replicas (``streamlit run app.py``, one per core: replica i is pinned to core
+i mod cores, all with the same ``server.cookieSecret``) and HAProxy with deploy/haproxy.cfg, the
+file deploy/compose.yaml mounts: its ``server-template`` line (Docker's DNS) becomes one ``server``
+line per loopback replica, every other directive stays. It prints one line ``ready URL`` once
+HAProxy's own health checks see every replica up (its admin socket, ``show servers state``) and
+the balancer answers /_stcore/health, and keeps everything up until SIGINT or SIGTERM, which stops
+every process it started (they also get SIGKILL if this process dies: PR_SET_PDEATHSIG).
+
+``run`` is the hall benchmark. S sessions open one link at once (LINK below) and then move the
+d_model slider once, as a hall of students does: first against one server without the balancer,
+then through the balancer in front of N replicas, in the same run, printed side by side. A session
+does what a browser tab does: GET the link's page over HTTP (through the balancer this sets the
+affinity cookie), open the websocket /_stcore/stream with that cookie, ask for the run of the URL
+(first load: from the GET to the run's ``script_finished``), then send the slider's new value
+(rerun). The protocol code is bench/loadtest.py's. Per replica: CPU seconds used and memory.
+
+``--kill-after T`` kills (SIGKILL) the replica holding the most sessions T seconds into the hall
+run, and the sessions stay connected until ``--hold`` seconds so that it hits sessions at rest as
+well as runs in flight. A session whose websocket drops does what Streamlit's frontend does: it
+reconnects (health check, then websocket, with its cookie; HAProxy redispatches it to a live
+replica) and asks for its view again from its URL. Reported: sessions affected, time to recover
+(drop to the re-rendered view), views lost (not re-rendered, or showing other values).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import contextlib
+import ctypes
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+import websockets
+import websockets.exceptions
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from loadtest import (  # noqa: E402
+    MAX_MESSAGE_BYTES,
+    SessionResult,
+    note_widget,
+    percentile,
+    problem_in,
+    rerun_message,
+)
+from streamlit_server import free_port, sample_peak, server_usage  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
+HOST = "127.0.0.1"
+LINK = "d_model=128&length=256&scheme=sinusoidal"
+MOVED = "d_model=64&length=256&scheme=sinusoidal"  # the slider moved once
+SERVER_TEMPLATE = re.compile(r"^(\s*)server-template .*$", re.MULTILINE)
+
+
+# ---------------------------------------------------------------------------------------------
+# The hall: replicas and HAProxy
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: SIGKILL it if the process that started it dies (Linux)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def haproxy_config(replica_ports: list[int]) -> str:
+    """deploy/haproxy.cfg with its server-template line replaced by one server line per replica."""
+    text = HAPROXY_CFG.read_text()
+    match = SERVER_TEMPLATE.search(text)
+    if match is None:
+        raise RuntimeError(f"{HAPROXY_CFG} has no server-template line to replace")
+    indent = match.group(1)
+    servers = "\n".join(f"{indent}server posenc{i + 1} {HOST}:{port}" for i, port in enumerate(replica_ports))
+    return text[: match.start()] + servers + text[match.end():]
+
+
+def http_get(url: str, timeout: float = 2.0) -> int:
+    with urllib.request.urlopen(url, timeout=timeout) as answer:
+        return answer.status
+
+
+def stats_command(path: str, command: str) -> str:
+    """One command on HAProxy's admin socket; its answer."""
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.settimeout(2)
+        sock.connect(path)
+        sock.sendall(command.encode() + b"\n")
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks).decode()
+
+
+def servers_up(path: str) -> dict[str, bool]:
+    """Server name -> up (srv_op_state 2), from ``show servers state posenc``."""
+    states = {}
+    for line in stats_command(path, "show servers state posenc").splitlines():
+        fields = line.split()
+        if len(fields) > 5 and fields[0].isdigit():
+            states[fields[3]] = fields[5] == "2"
+    return states
+
+
+class Hall:
+    """N replicas of app.py and HAProxy in front of them, on loopback; a context manager."""
+
+    def __init__(self, replicas: int, port: int, timeout: float = 90.0, app: str = "app.py") -> None:
+        self.replicas, self.port, self.timeout, self.app = replicas, port, timeout, app
+        self.workdir = Path(tempfile.mkdtemp(prefix="posenc-hall-"))
+        self.stats = str(self.workdir / "haproxy.sock")
+        self.cookie_secret = secrets.token_hex(32)
+        self.ports: list[int] = []
+        self.servers: list[subprocess.Popen] = []
+        self.haproxy: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}/"
+
+    def start_replica(self, index: int, port: int) -> subprocess.Popen:
+        """``streamlit run app.py`` on HOST:port, pinned to one core, the hall's cookie secret."""
+        command = [sys.executable, "-m", "streamlit", "run", self.app, "--server.headless=true",
+                   f"--server.port={port}", f"--server.address={HOST}", "--browser.gatherUsageStats=false",
+                   "--server.fileWatcherType=none"]
+        env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": self.cookie_secret, "MALLOC_ARENA_MAX": "2",
+               "PYTHONUNBUFFERED": "1"}
+        log = (self.workdir / f"replica{index + 1}.log").open("w")
+        process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                   preexec_fn=_die_with_parent)
+        cores = sorted(os.sched_getaffinity(0))
+        with contextlib.suppress(OSError, psutil.Error):
+            psutil.Process(process.pid).cpu_affinity([cores[index % len(cores)]])
+        return process
+
+    def __enter__(self) -> Hall:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        haproxy = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
+        if haproxy is None:
+            raise RuntimeError("haproxy is not installed (apt-get install -y haproxy)")
+        self.ports = [free_port(HOST) for _ in range(self.replicas)]
+        self.servers = [self.start_replica(i, port) for i, port in enumerate(self.ports)]
+        config = self.workdir / "haproxy.cfg"
+        config.write_text(haproxy_config(self.ports))
+        env = {**os.environ, "HALL_PORT": f"{HOST}:{self.port}", "HALL_STATS_SOCKET": self.stats,
+               "POSENC_REPLICAS": str(self.replicas), "POSENC_COOKIE_KEY": self.cookie_secret}
+        log = (self.workdir / "haproxy.log").open("w")
+        self.haproxy = subprocess.Popen([haproxy, "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT,
+                                        env=env, preexec_fn=_die_with_parent)
+        self.wait_ready()
+
+    def wait_ready(self) -> None:
+        """Until HAProxy's health checks see every replica up and the balancer answers its health route."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            for process in [*self.servers, self.haproxy]:
+                if process.poll() is not None:
+                    raise RuntimeError(f"{process.args[0]} exited ({process.returncode}); logs in {self.workdir}")
+            with contextlib.suppress(OSError):
+                states = servers_up(self.stats)
+                if len(states) == self.replicas and all(states.values()) and \
+                        http_get(f"{self.url}_stcore/health") == 200:
+                    return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the hall was not ready after {self.timeout:.0f} s; logs in {self.workdir}")
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        """Stop HAProxy and every replica this hall started (terminate, then kill)."""
+        processes = [p for p in [self.haproxy, *self.servers] if p is not None]
+        for process in processes:
+            if process.poll() is None:
+                process.terminate()
+        end = time.monotonic() + 15
+        for process in processes:
+            try:
+                process.wait(timeout=max(0.1, end - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Start the hall, print ``ready URL``, wait for SIGINT or SIGTERM, stop everything."""
+    state = {"ready": False, "signal": None}
+
+    def on_signal(number, _frame):
+        state["signal"] = number
+        if not state["ready"]:  # still starting: unwind through Hall.__exit__, which stops what started
+            raise SystemExit(128 + number)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        with Hall(args.replicas, args.port or free_port(HOST)) as hall:
+            print(f"ready {hall.url}", flush=True)
+            state["ready"] = True
+            while state["signal"] is None:
+                if hall.haproxy.poll() is not None:
+                    print("hall: haproxy exited", file=sys.stderr)
+                    return 1
+                time.sleep(0.2)
+    except RuntimeError as err:
+        print(f"hall: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The hall benchmark
+
+
+@dataclass
+class HallSession:
+    """One student: first load, the slider move, and what a replica's death did to it."""
+
+    first_load: float | None = None
+    rerun: float | None = None
+    errors: list[str] = field(default_factory=list)
+    affected: bool = False
+    recoveries: list[float] = field(default_factory=list)
+    lost: bool = False
+
+
+async def http_get_cookie(host: str, port: int, target: str, cookie: str, timeout: float) -> str:
+    """GET target over HTTP/1.1; returns the cookie to send from now on (Set-Cookie wins)."""
+    async with asyncio.timeout(timeout):
+        reader, writer = await asyncio.open_connection(host, port)
+        try:
+            headers = f"GET {target} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n"
+            if cookie:
+                headers += f"Cookie: {cookie}\r\n"
+            writer.write((headers + "\r\n").encode())
+            await writer.drain()
+            answer = await reader.read()
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+    if not head or len(head[0].split()) < 2 or head[0].split()[1] != "200":
+        raise ConnectionError(f"HTTP {head[0] if head else 'no answer'}")
+    for line in head[1:]:
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "set-cookie" and value.strip().startswith("SERVERID="):
+            return value.strip().split(";", 1)[0]
+    return cookie
+
+
+async def run_to_finish(ws, query: str, widgets: SessionResult, timeout: float) -> list[str]:
+    """Send the run of ``query`` and read until it finishes; the problems it showed (values included)."""
+    wanted = dict(urllib.parse.parse_qsl(query))
+    before = widgets.not_applied
+    problems: list[str] = []
+    await ws.send(rerun_message(query, "", widgets.widgets))
+    async with asyncio.timeout(timeout):
+        while True:
+            msg = ForwardMsg()
+            msg.ParseFromString(await ws.recv())
+            if (problem := problem_in(msg, "")) is not None:
+                problems.append(problem)
+            note_widget(msg, wanted, widgets)
+            if msg.WhichOneof("type") == "script_finished" and msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                if widgets.not_applied > before:
+                    problems.append("a URL-bound widget showed another value than the URL's")
+                return problems
+
+
+DROPPED = (websockets.exceptions.ConnectionClosed, ConnectionError, OSError)
+
+
+async def hall_session(port: int, timeout: float, hold_until: float, deadline: float) -> HallSession:
+    """One student's tab: load the link, move the slider, stay until hold_until; reconnect if dropped."""
+    result, widgets, cookie = HallSession(), SessionResult(), ""
+    url = f"ws://{HOST}:{port}/_stcore/stream"
+    steps = [LINK, MOVED]  # the view the tab shows after each step
+    step, dropped_at = 0, None
+    start = time.perf_counter()
+    while time.monotonic() < deadline:
+        try:
+            if step == 0 and dropped_at is None:
+                cookie = await http_get_cookie(HOST, port, "/?" + LINK, cookie, timeout)
+            elif dropped_at is not None:  # as Streamlit's frontend: health first, then the websocket
+                cookie = await http_get_cookie(HOST, port, "/_stcore/health", cookie, timeout)
+            headers = {"Cookie": cookie} if cookie else None
+            async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout,
+                                          max_size=MAX_MESSAGE_BYTES, additional_headers=headers) as ws:
+                if dropped_at is not None:  # re-render the view the tab showed, from its URL
+                    query = steps[max(0, step - 1)] if step else LINK
+                    problems = await run_to_finish(ws, query, widgets, timeout)
+                    result.recoveries.append(time.perf_counter() - dropped_at)
+                    if problems:
+                        result.lost = True
+                        result.errors += problems
+                    dropped_at = None
+                while step < len(steps):
+                    began = time.perf_counter()
+                    problems = await run_to_finish(ws, steps[step], widgets, timeout)
+                    result.errors += problems
+                    if step == 0:
+                        result.first_load = time.perf_counter() - start
+                    else:
+                        result.rerun = time.perf_counter() - began
+                    step += 1
+                while time.monotonic() < hold_until:  # at rest, the tab open; a ping keeps it honest
+                    await asyncio.sleep(min(0.5, max(0.0, hold_until - time.monotonic())))
+                    await asyncio.wait_for(await ws.ping(), timeout)
+                return result
+        except TimeoutError:
+            result.errors.append("timeout")
+            if dropped_at is not None:
+                result.lost = True
+            return result
+        except DROPPED as exc:
+            if dropped_at is None:
+                result.affected = True
+                dropped_at = time.perf_counter()
+            elif time.perf_counter() - dropped_at > timeout:
+                result.errors.append(f"no reconnection: {type(exc).__name__}")
+                result.lost = True
+                return result
+            await asyncio.sleep(0.2)  # Streamlit's frontend retries with a short backoff too
+    result.errors.append("overall deadline reached")
+    result.lost = result.lost or dropped_at is not None
+    return result
+
+
+@dataclass
+class Side:
+    """One column of the table: a server or a hall, its sessions and its processes' usage."""
+
+    name: str
+    sessions: list[HallSession] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # CPU s per server process during the run
+    memory_peak: list[float] = field(default_factory=list)
+    memory_after: list[float] = field(default_factory=list)
+    balancer_cpu: float = 0.0
+    elapsed: float = 0.0
+    killed: int | None = None
+    kill_time: float | None = None
+
+
+def holding(pids: list[int]) -> int:
+    """Index of the pid with the most established TCP connections (websockets) right now."""
+    counts = []
+    for pid in pids:
+        with contextlib.suppress(psutil.Error):
+            counts.append(sum(c.status == psutil.CONN_ESTABLISHED for c in psutil.Process(pid).net_connections("tcp")))
+            continue
+        counts.append(-1)
+    return max(range(len(pids)), key=counts.__getitem__)
+
+
+async def measure(side: Side, port: int, pids: list[int], args: argparse.Namespace, hold: float,
+                  kill_after: float | None = None, balancer: int | None = None) -> None:
+    """S sessions at once against port; usage of the server processes (pids) while they run."""
+    for warm_port in args.warm_ports:  # a server is up before the lecture: its first run (imports) is not counted
+        await hall_session(warm_port, args.timeout, 0.0, time.monotonic() + args.timeout)
+    before = [server_usage(pid)[1] for pid in pids]
+    balancer_before = server_usage(balancer)[1] if balancer else 0.0
+    stop = asyncio.Event()
+    samplers = [asyncio.create_task(sample_peak(pid, stop)) for pid in pids]
+    start = time.monotonic()
+    deadline = start + args.deadline
+
+    async def killer():
+        await asyncio.sleep(kill_after)
+        side.killed = holding(pids)
+        side.kill_time = time.monotonic() - start
+        with contextlib.suppress(psutil.Error):
+            psutil.Process(pids[side.killed]).kill()
+
+    kill_task = asyncio.create_task(killer()) if kill_after is not None else None
+    side.sessions = await asyncio.gather(*(hall_session(port, args.timeout, start + hold, deadline)
+                                           for _ in range(args.sessions)))
+    side.elapsed = time.monotonic() - start
+    if kill_task:
+        await kill_task
+    stop.set()
+    side.memory_peak = [await s for s in samplers]
+    side.cpu = [server_usage(pid)[1] - b for pid, b in zip(pids, before)]
+    side.balancer_cpu = server_usage(balancer)[1] - balancer_before if balancer else 0.0
+    await asyncio.sleep(args.after_wait)
+    side.memory_after = [server_usage(pid)[0] for pid in pids]
+
+
+def fmt(values: list[float], q: float) -> str:
+    return f"{percentile(values, q):.2f} s" if values else "-"
+
+
+def table(sides: list[Side], args: argparse.Namespace) -> str:
+    """The side-by-side report."""
+    rows = [("", [s.name for s in sides])]
+
+    def row(label, cell):
+        rows.append((label, [cell(s) for s in sides]))
+
+    loads = {s.name: [x.first_load for x in s.sessions if x.first_load is not None] for s in sides}
+    reruns = {s.name: [x.rerun for x in s.sessions if x.rerun is not None] for s in sides}
+    row("sessions (loaded / at once)", lambda s: f"{len(loads[s.name])} / {len(s.sessions)}")
+    row("first load p50", lambda s: fmt(loads[s.name], 50))
+    row("first load p95", lambda s: fmt(loads[s.name], 95))
+    row("first load max", lambda s: f"{max(loads[s.name]):.2f} s" if loads[s.name] else "-")
+    row("rerun p50", lambda s: fmt(reruns[s.name], 50))
+    row("rerun p95", lambda s: fmt(reruns[s.name], 95))
+    row("errors", lambda s: str(sum(len(x.errors) for x in s.sessions)))
+    row("server CPU s (per process)", lambda s: " + ".join(f"{c:.1f}" for c in s.cpu))
+    row("memory peak MB (per process)", lambda s: " + ".join(f"{m:.0f}" for m in s.memory_peak))
+    row(f"memory {args.after_wait:g} s after MB", lambda s: " + ".join(f"{m:.0f}" for m in s.memory_after))
+    row("balancer CPU s", lambda s: f"{s.balancer_cpu:.1f}" if s.balancer_cpu else "-")
+    row("wall time s", lambda s: f"{s.elapsed:.1f}")
+    width = max(len(label) for label, _ in rows) + 2
+    cols = [max(len(r[1][i]) for r in rows) + 3 for i in range(len(sides))]
+    lines = [label.ljust(width) + "".join(c.ljust(w) for c, w in zip(cells, cols)) for label, cells in rows]
+    if len(sides) == 2 and loads[sides[0].name] and loads[sides[1].name]:
+        ratio = percentile(loads[sides[1].name], 95) / percentile(loads[sides[0].name], 95)
+        lines.append(f"p95 first load, hall / one server: {ratio:.2f}x (target <= 0.5x)")
+    for side in sides:
+        errors = collections.Counter(e for x in side.sessions for e in x.errors)
+        for error, n in errors.most_common(5):
+            lines.append(f"{side.name}: {n} x {error}")
+        if side.killed is not None:
+            affected = [x for x in side.sessions if x.affected]
+            recoveries = [t for x in affected for t in x.recoveries]
+            lines.append(f"failover: replica {side.killed + 1} killed (SIGKILL) {side.kill_time:.1f} s into the run; "
+                         f"{len(affected)} session(s) affected, "
+                         f"{sum(len(x.recoveries) for x in affected)} recovered on another replica, "
+                         f"views lost {sum(x.lost for x in side.sessions)}")
+            if recoveries:
+                lines.append(f"failover: time to recover (drop to re-rendered view) p50 {percentile(recoveries, 50):.2f} s, "
+                             f"p95 {percentile(recoveries, 95):.2f} s, max {max(recoveries):.2f} s")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """One server, then the hall, S sessions each; the table; exit 1 on any error or lost view."""
+    sides: list[Side] = []
+    hold = args.hold if args.hold is not None else ((args.kill_after + 10) if args.kill_after is not None else 0)
+    load = os.getloadavg()
+    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores); "
+          f"{args.sessions} sessions open /?{LINK} at once, then d_model -> 64", flush=True)
+    try:
+        if not args.hall_only:
+            with Hall(1, free_port(HOST)) as single:  # its replica, straight: no balancer on the way
+                args.warm_ports = single.ports
+                side = Side("one server")
+                asyncio.run(measure(side, single.ports[0], [single.servers[0].pid], args, hold))
+                sides.append(side)
+                print(f"one server done in {side.elapsed:.1f} s", flush=True)
+            time.sleep(args.pause)
+        with Hall(args.replicas, free_port(HOST)) as hall:
+            args.warm_ports = hall.ports
+            side = Side(f"{args.replicas} replicas + HAProxy")
+            asyncio.run(measure(side, hall.port, [p.pid for p in hall.servers], args, hold,
+                                kill_after=args.kill_after, balancer=hall.haproxy.pid))
+            sides.append(side)
+    except RuntimeError as err:
+        print(f"hall: {err}", file=sys.stderr)
+        return 2
+    load = os.getloadavg()
+    print(table(sides, args))
+    print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; the load generator runs on the same cores")
+    bad = any(x.errors or x.lost for s in sides for x in s.sessions)
+    return 1 if bad else 0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("serve", help="start the hall and keep it up until SIGINT or SIGTERM")
+    s.add_argument("--replicas", type=int, default=2)
+    s.add_argument("--port", type=int, default=0, help="balancer port (default: a free one)")
+    r = sub.add_parser("run", help="the hall benchmark: one server against the hall, in one run")
+    r.add_argument("--replicas", type=int, default=2)
+    r.add_argument("--sessions", type=int, default=300)
+    r.add_argument("--timeout", type=float, default=90.0, help="seconds allowed for one step of a session")
+    r.add_argument("--deadline", type=float, default=300.0, help="seconds allowed for one side's sessions")
+    r.add_argument("--after-wait", type=float, default=5.0, help="seconds before the 'after' memory sample")
+    r.add_argument("--pause", type=float, default=5.0, help="seconds between the two sides")
+    r.add_argument("--kill-after", type=float, help="kill one replica this many seconds into the hall's run")
+    r.add_argument("--hold", type=float, help="seconds every session stays open (default: kill-after + 10, or 0)")
+    r.add_argument("--hall-only", action="store_true", help="skip the one-server side")
+    args = p.parse_args(argv)
+    if not 1 <= args.replicas <= 8:
+        p.error("need 1 <= replicas <= 8")
+    if args.command == "run" and not 1 <= args.sessions <= 500:
+        p.error("need 1 <= sessions <= 500")
+    if args.command == "run" and args.kill_after is not None and args.replicas < 2:
+        p.error("--kill-after needs at least 2 replicas")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    return serve(args) if args.command == "serve" else run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
