@@ -1,0 +1,62 @@
+"""bench/hall.py serve: two replicas of app.py behind HAProxy on loopback (about 15 s).
+
+It prints one line ``ready URL`` once every replica is up through the balancer; the balancer pins
+a browser to a replica with its cookie; SIGTERM (and SIGINT) stops every process it started.
+"""
+
+from __future__ import annotations
+
+import http.client
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
+pytestmark = pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (apt-get install -y haproxy; .ci/run does)")
+
+
+def get(url: str, path: str, cookie: str = "") -> tuple[int, str]:
+    """(status, the SERVERID cookie the balancer set, or '')."""
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    connection.request("GET", path, headers={"Cookie": cookie} if cookie else {})
+    answer = connection.getresponse()
+    answer.read()
+    connection.close()
+    set_cookie = answer.getheader("Set-Cookie") or ""
+    return answer.status, set_cookie.split(";", 1)[0] if set_cookie.startswith("SERVERID=") else ""
+
+
+@pytest.mark.parametrize("stop_with", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_serve_is_ready_pins_sessions_and_stops_everything(stop_with):
+    process = subprocess.Popen([sys.executable, "bench/hall.py", "serve", "--replicas", "2"], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()  # blocks until ready (or the process ends)
+        assert line.startswith("ready http://127.0.0.1:") and line.endswith("/\n"), line + process.stderr.read()
+        url = line.split()[1]
+        children = psutil.Process(process.pid).children(recursive=True)
+        names = sorted("haproxy" if "haproxy" in " ".join(c.cmdline()) else "streamlit" for c in children)
+        assert names == ["haproxy", "streamlit", "streamlit"]
+        status, cookie = get(url, "/?d_model=64")
+        assert status == 200 and cookie.startswith("SERVERID=")
+        # indirect: a browser that sends its cookie keeps it (no new one); a new browser may land elsewhere
+        assert get(url, "/_stcore/health", cookie) == (200, "")
+        second = {get(url, "/")[1] for _ in range(4)}
+        assert len(second | {cookie}) == 2  # leastconn with idle servers alternates: both replicas serve
+        process.send_signal(stop_with)
+        assert process.wait(timeout=30) == 0
+        time.sleep(0.5)
+        assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
