@@ -1,0 +1,136 @@
+"""``python -m posenc.lab``: train one cell, or regenerate the shipped set.
+
+    python -m posenc.lab run --task copy --scheme alibi --seed 0
+        trains the default recipe and prints one JSON object per test length (keys task, scheme, seed,
+        train_max_length, test_length, accuracy, examples), the same lines as posenc/lab/results.jsonl.
+    python -m posenc.lab regenerate [--fresh] [--only-seed N]
+        trains every (task, scheme, seed) of the shipped set and writes posenc/lab/results.jsonl and
+        posenc/lab/attention.npz, with a progress bar on stderr. Resumable: cells already in
+        results.jsonl (same train_max_length) are kept unless --fresh.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from posenc.lab.names import SCHEMES, TASKS
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m posenc.lab", description="posenc's length-generalization lab.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="train one cell of the default recipe and print its records as JSON lines")
+    run.add_argument("--task", required=True, help=f"one of {', '.join(TASKS)}")
+    run.add_argument("--scheme", required=True, help=f"one of {', '.join(SCHEMES)}")
+    run.add_argument("--seed", required=True, help="the training seed, a whole number ≥ 0")
+    regenerate = commands.add_parser("regenerate", help="regenerate results.jsonl and attention.npz")
+    regenerate.add_argument("--fresh", action="store_true", help="retrain every cell, even those already written")
+    regenerate.add_argument("--out", default=None, help="a folder to write into instead of posenc/lab/")
+    return parser
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"seed must be a whole number ≥ 0; got {text!r}.") from None
+
+
+def run_cell(task: str, scheme: str, seed: int, recipe=None, progress=None):
+    """(model, records) of one cell under ``recipe`` (default: DEFAULT)."""
+    from posenc.lab.evaluate import evaluate
+    from posenc.lab.recipe import DEFAULT
+    from posenc.lab.train import train
+
+    model = train(task, scheme, seed, DEFAULT if recipe is None else recipe, progress=progress)
+    return model, evaluate(model, task, seed)
+
+
+def _bar(done: float, total: int, width: int = 30) -> str:
+    filled = int(width * done / total) if total else width
+    return "[" + "#" * filled + "." * (width - filled) + "]"
+
+
+def regenerate(out: Path | None = None, fresh: bool = False, stream=sys.stderr, recipe=None,
+               only: list[tuple[str, str, int]] | None = None) -> None:
+    """Train every cell missing from results.jsonl, append its records, then write the file in canonical order.
+
+    ``recipe`` and ``only`` (a subset of the cells) serve the tests; the shipped set uses neither."""
+    import numpy as np
+
+    from posenc.lab.evaluate import attention_maps
+    from posenc.lab.recipe import DEFAULT as SHIPPED
+    from posenc.lab.shipped import ATTENTION_PATH, MAP_SEED, RESULTS_PATH, cells, map_lengths
+
+    DEFAULT = SHIPPED if recipe is None else recipe
+
+    results = RESULTS_PATH if out is None else Path(out) / RESULTS_PATH.name
+    attention = ATTENTION_PATH if out is None else Path(out) / ATTENTION_PATH.name
+    results.parent.mkdir(parents=True, exist_ok=True)
+    partial = results.with_suffix(".jsonl.partial")
+    if fresh:
+        partial.unlink(missing_ok=True)
+        attention.unlink(missing_ok=True)
+    elif results.exists() and not partial.exists():
+        partial.write_text(results.read_text())
+    records = [json.loads(line) for line in partial.read_text().splitlines() if line.strip()] if partial.exists() else []
+    records = [r for r in records if r["train_max_length"] == DEFAULT.train_max_length]
+    done = {(r["task"], r["scheme"], r["seed"]) for r in records}
+    maps = dict(np.load(attention)) if attention.exists() else {}
+    todo = cells() if only is None else list(only)
+    start = time.monotonic()
+    for index, (task, scheme, seed) in enumerate(todo):
+        needs_maps = seed == MAP_SEED and f"{task}/{scheme}/{map_lengths(DEFAULT.train_max_length)[0]}/maps" not in maps
+        if (task, scheme, seed) in done and not needs_maps:
+            continue
+        label = f"{task}/{scheme}/seed {seed}"
+
+        def progress(step: int, total: int, index: int = index, label: str = label) -> None:
+            if step % 50 and step != total:
+                return
+            elapsed = time.monotonic() - start
+            stream.write(f"\r{_bar(index + step / total, len(todo))} cell {index + 1}/{len(todo)} {label:28s} "
+                         f"step {step:5d}/{total}  {elapsed:6.0f} s")
+            stream.flush()
+
+        model, cell_records = run_cell(task, scheme, seed, DEFAULT, progress=progress)
+        if (task, scheme, seed) not in done:
+            with partial.open("a") as handle:
+                for record in cell_records:
+                    handle.write(json.dumps(record) + "\n")
+            records += cell_records
+            done.add((task, scheme, seed))
+        if seed == MAP_SEED:
+            for length in map_lengths(DEFAULT.train_max_length):
+                probabilities, tokens = attention_maps(model, task, length, seed=DEFAULT.eval_seed)
+                maps[f"{task}/{scheme}/{length}/maps"] = probabilities.astype(np.float16)
+                maps[f"{task}/{scheme}/{length}/tokens"] = tokens.astype(np.int8)
+            np.savez_compressed(attention, **dict(sorted(maps.items())))
+        L = DEFAULT.train_max_length
+        inside = [r["accuracy"] for r in cell_records if r["test_length"] <= L]
+        stream.write(f"\r{label}: mean exact match at lengths 1…{L} = {sum(inside) / len(inside):.3f}".ljust(100) + "\n")
+    order = {key: i for i, key in enumerate(todo)}
+    records.sort(key=lambda r: (TASKS.index(r["task"]), SCHEMES.index(r["scheme"]), r["seed"], r["test_length"]))
+    records = [r for r in records if (r["task"], r["scheme"], r["seed"]) in order]
+    results.write_text("".join(json.dumps(r) + "\n" for r in records))
+    partial.unlink(missing_ok=True)
+    stream.write(f"wrote {results} ({len(records)} records) and {attention} in {time.monotonic() - start:.0f} s\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "run":
+            _, records = run_cell(args.task, args.scheme, _seed(args.seed))
+            for record in records:
+                print(json.dumps(record), flush=True)
+        else:
+            regenerate(args.out, args.fresh)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return 0

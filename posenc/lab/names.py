@@ -1,0 +1,31 @@
+"""The names the lab accepts, and their checks: numpy-free and torch-free, shared by results and training."""
+
+from __future__ import annotations
+
+from posenc.checks import check_choice
+
+TASKS: tuple[str, ...] = ("copy", "reverse")
+"""copy: the digits again, in order; reverse: the digits in reverse order."""
+
+SCHEMES: tuple[str, ...] = ("sinusoidal", "learned", "nope", "rope", "xpos", "shaw", "t5", "alibi", "kerple",
+                            "transformer_xl", "drope")
+"""The ten keys of posenc.schemes.registry.SCHEMES, in its order, then DroPE (arXiv:2512.12167)."""
+
+SCHEME_LABELS: dict[str, str] = {
+    "sinusoidal": "Sinusoidal", "learned": "Learned", "nope": "NoPE", "rope": "RoPE", "xpos": "xPos",
+    "shaw": "Shaw", "t5": "T5 bias", "alibi": "ALiBi", "kerple": "KERPLE", "transformer_xl": "Transformer-XL",
+    "drope": "DroPE",
+}
+
+SEEDS: tuple[int, ...] = (0, 1, 2)
+"""The seeds of the shipped set."""
+
+
+def check_task(task: object) -> str:
+    """One of TASKS, or a ValueError listing them."""
+    return check_choice(task, "task", TASKS)
+
+
+def check_scheme(scheme: object) -> str:
+    """One of SCHEMES, or a ValueError listing them."""
+    return check_choice(scheme, "scheme", SCHEMES)

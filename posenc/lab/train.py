@@ -1,0 +1,158 @@
+"""Training a lab model: ``train(task, scheme, seed)`` under the default recipe, deterministic on CPU.
+
+Determinism: the weights come from ``torch.manual_seed(seed)``, the training data from a
+``torch.Generator`` seeded with ``seed``, torch runs on one thread with
+``torch.use_deterministic_algorithms(True)`` (restored afterwards): the same arguments give the same
+weights, bit for bit, on one machine and torch build.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from collections.abc import Callable, Iterator
+
+import torch
+
+from posenc.checks import check_int
+from posenc.lab.model import LabModel
+from posenc.lab.names import check_scheme, check_task
+from posenc.lab.recipe import DEFAULT, Recipe
+from posenc.lab.tasks import make_batch
+
+
+class TrainingCancelled(RuntimeError):
+    """Raised by :func:`train` when ``should_stop()`` returned True; no model is returned."""
+
+
+LIVE_BOUNDS: dict[str, tuple[int, int]] = {
+    "train_max_length": (2, 12),
+    "steps": (100, 3000),
+}
+"""What a user may choose for a live training ("train your own"), everything else as DEFAULT.
+
+The worst case (train_max_length 12, steps 3000, DroPE: 3000 + 400 steps; test lengths 1…36) measured on
+this machine (one core of the 2-core CI box, torch 2.13 CPU, one thread): see WORST_CASE_SECONDS.
+"""
+
+WORST_CASE_SECONDS = 0.0
+"""Measured seconds of the slowest live setting (training and evaluation), filled in by measurement."""
+
+
+def live_recipe(train_max_length: object = DEFAULT.train_max_length, steps: object = DEFAULT.steps) -> Recipe:
+    """The default recipe with a user's training length and steps, checked against LIVE_BOUNDS.
+
+    Test lengths run to 3× the training length. Bad values raise a ValueError with a sentence.
+    """
+    low, high = LIVE_BOUNDS["train_max_length"]
+    length = check_int(train_max_length, "train_max_length", minimum=low, maximum=high,
+                       meaning="the longest training string")
+    low, high = LIVE_BOUNDS["steps"]
+    steps = check_int(steps, "steps", minimum=low, maximum=high, meaning="optimizer steps")
+    return DEFAULT.replace(train_max_length=length, test_max_length=3 * length, steps=steps,
+                           warmup_steps=min(DEFAULT.warmup_steps, steps // 10))
+
+
+@contextlib.contextmanager
+def deterministic_torch() -> Iterator[None]:
+    """One thread and deterministic algorithms for the block; the previous settings restored after."""
+    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    torch.set_num_threads(1)
+    with contextlib.suppress(RuntimeError):  # only settable before the first parallel work of the process
+        torch.set_num_interop_threads(1)
+    torch.use_deterministic_algorithms(True)
+    try:
+        yield
+    finally:
+        torch.use_deterministic_algorithms(deterministic)
+        torch.set_num_threads(threads)
+
+
+def check_recipe(recipe: object) -> Recipe:
+    if not isinstance(recipe, Recipe):
+        raise ValueError(f"recipe must be a posenc.lab.recipe.Recipe; got {type(recipe).__name__}.")
+    return recipe
+
+
+def _check_callable(value: object, name: str) -> None:
+    if value is not None and not callable(value):
+        raise ValueError(f"{name} must be a function or None; got {type(value).__name__}.")
+
+
+def _schedule(step: int, recipe: Recipe, total: int, warmup: int) -> float:
+    """Linear warmup to recipe.lr, then cosine to 0 over the remaining steps."""
+    if step < warmup:
+        return recipe.lr * (step + 1) / warmup
+    progress = (step - warmup) / max(total - warmup, 1)
+    return recipe.lr * 0.5 * (1.0 + math.cos(math.pi * progress))
+
+
+def _run(model: LabModel, task: str, recipe: Recipe, steps: int, warmup: int, generator: torch.Generator,
+         tick: Callable[[], None], curriculum: int = 0) -> None:
+    optimizer = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay,
+                                  betas=(0.9, 0.98))
+    model.train()
+    for step in range(steps):
+        for group in optimizer.param_groups:
+            group["lr"] = _schedule(step, recipe, steps, warmup)
+        longest = recipe.train_max_length
+        if step < curriculum:
+            longest = min(longest, 2 + (longest - 1) * step // curriculum)
+        lengths = torch.randint(1, longest + 1, (recipe.batch,), generator=generator)
+        tokens, mask = make_batch(task, lengths, generator)
+        logits = model(tokens[:, :-1])
+        loss = torch.nn.functional.cross_entropy(logits[mask[:, :-1]], tokens[:, 1:][mask[:, :-1]])
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), recipe.grad_clip)
+        optimizer.step()
+        tick()
+    model.eval()
+
+
+def train(task: str, scheme: str, seed: int, recipe: Recipe = DEFAULT,
+          progress: Callable[[int, int], None] | None = None,
+          should_stop: Callable[[], bool] | None = None) -> LabModel:
+    """A model of ``scheme`` trained on ``task`` at string lengths 1…recipe.train_max_length.
+
+    ``progress(step, total)`` is called after every optimizer step (total includes DroPE's
+    recalibration); ``should_stop()`` is polled at every step and raises TrainingCancelled when True.
+    DroPE trains with RoPE for recipe.steps, drops the rotation and recalibrates
+    recipe.recalibration_steps more at the training lengths. The model returned is in eval mode.
+    """
+    task, scheme, recipe = check_task(task), check_scheme(scheme), check_recipe(recipe)
+    seed = check_int(seed, "seed", minimum=0, maximum=2**31 - 1, meaning="the training seed")
+    _check_callable(progress, "progress")
+    _check_callable(should_stop, "should_stop")
+    total = recipe.steps + (recipe.recalibration_steps if scheme == "drope" else 0)
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+        if should_stop is not None and should_stop():
+            raise TrainingCancelled(f"training of {scheme} on {task} cancelled at step {done} of {total}.")
+
+    with deterministic_torch():
+        torch.manual_seed(seed)
+        model = LabModel(scheme, recipe, seed)
+        generator = torch.Generator().manual_seed(seed)
+        _run(model, task, recipe, recipe.steps, min(recipe.warmup_steps, recipe.steps), generator, tick,
+             curriculum=recipe.curriculum_steps)
+        if scheme == "drope" and recipe.recalibration_steps:
+            model.drop_positions()
+            _run(model, task, recipe, recipe.recalibration_steps, min(recipe.warmup_steps, recipe.recalibration_steps),
+                 generator, tick)
+        elif scheme == "drope":
+            model.drop_positions()
+    return model
+
+
+def timed(function: Callable[[], object]) -> tuple[object, float]:
+    """(result, seconds of process CPU time)."""
+    start = time.process_time()
+    result = function()
+    return result, time.process_time() - start
