@@ -11,6 +11,7 @@ one value is shown as text, not as a slider whose ends meet.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from urllib.parse import parse_qs
 
 import streamlit as st
 
@@ -49,21 +50,66 @@ def _raw_value(key: str) -> tuple[str | None, str | None]:
     return values[0], None
 
 
+DEFAULTS = "_posenc_widget_defaults"  # each bound widget's own default in the last run
+
+
+def _follows_default(key: str) -> bool:
+    """Whether the held value of ``key`` stands for "the default", as the address bar says.
+
+    Streamlit leaves out of the URL a value equal to the widget's default, and that default can move
+    with the other controls (a default clamped into a range, default dimensions that exist only for
+    a large d_model). A value the address bar leaves out opens as the default of the moment, so the
+    session must follow it too, or the view and its link part ways. Held values are what this reads:
+    the first run of a widget reads the URL as Streamlit gave it."""
+    left_out = _refresh_snapshot(key) is None
+    return left_out and DEFAULTS in st.session_state and st.session_state[DEFAULTS].get(key) == st.session_state[key]
+
+
+def _refresh_snapshot(key: str) -> list[str] | None:
+    """The browser's current values for ``key`` (None: left out), also written into Streamlit's own
+    copy of the query string, which it refreshes only when the page changes. Streamlit compares a
+    value set through the session state with that copy to decide whether to correct the address bar;
+    against a stale copy, a correction could be skipped (a clamped k, an emptied selection) and the
+    link would no longer reproduce the view."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None or ctx.session_state is None:
+        return url_values(key) or None
+    values = parse_qs(ctx.query_string, keep_blank_values=True).get(key)
+    with ctx.session_state.query_params() as snapshot:
+        if values is None:
+            snapshot.discard_param_no_forward_msg(key)
+        else:
+            snapshot.set_with_no_forward_msg(key, values[0] if len(values) == 1 else values)
+    return values
+
+
+def _hold(key: str, value, default) -> None:
+    """Give the widget ``key`` this value through the session state, only when it holds another.
+    (It also carries a value across pages, where the widget is new.) A write is a programmatic set,
+    which Streamlit mirrors into the address bar; writing an unchanged value every run would also
+    be one, and could undo what the browser just wrote (an emptied selection, ``?dims=``)."""
+    if key not in st.session_state or st.session_state[key] != value:
+        st.session_state[key] = value
+    st.session_state.setdefault(DEFAULTS, {})[key] = default
+
+
 def bound_control(option: Option, key: str) -> int | float | str:
     """Draw a widget for ``option`` bound to the query parameter ``key``; return its valid value."""
     slot = st.empty()
     problems = []
-    if key in st.session_state:
+    if key in st.session_state and not _follows_default(key):
         held = st.session_state[key]
         value, reason = parse_option(option, str(held))
         source = f"{option.label} {code_span(number_text(held))}"
     else:
-        raw, repeated = _raw_value(key)
+        raw, repeated = _raw_value(key) if key not in st.session_state else (None, None)
         value, reason = parse_option(option, raw)
         problems += [repeated] if repeated else []
         source = f"URL parameter {code_span(key)}" + (f" = {code_span(raw)}" if raw else "")
     problems += [reason] if reason else []
-    st.session_state[key] = value  # also carries the value across pages, where the widget is new
+    _hold(key, value, _widget_default(option))
     actual = _widget(option, key, value)
     if problems:
         used = code_span(actual) if isinstance(actual, str) else number_text(actual)  # a choice: a name, shown as code
@@ -71,17 +117,31 @@ def bound_control(option: Option, key: str) -> int | float | str:
     return actual
 
 
-def _widget(option: Option, key: str, value):
-    label, help = option.label, option.help or None
+def _widget_default(option: Option):
+    """posenc's default for ``option``, in the widget's range: the widget's own default."""
     if option.choices:
-        return st.selectbox(label, option.choices, key=key, help=help, bind="query-params")
+        return option.default if option.default in option.choices else option.choices[0]
+    default = min(max(option.default, option.minimum), option.maximum)
+    return int(default) if isinstance(option.default, int) else float(default)
+
+
+def _widget(option: Option, key: str, value):
+    """The widget, made with posenc's default as its own (``value=``/``index=``): Streamlit's binding
+    leaves out of the URL a value equal to the widget's default, so the two defaults must agree, or a
+    value at the widget's default (its minimum, when none is given) would vanish from a copied link
+    and reopen as posenc's default. The value it shows comes from the session state set above."""
+    label, help, default = option.label, option.help or None, _widget_default(option)
+    if option.choices:
+        return st.selectbox(label, option.choices, index=option.choices.index(default), key=key, help=help,
+                            bind="query-params")
     if option.minimum == option.maximum:
         st.markdown(f"{label}: **{number_text(value)}** (the only value possible here)")
         return value
     if isinstance(option.default, int):
-        return st.slider(label, int(option.minimum), int(option.maximum), key=key, help=help, bind="query-params")
-    return st.number_input(label, float(option.minimum), float(option.maximum), key=key, help=help,
-                           format="%g", bind="query-params")
+        return st.slider(label, int(option.minimum), int(option.maximum), default, key=key, help=help,
+                         bind="query-params")
+    return st.number_input(label, float(option.minimum), float(option.maximum), default, key=key,
+                           help=help, format="%g", bind="query-params")
 
 
 def bound_multiselect(label: str, choices: range, default: Sequence[int], key: str, maximum: int,
@@ -89,17 +149,21 @@ def bound_multiselect(label: str, choices: range, default: Sequence[int], key: s
     """A multiselect of whole numbers in ``choices`` bound to ``?key=a&key=b``; at most ``maximum``."""
     where = where or st
     slot = where.empty()
-    if key in st.session_state:
+    default = [v for v in default if v in choices][:maximum]  # also the widget's own: see _widget
+    if key in st.session_state and not _follows_default(key):
         chosen, reasons = parse_selection([str(v) for v in st.session_state[key]], choices, maximum)
         source = label
-    elif url_values(key):
-        chosen, reasons = parse_selection(url_values(key), choices, maximum)
+    elif key not in st.session_state and url_values(key) and all(text == "" for text in url_values(key)):
+        chosen, reasons = [], []  # ?key= : emptied on purpose, as Streamlit writes an empty selection
+    elif key not in st.session_state and url_values(key):
+        chosen, reasons = parse_selection([text for text in url_values(key) if text], choices, maximum)
         source = f"URL parameter {code_span(key)}"
     else:
-        chosen, reasons = [v for v in default if v in choices][:maximum], []
+        chosen, reasons = default, []
         source = label
-    st.session_state[key] = chosen
-    actual = where.multiselect(label, choices, key=key, max_selections=maximum, bind="query-params")
+    _hold(key, chosen, default)
+    actual = where.multiselect(label, choices, default=default, key=key, max_selections=maximum,
+                               bind="query-params")
     if reasons:
         _shown(slot, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(str, actual)) or 'none'}.")
     return list(actual)
