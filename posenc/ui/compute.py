@@ -3,14 +3,20 @@
 Small results are cached by value (each session gets a copy). Figures and full tables are
 cached as shared objects: no copy or unpickling per rerun (rebuilding a plotly Figure from a
 pickle re-validates it, ~30 ms). They are never mutated after they are returned.
+
+A shared figure also keeps plotly's dict of itself (SharedFigure): st.plotly_chart asks every
+session's every run for ``figure.to_dict()``, which is a deep copy that encodes each array in
+base64 again (0.8 ms for the default heatmap, ~13 % of a default page's run; bench/runs_per_second.py).
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
@@ -22,7 +28,53 @@ CACHE_ENTRIES = 16  # bounded: many sessions with different settings cannot grow
 TABLE_ENTRIES = 2  # full tables are up to 32 MiB each
 
 cached = st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
-shared_figure = st.cache_resource(max_entries=CACHE_ENTRIES, ttl=600, show_spinner=False)
+_shared = st.cache_resource(max_entries=CACHE_ENTRIES, ttl=600, show_spinner=False)
+
+
+def _containers_copied(spec):
+    """New dicts and lists all the way down over the same leaves (strings, numbers: immutable)."""
+    if isinstance(spec, dict):
+        return {key: _containers_copied(value) for key, value in spec.items()}
+    if isinstance(spec, list):
+        return [_containers_copied(value) for value in spec]
+    return spec
+
+
+class SharedFigure(go.Figure):
+    """A figure shared between sessions and never changed: plotly's dict of it is made once.
+
+    ``to_dict()`` returns new dicts and lists over that dict's leaves, so a caller may edit what it
+    gets (posenc.ui.presenter.restyle does) without touching the figure or other sessions."""
+
+    def to_dict(self) -> dict:
+        spec = self.__dict__.get("_posenc_spec")
+        if spec is None:  # two sessions may both make it the first time: the same dict, either wins
+            spec = super().to_dict()
+            self.__dict__["_posenc_spec"] = spec
+        return _containers_copied(spec)
+
+
+def _shareable(result):
+    """``result`` with every plotly Figure in it (also inside tuples, lists, dicts) made a SharedFigure."""
+    if type(result) is go.Figure:
+        result.__class__ = SharedFigure  # same object, same layout: no copy, no re-validation
+    elif isinstance(result, (tuple, list)):
+        for item in result:
+            _shareable(item)
+    elif isinstance(result, dict):
+        for item in result.values():
+            _shareable(item)
+    return result
+
+
+def shared_figure(builder):
+    """Cache ``builder``'s figures as shared objects (st.cache_resource), as SharedFigures."""
+
+    @functools.wraps(builder)
+    def build(*args, **kwargs):
+        return _shareable(builder(*args, **kwargs))
+
+    return _shared(build)
 
 
 @st.cache_resource(max_entries=TABLE_ENTRIES, show_spinner=False)
