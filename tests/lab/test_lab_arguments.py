@@ -57,6 +57,7 @@ def test_live_recipe_keeps_the_bounds_and_scales_the_test_lengths():
     low, high = LIVE_BOUNDS["train_max_length"]
     recipe = live_recipe(high, LIVE_BOUNDS["steps"][1])
     assert recipe.test_max_length == 3 * high and recipe.steps == LIVE_BOUNDS["steps"][1]
+    assert live_recipe() == DEFAULT  # the defaults of "train your own" are the shipped recipe
     for length, steps, message in [(low - 1, 500, "train_max_length must be at least"),
                                    (high + 1, 500, "train_max_length must be at most"),
                                    (8, LIVE_BOUNDS["steps"][1] + 1, "steps must be at most"),
