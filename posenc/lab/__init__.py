@@ -1,8 +1,20 @@
 """The length-generalization lab (issue 16): small decoder-only transformers trained on synthetic tasks.
 
-Train on lengths 1…L, test exact match up to 3L, under any registered positional scheme plus DroPE.
-``posenc.lab.results`` reads the shipped results with numpy alone; ``tasks``, ``model``, ``train``
-and ``evaluate`` import torch. Nothing here is imported by ``import posenc``.
+Train on strings of 1…L digits, test exact match on 1…3L, under any registered positional scheme plus
+DroPE. Nothing here is imported by ``import posenc``. The API, by module:
+
+- ``posenc.lab.results`` (numpy only, no torch): ``load_records(task=None, scheme=None)``,
+  ``summarize(records=None)`` → task → scheme → test_length → {mean, min, max, seeds, train_max_length},
+  ``in_distribution()``, ``train_max_length()``, ``attention_lengths()`` → (L, 1.5·L),
+  ``load_attention(task, scheme, length)`` → (probabilities [layers, heads, T, T], tokens [T]).
+- ``posenc.lab.names`` (no torch): TASKS, SCHEMES, SCHEME_LABELS, SEEDS, check_task, check_scheme, and
+  TOKEN_NAMES (how to label tokens 0…12 on a map's axes: digits, "|" separator, "^" start).
+- ``posenc.lab.recipe`` (no torch): ``Recipe`` (frozen dataclass) and ``DEFAULT``, the tuned recipe.
+- ``posenc.lab.train`` (torch): ``train(task, scheme, seed, recipe=DEFAULT, progress=None, should_stop=None)``
+  → LabModel; ``TrainingCancelled``; ``LIVE_BOUNDS``, ``live_recipe(train_max_length, steps)``,
+  ``WORST_CASE_SECONDS``.
+- ``posenc.lab.evaluate`` (torch): ``evaluate(model, task, seed)`` → records;
+  ``attention_maps(model, task, length, seed=0)`` → (probabilities [layers, heads, T, T], tokens [T]).
 
 Command line: ``python -m posenc.lab run --task copy --scheme alibi --seed 0`` and
 ``python -m posenc.lab regenerate`` (see ``posenc/lab/cli.py``).

@@ -20,9 +20,9 @@ import math
 import torch
 from torch import nn
 
-from posenc.lab.names import check_scheme
+from posenc.lab.names import VOCAB, check_scheme
 from posenc.lab.recipe import Recipe
-from posenc.lab.tasks import VOCAB, sequence_length
+from posenc.lab.tasks import sequence_length
 from posenc.modules import (
     ALiBiBias,
     KerpleBias,

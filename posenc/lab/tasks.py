@@ -10,13 +10,7 @@ from __future__ import annotations
 
 import torch
 
-from posenc.lab.names import check_task
-
-DIGITS = 10
-SEP, BOS, PAD = 10, 11, 12
-VOCAB = 13
-TOKEN_NAMES = [str(d) for d in range(DIGITS)] + ["|", "^", "·"]
-"""How each token is shown: digits, "|" the separator, "^" the start, "·" the padding."""
+from posenc.lab.names import BOS, DIGITS, PAD, SEP, check_task
 
 
 def sequence_length(n: int) -> int:

@@ -13,10 +13,9 @@ import torch
 
 from posenc.lab.cli import regenerate
 from posenc.lab.evaluate import attention_maps, evaluate
-from posenc.lab.names import SCHEMES
+from posenc.lab.names import BOS, SCHEMES, SEP
 from posenc.lab.recipe import Recipe
 from posenc.lab.shipped import RESULTS_PATH
-from posenc.lab.tasks import BOS, SEP
 from posenc.lab.train import TrainingCancelled, train
 
 ROOT = Path(__file__).resolve().parents[2]
