@@ -2,7 +2,7 @@
 
 Run from the repository root (loopback only; bounded; about a minute):
 
-    python bench/runs_per_second.py [--sessions 20] [--reruns 10] [--rounds 3] [--before REV] [--json-engine]
+    python bench/runs_per_second.py [--sessions 20] [--reruns 10] [--rounds 3] [--rev REV ...] [--json-engine]
 
 Each server (``streamlit run app.py`` and ``streamlit run bench/floor_app.py``, the same
 .streamlit/config.toml) is pinned to core 0 and this load generator to the other cores, so a server
@@ -13,10 +13,10 @@ between the servers (posenc, floor, posenc, floor, ...), so both see the same ma
 
 Reported per server: runs per second (runs finished / wall time of the round, the server saturated),
 server CPU milliseconds per run (its process's CPU time / runs: the number that does not depend on
-what else the machine runs), and the ratios. ``--before REV`` adds posenc as it was at git revision
-REV (its tree exported with ``git archive`` to a temporary directory, nothing in this checkout
-changes); ``--json-engine`` adds that one (or this one, without --before) with plotly's pure-Python
-JSON encoder instead of orjson, as the Docker image ran before orjson was in requirements.txt.
+what else the machine runs), and the ratios. ``--rev REV`` (repeatable) adds posenc as it was at git
+revision REV (its tree exported with ``git archive`` to a temporary directory, nothing in this
+checkout changes); ``--json-engine`` adds the first REV (or this tree) with plotly's pure-Python JSON
+encoder instead of orjson, as the Docker image ran before orjson was in requirements.txt.
 """
 
 from __future__ import annotations
@@ -76,22 +76,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reruns", type=int, default=10)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--timeout", type=float, default=60.0)
-    p.add_argument("--before", metavar="REV", help="also posenc at this git revision (e.g. HEAD~3)")
-    p.add_argument("--json-engine", action="store_true", help="also posenc (at REV) with plotly's plain json encoder")
+    p.add_argument("--rev", action="append", default=[], help="also posenc at this git revision (repeatable)")
+    p.add_argument("--json-engine", action="store_true", help="also posenc (at the first REV) with plotly's json encoder")
     args = p.parse_args(argv)
     if not (1 <= args.sessions <= 200 and 1 <= args.reruns <= 100 and 1 <= args.rounds <= 10):
         p.error("need 1 <= sessions <= 200, 1 <= reruns <= 100, 1 <= rounds <= 10")
     cores = sorted(os.sched_getaffinity(0))
     if len(cores) > 1:
         psutil.Process().cpu_affinity(cores[1:])  # the load generator stays off the servers' core
-    old = Path(tempfile.mkdtemp(prefix="posenc-before-"))
+    old = Path(tempfile.mkdtemp(prefix="posenc-revs-"))
     servers = {"posenc": ("app.py", False, ROOT)}
-    if args.before:
-        archive = subprocess.run(["git", "archive", args.before], cwd=ROOT, capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
-        servers[f"posenc at {args.before}"] = ("app.py", False, old)
+    for rev in args.rev:
+        tree = old / rev.replace("/", "_")
+        tree.mkdir()
+        archive = subprocess.run(["git", "archive", rev], cwd=ROOT, capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        servers[f"posenc at {rev}"] = ("app.py", False, tree)
     if args.json_engine:
-        servers[f"posenc at {args.before or 'this tree'}, json"] = ("app.py", True, old if args.before else ROOT)
+        first = args.rev[0] if args.rev else None
+        servers[f"posenc at {first or 'this tree'}, json"] = ("app.py", True, old / first.replace("/", "_") if first else ROOT)
     servers["floor"] = ("bench/floor_app.py", False, ROOT)
     processes: dict[str, subprocess.Popen] = {}
     ports: dict[str, int] = {}
@@ -121,10 +124,11 @@ def main(argv: list[str] | None = None) -> int:
         for name in servers:
             print(f"{name:28s} runs/s median {statistics.median(rates[name]):6.1f} (rounds: "
                   f"{', '.join(f'{r:.1f}' for r in rates[name])}), CPU/run median {statistics.median(cpu_ms[name]):5.1f} ms")
-        for name in servers:
-            if name != "posenc":
-                print(f"posenc / {name}: runs/s {statistics.median(rates['posenc']) / statistics.median(rates[name]):.2f}, "
-                      f"CPU/run {statistics.median(cpu_ms[name]) / statistics.median(cpu_ms['posenc']):.2f}x less")
+        names = list(servers)
+        for i, name in enumerate(names):
+            for other in names[i + 1:]:
+                print(f"{name} / {other}: runs/s {statistics.median(rates[name]) / statistics.median(rates[other]):.2f}, "
+                      f"CPU per run {statistics.median(cpu_ms[name]) / statistics.median(cpu_ms[other]):.2f}")
         print(f"errors {errors}")
         return 1 if errors else 0
     finally:
