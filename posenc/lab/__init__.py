@@ -9,10 +9,12 @@ DroPE. Nothing here is imported by ``import posenc``. The API, by module:
   ``load_attention(task, scheme, length)`` → (probabilities [layers, heads, T, T], tokens [T]).
 - ``posenc.lab.names`` (no torch): TASKS, SCHEMES, SCHEME_LABELS, SEEDS, check_task, check_scheme, and
   TOKEN_NAMES (how to label tokens 0…12 on a map's axes: digits, "|" separator, "^" start).
-- ``posenc.lab.recipe`` (no torch): ``Recipe`` (frozen dataclass) and ``DEFAULT``, the tuned recipe.
+- ``posenc.lab.recipe`` (no torch): ``Recipe`` (frozen dataclass) and ``DEFAULT``, the tuned recipe;
+  ``LIVE_BOUNDS``, ``live_recipe(train_max_length, steps)``, ``WORST_CASE_SECONDS`` (train your own).
 - ``posenc.lab.train`` (torch): ``train(task, scheme, seed, recipe=DEFAULT, progress=None, should_stop=None)``
-  → LabModel; ``TrainingCancelled``; ``LIVE_BOUNDS``, ``live_recipe(train_max_length, steps)``,
-  ``WORST_CASE_SECONDS``.
+  → LabModel; ``TrainingCancelled``.
+- ``posenc.lab.jobs`` (no torch in the caller's process): ``TrainingQueue``, the server's one queue of live
+  trainings (FIFO, one at a time, each in a child process bounded in CPU time), ``Request``, ``Ticket``.
 - ``posenc.lab.evaluate`` (torch): ``evaluate(model, task, seed)`` → records;
   ``attention_maps(model, task, length, seed=0)`` → (probabilities [layers, heads, T, T], tokens [T]).
 

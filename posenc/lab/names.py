@@ -17,9 +17,6 @@ SCHEME_LABELS: dict[str, str] = {
     "drope": "DroPE",
 }
 
-TOKEN_NAMES: tuple[str, ...] = tuple(str(d) for d in range(10)) + ("|", "^", "·")
-"""How each token id of the tasks is shown: digits 0…9, "|" the separator, "^" the start, "·" the padding."""
-
 DIGITS = 10
 SEP, BOS, PAD = 10, 11, 12
 VOCAB = 13

@@ -26,41 +26,6 @@ class TrainingCancelled(RuntimeError):
     """Raised by :func:`train` when ``should_stop()`` returned True; no model is returned."""
 
 
-LIVE_BOUNDS: dict[str, tuple[int, int]] = {
-    "train_max_length": (2, 10),
-    "steps": (100, 1500),
-}
-"""What a user may choose for a live training ("train your own"); everything else as DEFAULT.
-
-Measured on this machine (2 cores shared with load benchmarks, torch 2.13 CPU, one thread, CPU time of
-the process, 150-step samples): Transformer-XL is the slowest scheme per step (33 ms at L = 8, 37 ms at
-L = 12; its score runs one module per head), DroPE the longest run (steps + 40 % recalibration, at
-RoPE's 21–29 ms a step). At the bounds' corner (L = 10, 1,500 steps, tests to 30 digits) that puts
-Transformer-XL at about 1,500 × 35 ms + 4 s of testing ≈ 57 s and DroPE at 2,100 × 25 ms + 4 s ≈ 57 s:
-WORST_CASE_SECONDS. L = 12 would pass 60 s (≈ 62 s), hence the bound of 10.
-"""
-
-WORST_CASE_SECONDS = 57.0
-"""The estimated CPU seconds of the slowest live setting (training and testing), from the per-step
-measurements above; the default recipe itself is at most about 52 s (Transformer-XL, 1,500 steps at L = 8)."""
-
-
-def live_recipe(train_max_length: object = DEFAULT.train_max_length, steps: object = DEFAULT.steps) -> Recipe:
-    """The default recipe with a user's training length and steps, checked against LIVE_BOUNDS.
-
-    Test lengths run to 3× the training length; DroPE recalibrates for 40 % of the steps (the default's
-    600 for 1,500). Bad values raise a ValueError with a sentence.
-    """
-    low, high = LIVE_BOUNDS["train_max_length"]
-    length = check_int(train_max_length, "train_max_length", minimum=low, maximum=high,
-                       meaning="the longest training string")
-    low, high = LIVE_BOUNDS["steps"]
-    steps = check_int(steps, "steps", minimum=low, maximum=high, meaning="optimizer steps")
-    return DEFAULT.replace(train_max_length=length, test_max_length=3 * length, steps=steps,
-                           warmup_steps=min(DEFAULT.warmup_steps, steps // 10),
-                           recalibration_steps=DEFAULT.recalibration_steps * steps // DEFAULT.steps)
-
-
 @contextlib.contextmanager
 def deterministic_torch() -> Iterator[None]:
     """One thread and deterministic algorithms for the block; the previous settings restored after."""

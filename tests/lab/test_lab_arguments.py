@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from posenc.lab.evaluate import attention_maps, evaluate
 from posenc.lab.names import SCHEMES, TASKS, check_scheme, check_task
-from posenc.lab.recipe import DEFAULT, Recipe
-from posenc.lab.train import LIVE_BOUNDS, live_recipe, train
+from posenc.lab.recipe import DEFAULT, LIVE_BOUNDS, Recipe, live_recipe
+from posenc.lab.train import train
 
 ROOT = Path(__file__).resolve().parents[2]
 anything = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=12),
