@@ -1,8 +1,10 @@
 """``python -m posenc.lab``: train one cell, or regenerate the shipped set.
 
-    python -m posenc.lab run --task copy --scheme alibi --seed 0
+    python -m posenc.lab run --task copy --scheme alibi --seed 0 [--train-max-length L] [--steps S]
         trains the default recipe and prints one JSON object per test length (keys task, scheme, seed,
         train_max_length, test_length, accuracy, examples), the same lines as posenc/lab/results.jsonl.
+        With --train-max-length or --steps: the recipe of the page's "train your own" (live_recipe),
+        within its bounds; the same numbers as the page shows for those settings.
     python -m posenc.lab regenerate [--fresh] [--only-seed N]
         trains every (task, scheme, seed) of the shipped set and writes posenc/lab/results.jsonl and
         posenc/lab/attention.npz, with a progress bar on stderr. Resumable: cells already in
@@ -27,6 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--task", required=True, help=f"one of {', '.join(TASKS)}")
     run.add_argument("--scheme", required=True, help=f"one of {', '.join(SCHEMES)}")
     run.add_argument("--seed", required=True, help="the training seed, a whole number ≥ 0")
+    run.add_argument("--train-max-length", default=None,
+                     help="train on 1…L digits and test to 3L, as the page's 'train your own' (default: the recipe's)")
+    run.add_argument("--steps", default=None, help="optimizer steps, as the page's 'train your own' (default: the recipe's)")
     regenerate = commands.add_parser("regenerate", help="regenerate results.jsonl and attention.npz")
     regenerate.add_argument("--fresh", action="store_true", help="retrain every cell, even those already written")
     regenerate.add_argument("--out", default=None, help="a folder to write into instead of posenc/lab/")
@@ -38,6 +43,15 @@ def _seed(text: str) -> int:
         return int(text)
     except ValueError:
         raise ValueError(f"seed must be a whole number ≥ 0; got {text!r}.") from None
+
+
+def _whole(text: str | None, default: int, name: str) -> int:
+    if text is None:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"--{name} must be a whole number; got {text!r}.") from None
 
 
 def run_cell(task: str, scheme: str, seed: int, recipe=None, progress=None):
@@ -125,7 +139,13 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "run":
-            _, records = run_cell(args.task, args.scheme, _seed(args.seed))
+            recipe = None
+            if args.train_max_length is not None or args.steps is not None:
+                from posenc.lab.recipe import DEFAULT, live_recipe
+
+                recipe = live_recipe(_whole(args.train_max_length, DEFAULT.train_max_length, "train-max-length"),
+                                     _whole(args.steps, DEFAULT.steps, "steps"))
+            _, records = run_cell(args.task, args.scheme, _seed(args.seed), recipe)
             for record in records:
                 print(json.dumps(record), flush=True)
         else:
