@@ -371,6 +371,7 @@ class Side:
     elapsed: float = 0.0
     killed: int | None = None
     kill_time: float | None = None
+    marked_down: float | None = None  # seconds from the kill until HAProxy's checks took the replica out
 
 
 def holding(pids: list[int]) -> int:
@@ -385,7 +386,7 @@ def holding(pids: list[int]) -> int:
 
 
 async def measure(side: Side, port: int, pids: list[int], args: argparse.Namespace, hold: float,
-                  kill_after: float | None = None, balancer: int | None = None) -> None:
+                  kill_after: float | None = None, balancer: int | None = None, stats: str | None = None) -> None:
     """S sessions at once against port; usage of the server processes (pids) while they run."""
     for warm_port in args.warm_ports:  # a server is up before the lecture: its first run (imports) is not counted
         await hall_session(warm_port, args.timeout, 0.0, time.monotonic() + args.timeout)
@@ -402,6 +403,13 @@ async def measure(side: Side, port: int, pids: list[int], args: argparse.Namespa
         side.kill_time = time.monotonic() - start
         with contextlib.suppress(psutil.Error):
             psutil.Process(pids[side.killed]).kill()
+        killed_at = time.monotonic()
+        while stats and time.monotonic() - killed_at < 30:
+            with contextlib.suppress(OSError):
+                if not (await asyncio.to_thread(servers_up, stats)).get(f"posenc{side.killed + 1}", True):
+                    side.marked_down = time.monotonic() - killed_at
+                    return
+            await asyncio.sleep(0.05)
 
     kill_task = asyncio.create_task(killer()) if kill_after is not None else None
     side.sessions = await asyncio.gather(*(hall_session(port, args.timeout, start + hold, deadline)
@@ -459,6 +467,9 @@ def table(sides: list[Side], args: argparse.Namespace) -> str:
                          f"{len(affected)} session(s) affected, "
                          f"{sum(len(x.recoveries) for x in affected)} recovered on another replica, "
                          f"views lost {sum(x.lost for x in side.sessions)}")
+            if side.marked_down is not None:
+                lines.append(f"failover: HAProxy marked it down {side.marked_down:.2f} s after the kill "
+                             "(health checks every 1 s, fall 2; or the first refused connection)")
             if recoveries:
                 lines.append(f"failover: time to recover (drop to re-rendered view) p50 {percentile(recoveries, 50):.2f} s, "
                              f"p95 {percentile(recoveries, 95):.2f} s, max {max(recoveries):.2f} s")
@@ -485,7 +496,7 @@ def run(args: argparse.Namespace) -> int:
             args.warm_ports = hall.ports
             side = Side(f"{args.replicas} replicas + HAProxy")
             asyncio.run(measure(side, hall.port, [p.pid for p in hall.servers], args, hold,
-                                kill_after=args.kill_after, balancer=hall.haproxy.pid))
+                                kill_after=args.kill_after, balancer=hall.haproxy.pid, stats=hall.stats))
             sides.append(side)
     except RuntimeError as err:
         print(f"hall: {err}", file=sys.stderr)
