@@ -60,3 +60,17 @@ def test_serve_is_ready_pins_sessions_and_stops_everything(stop_with):
         if process.poll() is None:
             process.kill()
             process.wait(timeout=10)
+
+
+def test_run_measures_both_sides_and_a_failover_with_no_view_lost():
+    """A small hall run: 8 sessions against one server, then through 2 replicas with one killed."""
+    result = subprocess.run([sys.executable, "bench/hall.py", "run", "--sessions", "8", "--replicas", "2",
+                             "--kill-after", "1", "--hold", "5", "--pause", "0", "--after-wait", "0"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=240)
+    out = result.stdout
+    assert result.returncode == 0, out + result.stderr
+    assert "one server" in out and "2 replicas + HAProxy" in out and "p95 first load, hall / one server" in out
+    failover = next(line for line in out.splitlines() if "session(s) affected" in line)
+    affected = int(failover.split("; ")[1].split()[0])
+    assert affected >= 1 and f"{affected} recovered on another replica" in failover and failover.endswith("views lost 0")
+    assert "HAProxy marked it down" in out
