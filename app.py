@@ -23,6 +23,8 @@ PAGES = [
     st.Page("pages/compare.py", title="Comparison", icon=":material/compare:"),
     st.Page("pages/properties.py", title="Properties", icon=":material/checklist:"),
     st.Page("pages/precision.py", title="Precision", icon=":material/decimal_increase:", url_path="precision"),
+    st.Page("pages/generalization.py", title="Length generalization", icon=":material/trending_down:",
+            url_path="generalization"),
 ]
 
 try:

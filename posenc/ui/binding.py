@@ -95,8 +95,9 @@ def _hold(key: str, value, default) -> None:
     st.session_state.setdefault(DEFAULTS, {})[key] = default
 
 
-def bound_control(option: Option, key: str) -> int | float | str:
-    """Draw a widget for ``option`` bound to the query parameter ``key``; return its valid value."""
+def bound_control(option: Option, key: str, labels: dict[str, str] | None = None) -> int | float | str:
+    """Draw a widget for ``option`` bound to the query parameter ``key``; return its valid value.
+    ``labels``: how a choice is shown (the URL keeps its name)."""
     slot = st.empty()
     problems = []
     if key in st.session_state and not _follows_default(key):
@@ -110,7 +111,7 @@ def bound_control(option: Option, key: str) -> int | float | str:
         source = f"URL parameter {code_span(key)}" + (f" = {code_span(raw)}" if raw else "")
     problems += [reason] if reason else []
     _hold(key, value, _widget_default(option))
-    actual = _widget(option, key, value)
+    actual = _widget(option, key, value, labels)
     if problems:
         used = code_span(actual) if isinstance(actual, str) else number_text(actual)  # a choice: a name, shown as code
         _shown(slot, f"{source} {'; '.join(problems)}: using {used}.")
@@ -125,7 +126,7 @@ def _widget_default(option: Option):
     return int(default) if isinstance(option.default, int) else float(default)
 
 
-def _widget(option: Option, key: str, value):
+def _widget(option: Option, key: str, value, labels: dict[str, str] | None = None):
     """The widget, made with posenc's default as its own (``value=``/``index=``): Streamlit's binding
     leaves out of the URL a value equal to the widget's default, so the two defaults must agree, or a
     value at the widget's default (its minimum, when none is given) would vanish from a copied link
@@ -133,7 +134,7 @@ def _widget(option: Option, key: str, value):
     label, help, default = option.label, option.help or None, _widget_default(option)
     if option.choices:
         return st.selectbox(label, option.choices, index=option.choices.index(default), key=key, help=help,
-                            bind="query-params")
+                            bind="query-params", format_func=(lambda name: labels.get(name, name)) if labels else str)
     if option.minimum == option.maximum:
         st.markdown(f"{label}: **{number_text(value)}** (the only value possible here)")
         return value
@@ -180,3 +181,32 @@ def bound_tabs(labels: Sequence[str], key: str) -> list:
         elif repeated:
             _shown(st, f"URL parameter {code_span(key)} {repeated}: using {code_span(raw)}.")
     return st.tabs(list(labels), key=key, bind="query-params")
+
+
+def bound_names(label: str, names: Sequence[str], default: Sequence[str], key: str, *, labels=None,
+                help: str | None = None) -> list[str]:
+    """A multiselect of ``names`` bound to ``?key=a&key=b`` (names, in the order chosen), with the same rule
+    as :func:`bound_multiselect`: an unknown or repeated name is dropped with a warning that shows it as
+    code; ``?key=`` is an emptied selection; posenc's default is the widget's own."""
+    slot = st.empty()
+    default = [name for name in default if name in names]
+    if key in st.session_state and not _follows_default(key):
+        raw, source = [str(v) for v in st.session_state[key]], label
+    elif key not in st.session_state and url_values(key):
+        raw, source = [text for text in url_values(key) if text], f"URL parameter {code_span(key)}"
+    else:
+        raw, source = list(default), label
+    chosen, reasons = [], []
+    for text in raw:
+        if text not in names:
+            reasons.append(f"{code_span(text)} is not one of {', '.join(map(code_span, names))}")
+        elif text in chosen:
+            reasons.append(f"{code_span(text)} is repeated")
+        else:
+            chosen.append(text)
+    _hold(key, chosen, default)
+    actual = st.multiselect(label, list(names), default=default, key=key, help=help, bind="query-params",
+                            format_func=(lambda name: labels.get(name, name)) if labels else str)
+    if reasons:
+        _shown(slot, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(code_span, actual)) or 'none'}.")
+    return list(actual)

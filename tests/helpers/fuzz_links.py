@@ -18,6 +18,7 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 import posenc
+from posenc.lab.names import SCHEMES as SCHEMES_OF_THE_LAB
 from posenc.settings.parsing import SHARED_CONTROLS
 
 config.set_option("client.showErrorDetails", "full")  # the tests see what a reader would not
@@ -25,16 +26,22 @@ ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 PAGES = re.findall(r'st\.Page\("(pages/[a-z_]+\.py)"', (ROOT / "app.py").read_text())
 
+LAB_SCHEMES = SCHEMES_OF_THE_LAB  # the registry's ten and DroPE
 # Whole-number page controls (key -> a plausible valid range); lists are repeated keys.
 PAGE_NUMBERS = {"pos": (0, 4095), "k": (-4095, 4095), "head": (1, 64), "query": (0, 4095), "key": (0, 4095),
                 "shift": (0, 4095), "rope_m": (0, 4095), "rope_n": (0, 4095), "step": (1, 9), "i": (0, 511),
                 "offset": (0, 4095), "window.pos": (0, 4095), "window.dim": (0, 1023),
-                "grid_h": (1, 32), "grid_w": (1, 32), "frames": (1, 4), "patch_row": (0, 31), "patch_col": (0, 31)}
+                "grid_h": (1, 32), "grid_w": (1, 32), "frames": (1, 4), "patch_row": (0, 31), "patch_col": (0, 31),
+                "map_layer": (1, 3), "own_layer": (1, 3), "own_length": (2, 10), "own_steps": (100, 1500),
+                "own_seed": (0, 9999)}
 PAGE_LISTS = {"dims": (0, 1023), "positions": (0, 4095), "pairs": (0, 511), "rope_pairs": (0, 511)}
 PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"), "module": ("true", "false"),
                 "view": ("whole", "window"), "matrix": ("Table", "Similarity"),
                 "curves": ("Against position", "Against dimension", "Wavelengths"),
-                "dtype": ("float32", "float16", "bfloat16")}
+                "dtype": ("float32", "float16", "bfloat16"), "task": ("copy", "reverse"),
+                "map_scheme": LAB_SCHEMES, "own_scheme": LAB_SCHEMES, "lab_table": ("true", "false")}
+# Name lists (repeated keys): the Length generalization page's curves.
+PAGE_NAMES = {"lab_schemes": LAB_SCHEMES}
 
 HOSTILE = (
     "nan", "NaN", "inf", "-inf", "1e400", "-1e400", "-0", "0x10", "1_000", "١٢٨", "６４", "", " ", "\t",
@@ -78,6 +85,8 @@ def _universe() -> dict:
         strategies[key] = st.lists(st.one_of(_numbers(low, high, True), st.sampled_from(HOSTILE)), max_size=10)
     for key, choices in PAGE_CHOICES.items():
         strategies[key] = _value(choices=choices)
+    for key, names in PAGE_NAMES.items():
+        strategies[key] = st.lists(st.one_of(st.sampled_from(names), st.sampled_from(HOSTILE)), max_size=12)
     return strategies
 
 

@@ -1,0 +1,84 @@
+"""The length-generalization lab's figures: accuracy against test length, and attention maps.
+
+Arrays in, ``go.Figure`` out, like every figure builder: the numbers come from posenc.lab.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from posenc.figures.layout import PALETTE, axis, base_layout, domains, figure, subplot_title, suffix
+
+DASHES = ("solid", "dash", "dot")
+"""Past the eight colours of the palette, a curve differs by its dash as well."""
+
+
+def _rgba(colour: str, alpha: float) -> str:
+    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({red},{green},{blue},{alpha})"
+
+
+def accuracy_chart(lengths: np.ndarray, series: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]], *,
+                   train_max_length: int, title: str, height: int = 480) -> go.Figure:
+    """One curve per entry of ``series`` (label -> (mean, lowest, highest) over seeds, one value per
+    test length), the band between lowest and highest shaded, and the training lengths 1…L shaded grey."""
+    lengths = np.asarray(lengths)
+    data: list[dict] = []
+    for n, (label, (mean, low, high)) in enumerate(series.items()):
+        colour = PALETTE[n % len(PALETTE)]
+        dash = DASHES[(n // len(PALETTE)) % len(DASHES)]
+        group = f"g{n}"
+        data.append(dict(type="scatter", x=np.concatenate([lengths, lengths[::-1]]),
+                         y=np.concatenate([np.asarray(high, float), np.asarray(low, float)[::-1]]),
+                         fill="toself", fillcolor=_rgba(colour, 0.13), line=dict(width=0), hoverinfo="skip",
+                         showlegend=False, legendgroup=group, name=f"{label} spread"))
+        data.append(dict(type="scatter", x=lengths, y=np.asarray(mean, float), name=label, legendgroup=group,
+                         mode="lines+markers", line=dict(color=colour, width=2.5, dash=dash), marker=dict(size=6),
+                         customdata=np.stack([np.asarray(low, float), np.asarray(high, float)], axis=1),
+                         hovertemplate=(f"{label}<br>test length %{{x}}<br>exact match %{{y:.3f}} (mean)"
+                                        "<br>seeds: %{customdata[0]:.3f} … %{customdata[1]:.3f}<extra></extra>")))
+    layout = base_layout(title, height)
+    layout["xaxis"] = axis("test length (digits)", range=[0.5, float(lengths.max()) + 0.5] if len(lengths) else None,
+                           dtick=2)
+    layout["yaxis"] = axis("exact match (whole answer right)", range=[-0.03, 1.03])
+    layout["shapes"] = [dict(type="rect", xref="x", yref="paper", x0=0.5, x1=train_max_length + 0.5, y0=0, y1=1,
+                             fillcolor="rgba(120,120,120,0.12)", line=dict(width=0), layer="below")]
+    layout["annotations"] = [dict(text=f"trained on 1…{train_max_length}", x=(train_max_length + 1) / 2, y=1.0,
+                                  xref="x", yref="paper", yanchor="bottom", showarrow=False, font=dict(size=13))]
+    layout["legend"] = dict(orientation="v", x=1.01, y=1, xanchor="left", yanchor="top")
+    layout["margin"] = dict(l=70, r=170, t=70, b=60)
+    return figure(data, layout)
+
+
+def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[list[str]], *,
+                   title: str, height_per_row: int = 300) -> go.Figure:
+    """Rows of attention maps (one row per entry of ``maps``: [heads, T, T] probabilities), one column
+    per head; query positions down, key positions across, labelled with ``tokens``."""
+    rows, heads = len(maps), max(m.shape[0] for m in maps)
+    columns = domains(heads, 0.03)
+    bands = domains(rows, 0.22, reverse=True)
+    data, layout = [], base_layout(title, height_per_row * rows + 150)
+    annotations = []
+    for r, (probabilities, labels) in enumerate(zip(maps, tokens)):
+        for h in range(probabilities.shape[0]):
+            n = r * heads + h + 1
+            ticks = list(range(len(labels)))
+            data.append(dict(type="heatmap", z=np.asarray(probabilities[h], float), x=ticks, y=ticks,
+                             xaxis=f"x{suffix(n)}", yaxis=f"y{suffix(n)}", zmin=0, zmax=1, colorscale="Viridis",
+                             showscale=n == 1, colorbar=dict(title=dict(text="weight"), len=0.6),
+                             customdata=np.array([[f"{labels[q]} → {labels[k]}" for k in ticks] for q in ticks]),
+                             hovertemplate=("query %{y} reads key %{x}<br>%{customdata}"
+                                            "<br>weight %{z:.3f}<extra>head " + str(h + 1) + "</extra>")))
+            layout[f"xaxis{suffix(n)}"] = axis(None, domain=columns[h], anchor=f"y{suffix(n)}", showgrid=False,
+                                               tickvals=ticks, ticktext=labels, tickfont=dict(size=9), tickangle=0)
+            layout[f"yaxis{suffix(n)}"] = axis(None, domain=bands[r], anchor=f"x{suffix(n)}", showgrid=False,
+                                               autorange="reversed", tickvals=ticks, ticktext=labels,
+                                               tickfont=dict(size=9), scaleanchor=f"x{suffix(n)}")
+            annotations.append(subplot_title(f"head {h + 1}", columns[h], bands[r][1]))
+        annotations.append(dict(text=f"<b>{row_titles[r]}</b>", x=0, y=bands[r][1] + 0.055, xref="paper", yref="paper",
+                                xanchor="left", yanchor="bottom", showarrow=False, font=dict(size=15)))
+    layout["annotations"] = annotations
+    layout["margin"] = dict(l=40, r=40, t=150, b=30)
+    layout["title"]["y"], layout["title"]["yanchor"], layout["title"]["yref"] = 0.995, "top", "container"
+    return figure(data, layout)

@@ -1,0 +1,263 @@
+"""The Length generalization page's views: the shipped results, what they say, the attention maps of a
+trained model, and "train your own" through the server's one training queue (posenc.lab.jobs).
+
+The shipped views read posenc/lab/results.jsonl and attention.npz (no torch in this process); a live
+training runs in a child process, one at a time per server (the queue tells the others their place).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from posenc.figures import generalization as figures
+from posenc.lab import jobs, results
+from posenc.lab.names import SCHEME_LABELS, SCHEMES, TOKEN_NAMES
+from posenc.lab.recipe import DEFAULT, LIVE_BOUNDS
+from posenc.schemes.scheme import Option
+from posenc.ui import binding, presenter
+
+TICKET = "_posenc_lab_ticket"  # this session's live training (a jobs.Ticket), if any
+
+OWN = (
+    Option("own_length", "training length L (digits)", DEFAULT.train_max_length, *LIVE_BOUNDS["train_max_length"],
+           help="Strings of 1…L digits in training; the test runs to 3L."),
+    Option("own_steps", "optimizer steps", DEFAULT.steps, *LIVE_BOUNDS["steps"],
+           help="DroPE adds its recalibration steps."),
+    Option("own_seed", "seed", 0, *jobs.SEED_RANGE,
+           help="The same seed and settings give the same numbers, bit for bit."),
+)
+
+
+def label(scheme: str) -> str:
+    return SCHEME_LABELS.get(scheme, scheme)
+
+
+def _curves(summary: dict, schemes: list[str]) -> tuple[np.ndarray, dict]:
+    lengths = np.array(sorted(next(iter(summary.values())))) if summary else np.array([], int)
+    series = {}
+    for scheme in schemes:
+        if scheme in summary:
+            cells = [summary[scheme][n] for n in lengths]
+            series[label(scheme)] = tuple(np.array([c[k] for c in cells]) for k in ("mean", "min", "max"))
+    return lengths, series
+
+
+def accuracy_view(task: str, schemes: list[str]) -> None:
+    """Exact match against test length for the chosen schemes: the mean over seeds and its spread."""
+    summary = results.summarize()[task]
+    length = results.train_max_length()
+    lengths, series = _curves(summary, schemes)
+    seeds = max(cell["seeds"] for per in summary.values() for cell in per.values())
+    if not series:
+        st.info("No scheme chosen: pick some above to draw their curves.")
+        return
+    presenter.chart(figures.accuracy_chart(lengths, series, train_max_length=length,
+                                           title=f"{task}: exact match against test length"),
+                    key="lab_accuracy", name="generalization", task=task)
+    st.caption(f"Each point: the share of {DEFAULT.examples} test strings answered exactly right, the mean of "
+               f"{seeds} training seed{'s' if seeds != 1 else ''}; the band spans the lowest and highest seed. "
+               "Shaded: the lengths trained on.")
+
+
+def numbers_table(task: str, schemes: list[str]) -> None:
+    """The numbers behind the chart: in distribution, just past it, and at the longest test length."""
+    summary = results.summarize()[task]
+    length = results.train_max_length()
+    inside = results.in_distribution()[task]
+    longest = max(next(iter(summary.values())))
+    rows = []
+    for scheme in [s for s in schemes if s in summary]:
+        per = summary[scheme]
+        rows.append({"scheme": label(scheme),
+                     f"1…{length} (trained)": inside[scheme]["mean"],
+                     f"{length + 1}…{2 * length}": float(np.mean([per[n]["mean"] for n in per if length < n <= 2 * length])),
+                     f"at {2 * length}": per[2 * length]["mean"] if 2 * length in per else np.nan,
+                     f"at {longest}": per[longest]["mean"]})
+    if rows:
+        st.dataframe(pd.DataFrame(rows), hide_index=True, key="lab_numbers",
+                     column_config={k: st.column_config.NumberColumn(format="%.3f") for k in rows[0] if k != "scheme"})
+
+
+# "X generalizes better than Y", as the papers found; checked against the shipped numbers, not assumed.
+PAPER_CLAIMS = (
+    ("Kazemnejad et al. 2023", "nope", "rope"), ("Kazemnejad et al. 2023", "t5", "rope"),
+    ("Kazemnejad et al. 2023", "nope", "learned"), ("Kazemnejad et al. 2023", "t5", "sinusoidal"),
+    ("Kazemnejad et al. 2023", "nope", "alibi"), ("Kazemnejad et al. 2023", "alibi", "rope"),
+    ("Press et al. 2021", "alibi", "sinusoidal"), ("Press et al. 2021", "alibi", "rope"),
+)
+
+
+def beyond_scores(task: str) -> dict[str, float]:
+    """Mean exact match over test lengths L+1…2L, per scheme (the lab's measure of generalization)."""
+    summary = results.summarize()[task]
+    length = results.train_max_length()
+    return {scheme: float(np.mean([per[n]["mean"] for n in per if length < n <= 2 * length]))
+            for scheme, per in summary.items()}
+
+
+def reading(task: str) -> str:
+    """What the shipped results of ``task`` say, in sentences built from the numbers themselves."""
+    length = results.train_max_length()
+    inside = results.in_distribution()[task]
+    scores = beyond_scores(task)
+    ranked = sorted(scores, key=lambda s: -scores[s])
+    low_inside = [s for s in inside if inside[s]["mean"] < 0.95]
+    lines = []
+    worst = min(inside, key=lambda s: inside[s]["mean"])
+    if low_inside:
+        lines.append(f"- **In distribution** (1…{length} digits), {', '.join(label(s) for s in low_inside)} stay "
+                     f"below 0.95 exact match: the recipe does not train them fully on {task}.")
+    else:
+        lines.append(f"- **In distribution** (1…{length} digits) every scheme learned {task}: mean exact match "
+                     f"≥ {inside[worst]['mean']:.3f} (lowest: {label(worst)}).")
+    best = ", ".join(f"{label(s)} ({scores[s]:.2f})" for s in ranked[:3])
+    last = ", ".join(f"{label(s)} ({scores[s]:.2f})" for s in ranked[-3:])
+    lines.append(f"- **Past it** ({length + 1}…{2 * length} digits, mean exact match): best {best}; "
+                 f"least {last}.")
+    found: dict[bool, dict[str, list[str]]] = {True: {}, False: {}}
+    for paper, better, worse in PAPER_CLAIMS:
+        if better in scores and worse in scores:
+            text = f"{label(better)} > {label(worse)} ({scores[better]:.2f} vs {scores[worse]:.2f})"
+            found[scores[better] > scores[worse]].setdefault(paper, []).append(text)
+    for agrees, heading in ((True, "As the papers found"), (False, "Not as the papers found")):
+        if found[agrees]:
+            lines.append(f"- **{heading}:** " + "; ".join(f"{paper}: {', '.join(claims)}"
+                                                          for paper, claims in found[agrees].items()) + ".")
+    seeds = max(cell["seeds"] for per in results.summarize()[task].values() for cell in per.values())
+    lines.append(f"- **At this scale.** {DEFAULT.layers} layers {DEFAULT.d_model} wide, {DEFAULT.steps:,} steps, "
+                 f"strings of 1…{length} digits, {seeds} seed{'s' if seeds != 1 else ''}: the papers trained larger models for longer on "
+                 "more tasks. A gap smaller than the seed bands in the chart is not a finding.")
+    return "\n".join(lines)
+
+
+def token_labels(tokens: np.ndarray) -> list[str]:
+    return [TOKEN_NAMES[int(t)] if 0 <= int(t) < len(TOKEN_NAMES) else "?" for t in tokens]
+
+
+def attention_view(task: str, scheme: str, layer: int, maps_by_length: dict | None = None,
+                   accuracy: dict | None = None, key: str = "lab_attention") -> None:
+    """The attention of every head of one layer, reading a string of L digits and one past L."""
+    lengths = results.attention_lengths()
+    if maps_by_length is None:
+        maps_by_length = {n: results.load_attention(task, scheme, n) for n in lengths}
+    if accuracy is None:
+        records = results.load_records(task=task, scheme=scheme)
+        accuracy = {int(r["test_length"]): float(r["accuracy"]) for r in records if r["seed"] == 0}
+    rows, titles, labels = [], [], []
+    for n in sorted(maps_by_length):
+        probabilities, tokens = maps_by_length[n]
+        rows.append(np.asarray(probabilities, dtype=np.float32)[layer - 1])
+        where = "trained length" if n <= results.train_max_length() else "past the training length"
+        score = f", exact match {accuracy[n]:.2f}" if n in accuracy else ""
+        titles.append(f"{n} digits ({where}{score})")
+        labels.append(token_labels(tokens))
+    presenter.chart(figures.attention_grid(rows, titles, labels,
+                                           title=f"{label(scheme)} on {task}: layer {layer}, every head"),
+                    key=key, name="attention", task=task, scheme=scheme, layer=layer)
+
+
+# -- train your own --------------------------------------------------------------------------------
+
+@st.cache_resource
+def training_queue() -> jobs.TrainingQueue:
+    """The server process's one training queue, shared by every session."""
+    return jobs.TrainingQueue()
+
+
+def train_your_own(task: str) -> None:
+    """One scheme with a user's training length, steps and seed, trained live through the queue."""
+    columns = st.columns([2, 2, 2, 1])
+    with columns[0]:
+        scheme = binding.bound_control(Option("own_scheme", "scheme", "alibi", choices=SCHEMES), "own_scheme",
+                                       labels=SCHEME_LABELS)
+    values = []
+    for column, option in zip(columns[1:], OWN):
+        with column:
+            values.append(binding.bound_control(option, option.name))
+    length, steps, seed = (int(v) for v in values)
+    try:
+        request = jobs.Request(task, scheme, seed, length, steps)
+    except ValueError as error:  # the controls keep values in bounds; a sentence if one slips through
+        binding.warn(str(error))
+        return
+    queue = training_queue()
+    ticket = st.session_state.get(TICKET)
+    if ticket is not None and ticket.request != request and not ticket.finished:
+        queue.cancel(ticket)  # the settings moved on: this session no longer waits for the old ones
+        ticket = st.session_state[TICKET] = None
+    kept = queue.cached(request)
+    if kept is not None:
+        _show_result(kept)
+        return
+    if ticket is not None and ticket.request == request and not ticket.finished:
+        _progress(ticket)
+        return
+    if ticket is not None and ticket.request == request and ticket.state in ("failed", "cancelled"):
+        st.info(ticket.message)
+    st.caption(f"One training at a time per server, each at most {jobs.CPU_SECONDS:.0f} s of one core; others "
+               f"wait in line and see their place. The result is kept by its settings: the same settings, asked "
+               f"again by anyone, come back at once.")
+    if st.button(f"Train {label(scheme)} on {task}", key="own_train", icon=":material/model_training:"):
+        try:
+            st.session_state[TICKET] = queue.submit(request)
+        except jobs.QueueFull as error:
+            binding.warn(str(error))
+            return
+        st.rerun()
+
+
+@st.fragment(run_every=0.5)
+def _progress(ticket: jobs.Ticket) -> None:
+    """Place in line, or progress, and a cancel button; redrawn twice a second until the training ends."""
+    queue = training_queue()
+    if ticket.finished:
+        st.rerun()  # the whole page, to show the result
+    place = queue.position(ticket)
+    if place is None or ticket.finished:
+        st.rerun()
+    if place > 0:
+        ahead = place - 1
+        st.progress(0.0, text=f"Waiting in line: {'your training is next' if ahead == 0 else f'{ahead} ahead of yours'} "
+                              f"(one training runs at a time on this server).")
+    elif ticket.total == 0:
+        st.progress(0.0, text="Starting the training process …")
+    elif ticket.phase == "evaluating":
+        st.progress(1.0, text="Trained; testing exact match at every length …")
+    else:
+        fraction = ticket.done / ticket.total if ticket.total else 0.0
+        st.progress(min(fraction, 1.0), text=f"Training: step {ticket.done:,} of {ticket.total:,}")
+    if st.button("Cancel", key="own_cancel", icon=":material/cancel:"):
+        queue.cancel(ticket)
+        st.session_state[TICKET] = None
+        st.rerun()
+
+
+def _show_result(ticket: jobs.Ticket) -> None:
+    request, result = ticket.request, ticket.result
+    records = result["records"]
+    lengths = np.array([r["test_length"] for r in records])
+    accuracy = np.array([r["accuracy"] for r in records], dtype=float)
+    series = {f"{label(request.scheme)}, yours (seed {request.seed})": (accuracy, accuracy, accuracy)}
+    if request.train_max_length == results.train_max_length() and request.scheme in results.summarize()[request.task]:
+        shipped = results.summarize()[request.task][request.scheme]
+        common = [n for n in lengths if n in shipped]
+        if common:
+            series[f"{label(request.scheme)}, shipped (mean of seeds)"] = tuple(
+                np.array([shipped[n][k] if n in shipped else np.nan for n in lengths]) for k in ("mean", "min", "max"))
+    presenter.chart(figures.accuracy_chart(lengths, series, train_max_length=request.train_max_length,
+                                           title=f"Yours: {label(request.scheme)} on {request.task}, L = "
+                                                 f"{request.train_max_length}, {request.steps:,} steps"),
+                    key="own_accuracy", name="trained", task=request.task, scheme=request.scheme,
+                    length=request.train_max_length, steps=request.steps, seed=request.seed)
+    inside = accuracy[lengths <= request.train_max_length].mean()
+    st.caption(f"In distribution: mean exact match {inside:.3f}. Trained in {ticket.cpu_seconds:.1f} s of CPU. "
+               f"The same settings give these numbers again, bit for bit: `python -m posenc.lab run --task "
+               f"{request.task} --scheme {request.scheme} --seed {request.seed} --train-max-length "
+               f"{request.train_max_length} --steps {request.steps}`.")
+    maps = {int(n): (np.asarray(p, np.float32), np.asarray(t)) for n, (p, t) in result["maps"].items()}
+    layers = next(iter(maps.values()))[0].shape[0]
+    layer = binding.bound_control(Option("own_layer", "layer of your model", layers, 1, layers), "own_layer")
+    attention_view(request.task, request.scheme, int(layer), maps_by_length=maps,
+                   accuracy={int(r["test_length"]): float(r["accuracy"]) for r in records}, key="own_attention")

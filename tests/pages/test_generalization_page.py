@@ -1,0 +1,101 @@
+"""The Length generalization page: it opens on the shipped results at once (no torch in the app's process),
+draws exactly their numbers, keeps its controls in the URL, refuses bad ones with a warning, and trains
+one scheme live through the queue."""
+
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+import apptest_helpers
+from apptest_helpers import ROOT, charts
+from plotly_data import decode
+from posenc.lab import results
+from posenc.lab.names import SCHEMES, TASKS
+
+PAGE = "pages/generalization.py"
+
+
+def run(query: dict) -> "apptest_helpers.AppTest":
+    return apptest_helpers.run(query, PAGE, timeout=120)
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_the_page_draws_the_shipped_means_and_spreads(task):
+    at = run({"task": task, "lab_schemes": ["alibi", "nope", "rope"], "map_scheme": "t5"})
+    assert at.title and not at.error and not at.warning
+    accuracy, attention = charts(at)[:2]
+    summary = results.summarize()[task]
+    curves = [t for t in accuracy["data"] if t.get("mode") == "lines+markers"]
+    assert [t["name"] for t in curves] == ["ALiBi", "NoPE", "RoPE"]
+    for trace, scheme in zip(curves, ["alibi", "nope", "rope"]):
+        lengths = decode(trace["x"])
+        np.testing.assert_array_equal(decode(trace["y"]), [summary[scheme][int(n)]["mean"] for n in lengths])
+    shaded = accuracy["layout"]["shapes"][0]
+    assert shaded["x1"] == results.train_max_length() + 0.5
+    heads = [t for t in attention["data"] if t["type"] == "heatmap"]
+    maps, _ = results.load_attention(task, "t5", results.attention_lengths()[0])
+    np.testing.assert_array_equal(decode(heads[0]["z"]), maps[-1, 0].astype(np.float64))  # the last layer, head 1
+    assert any("In distribution" in m.value for m in at.markdown)
+
+
+def test_every_scheme_runs_and_the_reading_names_the_papers():
+    at = run({"lab_schemes": list(SCHEMES), "map_scheme": "drope", "map_layer": "1"})
+    assert not at.error and not at.warning
+    text = " ".join(m.value for m in at.markdown)
+    assert "Kazemnejad" in text and "Press" in text
+    assert len([t for t in charts(at)[0]["data"] if t.get("mode") == "lines+markers"]) == len(SCHEMES)
+
+
+def test_bad_values_in_the_url_get_a_warning_never_an_error():
+    at = run({"task": "<b>sort</b>", "lab_schemes": ["alibi", "**bold**", "alibi"], "map_scheme": "gpt",
+              "map_layer": "99", "own_length": "1e9", "own_steps": "-3", "own_seed": "nan"})
+    assert not at.error and not at.exception
+    warnings = " ".join(w.value for w in at.warning)
+    for text in ("<b>sort</b>", "**bold**", "is repeated", "gpt", "99", "1e9", "nan"):
+        assert text in warnings
+    assert at.selectbox(key="task").value == "copy"
+    assert at.multiselect(key="lab_schemes").value == ["alibi"]
+
+
+def test_emptied_schemes_say_so():
+    at = run({"lab_schemes": ""})
+    assert at.multiselect(key="lab_schemes").value == []
+    assert any("No scheme chosen" in i.value for i in at.info)
+
+
+def test_train_your_own_queues_a_training_and_shows_it_when_done():
+    at = run({"own_scheme": "nope", "own_length": "2", "own_steps": "100", "own_seed": "7"})
+    at.button(key="own_train").click().run()
+    assert not at.exception and not at.error
+    from posenc.ui import lab
+
+    queue = lab.training_queue()
+    deadline = time.monotonic() + 120
+    ticket = at.session_state[lab.TICKET]
+    while not ticket.finished and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert ticket.state == "done", ticket.message
+    at.run()
+    assert not at.exception and not at.error
+    own = [c for c in charts(at) if "Yours" in c["layout"]["title"]["text"]]
+    assert own and decode(own[0]["data"][1]["y"])[0] == ticket.result["records"][0]["accuracy"]
+    assert any("python -m posenc.lab run --task copy --scheme nope --seed 7 --train-max-length 2 --steps 100"
+               in c.value for c in at.caption)
+    assert queue.cached(ticket.request) is ticket
+
+
+def test_the_page_loads_no_torch():
+    """The shipped view reads JSON and npz: opening the page must not import torch into the server."""
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path[:0] = [{str(ROOT)!r}, {str(ROOT / 'tests' / 'helpers')!r}]
+        import apptest_helpers
+        apptest_helpers.run({{}}, {PAGE!r}, timeout=120)
+        print("torch" in sys.modules)
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.stdout.strip().splitlines()[-1] == "False", out.stderr[-2000:]
