@@ -17,7 +17,7 @@ require_chromium()
 # Every page, under the scheme that gives it the most sliders.
 VIEWS = [("", "sinusoidal"), ("", "alibi"), ("derivation", "sinusoidal"), ("sinusoids", "sinusoidal"),
          ("rotation", "sinusoidal"), ("rotation", "rope"), ("details", "rope"), ("compare", "t5"),
-         ("properties", "learned"), ("precision", "rope")]
+         ("properties", "learned"), ("precision", "rope"), ("generalization", "sinusoidal")]
 SLIDER = "[data-testid=stSlider] input[type=range]"
 MULTISELECT = "[data-testid=stMultiSelect]"
 
@@ -110,7 +110,7 @@ def test_a_copied_link_reproduces_every_slider_at_both_ends(pages, app, path, sc
 
 
 @pytest.mark.parametrize(("path", "scheme"), [("sinusoids", "sinusoidal"), ("rotation", "sinusoidal"),
-                                              ("details", "rope")])
+                                              ("details", "rope"), ("generalization", "sinusoidal")])
 def test_a_copied_link_reproduces_an_emptied_multiselect(pages, app, path, scheme):
     page = pages()
     page.goto(f"{app}/{path}?scheme={scheme}&length=24&d_model=16")

@@ -1,0 +1,40 @@
+"""The Length generalization page in a real browser: it opens on the shipped results, and a reader trains
+one scheme live: the place in line or the progress shows, then the result, with the command that
+reproduces it."""
+
+import pytest
+
+from live_app import require_chromium, wait_idle
+
+pytestmark = pytest.mark.browser
+require_chromium()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+def test_the_page_opens_on_the_shipped_results_and_trains_one_scheme_live(app, page):
+    page.goto(f"{app}/generalization?own_scheme=alibi&own_length=2&own_steps=100&own_seed=11&task=reverse")
+    page.wait_for_selector("h1")
+    wait_idle(page, charts=2)
+    assert page.locator("[data-testid=stException], [data-testid=stAlertContentError]").count() == 0
+    assert "reverse: exact match against test length" in page.content()
+    button = page.get_by_role("button", name="Train ALiBi on reverse")
+    button.scroll_into_view_if_needed()
+    button.click()
+    page.wait_for_selector("text=Yours:", timeout=120_000)
+    wait_idle(page, charts=3)
+    text = page.locator("[data-testid=stMain]").inner_text()
+    assert "python -m posenc.lab run --task reverse --scheme alibi --seed 11 --train-max-length 2 --steps 100" in text
+    assert page.locator("[data-testid=stException], [data-testid=stAlertContentError]").count() == 0
+    # the result is kept by its settings: a fresh tab with the same link shows it at once, with no training
+    other = page.context.browser.new_context().new_page()
+    other.goto(page.url)
+    other.wait_for_selector("text=Yours:", timeout=30_000)
+    assert other.get_by_role("button", name="Train ALiBi on reverse").count() == 0
+    other.context.close()
