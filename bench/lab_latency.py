@@ -3,7 +3,7 @@ while trainings run (queued by T sessions that press "Train" on the Length gener
 
 Run from the repository root (loopback only; bounded; stops the server it starts):
 
-    python bench/lab_latency.py                      # 10 sessions x 12 reruns, 8 trainers
+    python bench/lab_latency.py                      # 10 sessions x 40 reruns, 8 trainers
     python bench/lab_latency.py --sessions 20 --trainers 24
 
 Each rerun moves d_model (as tests/bench do); latency is from sending the rerun to ``script_finished``.
@@ -91,12 +91,12 @@ async def _run(ws, query: str, button: str | None) -> str | None:
 
 async def main_async(args: argparse.Namespace, pid: int) -> None:
     url = f"ws://{HOST}:{args.port}/_stcore/stream"
-    await _phase(url, 2, 2)  # warm: the default page's first runs
+    await _phase(url, 4, 8)  # warm: every d_model of the phases, so neither phase pays a first run
     idle = await _phase(url, args.sessions, args.reruns)
     hold = asyncio.Event()
     trainers = [asyncio.create_task(_trainer(url, 1000 + n, hold)) for n in range(args.trainers)]
     deadline = time.monotonic() + 60
-    while _children_cpu(pid) < 3.0 and time.monotonic() < deadline:  # a training child is at work
+    while _children_cpu(pid) < 8.0 and time.monotonic() < deadline:  # a training child is at work
         await asyncio.sleep(0.5)
     before = _children_cpu(pid)
     start = time.monotonic()
@@ -119,7 +119,7 @@ async def main_async(args: argparse.Namespace, pid: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, default=10)
-    parser.add_argument("--reruns", type=int, default=12)
+    parser.add_argument("--reruns", type=int, default=40)
     parser.add_argument("--trainers", type=int, default=8)
     args = parser.parse_args(argv)
     if not (1 <= args.sessions <= 100 and 1 <= args.reruns <= 100 and 1 <= args.trainers <= 30):
