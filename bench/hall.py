@@ -127,8 +127,8 @@ def servers_up(path: str) -> dict[str, bool]:
 class Hall:
     """N replicas of app.py and HAProxy in front of them, on loopback; a context manager."""
 
-    def __init__(self, replicas: int, port: int, timeout: float = 90.0, app: str = "app.py") -> None:
-        self.replicas, self.port, self.timeout, self.app = replicas, port, timeout, app
+    def __init__(self, replicas: int, port: int, timeout: float = 90.0, app: str = "app.py", pin: bool = True) -> None:
+        self.replicas, self.port, self.timeout, self.app, self.pin = replicas, port, timeout, app, pin
         self.workdir = Path(tempfile.mkdtemp(prefix="posenc-hall-"))
         self.stats = str(self.workdir / "haproxy.sock")
         self.cookie_secret = secrets.token_hex(32)
@@ -151,8 +151,9 @@ class Hall:
         process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env,
                                    preexec_fn=_die_with_parent)
         cores = sorted(os.sched_getaffinity(0))
-        with contextlib.suppress(OSError, psutil.Error):
-            psutil.Process(process.pid).cpu_affinity([cores[index % len(cores)]])
+        if self.pin:
+            with contextlib.suppress(OSError, psutil.Error):
+                psutil.Process(process.pid).cpu_affinity([cores[index % len(cores)]])
         return process
 
     def __enter__(self) -> Hall:
@@ -485,14 +486,14 @@ def run(args: argparse.Namespace) -> int:
           f"{args.sessions} sessions open /?{LINK} at once, then d_model -> 64", flush=True)
     try:
         if not args.hall_only:
-            with Hall(1, free_port(HOST)) as single:  # its replica, straight: no balancer on the way
+            with Hall(1, free_port(HOST), pin=not args.no_pin) as single:  # its replica, straight: no balancer on the way
                 args.warm_ports = single.ports
                 side = Side("one server")
                 asyncio.run(measure(side, single.ports[0], [single.servers[0].pid], args, hold))
                 sides.append(side)
                 print(f"one server done in {side.elapsed:.1f} s", flush=True)
             time.sleep(args.pause)
-        with Hall(args.replicas, free_port(HOST)) as hall:
+        with Hall(args.replicas, free_port(HOST), pin=not args.no_pin) as hall:
             args.warm_ports = hall.ports
             side = Side(f"{args.replicas} replicas + HAProxy")
             asyncio.run(measure(side, hall.port, [p.pid for p in hall.servers], args, hold,
@@ -524,6 +525,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     r.add_argument("--kill-after", type=float, help="kill one replica this many seconds into the hall's run")
     r.add_argument("--hold", type=float, help="seconds every session stays open (default: kill-after + 10, or 0)")
     r.add_argument("--hall-only", action="store_true", help="skip the one-server side")
+    r.add_argument("--no-pin", action="store_true", help="let the OS place the servers (compose's cpus: 1 is a quota, "
+                   "not a core); by default replica i is pinned to core i mod cores")
     args = p.parse_args(argv)
     if not 1 <= args.replicas <= 8:
         p.error("need 1 <= replicas <= 8")
