@@ -29,8 +29,8 @@ def warn(message: str, where=None) -> None:
 SHOWN = "_posenc_warnings_this_run"  # what this run has warned about, kept if the run is redone
 
 
-def _shown(slot, message: str) -> None:
-    slot.warning(message, icon=WARNING_ICON)
+def _shown(where, message: str) -> None:
+    where.warning(message, icon=WARNING_ICON)
     st.session_state.setdefault(SHOWN, []).append(message)
 
 
@@ -97,8 +97,8 @@ def _hold(key: str, value, default) -> None:
 
 def bound_control(option: Option, key: str, labels: dict[str, str] | None = None) -> int | float | str:
     """Draw a widget for ``option`` bound to the query parameter ``key``; return its valid value.
-    ``labels``: how a choice is shown (the URL keeps its name)."""
-    slot = st.empty()
+    ``labels``: how a choice is shown (the URL keeps its name). A warning is drawn above the widget only
+    when there is one (no empty placeholder per control: every element is work in every run)."""
     problems = []
     if key in st.session_state and not _follows_default(key):
         held = st.session_state[key]
@@ -111,11 +111,10 @@ def bound_control(option: Option, key: str, labels: dict[str, str] | None = None
         source = f"URL parameter {code_span(key)}" + (f" = {code_span(raw)}" if raw else "")
     problems += [reason] if reason else []
     _hold(key, value, _widget_default(option))
-    actual = _widget(option, key, value, labels)
-    if problems:
-        used = code_span(actual) if isinstance(actual, str) else number_text(actual)  # a choice: a name, shown as code
-        _shown(slot, f"{source} {'; '.join(problems)}: using {used}.")
-    return actual
+    if problems:  # the widget holds ``value``: it is what the session state gives it
+        used = code_span(value) if isinstance(value, str) else number_text(value)  # a choice: a name, shown as code
+        _shown(st, f"{source} {'; '.join(problems)}: using {used}.")
+    return _widget(option, key, value, labels)
 
 
 def _widget_default(option: Option):
@@ -149,7 +148,6 @@ def bound_multiselect(label: str, choices: range, default: Sequence[int], key: s
                       where=None) -> list[int]:
     """A multiselect of whole numbers in ``choices`` bound to ``?key=a&key=b``; at most ``maximum``."""
     where = where or st
-    slot = where.empty()
     default = [v for v in default if v in choices][:maximum]  # also the widget's own: see _widget
     if key in st.session_state and not _follows_default(key):
         chosen, reasons = parse_selection([str(v) for v in st.session_state[key]], choices, maximum)
@@ -163,11 +161,10 @@ def bound_multiselect(label: str, choices: range, default: Sequence[int], key: s
         chosen, reasons = default, []
         source = label
     _hold(key, chosen, default)
-    actual = where.multiselect(label, choices, default=default, key=key, max_selections=maximum,
-                               bind="query-params")
     if reasons:
-        _shown(slot, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(str, actual)) or 'none'}.")
-    return list(actual)
+        _shown(where, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(str, chosen)) or 'none'}.")
+    return list(where.multiselect(label, choices, default=default, key=key, max_selections=maximum,
+                                  bind="query-params"))
 
 
 def bound_tabs(labels: Sequence[str], key: str) -> list:
@@ -188,7 +185,6 @@ def bound_names(label: str, names: Sequence[str], default: Sequence[str], key: s
     """A multiselect of ``names`` bound to ``?key=a&key=b`` (names, in the order chosen), with the same rule
     as :func:`bound_multiselect`: an unknown or repeated name is dropped with a warning that shows it as
     code; ``?key=`` is an emptied selection; posenc's default is the widget's own."""
-    slot = st.empty()
     default = [name for name in default if name in names]
     if key in st.session_state and not _follows_default(key):
         raw, source = [str(v) for v in st.session_state[key]], label
@@ -205,8 +201,7 @@ def bound_names(label: str, names: Sequence[str], default: Sequence[str], key: s
         else:
             chosen.append(text)
     _hold(key, chosen, default)
-    actual = st.multiselect(label, list(names), default=default, key=key, help=help, bind="query-params",
-                            format_func=(lambda name: labels.get(name, name)) if labels else str)
     if reasons:
-        _shown(slot, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(code_span, actual)) or 'none'}.")
-    return list(actual)
+        _shown(st, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(code_span, chosen)) or 'none'}.")
+    return list(st.multiselect(label, list(names), default=default, key=key, help=help, bind="query-params",
+                               format_func=(lambda name: labels.get(name, name)) if labels else str))
