@@ -22,8 +22,8 @@ st.markdown(
 task = binding.bound_control(Option("task", "task", "copy", choices=TASKS,
                                     help="copy: the digits again, in order; reverse: in reverse order."), "task")
 DEFAULT_SCHEMES = ("sinusoidal", "learned", "nope", "rope", "alibi", "t5", "drope")
-schemes = binding.bound_names("schemes", SCHEMES, DEFAULT_SCHEMES, "lab_schemes", labels=SCHEME_LABELS,
-                              help="The curves drawn; every scheme's numbers are in the table below.")
+schemes = binding.bound_names("schemes", SCHEMES, DEFAULT_SCHEMES, "lab_schemes",
+                              help="The curves drawn; every scheme's numbers are in the table below. " + lab.SCHEME_NAMES)
 lab.accuracy_view(task, schemes)
 
 st.subheader("What the results say")
@@ -34,8 +34,8 @@ with st.expander("Every scheme's numbers", key="lab_table", bind="query-params")
 st.subheader("What the heads learned, and where it breaks")
 columns = st.columns(2)
 with columns[0]:
-    map_scheme = binding.bound_control(Option("map_scheme", "model", "alibi", choices=SCHEMES), "map_scheme",
-                                       labels=SCHEME_LABELS)
+    map_scheme = binding.bound_control(Option("map_scheme", "model", "alibi", choices=SCHEMES, help=lab.SCHEME_NAMES),
+                                       "map_scheme")
 with columns[1]:
     layer = binding.bound_control(Option("map_layer", "layer", DEFAULT.layers, 1, DEFAULT.layers), "map_layer")
 st.caption(f"The seed-0 model of {SCHEME_LABELS[map_scheme]}, reading one test string of {length} digits (trained "

@@ -62,17 +62,15 @@ def matrix_charts() -> None:
 
 matrix_charts()
 if scheme.family == "absolute":
-    st.subheader("Download the matrix")
-    st.caption(f"The full {c.length} × {c.d_model} table in float64, whatever is shown above.")
-    downloads.downloads(name, lambda: scheme.table(c.length, c.d_model, c.base, **c.option_dict))  # built on click only
+    downloads.downloads("Download the matrix", f"The full {c.length} × {c.d_model} table in float64, whatever is shown above.",
+                        name, lambda: scheme.table(c.length, c.d_model, c.base, **c.option_dict))  # built on click only
 elif scheme.family == "bias":
-    st.subheader("Download the bias")
-    st.caption(f"Every head's bias by offset: row h − 1, column j − i + {c.length - 1} "
-               f"(shape {values.shape[0]} × {values.shape[1]}); B_h[i, j] = values[h − 1, j − i + L − 1].")
-    downloads.downloads(f"{name}_bias_by_offset", lambda: compute.offset_bias(*args)[1])
+    downloads.downloads("Download the bias",
+                        f"Every head's bias by offset: row h − 1, column j − i + {c.length - 1} (shape {values.shape[0]} × "
+                        f"{values.shape[1]}); B_h[i, j] = values[h − 1, j − i + L − 1].",
+                        f"{name}_bias_by_offset", lambda: compute.offset_bias(*args)[1])
 else:
-    st.subheader("Download the scores")
-    st.caption(f"Row 0: offset j − i; row 1: {scheme.curve_label}.")
-    downloads.downloads(f"{name}_scores_by_offset", lambda: np.stack(compute.offset_curve(*args)).astype(np.float64))
+    downloads.downloads("Download the scores", f"Row 0: offset j − i; row 1: {scheme.curve_label}.",
+                        f"{name}_scores_by_offset", lambda: np.stack(compute.offset_curve(*args)).astype(np.float64))
 
 modules_view.live_expander(c)  # the scheme's nn.Module and its code; torch loads only when opened

@@ -95,10 +95,12 @@ def _hold(key: str, value, default) -> None:
     st.session_state.setdefault(DEFAULTS, {})[key] = default
 
 
-def bound_control(option: Option, key: str, labels: dict[str, str] | None = None) -> int | float | str:
+def bound_control(option: Option, key: str) -> int | float | str:
     """Draw a widget for ``option`` bound to the query parameter ``key``; return its valid value.
-    ``labels``: how a choice is shown (the URL keeps its name). A warning is drawn above the widget only
-    when there is one (no empty placeholder per control: every element is work in every run)."""
+    A choice is shown by its name, as the URL writes it: a bound selectbox puts its *shown* text in the
+    URL, so a ``format_func`` label ("RoPE (rotary)") would replace the name (``rope``) in every copied
+    link; pages show labels in a caption. A warning is drawn above the widget only when there is one
+    (no empty placeholder per control: every element is work in every run)."""
     problems = []
     if key in st.session_state and not _follows_default(key):
         held = st.session_state[key]
@@ -114,7 +116,7 @@ def bound_control(option: Option, key: str, labels: dict[str, str] | None = None
     if problems:  # the widget holds ``value``: it is what the session state gives it
         used = code_span(value) if isinstance(value, str) else number_text(value)  # a choice: a name, shown as code
         _shown(st, f"{source} {'; '.join(problems)}: using {used}.")
-    return _widget(option, key, value, labels)
+    return _widget(option, key, value)
 
 
 def _widget_default(option: Option):
@@ -125,7 +127,7 @@ def _widget_default(option: Option):
     return int(default) if isinstance(option.default, int) else float(default)
 
 
-def _widget(option: Option, key: str, value, labels: dict[str, str] | None = None):
+def _widget(option: Option, key: str, value):
     """The widget, made with posenc's default as its own (``value=``/``index=``): Streamlit's binding
     leaves out of the URL a value equal to the widget's default, so the two defaults must agree, or a
     value at the widget's default (its minimum, when none is given) would vanish from a copied link
@@ -133,7 +135,7 @@ def _widget(option: Option, key: str, value, labels: dict[str, str] | None = Non
     label, help, default = option.label, option.help or None, _widget_default(option)
     if option.choices:
         return st.selectbox(label, option.choices, index=option.choices.index(default), key=key, help=help,
-                            bind="query-params", format_func=(lambda name: labels.get(name, name)) if labels else str)
+                            bind="query-params")
     if option.minimum == option.maximum:
         st.markdown(f"{label}: **{number_text(value)}** (the only value possible here)")
         return value
@@ -180,11 +182,12 @@ def bound_tabs(labels: Sequence[str], key: str) -> list:
     return st.tabs(list(labels), key=key, bind="query-params")
 
 
-def bound_names(label: str, names: Sequence[str], default: Sequence[str], key: str, *, labels=None,
+def bound_names(label: str, names: Sequence[str], default: Sequence[str], key: str, *,
                 help: str | None = None) -> list[str]:
     """A multiselect of ``names`` bound to ``?key=a&key=b`` (names, in the order chosen), with the same rule
     as :func:`bound_multiselect`: an unknown or repeated name is dropped with a warning that shows it as
-    code; ``?key=`` is an emptied selection; posenc's default is the widget's own."""
+    code; ``?key=`` is an emptied selection; posenc's default is the widget's own. Names are shown as the
+    URL writes them (no ``format_func``: see :func:`bound_control`)."""
     default = [name for name in default if name in names]
     if key in st.session_state and not _follows_default(key):
         raw, source = [str(v) for v in st.session_state[key]], label
@@ -203,5 +206,4 @@ def bound_names(label: str, names: Sequence[str], default: Sequence[str], key: s
     _hold(key, chosen, default)
     if reasons:
         _shown(st, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(code_span, chosen)) or 'none'}.")
-    return list(st.multiselect(label, list(names), default=default, key=key, help=help, bind="query-params",
-                               format_func=(lambda name: labels.get(name, name)) if labels else str))
+    return list(st.multiselect(label, list(names), default=default, key=key, help=help, bind="query-params"))

@@ -2,7 +2,10 @@
 
 Small results are cached by value (each session gets a copy). Figures and full tables are
 cached as shared objects: no copy or unpickling per rerun (rebuilding a plotly Figure from a
-pickle re-validates it, ~30 ms). They are never mutated after they are returned.
+pickle re-validates it, ~30 ms). They are never mutated after they are returned. Figures are
+kept in a bounded LRU of this process keyed by their (hashable) arguments: a hit is a dict
+lookup, where st.cache_resource hashes the arguments and inspects the function's signature
+on every call, every run of every session.
 
 A shared figure also keeps plotly's dict of itself (SharedFigure): st.plotly_chart asks every
 session's every run for ``figure.to_dict()``, which is a deep copy that encodes each array in
@@ -28,7 +31,6 @@ CACHE_ENTRIES = 16  # bounded: many sessions with different settings cannot grow
 TABLE_ENTRIES = 2  # full tables are up to 32 MiB each
 
 cached = st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
-_shared = st.cache_resource(max_entries=CACHE_ENTRIES, ttl=600, show_spinner=False)
 
 
 def _containers_copied(spec):
@@ -68,13 +70,16 @@ def _shareable(result):
 
 
 def shared_figure(builder):
-    """Cache ``builder``'s figures as shared objects (st.cache_resource), as SharedFigures."""
+    """Cache ``builder``'s figures as shared objects, as SharedFigures: the last ``CACHE_ENTRIES``
+    argument tuples (numbers, strings, tuples of them) of this process. Thread-safe; two sessions
+    asking a new figure at once may both build it, and either is kept."""
 
+    @functools.lru_cache(maxsize=CACHE_ENTRIES)
     @functools.wraps(builder)
     def build(*args, **kwargs):
         return _shareable(builder(*args, **kwargs))
 
-    return _shared(build)
+    return build
 
 
 @st.cache_resource(max_entries=TABLE_ENTRIES, show_spinner=False)

@@ -18,6 +18,9 @@ from posenc.lab.recipe import DEFAULT, LIVE_BOUNDS
 from posenc.schemes.scheme import Option
 from posenc.ui import binding, presenter
 
+# A bound selectbox shows the names the URL carries (binding.bound_control); their labels are in the help.
+SCHEME_NAMES = "The schemes by name: " + "; ".join(f"{name}: {text}" for name, text in SCHEME_LABELS.items()) + "."
+
 TICKET = "_posenc_lab_ticket"  # this session's live training (a jobs.Ticket), if any
 
 OWN = (
@@ -170,8 +173,8 @@ def train_your_own(task: str) -> None:
     """One scheme with a user's training length, steps and seed, trained live through the queue."""
     columns = st.columns([2, 2, 2, 1])
     with columns[0]:
-        scheme = binding.bound_control(Option("own_scheme", "scheme", "alibi", choices=SCHEMES), "own_scheme",
-                                       labels=SCHEME_LABELS)
+        scheme = binding.bound_control(Option("own_scheme", "scheme", "alibi", choices=SCHEMES, help=SCHEME_NAMES),
+                                       "own_scheme")
     values = []
     for column, option in zip(columns[1:], OWN):
         with column:

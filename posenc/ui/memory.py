@@ -1,21 +1,61 @@
-"""Hand freed memory back to the operating system after each run.
+"""Hand freed memory back to the operating system after runs, at most once a second.
 
 A cold run at the caps allocates and frees tens of MiB (tables, blocks of a measurement);
 glibc keeps freed heap pages for reuse, so a server's resident memory stays near its peak
 (measured: 669 MB after 100 load-test sessions). ``malloc_trim(0)`` returns them; it is a
-no-op where the C library has no such call (macOS, musl), and takes well under a millisecond.
+no-op where the C library has no such call (macOS, musl).
+
+It walks the whole heap (~0.1–0.3 ms), which at a hundred runs a second is a few per cent of a
+server's CPU for nothing: the heap of the run before was trimmed a moment ago. So a run trims only
+when the last trim is at least ``INTERVAL`` seconds old; otherwise one trim is scheduled for when
+it will be, so the pages freed by the last run of a burst are returned within ``INTERVAL`` seconds.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import threading
+import time
 
 _LIBC = ctypes.CDLL(ctypes.util.find_library("c") or None)
 _TRIM = getattr(_LIBC, "malloc_trim", None)
 
+INTERVAL = 1.0  # seconds between two trims of the process's heap, at most
+
+
+class Throttled:
+    """``call()`` at most once every ``interval`` seconds; a call refused schedules one for when it
+    may run (one at a time), so the last of a burst is never dropped."""
+
+    def __init__(self, call, interval: float) -> None:
+        self._call, self.interval = call, interval
+        self._lock = threading.Lock()
+        self._last = float("-inf")  # time.monotonic() of the last call made
+        self._pending: threading.Timer | None = None
+
+    def _now(self) -> None:
+        with self._lock:
+            self._last, self._pending = time.monotonic(), None
+        self._call()
+
+    def __call__(self) -> None:
+        with self._lock:
+            wait = self._last + self.interval - time.monotonic()
+            if wait > 0:
+                if self._pending is None:
+                    self._pending = threading.Timer(wait, self._now)
+                    self._pending.daemon = True
+                    self._pending.start()
+                return
+        self._now()
+
+
+_throttled = Throttled(lambda: _TRIM(0), INTERVAL) if _TRIM is not None else None
+
 
 def trim() -> None:
-    """Return the free pages at the top and inside glibc's heaps to the OS (Linux)."""
-    if _TRIM is not None:
-        _TRIM(0)
+    """Return the free pages of glibc's heaps to the OS (Linux): now if the last trim is
+    ``INTERVAL`` seconds old, else once, ``INTERVAL`` seconds after it."""
+    if _throttled is not None:
+        _throttled()

@@ -55,17 +55,17 @@ def controls() -> Controls:
     st.session_state[SHOWN] = []
     schemes = posenc.SCHEMES
     with st.sidebar:
-        st.markdown("### Settings")
+        # One element for the heading and its note: every element is work in every run (bench/runs_per_second.py).
+        st.markdown(f"### Settings\n:gray[:small[Every setting is in the URL: copy it to share this view. Caps: d_model ≤ "
+                    f"{posenc.settings.parsing.MAX_D_MODEL}, length ≤ {posenc.settings.parsing.MAX_LENGTH}.]]")
         names = "; ".join(f"{key}: {s.label}" for key, s in schemes.items())
         scheme_option = Option("scheme", "scheme", next(iter(schemes)), choices=tuple(schemes), help=names)
         scheme = bound_control(scheme_option, "scheme")
-        st.caption(schemes[scheme].label)
+        st.caption(schemes[scheme].label)  # a caption, not the widget's format_func: see binding.bound_control
         _apply_corrections()
         d_model, base, length = (bound_control(o, o.name) for o in SHARED_CONTROLS)
         options = tuple((o.name, bound_control(o, f"{scheme}.{o.name}")) for o in schemes[scheme].options)
         d_model, base, length, options = _combined(scheme, d_model, base, length, options)
-        st.caption(f"Caps: d_model ≤ {posenc.settings.parsing.MAX_D_MODEL}, length ≤ {posenc.settings.parsing.MAX_LENGTH}. "
-                   "Every setting is in the URL: copy it to share this view.")
         present = presenter.toggle()
     presenter.apply(present)
     return Controls(int(d_model), float(base), int(length), scheme, options)

@@ -81,6 +81,9 @@ def test_bad_url_warns_and_renders_every_page(app, page):
 def test_download_returns_the_matrix(app, page, tmp_path):
     page.goto(f"{app}/?d_model=12&length=30&n=500")
     wait_idle(page)
+    page.get_by_text("Download the matrix").click()  # a closed expander: its buttons are made when it opens
+    page.get_by_role("button", name="Download sinusoidal_L30_d12_n500.npy").wait_for()
+    assert "download=true" in page.url
     with page.expect_download() as info:
         page.get_by_role("button", name="Download sinusoidal_L30_d12_n500.npy").click()
     path = tmp_path / "table.npy"

@@ -36,6 +36,7 @@ PAGE_NUMBERS = {"pos": (0, 4095), "k": (-4095, 4095), "head": (1, 64), "query": 
                 "own_seed": (0, 9999)}
 PAGE_LISTS = {"dims": (0, 1023), "positions": (0, 4095), "pairs": (0, 511), "rope_pairs": (0, 511)}
 PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"), "module": ("true", "false"),
+                "download": ("true", "false"),
                 "view": ("whole", "window"), "matrix": ("Table", "Similarity"),
                 "curves": ("Against position", "Against dimension", "Wavelengths"),
                 "dtype": ("float32", "float16", "bfloat16"), "task": ("copy", "reverse"),

@@ -171,3 +171,16 @@ def test_alibi_opens_causal_as_the_paper():
     expected = posenc.alibi_bias(20, 8, causal=True)[0]
     np.testing.assert_array_equal(np.isfinite(z), np.isfinite(expected))
     np.testing.assert_array_equal(z[np.isfinite(z)], expected[np.isfinite(expected)].astype(np.float32))
+
+
+@pytest.mark.parametrize(("scheme", "label"), [("sinusoidal", "Download the matrix"), ("alibi", "Download the bias"),
+                                               ("rope", "Download the scores")])
+def test_downloads_are_made_only_when_their_expander_is_open(scheme, label):
+    """Closed (the default), the downloads are one element; ?download=true opens them: a caption and
+    two buttons, .npy and .csv, named by the settings."""
+    closed = run({"scheme": scheme, "length": "30", "d_model": "12"})
+    assert [e.label for e in closed.expander][0] == label and not closed.get("download_button")
+    opened = run({"scheme": scheme, "length": "30", "d_model": "12", "download": "true"})
+    names = [button.proto.label for button in opened.get("download_button")]
+    assert len(names) == 2 and names[0].endswith(".npy") and names[1].endswith(".csv"), names
+    assert all(f"{scheme}_L30_d12" in name for name in names)

@@ -1,6 +1,7 @@
-"""The server hands freed memory back after each run (posenc/ui/memory.py)."""
+"""The server hands freed memory back after runs, at most once a second (posenc/ui/memory.py)."""
 
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -9,9 +10,9 @@ from posenc.ui import memory
 
 
 def test_trim_runs_and_is_a_no_op_without_glibc(monkeypatch):
-    memory.trim()  # glibc here: malloc_trim(0)
-    monkeypatch.setattr(memory, "_TRIM", None)
-    memory.trim()  # elsewhere: nothing to do, no error
+    memory.trim()  # glibc here: malloc_trim(0), now or soon
+    monkeypatch.setattr(memory, "_throttled", None)
+    memory.trim()  # elsewhere (no malloc_trim): nothing to do, no error
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="resident memory read from /proc")
@@ -23,5 +24,29 @@ def test_trim_returns_freed_heap_pages():
     blocks = [np.ones(8_000) for _ in range(5_000)]  # 64 KB each: below the mmap threshold, on the heap
     del blocks[:-1]  # the last block keeps the top of the heap in use, so free() alone cannot shrink it
     before = resident_mb()
-    memory.trim()
+    memory._TRIM(0)  # what a run does, unthrottled
     assert resident_mb() < before - 100  # ~320 MB freed inside the heap, returned by malloc_trim
+
+
+def test_a_burst_of_runs_trims_once_now_and_once_after_the_interval():
+    calls = []
+    trim = memory.Throttled(lambda: calls.append(time.monotonic()), 0.2)
+    start = time.monotonic()
+    for _ in range(50):  # a burst: 50 runs in well under 0.2 s
+        trim()
+    assert len(calls) == 1  # the first, at once; the others only scheduled one more
+    deadline = time.monotonic() + 5
+    while len(calls) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(calls) == 2 and calls[1] - start >= 0.2  # the burst's last pages are returned, after the interval
+    time.sleep(0.3)
+    assert len(calls) == 2  # and nothing more without runs
+    trim()
+    assert len(calls) == 3  # the interval has passed: at once again
+
+
+def test_the_server_trims_through_the_throttle(monkeypatch):
+    calls = []
+    monkeypatch.setattr(memory, "_throttled", lambda: calls.append(1))
+    memory.trim()
+    assert calls == [1]
