@@ -318,7 +318,7 @@ async def hall_session(port: int, timeout: float, hold_until: float, deadline: f
                 cookie = await http_get_cookie(HOST, port, "/_stcore/health", cookie, timeout)
             headers = {"Cookie": cookie} if cookie else None
             async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout,
-                                          max_size=MAX_MESSAGE_BYTES, additional_headers=headers) as ws:
+                                          max_size=MAX_MESSAGE_BYTES, additional_headers=headers, proxy=None) as ws:
                 if dropped_at is not None:  # re-render the view the tab showed, from its URL
                     query = steps[max(0, step - 1)] if step else LINK
                     problems = await run_to_finish(ws, query, widgets, timeout)
@@ -369,6 +369,7 @@ class Side:
     memory_peak: list[float] = field(default_factory=list)
     memory_after: list[float] = field(default_factory=list)
     balancer_cpu: float = 0.0
+    client_cpu: float = 0.0  # CPU s of this load generator (one process, the same cores) during the run
     elapsed: float = 0.0
     killed: int | None = None
     kill_time: float | None = None
@@ -393,6 +394,7 @@ async def measure(side: Side, port: int, pids: list[int], args: argparse.Namespa
         await hall_session(warm_port, args.timeout, 0.0, time.monotonic() + args.timeout)
     before = [server_usage(pid)[1] for pid in pids]
     balancer_before = server_usage(balancer)[1] if balancer else 0.0
+    client_before = sum(os.times()[:2])
     stop = asyncio.Event()
     samplers = [asyncio.create_task(sample_peak(pid, stop)) for pid in pids]
     start = time.monotonic()
@@ -416,6 +418,7 @@ async def measure(side: Side, port: int, pids: list[int], args: argparse.Namespa
     side.sessions = await asyncio.gather(*(hall_session(port, args.timeout, start + hold, deadline)
                                            for _ in range(args.sessions)))
     side.elapsed = time.monotonic() - start
+    side.client_cpu = sum(os.times()[:2]) - client_before
     if kill_task:
         await kill_task
     stop.set()
@@ -450,6 +453,7 @@ def table(sides: list[Side], args: argparse.Namespace) -> str:
     row("memory peak MB (per process)", lambda s: " + ".join(f"{m:.0f}" for m in s.memory_peak))
     row(f"memory {args.after_wait:g} s after MB", lambda s: " + ".join(f"{m:.0f}" for m in s.memory_after))
     row("balancer CPU s", lambda s: f"{s.balancer_cpu:.1f}" if s.balancer_cpu else "-")
+    row("load generator CPU s", lambda s: f"{s.client_cpu:.1f}")
     row("wall time s", lambda s: f"{s.elapsed:.1f}")
     width = max(len(label) for label, _ in rows) + 2
     cols = [max(len(r[1][i]) for r in rows) + 3 for i in range(len(sides))]

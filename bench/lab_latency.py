@@ -49,7 +49,7 @@ def _children_cpu(pid: int) -> float:
 async def _phase(url: str, sessions: int, reruns: int) -> list[float]:
     async def session(n: int) -> list[float]:
         result = SessionResult()
-        async with websockets.connect(url, subprotocols=["streamlit"], max_size=MAX_MESSAGE_BYTES) as ws:
+        async with websockets.connect(url, subprotocols=["streamlit"], max_size=MAX_MESSAGE_BYTES, proxy=None) as ws:
             for r in range(reruns):
                 d_model = (32, 64, 128, 256)[(n + r) % 4]
                 result.latencies.append(await one_rerun(ws, f"d_model={d_model}&length=100", "", 60, result))
@@ -62,7 +62,7 @@ async def _phase(url: str, sessions: int, reruns: int) -> list[float]:
 async def _trainer(url: str, seed: int, hold: asyncio.Event) -> None:
     """Open the lab page with these settings, press Train, keep the tab open until ``hold`` is set."""
     query = f"own_scheme=transformer_xl&own_length=8&own_steps=1500&own_seed={seed}"
-    async with websockets.connect(url, subprotocols=["streamlit"], max_size=MAX_MESSAGE_BYTES) as ws:
+    async with websockets.connect(url, subprotocols=["streamlit"], max_size=MAX_MESSAGE_BYTES, proxy=None) as ws:
         button = await _run(ws, query, None)
         await _run(ws, query, button)
         await hold.wait()
