@@ -55,6 +55,7 @@ from pathlib import Path
 import psutil
 import websockets
 import websockets.exceptions
+import websockets.protocol
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -254,6 +255,8 @@ class HallSession:
     affected: bool = False
     recoveries: list[float] = field(default_factory=list)
     lost: bool = False
+    cookie: str = ""  # the affinity cookie of its first load: which replica HAProxy chose
+
 
 
 async def http_get_cookie(host: str, port: int, target: str, cookie: str, timeout: float) -> str:
@@ -313,7 +316,7 @@ async def hall_session(port: int, timeout: float, hold_until: float, deadline: f
     while time.monotonic() < deadline:
         try:
             if step == 0 and dropped_at is None:
-                cookie = await http_get_cookie(HOST, port, "/?" + LINK, cookie, timeout)
+                cookie = result.cookie = await http_get_cookie(HOST, port, "/?" + LINK, cookie, timeout)
             elif dropped_at is not None:  # as Streamlit's frontend: health first, then the websocket
                 cookie = await http_get_cookie(HOST, port, "/_stcore/health", cookie, timeout)
             headers = {"Cookie": cookie} if cookie else None
@@ -336,9 +339,12 @@ async def hall_session(port: int, timeout: float, hold_until: float, deadline: f
                     else:
                         result.rerun = time.perf_counter() - began
                     step += 1
-                while time.monotonic() < hold_until:  # at rest, the tab open; a ping keeps it honest
-                    await asyncio.sleep(min(0.5, max(0.0, hold_until - time.monotonic())))
-                    await asyncio.wait_for(await ws.ping(), timeout)
+                # At rest, the tab open, sending nothing: a browser cannot send websocket pings. A replica
+                # that dies closes the connection (HAProxy passes the close on), which ends the wait.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ws.wait_closed(), max(0.0, hold_until - time.monotonic()))
+                if ws.state is websockets.protocol.State.CLOSED:
+                    raise ConnectionError("the connection closed while the tab was at rest")
                 return result
         except TimeoutError:
             result.errors.append("timeout")
@@ -448,6 +454,8 @@ def table(sides: list[Side], args: argparse.Namespace) -> str:
     row("first load max", lambda s: f"{max(loads[s.name]):.2f} s" if loads[s.name] else "-")
     row("rerun p50", lambda s: fmt(reruns[s.name], 50))
     row("rerun p95", lambda s: fmt(reruns[s.name], 95))
+    row("sessions per replica", lambda s: " + ".join(
+        str(n) for _, n in sorted(collections.Counter(x.cookie for x in s.sessions).items())))
     row("errors", lambda s: str(sum(len(x.errors) for x in s.sessions)))
     row("server CPU s (per process)", lambda s: " + ".join(f"{c:.1f}" for c in s.cpu))
     row("memory peak MB (per process)", lambda s: " + ".join(f"{m:.0f}" for m in s.memory_peak))
