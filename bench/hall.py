@@ -4,6 +4,7 @@ Run from the repository root (loopback only; everything is bounded and stops by 
 
     python bench/hall.py serve --replicas 2 --port 8080     # prints "ready http://127.0.0.1:8080/"
     python bench/hall.py run --sessions 300 --replicas 2     # one server against the hall, same run
+    python bench/hall.py run --sessions 300 --replicas 2 --rounds 7   # alternating, the median ratio
     python bench/hall.py run --sessions 300 --replicas 2 --kill-after 4   # failover: kill a replica
 
 ``serve`` starts N replicas (``streamlit run app.py``, one per core: replica i is pinned to core
@@ -21,6 +22,10 @@ does what a browser tab does: GET the link's page over HTTP (through the balance
 affinity cookie), open the websocket /_stcore/stream with that cookie, ask for the run of the URL
 (first load: from the GET to the run's ``script_finished``), then send the slider's new value
 (rerun). The protocol code is bench/loadtest.py's. Per replica: CPU seconds used and memory.
+``--rounds R`` repeats one server then the hall R times, with fresh processes each time, and reports
+every round's ratio and their median, with the median round's table: this machine's speed drifts by
+tens of per cent within a minute (a fixed CPU-bound loop took 1.7 s to 2.4 s), so one round compares
+two moments as much as two setups.
 
 ``--kill-after T`` kills (SIGKILL) the replica holding the most sessions T seconds into the hall
 run, and the sessions stay connected until ``--hold`` seconds so that it hits sessions at rest as
@@ -43,6 +48,7 @@ import secrets
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -489,35 +495,62 @@ def table(sides: list[Side], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace) -> int:
-    """One server, then the hall, S sessions each; the table; exit 1 on any error or lost view."""
+def one_round(args: argparse.Namespace, hold: float) -> list[Side]:
+    """One server, then the hall (fresh processes), S sessions each."""
     sides: list[Side] = []
+    if not args.hall_only:
+        with Hall(1, free_port(HOST), pin=not args.no_pin) as single:  # its replica, straight: no balancer on the way
+            args.warm_ports = single.ports
+            side = Side("one server")
+            asyncio.run(measure(side, single.ports[0], [single.servers[0].pid], args, hold))
+            sides.append(side)
+            print(f"one server done in {side.elapsed:.1f} s", flush=True)
+        time.sleep(args.pause)
+    with Hall(args.replicas, free_port(HOST), pin=not args.no_pin) as hall:
+        args.warm_ports = hall.ports
+        side = Side(f"{args.replicas} replicas + HAProxy")
+        asyncio.run(measure(side, hall.port, [p.pid for p in hall.servers], args, hold,
+                            kill_after=args.kill_after, balancer=hall.haproxy.pid, stats=hall.stats))
+        sides.append(side)
+    return sides
+
+
+def p95_first_load(side: Side) -> float:
+    return percentile([x.first_load for x in side.sessions if x.first_load is not None] or [float("nan")], 95)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``--rounds`` rounds of one server then the hall; the table (of the median round); exit 1 on any
+    error or lost view. This machine's speed drifts by tens of per cent within a minute, and one
+    round compares two moments: rounds alternate the sides, and the median ratio is the figure."""
     hold = args.hold if args.hold is not None else ((args.kill_after + 10) if args.kill_after is not None else 0)
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores); "
           f"{args.sessions} sessions open /?{LINK} at once, then d_model -> 64", flush=True)
+    rounds: list[list[Side]] = []
     try:
-        if not args.hall_only:
-            with Hall(1, free_port(HOST), pin=not args.no_pin) as single:  # its replica, straight: no balancer on the way
-                args.warm_ports = single.ports
-                side = Side("one server")
-                asyncio.run(measure(side, single.ports[0], [single.servers[0].pid], args, hold))
-                sides.append(side)
-                print(f"one server done in {side.elapsed:.1f} s", flush=True)
-            time.sleep(args.pause)
-        with Hall(args.replicas, free_port(HOST), pin=not args.no_pin) as hall:
-            args.warm_ports = hall.ports
-            side = Side(f"{args.replicas} replicas + HAProxy")
-            asyncio.run(measure(side, hall.port, [p.pid for p in hall.servers], args, hold,
-                                kill_after=args.kill_after, balancer=hall.haproxy.pid, stats=hall.stats))
-            sides.append(side)
+        for number in range(args.rounds):
+            if number:
+                time.sleep(args.pause)
+            rounds.append(one_round(args, hold))
+            if len(rounds[-1]) == 2:
+                one, hall = rounds[-1]
+                print(f"round {number + 1}: p95 first load {p95_first_load(one):.2f} s one server, "
+                      f"{p95_first_load(hall):.2f} s hall: {p95_first_load(hall) / p95_first_load(one):.2f}x", flush=True)
     except RuntimeError as err:
         print(f"hall: {err}", file=sys.stderr)
         return 2
+    ratios = [p95_first_load(r[1]) / p95_first_load(r[0]) for r in rounds if len(r) == 2]
+    shown = rounds[sorted(range(len(ratios)), key=ratios.__getitem__)[len(ratios) // 2]] if ratios else rounds[-1]
     load = os.getloadavg()
-    print(table(sides, args))
+    if len(rounds) > 1:
+        print(f"the median round ({len(rounds)} rounds):")
+    print(table(shown, args))
+    if len(ratios) > 1:
+        print(f"p95 first load, hall / one server, per round: {', '.join(f'{r:.2f}x' for r in ratios)}; "
+              f"median {statistics.median(ratios):.2f}x (target <= 0.5x)")
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; the load generator runs on the same cores")
-    bad = any(x.errors or x.lost for s in sides for x in s.sessions)
+    bad = any(x.errors or x.lost for r in rounds for s in r for x in s.sessions)
     return 1 if bad else 0
 
 
@@ -537,6 +570,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     r.add_argument("--kill-after", type=float, help="kill one replica this many seconds into the hall's run")
     r.add_argument("--hold", type=float, help="seconds every session stays open (default: kill-after + 10, or 0)")
     r.add_argument("--hall-only", action="store_true", help="skip the one-server side")
+    r.add_argument("--rounds", type=int, default=1, help="rounds of one server then the hall; the median ratio")
     r.add_argument("--no-pin", action="store_true", help="let the OS place the servers (compose's cpus: 1 is a quota, "
                    "not a core); by default replica i is pinned to core i mod cores")
     args = p.parse_args(argv)
@@ -544,6 +578,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("need 1 <= replicas <= 8")
     if args.command == "run" and not 1 <= args.sessions <= 500:
         p.error("need 1 <= sessions <= 500")
+    if args.command == "run" and not 1 <= args.rounds <= 15:
+        p.error("need 1 <= rounds <= 15")
     if args.command == "run" and args.kill_after is not None and args.replicas < 2:
         p.error("--kill-after needs at least 2 replicas")
     return args
