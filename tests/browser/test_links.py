@@ -63,9 +63,10 @@ def pages(browser):
         context.close()
 
 
-def settle(page) -> None:
-    """Wait until the run the key press started is over and the controls stand still."""
-    page.wait_for_timeout(300)
+def settle(page, debounce: int = 300) -> None:
+    """Wait until the run the key press started is over and the controls stand still. ``debounce``: how
+    long a widget may take to send its new value (a slider waits 200 ms); 0 for a page just opened."""
+    page.wait_for_timeout(debounce)
     wait_idle(page)
     before = controls(page)
     for _ in range(20):
@@ -83,15 +84,19 @@ def assert_clean(page, where: str) -> None:
     assert "Traceback" not in page.content(), where
 
 
-def assert_link_reproduces(pages, page, where: str) -> None:
+def assert_link_reproduces(pages, page, where: str, also=None) -> None:
+    """The address bar opened in a fresh context shows every control as ``page`` does; ``also(other)``
+    checks more on the reopened page."""
     assert_clean(page, where)
     shown, link = controls(page), page.url
     other = pages()
     other.goto(link)
     other.wait_for_selector("[data-testid=stSidebar] [data-testid=stSelectbox]")
-    settle(other)
+    settle(other, debounce=0)
     assert controls(other) == shown, f"{where}: {link}"
     assert_clean(other, f"{where}, reopened")
+    if also is not None:
+        also(other)
     other.context.close()
 
 
@@ -135,6 +140,12 @@ def test_a_copied_link_reproduces_an_emptied_multiselect(pages, app, path, schem
 SELECTBOX = "[data-testid=stSelectbox]"
 
 
+def read_by_name(other) -> None:
+    """The name the link carries is one posenc reads: no "is not one of" warning."""
+    alerts = [alert.inner_text() for alert in other.locator("[data-testid=stAlert]").all()]
+    assert not [text for text in alerts if "is not one of" in text], (other.url, alerts)
+
+
 def test_a_copied_link_reproduces_every_selectbox_by_name(pages, app):
     """A bound selectbox writes the text it shows into the URL, so posenc shows names (``rope``), the
     URL's own words, and labels only in captions and help: with a label shown, the link carried
@@ -156,13 +167,6 @@ def test_a_copied_link_reproduces_every_selectbox_by_name(pages, app):
         choice.click()
         settle(page)
         assert "(" not in name and " " not in name, name  # a name, as the URL writes it
-        assert_link_reproduces(pages, page, f"generalization selectbox {index} = {name}")
-        other = pages()  # and the name the link carries is one posenc reads: no "is not one of" warning
-        other.goto(page.url)
-        other.wait_for_selector(SELECTBOX)
-        settle(other)
-        alerts = [alert.inner_text() for alert in other.locator("[data-testid=stAlert]").all()]
-        assert not [text for text in alerts if "is not one of" in text], (page.url, alerts)
-        other.context.close()
+        assert_link_reproduces(pages, page, f"generalization selectbox {index} = {name}", also=read_by_name)
         index += 1
     assert index >= 4
