@@ -357,6 +357,14 @@ async def hall_session(port: int, timeout: float, hold_until: float, deadline: f
             if dropped_at is not None:
                 result.lost = True
             return result
+        except websockets.exceptions.InvalidStatus as exc:  # e.g. 503: the balancer had no replica up
+            refused = f"websocket upgrade refused: HTTP {exc.response.status_code}"
+            if refused not in result.errors:
+                result.errors.append(refused)
+            if time.perf_counter() - start > timeout:
+                result.lost = result.lost or dropped_at is not None
+                return result
+            await asyncio.sleep(0.2)  # the browser retries, showing "Connecting"
         except DROPPED as exc:
             if dropped_at is None:
                 result.affected = True
@@ -527,6 +535,9 @@ def run(args: argparse.Namespace) -> int:
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores); "
           f"{args.sessions} sessions open /?{LINK} at once, then d_model -> 64", flush=True)
+    environment = os.environ.items()
+    if options := sorted(f"{k}={v}" for k, v in environment if k.startswith("STREAMLIT_") and "SECRET" not in k):
+        print("Streamlit options from the environment (every server): " + " ".join(options), flush=True)
     rounds: list[list[Side]] = []
     try:
         for number in range(args.rounds):
