@@ -317,7 +317,7 @@ async def hall_session(port: int, timeout: float, hold_until: float, deadline: f
     result, widgets, cookie = HallSession(), SessionResult(), ""
     url = f"ws://{HOST}:{port}/_stcore/stream"
     steps = [LINK, MOVED]  # the view the tab shows after each step
-    step, dropped_at = 0, None
+    step, dropped_at, refused_at = 0, None, None
     start = time.perf_counter()
     while time.monotonic() < deadline:
         try:
@@ -328,6 +328,7 @@ async def hall_session(port: int, timeout: float, hold_until: float, deadline: f
             headers = {"Cookie": cookie} if cookie else None
             async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout,
                                           max_size=MAX_MESSAGE_BYTES, additional_headers=headers, proxy=None) as ws:
+                refused_at = None
                 if dropped_at is not None:  # re-render the view the tab showed, from its URL
                     query = steps[max(0, step - 1)] if step else LINK
                     problems = await run_to_finish(ws, query, widgets, timeout)
@@ -361,7 +362,9 @@ async def hall_session(port: int, timeout: float, hold_until: float, deadline: f
             refused = f"websocket upgrade refused: HTTP {exc.response.status_code}"
             if refused not in result.errors:
                 result.errors.append(refused)
-            if time.perf_counter() - start > timeout:
+            if refused_at is None:
+                refused_at = time.perf_counter()
+            if time.perf_counter() - (dropped_at if dropped_at is not None else refused_at) > timeout:
                 result.lost = result.lost or dropped_at is not None
                 return result
             await asyncio.sleep(0.2)  # the browser retries, showing "Connecting"
