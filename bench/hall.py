@@ -15,11 +15,12 @@ HAProxy's own health checks see every replica up (its admin socket, ``show serve
 the balancer answers /_stcore/health, and keeps everything up until SIGINT or SIGTERM, which stops
 every process it started (they also get SIGKILL if this process dies: PR_SET_PDEATHSIG).
 
-``run`` is the hall benchmark. S sessions open one link at once (LINK below) and then move the
-d_model slider once, as a hall of students does: first against one server without the balancer,
-then through the balancer in front of N replicas, in the same run, printed side by side. A session
-does what a browser tab does: GET the link's page over HTTP (through the balancer this sets the
-affinity cookie), open the websocket /_stcore/stream with that cookie, ask for the run of the URL
+``run`` is the hall benchmark. The lecturer's tab opens one link (LINK below), then S sessions open
+it at once and move the d_model slider once, as a hall of students does: first against one server
+without the balancer, then through the balancer in front of N replicas, in the same run, printed
+side by side. A session does what a browser tab does: GET the link's page over HTTP (through the
+balancer it comes from HAProxy's cache once the lecturer's tab has loaded it), open the websocket
+/_stcore/stream (its 101 sets the affinity cookie if the page did not), ask for the run of the URL
 (first load: from the GET to the run's ``script_finished``), then send the slider's new value
 (rerun). The protocol code is bench/loadtest.py's. Per replica: CPU seconds used and memory.
 ``--rounds R`` repeats one server then the hall R times, with fresh processes each time, and reports
@@ -329,6 +330,10 @@ async def hall_session(port: int, timeout: float, hold_until: float, deadline: f
             async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout,
                                           max_size=MAX_MESSAGE_BYTES, additional_headers=headers, proxy=None) as ws:
                 refused_at = None
+                # A page from HAProxy's cache sets no cookie: the websocket's 101 then does (a browser keeps it).
+                if (set_cookie := ws.response.headers.get("Set-Cookie", "")).startswith("SERVERID="):
+                    cookie = set_cookie.split(";", 1)[0]
+                    result.cookie = result.cookie or cookie
                 if dropped_at is not None:  # re-render the view the tab showed, from its URL
                     query = steps[max(0, step - 1)] if step else LINK
                     problems = await run_to_finish(ws, query, widgets, timeout)
@@ -415,6 +420,8 @@ async def measure(side: Side, port: int, pids: list[int], args: argparse.Namespa
     """S sessions at once against port; usage of the server processes (pids) while they run."""
     for warm_port in args.warm_ports:  # a server is up before the lecture: its first run (imports) is not counted
         await hall_session(warm_port, args.timeout, 0.0, time.monotonic() + args.timeout)
+    # The lecturer opens the link on the projector before the hall does (through the balancer, if any).
+    await hall_session(port, args.timeout, 0.0, time.monotonic() + args.timeout)
     before = [server_usage(pid)[1] for pid in pids]
     balancer_before = server_usage(balancer)[1] if balancer else 0.0
     client_before = sum(os.times()[:2])

@@ -4,7 +4,8 @@
 Streamlit's frontend reconnects its websocket by itself; HAProxy sees that the cookie names a dead
 replica and redispatches the tab (option redispatch); the new replica runs the page from the URL and
 the widget states the tab sends, so the view is the one the student had, slider moves included.
-About 30 s.
+The student's tab gets its page from HAProxy's cache (the lecturer's tab opened the link first), so
+its affinity cookie comes from the first request that reached a replica. About 30 s.
 """
 
 from __future__ import annotations
@@ -69,12 +70,22 @@ def hall():
 
 def test_a_tab_whose_replica_dies_shows_the_same_view_from_another(hall, browser):
     url, replicas, stats = hall
+    link = f"{url}/sinusoids?d_model=24&length=50&n=100&scheme=sinusoidal"
+    lecturer = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:  # the lecturer's tab opens the link first: HAProxy keeps the page and Streamlit's assets
+        lecturer_page = lecturer.new_page()
+        lecturer_page.goto(link)
+        wait_idle(lecturer_page, charts=1)
+    finally:
+        lecturer.close()
+    time.sleep(2.5)  # the lecturer's closed websocket no longer counts among the replicas' sessions
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     sockets = []
     page.on("websocket", lambda ws: sockets.append(ws) if "/_stcore/stream" in ws.url else None)
     try:
-        page.goto(f"{url}/sinusoids?d_model=24&length=50&n=100&scheme=sinusoidal")
+        response = page.goto(link)
+        assert response.headers.get("age") is not None  # the page came from HAProxy's cache, not a replica
         wait_idle(page, charts=1)
         length = page.get_by_role("slider", name="length")
         length.focus()
@@ -86,6 +97,7 @@ def test_a_tab_whose_replica_dies_shows_the_same_view_from_another(hall, browser
         assert before == {"d_model": "24", "length": "51", "n": "100"}
         serving = [name for name, count in show_stat(stats).items() if count > 0]
         assert len(serving) == 1, show_stat(stats)  # one tab, one websocket, on one replica
+        # a page from the cache sets no cookie: the tab got it from the first request that reached a replica
         cookie = next(c["value"] for c in context.cookies() if c["name"] == "SERVERID")
 
         killed_at = time.monotonic()

@@ -140,3 +140,5 @@ def test_haproxy_accepts_the_config(tmp_path, variant):
            "POSENC_REPLICAS": "4", "POSENC_COOKIE_KEY": "test"}
     result = subprocess.run([HAPROXY, "-c", "-f", str(path)], capture_output=True, text=True, env=env, timeout=30)
     assert result.returncode == 0, result.stdout + result.stderr
+    # e.g. "acl ... will never match": a request fetch such as path in an http-response rule
+    assert "WARNING" not in result.stdout + result.stderr, result.stdout + result.stderr

@@ -1,14 +1,17 @@
 """bench/hall.py serve: two replicas of app.py behind HAProxy on loopback (about 15 s).
 
 It prints one line ``ready URL`` once every replica is up through the balancer; the balancer pins
-a browser to a replica with its cookie; SIGTERM (and SIGINT) stops every process it started.
+a browser to a replica with its cookie and answers the page and Streamlit's assets from its cache;
+SIGTERM (and SIGINT) stops every process it started.
 """
 
 from __future__ import annotations
 
 import http.client
+import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -23,16 +26,57 @@ HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/hap
 pytestmark = pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (apt-get install -y haproxy; .ci/run does)")
 
 
-def get(url: str, path: str, cookie: str = "") -> tuple[int, str]:
-    """(status, the SERVERID cookie the balancer set, or '')."""
+def answer(url: str, path: str, cookie: str = "", headers: dict | None = None) -> http.client.HTTPResponse:
+    """The balancer's answer to GET path (its body read)."""
     parts = urllib.parse.urlsplit(url)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
-    connection.request("GET", path, headers={"Cookie": cookie} if cookie else {})
-    answer = connection.getresponse()
-    answer.read()
+    connection.request("GET", path, headers={**({"Cookie": cookie} if cookie else {}), **(headers or {})})
+    response = connection.getresponse()
+    response.body = response.read()
     connection.close()
-    set_cookie = answer.getheader("Set-Cookie") or ""
-    return answer.status, set_cookie.split(";", 1)[0] if set_cookie.startswith("SERVERID=") else ""
+    return response
+
+
+def server_cookie(response: http.client.HTTPResponse) -> str:
+    """The SERVERID cookie the balancer set in this answer, or ''."""
+    cookies = [c.split(";", 1)[0] for c in response.headers.get_all("Set-Cookie") or []]
+    return next((c for c in cookies if c.startswith("SERVERID=")), "")
+
+
+def get(url: str, path: str, cookie: str = "") -> tuple[int, str]:
+    """(status, the SERVERID cookie the balancer set, or '')."""
+    response = answer(url, path, cookie)
+    return response.status, server_cookie(response)
+
+
+def check_front_end_cache(url: str) -> None:
+    """The page and Streamlit's assets come from HAProxy's cache (an Age header, no cookie, the
+    page still "no-cache" for browsers); health answers and the websocket never do, and the
+    websocket's 101 gives a tab that got everything from the cache its affinity cookie."""
+    page = answer(url, "/?d_model=32")  # the lecturer's tab: a miss, stored
+    assert page.status == 200 and page.getheader("Age") is None and server_cookie(page)
+    assets = re.findall(r'src="\./(static/js/[^"]+\.js)"', page.body.decode())
+    assert assets
+    for path in ("/?d_model=32", "/" + assets[0]):
+        first = answer(url, path)
+        again = answer(url, path)
+        assert again.status == 200 and again.getheader("Age") is not None and again.getheader("Set-Cookie") is None
+        assert again.body == first.body
+    assert answer(url, "/?d_model=32").getheader("Cache-Control") == "no-cache"
+    assert answer(url, "/?d_model=32").body == page.body
+    health = answer(url, "/_stcore/health")
+    assert health.getheader("Age") is None and server_cookie(health)
+    parts = urllib.parse.urlsplit(url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=10) as sock:
+        sock.sendall(b"GET /_stcore/stream HTTP/1.1\r\nHost: hall\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                     b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                     b"Sec-WebSocket-Protocol: streamlit\r\n\r\n")
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += sock.recv(4096)
+    lines = head.decode("latin-1").split("\r\n")
+    assert lines[0].startswith("HTTP/1.1 101")
+    assert any(line.lower().startswith("set-cookie: serverid=") for line in lines)
 
 
 @pytest.mark.parametrize("stop_with", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
@@ -50,8 +94,9 @@ def test_serve_is_ready_pins_sessions_and_stops_everything(stop_with):
         assert status == 200 and cookie.startswith("SERVERID=")
         # indirect: a browser that sends its cookie keeps it (no new one); a new browser may land elsewhere
         assert get(url, "/_stcore/health", cookie) == (200, "")
-        second = {get(url, "/")[1] for _ in range(4)}
+        second = {get(url, "/_stcore/health")[1] for _ in range(4)}
         assert len(second | {cookie}) == 2  # leastconn with idle servers alternates: both replicas serve
+        check_front_end_cache(url)
         process.send_signal(stop_with)
         assert process.wait(timeout=30) == 0
         time.sleep(0.5)
