@@ -119,3 +119,14 @@ def test_run_measures_both_sides_and_a_failover_with_no_view_lost():
     affected = int(failover.split("; ")[1].split()[0])
     assert affected >= 1 and f"{affected} recovered on another replica" in failover and failover.endswith("views lost 0")
     assert "HAProxy marked it down" in out
+
+
+def test_front_end_bench_shows_the_cache_taking_the_assets_off_the_replica():
+    """bench/front_end.py: a browser's page and assets cost the replica CPU straight, none behind the cache."""
+    result = subprocess.run([sys.executable, "bench/front_end.py", "--browsers", "2"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = {line[:26].strip(): line[26:].split() for line in result.stdout.splitlines()[2:]}
+    straight, cached = float(rows["replica CPU per browser"][0]), float(rows["replica CPU per browser"][2])
+    assert rows["bytes per browser"][0] == rows["bytes per browser"][2]  # the same files, byte for byte in size
+    assert straight > 10 and cached < straight / 5, result.stdout

@@ -1,0 +1,107 @@
+"""What a browser with nothing cached fetches before its first run, and who serves it: a replica
+straight, or HAProxy's cache (deploy/haproxy.cfg, "cache front_end") in front of it.
+
+Run from the repository root (loopback only; bounded; it stops what it starts):
+
+    python bench/front_end.py --browsers 20
+
+A new tab GETs the link's page, then every script and stylesheet the page names (about 60 files
+under /static/), then, once its chart is drawn, Streamlit's plotly chunk. This script does that
+for B browsers one after another, first from a replica without a balancer, then through HAProxy
+(after the lecturer's tab has loaded the link once), and prints side by side the CPU each process
+spent per browser and the bytes sent. The hall benchmark (bench/hall.py run) GETs only the page;
+this is the rest of what a real browser asks for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import re
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hall import HOST, LINK, Hall  # noqa: E402
+from streamlit_server import free_port, server_usage  # noqa: E402
+
+ASSET = re.compile(r'(?:src|href)="\./(static/[^"]+\.(?:js|css))"')
+
+
+def plotly_chunk() -> str:
+    """The path of the plotly chunk the frontend loads when it draws a chart (not named by the page)."""
+    import streamlit
+
+    found = sorted((Path(streamlit.__file__).parent / "static" / "static" / "js").glob("PlotlyChart.*.js"))
+    if not found:
+        raise RuntimeError("no PlotlyChart chunk in this streamlit's static files")
+    return f"static/js/{found[0].name}"
+
+
+def fetch_all(port: int, paths: list[str]) -> int:
+    """GET every path over one keep-alive connection, as a browser does; the bytes received."""
+    received = 0
+    connection = http.client.HTTPConnection(HOST, port, timeout=30)
+    try:
+        for path in paths:
+            connection.request("GET", path, headers={"Accept-Encoding": "gzip, deflate, br"})
+            answer = connection.getresponse()
+            body = answer.read()
+            if answer.status != 200:
+                raise RuntimeError(f"GET {path}: HTTP {answer.status}")
+            received += len(body)
+    finally:
+        connection.close()
+    return received
+
+
+def browser_paths(port: int) -> list[str]:
+    """The link's page, what it names, and the plotly chunk: what a tab with nothing cached fetches."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=30)
+    try:
+        connection.request("GET", "/?" + LINK)
+        page = connection.getresponse().read().decode()
+    finally:
+        connection.close()
+    return ["/?" + LINK, *dict.fromkeys("/" + p for p in ASSET.findall(page)), "/" + plotly_chunk()]
+
+
+def measure(port: int, pids: dict[str, int], browsers: int) -> tuple[int, int, float, dict[str, float]]:
+    """(files, bytes per browser, seconds per browser, CPU ms per browser of each named process)."""
+    paths = browser_paths(port)
+    fetch_all(port, paths)  # the lecturer's tab: a balancer's cache is filled, a replica warmed
+    before = {name: server_usage(pid)[1] for name, pid in pids.items()}
+    start = time.perf_counter()
+    received = sum(fetch_all(port, paths) for _ in range(browsers))
+    elapsed = (time.perf_counter() - start) / browsers
+    cpu = {name: (server_usage(pid)[1] - before[name]) * 1000 / browsers for name, pid in pids.items()}
+    return len(paths), received // browsers, elapsed, cpu
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--browsers", type=int, default=20, help="tabs with nothing cached, one after another")
+    args = p.parse_args(argv)
+    if not 1 <= args.browsers <= 200:
+        p.error("need 1 <= browsers <= 200")
+    with Hall(1, free_port(HOST)) as hall:
+        replica = hall.servers[0].pid
+        files, size, wall, straight = measure(hall.ports[0], {"replica": replica}, args.browsers)
+        _, cached_size, cached_wall, behind = measure(hall.port, {"replica": replica, "HAProxy": hall.haproxy.pid},
+                                                      args.browsers)
+    print(f"{args.browsers} browsers with nothing cached, one after another, each GETs {files} files "
+          f"(the page /?{LINK}, what it names, the plotly chunk)")
+    rows = [("", "replica straight", "HAProxy's cache in front"),
+            ("bytes per browser", f"{size / 1e6:.2f} MB", f"{cached_size / 1e6:.2f} MB"),
+            ("seconds per browser", f"{wall:.2f} s", f"{cached_wall:.2f} s"),
+            ("replica CPU per browser", f"{straight['replica']:.1f} ms", f"{behind['replica']:.1f} ms"),
+            ("HAProxy CPU per browser", "-", f"{behind['HAProxy']:.1f} ms")]
+    for label, *cells in rows:
+        print(label.ljust(26) + "".join(c.ljust(20) for c in cells))
+    print("each browser: one kept-alive connection, its requests one after another; every process on this machine")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
