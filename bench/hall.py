@@ -284,11 +284,14 @@ async def http_get_cookie(host: str, port: int, target: str, cookie: str, timeou
     head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
     if not head or len(head[0].split()) < 2 or head[0].split()[1] != "200":
         raise ConnectionError(f"HTTP {head[0] if head else 'no answer'}")
-    for line in head[1:]:
-        name, _, value = line.partition(":")
-        if name.strip().lower() == "set-cookie" and value.strip().startswith("SERVERID="):
-            return value.strip().split(";", 1)[0]
-    return cookie
+    set_cookies = [value for name, _, value in (line.partition(":") for line in head[1:])
+                   if name.strip().lower() == "set-cookie"]
+    return affinity_cookie(set_cookies) or cookie
+
+
+def affinity_cookie(set_cookies: list[str]) -> str:
+    """The ``SERVERID=…`` pair HAProxy set among these Set-Cookie values, or ''."""
+    return next((v.strip().split(";", 1)[0] for v in set_cookies if v.strip().startswith("SERVERID=")), "")
 
 
 async def run_to_finish(ws, query: str, widgets: SessionResult, timeout: float) -> list[str]:
@@ -331,8 +334,8 @@ async def hall_session(port: int, timeout: float, hold_until: float, deadline: f
                                           max_size=MAX_MESSAGE_BYTES, additional_headers=headers, proxy=None) as ws:
                 refused_at = None
                 # A page from HAProxy's cache sets no cookie: the websocket's 101 then does (a browser keeps it).
-                if (set_cookie := ws.response.headers.get("Set-Cookie", "")).startswith("SERVERID="):
-                    cookie = set_cookie.split(";", 1)[0]
+                if server := affinity_cookie(ws.response.headers.get_all("Set-Cookie")):
+                    cookie = server
                     result.cookie = result.cookie or cookie
                 if dropped_at is not None:  # re-render the view the tab showed, from its URL
                     query = steps[max(0, step - 1)] if step else LINK
@@ -420,7 +423,8 @@ async def measure(side: Side, port: int, pids: list[int], args: argparse.Namespa
     """S sessions at once against port; usage of the server processes (pids) while they run."""
     for warm_port in args.warm_ports:  # a server is up before the lecture: its first run (imports) is not counted
         await hall_session(warm_port, args.timeout, 0.0, time.monotonic() + args.timeout)
-    # The lecturer opens the link on the projector before the hall does (through the balancer, if any).
+    # The lecturer opens the link on the projector before the hall does: through the balancer, which
+    # keeps the page in its cache; a single server just runs it once more.
     await hall_session(port, args.timeout, 0.0, time.monotonic() + args.timeout)
     before = [server_usage(pid)[1] for pid in pids]
     balancer_before = server_usage(balancer)[1] if balancer else 0.0
