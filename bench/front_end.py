@@ -9,67 +9,31 @@ A new tab GETs the link's page, then every script and stylesheet the page names 
 under /static/), then, once its chart is drawn, Streamlit's plotly chunk. This script does that
 for B browsers one after another, first from a replica without a balancer, then through HAProxy
 (after the lecturer's tab has loaded the link once), and prints side by side the CPU each process
-spent per browser and the bytes sent. The hall benchmark (bench/hall.py run) GETs only the page;
-this is the rest of what a real browser asks for.
+spent per browser and the bytes sent. The hall benchmark GETs only the page unless it is given
+``--assets`` (bench/hall.py run --assets: 300 such browsers at once).
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
-import re
+import asyncio
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hall import HOST, LINK, Hall  # noqa: E402
+from hall import BROWSER_CONNECTIONS, HOST, LINK, Hall, fetch_front_end, front_end_files  # noqa: E402
 from streamlit_server import free_port, server_usage  # noqa: E402
-
-ASSET = re.compile(r'(?:src|href)="\./(static/[^"]+\.(?:js|css))"')
-
-
-def plotly_chunk() -> str:
-    """The path of the plotly chunk the frontend loads when it draws a chart (not named by the page)."""
-    import streamlit
-
-    found = sorted((Path(streamlit.__file__).parent / "static" / "static" / "js").glob("PlotlyChart.*.js"))
-    if not found:
-        raise RuntimeError("no PlotlyChart chunk in this streamlit's static files")
-    return f"static/js/{found[0].name}"
 
 
 def fetch_all(port: int, paths: list[str]) -> int:
-    """GET every path over one keep-alive connection, as a browser does; the bytes received."""
-    received = 0
-    connection = http.client.HTTPConnection(HOST, port, timeout=30)
-    try:
-        for path in paths:
-            connection.request("GET", path, headers={"Accept-Encoding": "gzip, deflate, br"})
-            answer = connection.getresponse()
-            body = answer.read()
-            if answer.status != 200:
-                raise RuntimeError(f"GET {path}: HTTP {answer.status}")
-            received += len(body)
-    finally:
-        connection.close()
-    return received
-
-
-def browser_paths(port: int) -> list[str]:
-    """The link's page, what it names, and the plotly chunk: what a tab with nothing cached fetches."""
-    connection = http.client.HTTPConnection(HOST, port, timeout=30)
-    try:
-        connection.request("GET", "/?" + LINK)
-        page = connection.getresponse().read().decode()
-    finally:
-        connection.close()
-    return ["/?" + LINK, *dict.fromkeys("/" + p for p in ASSET.findall(page)), "/" + plotly_chunk()]
+    """One browser's fetch of ``paths`` (bench/hall.py's, over its kept-alive connections); bytes received."""
+    return asyncio.run(fetch_front_end(port, paths, "", timeout=60))
 
 
 def measure(port: int, pids: dict[str, int], browsers: int) -> tuple[int, int, float, dict[str, float]]:
     """(files, bytes per browser, seconds per browser, CPU ms per browser of each named process)."""
-    paths = browser_paths(port)
+    paths = ["/?" + LINK, *front_end_files(port)]
     fetch_all(port, paths)  # the lecturer's tab: a balancer's cache is filled, a replica warmed
     before = {name: server_usage(pid)[1] for name, pid in pids.items()}
     start = time.perf_counter()
@@ -94,12 +58,13 @@ def main(argv: list[str] | None = None) -> int:
           f"(the page /?{LINK}, what it names, the plotly chunk)")
     rows = [("", "replica straight", "HAProxy's cache in front"),
             ("bytes per browser", f"{size / 1e6:.2f} MB", f"{cached_size / 1e6:.2f} MB"),
-            ("seconds per browser", f"{wall:.2f} s", f"{cached_wall:.2f} s"),
+            ("time per browser", f"{wall * 1000:.0f} ms", f"{cached_wall * 1000:.0f} ms"),
             ("replica CPU per browser", f"{straight['replica']:.1f} ms", f"{behind['replica']:.1f} ms"),
             ("HAProxy CPU per browser", "-", f"{behind['HAProxy']:.1f} ms")]
     for label, *cells in rows:
         print(label.ljust(26) + "".join(c.ljust(20) for c in cells))
-    print("each browser: one kept-alive connection, its requests one after another; every process on this machine")
+    print(f"each browser: {BROWSER_CONNECTIONS} kept-alive connections, each its share of the files one after another; "
+          "every process on this machine")
     return 0
 
 

@@ -23,6 +23,10 @@ balancer it comes from HAProxy's cache once the lecturer's tab has loaded it), o
 /_stcore/stream (its 101 sets the affinity cookie if the page did not), ask for the run of the URL
 (first load: from the GET to the run's ``script_finished``), then send the slider's new value
 (rerun). The protocol code is bench/loadtest.py's. Per replica: CPU seconds used and memory.
+``--assets`` makes each session also fetch what a browser with nothing cached fetches before its
+first run (the files the page names and the plotly chunk, ~60 files and 6.8 MB, over 6 kept-alive
+connections; through the balancer, from HAProxy's cache once the lecturer's tab has filled it);
+without it, a session GETs only the page, as the issue's benchmark did.
 ``--rounds R`` repeats one server then the hall R times, with fresh processes each time, and reports
 every round's ratio and their median, with the median round's table: this machine's speed drifts by
 tens of per cent within a minute (a fixed CPU-bound loop took 1.7 s to 2.4 s), so one round compares
@@ -294,6 +298,59 @@ def affinity_cookie(set_cookies: list[str]) -> str:
     return next((v.strip().split(";", 1)[0] for v in set_cookies if v.strip().startswith("SERVERID=")), "")
 
 
+FRONT_END_FILE = re.compile(r'(?:src|href)="\./(static/[^"]+\.(?:js|css))"')
+BROWSER_CONNECTIONS = 6  # a browser's parallel HTTP/1.1 connections to one host
+
+
+def front_end_files(port: int) -> list[str]:
+    """What a browser with nothing cached fetches after the link's page: every script and stylesheet
+    the page names, and the plotly chunk its frontend loads to draw a chart (the page does not name it)."""
+    import streamlit
+
+    with urllib.request.urlopen(f"http://{HOST}:{port}/?{LINK}", timeout=30) as answer:
+        page = answer.read().decode()
+    chunks = sorted((Path(streamlit.__file__).parent / "static" / "static" / "js").glob("PlotlyChart.*.js"))
+    if not chunks:
+        raise RuntimeError("no PlotlyChart chunk among this streamlit's static files")
+    return [*dict.fromkeys("/" + path for path in FRONT_END_FILE.findall(page)), f"/static/js/{chunks[0].name}"]
+
+
+async def get_kept_alive(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str, cookie: str) -> int:
+    """GET path on an open HTTP/1.1 connection and read the answer to its end; the body's bytes."""
+    request = f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nAccept-Encoding: gzip, deflate, br\r\n"
+    writer.write((request + (f"Cookie: {cookie}\r\n" if cookie else "") + "\r\n").encode())
+    head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+    if len(head[0].split()) < 2 or head[0].split()[1] != "200":
+        raise ConnectionError(f"GET {path}: {head[0]}")
+    fields = {name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in head[1:])}
+    if "content-length" not in fields:
+        raise ConnectionError(f"GET {path}: no Content-Length")
+    remaining = size = int(fields["content-length"])
+    while remaining:  # read and drop: 300 tabs at once would otherwise hold their 7 MB each
+        chunk = await reader.read(min(remaining, 1 << 20))
+        if not chunk:
+            raise ConnectionError(f"GET {path}: closed after {size - remaining} of {size} bytes")
+        remaining -= len(chunk)
+    return size
+
+
+async def fetch_front_end(port: int, files: list[str], cookie: str, timeout: float) -> int:
+    """A browser's fetch of ``files``: BROWSER_CONNECTIONS kept-alive connections, each a share of
+    them one after another; the bytes received."""
+    async def one_connection(paths: list[str]) -> int:
+        reader, writer = await asyncio.open_connection(HOST, port)
+        try:
+            return sum([await get_kept_alive(reader, writer, path, cookie) for path in paths])
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+
+    async with asyncio.timeout(timeout):
+        shares = [files[i::BROWSER_CONNECTIONS] for i in range(BROWSER_CONNECTIONS)]
+        return sum(await asyncio.gather(*(one_connection(share) for share in shares if share)))
+
+
 async def run_to_finish(ws, query: str, widgets: SessionResult, timeout: float) -> list[str]:
     """Send the run of ``query`` and read until it finishes; the problems it showed (values included)."""
     wanted = dict(urllib.parse.parse_qsl(query))
@@ -316,8 +373,10 @@ async def run_to_finish(ws, query: str, widgets: SessionResult, timeout: float) 
 DROPPED = (websockets.exceptions.ConnectionClosed, ConnectionError, OSError)
 
 
-async def hall_session(port: int, timeout: float, hold_until: float, deadline: float) -> HallSession:
-    """One student's tab: load the link, move the slider, stay until hold_until; reconnect if dropped."""
+async def hall_session(port: int, timeout: float, hold_until: float, deadline: float,
+                       files: list[str] | None = None) -> HallSession:
+    """One student's tab: load the link (and ``files``, the front end of a browser with nothing cached),
+    move the slider, stay until hold_until; reconnect if dropped."""
     result, widgets, cookie = HallSession(), SessionResult(), ""
     url = f"ws://{HOST}:{port}/_stcore/stream"
     steps = [LINK, MOVED]  # the view the tab shows after each step
@@ -327,6 +386,12 @@ async def hall_session(port: int, timeout: float, hold_until: float, deadline: f
         try:
             if step == 0 and dropped_at is None:
                 cookie = result.cookie = await http_get_cookie(HOST, port, "/?" + LINK, cookie, timeout)
+                if files:
+                    try:
+                        await fetch_front_end(port, files, cookie, timeout)
+                    except (OSError, ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as exc:
+                        result.errors.append(f"front end: {type(exc).__name__}: {exc}"[:120])
+                        return result
             elif dropped_at is not None:  # as Streamlit's frontend: health first, then the websocket
                 cookie = await http_get_cookie(HOST, port, "/_stcore/health", cookie, timeout)
             headers = {"Cookie": cookie} if cookie else None
@@ -424,8 +489,9 @@ async def measure(side: Side, port: int, pids: list[int], args: argparse.Namespa
     for warm_port in args.warm_ports:  # a server is up before the lecture: its first run (imports) is not counted
         await hall_session(warm_port, args.timeout, 0.0, time.monotonic() + args.timeout)
     # The lecturer opens the link on the projector before the hall does: through the balancer, which
-    # keeps the page in its cache; a single server just runs it once more.
-    await hall_session(port, args.timeout, 0.0, time.monotonic() + args.timeout)
+    # keeps the page (and, with --assets, the front end) in its cache; a single server runs it once more.
+    files = await asyncio.to_thread(front_end_files, port) if args.assets else None
+    await hall_session(port, args.timeout, 0.0, time.monotonic() + args.timeout, files)
     before = [server_usage(pid)[1] for pid in pids]
     balancer_before = server_usage(balancer)[1] if balancer else 0.0
     client_before = sum(os.times()[:2])
@@ -449,7 +515,7 @@ async def measure(side: Side, port: int, pids: list[int], args: argparse.Namespa
             await asyncio.sleep(0.05)
 
     kill_task = asyncio.create_task(killer()) if kill_after is not None else None
-    side.sessions = await asyncio.gather(*(hall_session(port, args.timeout, start + hold, deadline)
+    side.sessions = await asyncio.gather(*(hall_session(port, args.timeout, start + hold, deadline, files)
                                            for _ in range(args.sessions)))
     side.elapsed = time.monotonic() - start
     side.client_cpu = sum(os.times()[:2]) - client_before
@@ -530,7 +596,7 @@ def one_round(args: argparse.Namespace, hold: float) -> list[Side]:
         time.sleep(args.pause)
     with Hall(args.replicas, free_port(HOST), pin=not args.no_pin) as hall:
         args.warm_ports = hall.ports
-        side = Side(f"{args.replicas} replicas + HAProxy")
+        side = Side(f"{args.replicas} replica{'s' if args.replicas > 1 else ''} + HAProxy")
         asyncio.run(measure(side, hall.port, [p.pid for p in hall.servers], args, hold,
                             kill_after=args.kill_after, balancer=hall.haproxy.pid, stats=hall.stats))
         sides.append(side)
@@ -549,6 +615,9 @@ def run(args: argparse.Namespace) -> int:
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores); "
           f"{args.sessions} sessions open /?{LINK} at once, then d_model -> 64", flush=True)
+    if args.assets:
+        print(f"--assets: each session first fetches, as a browser with nothing cached, every script and stylesheet "
+              f"the page names and the plotly chunk, over {BROWSER_CONNECTIONS} kept-alive connections", flush=True)
     environment = os.environ.items()
     if options := sorted(f"{k}={v}" for k, v in environment if k.startswith("STREAMLIT_") and "SECRET" not in k):
         print("Streamlit options from the environment (every server): " + " ".join(options), flush=True)
@@ -596,6 +665,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     r.add_argument("--hold", type=float, help="seconds every session stays open (default: kill-after + 10, or 0)")
     r.add_argument("--hall-only", action="store_true", help="skip the one-server side")
     r.add_argument("--rounds", type=int, default=1, help="rounds of one server then the hall; the median ratio")
+    r.add_argument("--assets", action="store_true", help="each session also fetches the front end, as a browser "
+                   "with nothing cached does (about 60 files, 6.8 MB); a first load then counts them too")
     r.add_argument("--no-pin", action="store_true", help="let the OS place the servers (compose's cpus: 1 is a quota, "
                    "not a core); by default replica i is pinned to core i mod cores")
     args = p.parse_args(argv)

@@ -130,3 +130,14 @@ def test_front_end_bench_shows_the_cache_taking_the_assets_off_the_replica():
     straight, cached = float(rows["replica CPU per browser"][0]), float(rows["replica CPU per browser"][2])
     assert rows["bytes per browser"][0] == rows["bytes per browser"][2]  # the same files, byte for byte in size
     assert straight > 10 and cached < straight / 5, result.stdout
+
+
+def test_run_with_assets_fetches_the_front_end_as_a_new_browser_does():
+    """bench/hall.py run --assets: 4 tabs fetch the page's files through the balancer (its cache) with no error."""
+    result = subprocess.run([sys.executable, "bench/hall.py", "run", "--sessions", "4", "--replicas", "2", "--assets",
+                             "--hall-only", "--pause", "0", "--after-wait", "0"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "--assets: each session first fetches" in result.stdout
+    errors = next(line for line in result.stdout.splitlines() if line.startswith("errors"))
+    assert errors.split() == ["errors", "0"]
