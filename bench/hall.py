@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
+import streamlit
 import websockets
 import websockets.exceptions
 import websockets.protocol
@@ -305,8 +306,6 @@ BROWSER_CONNECTIONS = 6  # a browser's parallel HTTP/1.1 connections to one host
 def front_end_files(port: int) -> list[str]:
     """What a browser with nothing cached fetches after the link's page: every script and stylesheet
     the page names, and the plotly chunk its frontend loads to draw a chart (the page does not name it)."""
-    import streamlit
-
     with urllib.request.urlopen(f"http://{HOST}:{port}/?{LINK}", timeout=30) as answer:
         page = answer.read().decode()
     chunks = sorted((Path(streamlit.__file__).parent / "static" / "static" / "js").glob("PlotlyChart.*.js"))

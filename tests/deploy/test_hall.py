@@ -26,11 +26,11 @@ HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/hap
 pytestmark = pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (apt-get install -y haproxy; .ci/run does)")
 
 
-def answer(url: str, path: str, cookie: str = "", headers: dict | None = None) -> http.client.HTTPResponse:
+def answer(url: str, path: str, cookie: str = "") -> http.client.HTTPResponse:
     """The balancer's answer to GET path (its body read)."""
     parts = urllib.parse.urlsplit(url)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
-    connection.request("GET", path, headers={**({"Cookie": cookie} if cookie else {}), **(headers or {})})
+    connection.request("GET", path, headers={"Cookie": cookie} if cookie else {})
     response = connection.getresponse()
     response.body = response.read()
     connection.close()
@@ -123,7 +123,7 @@ def test_run_measures_both_sides_and_a_failover_with_no_view_lost():
 
 def test_front_end_bench_shows_the_cache_taking_the_assets_off_the_replica():
     """bench/front_end.py: a browser's page and assets cost the replica CPU straight, none behind the cache."""
-    result = subprocess.run([sys.executable, "bench/front_end.py", "--browsers", "2"], cwd=ROOT, capture_output=True,
+    result = subprocess.run([sys.executable, "bench/front_end.py", "--browsers", "4"], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     rows = {line[:26].strip(): line[26:].split() for line in result.stdout.splitlines()[2:]}
