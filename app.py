@@ -7,7 +7,7 @@ keeps its values in the URL.
 
 import streamlit as st
 
-from posenc.ui import memory
+from posenc.ui import collector, memory
 
 # An emoji icon is drawn by the browser; a ":material/…:" page icon would be fetched from the internet.
 # ?present=true (presenter mode) opens with the sidebar collapsed.
@@ -40,3 +40,4 @@ try:
     st.navigation(pages()).run()
 finally:  # also after st.stop() and st.rerun()
     memory.trim()
+    collector.freeze_shared()

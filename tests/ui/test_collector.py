@@ -1,0 +1,100 @@
+"""A server freezes what its sessions share after a run, only while few sessions are open
+(posenc/ui/collector.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import subprocess
+import sys
+import time
+import types
+import urllib.request
+
+import pytest
+
+from live_app import ROOT, free_port
+from posenc.ui import collector
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """A collector that has frozen nothing yet; whatever a test freezes is unfrozen after it."""
+    monkeypatch.setattr(collector, "_modules_frozen", 0)
+    yield
+    gc.unfreeze()
+
+
+def test_freezes_after_a_run_with_few_sessions_and_again_only_after_new_imports(fresh, monkeypatch):
+    assert collector.freeze_shared(lambda: 1)
+    assert gc.get_freeze_count() > 0
+    assert not collector.freeze_shared(lambda: 1)  # nothing imported since: one comparison, no freeze
+    gc.unfreeze()
+    monkeypatch.setitem(sys.modules, "posenc_test_new_module", types.ModuleType("posenc_test_new_module"))
+    assert collector.freeze_shared(lambda: 1)  # another page's first visit imported a module
+    assert gc.get_freeze_count() > 0
+
+
+@pytest.mark.parametrize("sessions", [None, collector.MAX_SESSIONS + 1, 300])
+def test_no_freeze_without_a_server_or_with_many_sessions_open(fresh, sessions):
+    assert not collector.freeze_shared(lambda: sessions)
+    assert gc.get_freeze_count() == 0
+    assert collector.freeze_shared(lambda: collector.MAX_SESSIONS)  # later, once the room is quiet
+
+
+def test_outside_a_server_there_are_no_sessions_to_count():
+    assert collector.open_sessions() is None  # pytest, a notebook, AppTest: no Streamlit runtime
+
+
+SCRIPT = """
+import gc
+import streamlit as st
+from posenc.ui import collector
+st.markdown(f"sessions={collector.open_sessions()} froze={collector.freeze_shared()} frozen={gc.get_freeze_count()}")
+"""
+
+
+async def _markdown_of_a_run(port: int) -> str:
+    import websockets
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    async with websockets.connect(f"ws://127.0.0.1:{port}/_stcore/stream", subprotocols=["streamlit"],
+                                  proxy=None, open_timeout=30) as ws:
+        msg = BackMsg()
+        msg.rerun_script.query_string = ""
+        msg.rerun_script.widget_states.SetInParent()
+        await ws.send(msg.SerializeToString())
+        async with asyncio.timeout(60):
+            while True:
+                forward = ForwardMsg()
+                forward.ParseFromString(await ws.recv())
+                if forward.WhichOneof("type") == "delta" and forward.delta.new_element.WhichOneof("type") == "markdown":
+                    return forward.delta.new_element.markdown.body
+
+
+def test_a_streamlit_server_counts_its_sessions_and_freezes(tmp_path):
+    """Streamlit's session manager is private API: this pins that posenc reads it on the pinned Streamlit."""
+    script = tmp_path / "count.py"
+    script.write_text(SCRIPT)
+    port = free_port()
+    command = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless=true", f"--server.port={port}",
+               "--server.address=127.0.0.1", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    server = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
+                    break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "streamlit did not start"
+                time.sleep(0.2)
+        body = asyncio.run(_markdown_of_a_run(port))
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+    fields = dict(part.split("=") for part in body.split())
+    assert fields["sessions"] == "1" and fields["froze"] == "True" and int(fields["frozen"]) > 10_000
