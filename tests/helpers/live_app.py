@@ -39,10 +39,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(timeout: float = 60.0):
-    """Yield the base URL of a fresh ``streamlit run app.py`` on loopback; stop it afterwards."""
+def running_app(timeout: float = 60.0, script: Path = ROOT / "app.py"):
+    """Yield the base URL of a fresh ``streamlit run app.py`` (or ``script``, which can import posenc) on
+    loopback, and its process; stop it afterwards."""
     port = free_port()
-    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless=true",
+    command = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless=true",
                f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
                "--server.fileWatcherType=none"]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
-import subprocess
 import sys
-import time
 import types
-import urllib.request
 
 import pytest
 
-from live_app import ROOT, free_port
+from live_app import running_app
 from posenc.ui import collector
 
 
@@ -78,23 +74,7 @@ def test_a_streamlit_server_counts_its_sessions_and_freezes(tmp_path):
     """Streamlit's session manager is private API: this pins that posenc reads it on the pinned Streamlit."""
     script = tmp_path / "count.py"
     script.write_text(SCRIPT)
-    port = free_port()
-    command = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless=true", f"--server.port={port}",
-               "--server.address=127.0.0.1", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
-                    break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, "streamlit did not start"
-                time.sleep(0.2)
-        body = asyncio.run(_markdown_of_a_run(port))
-    finally:
-        server.terminate()
-        server.wait(timeout=15)
+    with running_app(script=script) as (url, _process):
+        body = asyncio.run(_markdown_of_a_run(int(url.rsplit(":", 1)[1])))
     fields = dict(part.split("=") for part in body.split())
     assert fields["sessions"] == "1" and fields["froze"] == "True" and int(fields["frozen"]) > 10_000
