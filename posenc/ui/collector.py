@@ -11,7 +11,9 @@ done after a run, once the run's imports are in, and again whenever later runs i
 (another page's first visit). What is frozen is never collected as cyclic garbage, so it is done only
 while few sessions are open (``MAX_SESSIONS``): a frozen session's cycles outlive it. What that
 leaves, at most, is MAX_SESSIONS sessions' cyclic state per freeze, and a freeze happens only when
-the process has imported something new (a handful of times in its life).
+the process has imported something new (a handful of times in its life). Measured (a server's
+frozen objects unfrozen and collected once its sessions had closed): 113 objects, ~24 KB, when one
+session was open at the freeze; 647 objects, ~0.4 MB, when four were, some of them mid-run.
 """
 
 from __future__ import annotations
