@@ -287,12 +287,17 @@ async def http_get_cookie(host: str, port: int, target: str, cookie: str, timeou
             writer.close()
             with contextlib.suppress(OSError):
                 await writer.wait_closed()
-    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
-    if not head or len(head[0].split()) < 2 or head[0].split()[1] != "200":
-        raise ConnectionError(f"HTTP {head[0] if head else 'no answer'}")
-    set_cookies = [value for name, _, value in (line.partition(":") for line in head[1:])
-                   if name.strip().lower() == "set-cookie"]
+    set_cookies = [value for name, value in response_fields(answer, "HTTP ") if name == "set-cookie"]
     return affinity_cookie(set_cookies) or cookie
+
+
+def response_fields(answer: bytes, problem: str) -> list[tuple[str, str]]:
+    """The header fields (lower-case name, value) of an HTTP answer whose status is 200; else
+    ConnectionError(problem + its status line)."""
+    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+    if len(head[0].split()) < 2 or head[0].split()[1] != "200":
+        raise ConnectionError(problem + head[0])
+    return [(name.strip().lower(), value.strip()) for name, _, value in (line.partition(":") for line in head[1:])]
 
 
 def affinity_cookie(set_cookies: list[str]) -> str:
@@ -319,10 +324,7 @@ async def get_kept_alive(reader: asyncio.StreamReader, writer: asyncio.StreamWri
     """GET path on an open HTTP/1.1 connection and read the answer to its end; the body's bytes."""
     request = f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nAccept-Encoding: gzip, deflate, br\r\n"
     writer.write((request + (f"Cookie: {cookie}\r\n" if cookie else "") + "\r\n").encode())
-    head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
-    if len(head[0].split()) < 2 or head[0].split()[1] != "200":
-        raise ConnectionError(f"GET {path}: {head[0]}")
-    fields = {name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in head[1:])}
+    fields = dict(response_fields(await reader.readuntil(b"\r\n\r\n"), f"GET {path}: "))
     if "content-length" not in fields:
         raise ConnectionError(f"GET {path}: no Content-Length")
     remaining = size = int(fields["content-length"])
@@ -389,7 +391,7 @@ async def hall_session(port: int, timeout: float, hold_until: float, deadline: f
                 if files:
                     try:
                         await fetch_front_end(port, files, cookie, timeout)
-                    except (OSError, ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as exc:
+                    except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as exc:  # ConnectionError is an OSError
                         result.errors.append(f"front end: {type(exc).__name__}: {exc}"[:120])
                         return result
             elif dropped_at is not None:  # as Streamlit's frontend: health first, then the websocket
