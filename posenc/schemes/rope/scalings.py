@@ -231,7 +231,8 @@ def llama3_inv_freq(dim: int, base: float, *, seq_len: int | None = None, factor
     With wavelength λ_i = 2π/θ_i: λ_i < L₀/high_freq_factor keeps θ_i;
     λ_i > L₀/low_freq_factor gives θ_i/factor; in between
     θ'_i = (1 − σ_i)·θ_i/factor + σ_i·θ_i with σ_i = (L₀/λ_i − low)/(high − low).
-    Llama 3.1 uses factor 8, low 1, high 4, L₀ 8192.
+    Llama 3.1 uses factor 8, low 1, high 4, L₀ 8192; Llama 4 Scout factor 16 with low = high = 1,
+    which leaves no band in between (HF only warns when high <= low).
     """
     factor = _check_factor(factor)
     original = _check_original_length(original_max_position_embeddings)
@@ -239,12 +240,12 @@ def llama3_inv_freq(dim: int, base: float, *, seq_len: int | None = None, factor
                       meaning="L₀ over the wavelength above which θ is divided by factor")
     high = check_real(high_freq_factor, "high_freq_factor", minimum=0.0, strict=True,
                        meaning="L₀ over the wavelength below which θ is kept")
-    if high <= low:
-        raise ValueError(f"high_freq_factor ({high}) must be greater than low_freq_factor ({low}).")
+    if high < low:
+        raise ValueError(f"high_freq_factor ({high}) must be at least low_freq_factor ({low}).")
     inv_freq, _ = default_inv_freq(dim, base)
     wavelength = 2 * math.pi / inv_freq
     scaled = np.where(wavelength > original / low, inv_freq / factor, inv_freq)
-    with np.errstate(over="ignore", invalid="ignore"):  # the smooth branch is used only where it is finite
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # used only where it is finite
         smooth = (original / wavelength - low) / (high - low)
         smoothed = (1 - smooth) * scaled / factor + smooth * scaled
     is_medium = ~(wavelength < original / high) & ~(wavelength > original / low)
