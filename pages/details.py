@@ -8,7 +8,7 @@ from posenc.analysis import cells
 from posenc.figures import charts, heatmaps
 from posenc.schemes.rope.entry import rope_keywords
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, compute, presenter, sidebar, views
+from posenc.ui import binding, compute, motion, presenter, sidebar, views
 
 c = sidebar.controls()
 scheme = posenc.get_scheme(c.scheme)
@@ -27,6 +27,27 @@ def sinusoidal() -> None:
                                        y_label="wavelength (positions)", log_y=True), key="spacings")
     st.caption("Vaswani et al.: θᵢ = n^(−2i/d), so the longest wavelength is 2π·n^(1−2/d). tensor2tensor spreads "
                "the timescales from 1 to n over d/2 − 1 steps, so its longest wavelength is exactly 2π·n.")
+    clocks()
+
+
+def clocks() -> None:
+    """Every pair as a clock hand at the angle p·θᵢ, turning as the position p advances."""
+    st.subheader("Clocks: each pair turns at its own speed")
+    if c.d_model < 2:
+        st.info("A clock is a pair of dimensions (sin, cos): choose d_model ≥ 2.")
+        return
+    spacing = options.get("spacing", "vaswani")
+    d, n = c.d_model, posenc.schemes.scheme.latex_number(c.base)
+    exponent = rf"-2i/{d}" if spacing == "vaswani" else rf"-i/{d // 2 - 1}" if d > 2 else "0"
+    st.latex(rf"\big(PE[p,2i+1],\ PE[p,2i]\big) = \big(\cos p\theta_i,\ \sin p\theta_i\big),\quad "
+             rf"\theta_i = {n}^{{{exponent}}},\quad i = 0,\dots,{d // 2 - 1}")
+    motion.animation(views.clock_figure(c.d_model, c.base, spacing, c.length), "clocks", what="position p",
+                     name="clocks")
+    st.caption(f"Pair i of the table (its cos across, its sin up) is a hand at the angle p·θᵢ. Eight of the "
+               f"{d // 2} pairs, evenly spread over i, fastest first: pair 0 turns by one radian a position, the "
+               f"slowest by θ = {posenc.frequencies(d, c.base, spacing=spacing)[-1]:.3g}, so together they tell "
+               f"every position apart, as the hands of a clock tell the time. Positions 0 … "
+               f"{min(c.length, 200) - 1} of the length {c.length}.")
 
 
 def learned() -> None:
@@ -146,7 +167,36 @@ def rope() -> None:
     if pairs:
         presenter.chart(views.rope_phasor_figure(c.d_model, c.base, c.options, m, n, tuple(pairs)), key="rope_pairs_fig")
         st.caption("Each pair turns by its own angle (n − m)·θᵢ: fast pairs (small i) spin, slow pairs barely move.")
+    rope_clocks(m, n)
     rope_grid()
+
+
+def rope_clocks(m: int, n: int) -> None:
+    """RoPE's pairs as turning clocks, then the relative property in motion: both moved, the key moved alone."""
+    st.subheader("Clocks: each rotated pair turns at its own speed")
+    st.latex(rf"R_p\,x:\ (x_{{2i}}, x_{{2i+1}}) \mapsto \text{{turned by }} p\,\theta'_i,\quad \theta_i = "
+             rf"{posenc.schemes.scheme.latex_number(c.base)}^{{-2i/{c.d_model}}}\ \text{{(}}\theta'_i\text{{: "
+             rf"after the scaling {options['rope_type']})}}")
+    motion.animation(views.rope_clock_figure(c.d_model, c.base, c.options, c.length), "rope_clocks",
+                     what="position p", name="rope_clocks")
+    st.caption("A unit vector along each pair's first axis, rotated by apply_rope to position p (eight pairs, "
+               "fastest first; YaRN's factor on cos and sin divided out, so each hand shows its angle p·θ'ᵢ).")
+    st.subheader("The relative property, in motion")
+    st.latex(r"(R_{m+s}\,q)\cdot(R_{n+s}\,k) = q^\top R_{n-m}\,k \quad\text{for every shift } s")
+    for name, (figure, scores) in views.rope_relative_figures(c.d_model, c.base, c.options, c.length, m, n).items():
+        apart = name == "apart"
+        if len(scores) < 2:
+            st.caption("With the key at the last position there is no room to move: choose a smaller m or n.")
+            return
+        motion.animation(figure, f"rope_relative_{name}", what="shift s",
+                         name="rope_relative")
+        spread = float(np.ptp(scores))
+        if apart:
+            st.caption(f"Only the key moves: the offset n + s − m grows from {n - m} to {n - m + len(scores) - 1} "
+                       f"and the score changes with it (it spans {spread:.3g} over the {len(scores)} frames).")
+        else:
+            st.caption(f"Both move by s: over {len(scores)} frames the score varies by {spread:.1e} (float64 "
+                       f"rounding), as it sees only the offset n − m = {n - m}.")
 
 
 def kerple() -> None:

@@ -5,7 +5,7 @@ import streamlit as st
 
 import posenc
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, compute, presenter, sidebar, views
+from posenc.ui import binding, compute, motion, presenter, sidebar, views
 
 c = sidebar.controls()
 if c.scheme in ("rope", "xpos"):  # the score of a rotated query and key
@@ -35,6 +35,13 @@ vectors, per_dimension, residual = views.rotation_vectors(c.d_model, c.base, spa
 presenter.chart(vectors, key="vectors")
 st.metric("max |M_k·PE[pos] − PE[pos+k]| (float64)", f"{residual:.3e}")
 presenter.chart(per_dimension, key="residual_per_dimension")
+
+st.subheader(f"In motion: PE[{pos}] turned by M_k as k grows")
+motion.animation(views.rotation_sweep_figure(c.d_model, c.base, spacing, pos, c.length), "rotation_sweep",
+                 what="offset k", name="rotation_sweep")
+st.caption(f"In every frame the crosses (M_k·PE[{pos}], the rotation applied to the start vector) sit inside the "
+           f"circles (PE[{pos}+k], read from the table); the title gives their largest gap. k runs from 0 to at most "
+           f"99, and stays below the length ({c.length}).")
 
 st.subheader("The 2×2 blocks of M_k")
 pairs_total = c.d_model // 2

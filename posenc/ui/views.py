@@ -12,7 +12,7 @@ import streamlit as st
 import posenc
 import posenc.schemes.offsets
 from posenc.analysis import cells, curves
-from posenc.figures import charts, heatmaps
+from posenc.figures import animations, charts, heatmaps
 from posenc.schemes.scheme import Option
 from posenc.ui import presenter
 from posenc.ui.binding import bound_control
@@ -367,3 +367,89 @@ def patch_grid_figures(d_model: int, base: float, height: int, width: int, frame
                                              title=f"{name}: q·k / d_model, q = k = ones")
         results[name] = (figure, difference)
     return ids_figure, results
+
+
+# -- animations: every frame built here once, played in the browser (posenc.figures.animations) --------------
+
+@shared_figure
+def clock_figure(d_model: int, base: float, spacing: str, length: int):
+    """The sinusoidal encoding's pairs as clocks: hand i at (PE[p, 2i+1], PE[p, 2i]) = (cos pθᵢ, sin pθᵢ), the
+    table's own cells, for positions 0 … min(length, MAX_CLOCK_FRAMES) − 1."""
+    pairs = animations.clock_pairs(d_model // 2)
+    positions = np.arange(min(length, animations.MAX_CLOCK_FRAMES))
+    values = cells.sinusoidal_cells(positions, np.stack([2 * pairs, 2 * pairs + 1], axis=1).ravel(), d_model, base,
+                                    spacing=spacing)  # (positions, 2·pairs): sin, cos of each pair
+    thetas = posenc.frequencies(d_model, base, spacing=spacing)[pairs]
+    return animations.clock_animation(positions, pairs, values[:, 1::2], values[:, 0::2], thetas,
+                                      title=f"Each pair i turns by θᵢ per position (d_model = {d_model})")
+
+
+def _rope_pair_axes(keywords: dict, pairs: np.ndarray, pair_count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The two dimensions of each pair: (2i, 2i+1) interleaved, (i, i + d_rot/2) in the half layout."""
+    if keywords.get("layout", "interleaved") == "interleaved":
+        return 2 * pairs, 2 * pairs + 1
+    return pairs, pairs + pair_count
+
+
+@shared_figure
+def rope_clock_figure(d_model: int, base: float, options: tuple, length: int):
+    """RoPE's pairs as clocks: a unit vector along each pair's first axis, rotated by apply_rope to
+    positions 0 … min(length, MAX_CLOCK_FRAMES) − 1 (frequencies of seq_len = length), divided by the
+    scaling's attention factor (YaRN's s) so the hand shows the angle p·θ'ᵢ on the unit circle."""
+    from posenc.schemes.rope.entry import rope_keywords
+
+    keywords = rope_keywords(dict(options)) | {"seq_len": length}
+    inv_freq, scale = posenc.rope_inv_freq(d_model, base, **{k: v for k, v in keywords.items() if k != "layout"})
+    pairs = animations.clock_pairs(len(inv_freq))
+    first, second = _rope_pair_axes(keywords, pairs, len(inv_freq))
+    positions = np.arange(min(length, animations.MAX_CLOCK_FRAMES))
+    units = np.zeros((len(pairs), 1, d_model))
+    units[np.arange(len(pairs)), 0, first] = 1.0
+    rotated = posenc.apply_rope(np.broadcast_to(units, (len(pairs), len(positions), d_model)), positions, base,
+                                **keywords) / scale  # (pairs, positions, d_model)
+    cosines = rotated[np.arange(len(pairs)), :, first].T  # (positions, pairs)
+    sines = rotated[np.arange(len(pairs)), :, second].T
+    return animations.clock_animation(positions, pairs, cosines, sines, inv_freq[pairs],
+                                      title=f"Each rotated pair i turns by θ'ᵢ per position (d_model = {d_model})")
+
+
+@shared_figure
+def rotation_sweep_figure(d_model: int, base: float, spacing: str, pos: int, length: int):
+    """M_k·PE[pos] (apply_rotation) against PE[pos+k] (the table's cells) for k = 0 … K, K + 1 ≤
+    MAX_SWEEP_FRAMES and pos + K < length; at most MAX_SWEEP_DIMENSIONS dimensions drawn, whole pairs."""
+    offsets = np.arange(min(length - pos, animations.MAX_SWEEP_FRAMES))
+    every = np.arange(d_model)
+    start = cells.sinusoidal_cells([pos], every, d_model, base, spacing=spacing)  # (1, d_model)
+    rotated = np.concatenate([posenc.apply_rotation(int(k), start, base, spacing=spacing) for k in offsets])
+    targets = cells.sinusoidal_cells(pos + offsets, every, d_model, base, spacing=spacing)  # (offsets, d_model)
+    dims = heatmaps.thin_index(d_model, animations.MAX_SWEEP_DIMENSIONS, group=2)
+    note = heatmaps.stride_note(dims, d_model, "dimension", group=2)
+    return animations.rotation_animation(dims, start[0, dims], offsets, rotated[:, dims], targets[:, dims], pos=pos,
+                                         dimension_note=note)
+
+
+@shared_figure
+def rope_relative_figures(d_model: int, base: float, options: tuple, length: int, m: int, n: int):
+    """{"together": (figure, scores), "apart": (figure, scores)}: a fixed random query and key (seed 0, as the
+    rotation check's) at m + s and n + s (together) or at m and n + s (apart), s = 0 … while inside the length,
+    at most MAX_SWEEP_FRAMES frames; the scores by posenc.rope_scores, one seq_len = length for every frame."""
+    from posenc.schemes.rope.entry import rope_keywords
+
+    keywords = rope_keywords(dict(options)) | {"seq_len": length}
+    rng = np.random.default_rng(0)
+    q, k = rng.normal(size=d_model), rng.normal(size=d_model)
+    shifts = np.arange(min(length - max(m, n), animations.MAX_SWEEP_FRAMES))
+    moves = {"together": (m + shifts, n + shifts), "apart": (np.full(len(shifts), m), n + shifts)}
+    scores = {name: np.diagonal(posenc.rope_scores(q, k, queries, keys, base, **keywords)).copy()
+              for name, (queries, keys) in moves.items()}
+    every = np.concatenate(list(scores.values()))
+    pad = 0.08 * max(float(np.ptp(every)), 1e-9)
+    score_range = (float(every.min()) - pad, float(every.max()) + pad)
+    titles = {"together": "Query and key move together: the offset stays, the score stays",
+              "apart": "The key moves away: the offset grows, the score changes"}
+    figures = {}
+    for name, (queries, keys) in moves.items():
+        scores[name].setflags(write=False)
+        figures[name] = (animations.shift_animation(queries, keys, scores[name], length=length, title=titles[name],
+                                                    score_range=score_range), scores[name])
+    return figures
