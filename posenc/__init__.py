@@ -2,8 +2,10 @@
 
 The math lives in one module per family; torch versions are in
 ``posenc.modules`` (imported on demand, so numpy users never load torch).
+Released models (Llama, Gemma, Qwen, …) and their settings: ``posenc.models``.
 """
 
+from posenc import models
 from posenc.analysis.similarity import similarity_matrix
 from posenc.schemes.absolute import learned_absolute, nope
 from posenc.schemes.alibi import alibi_bias, alibi_slopes
@@ -40,6 +42,7 @@ __all__ = [
     "apply_rope_2d",
     "kerple_bias",
     "learned_absolute",
+    "models",
     "mrope_position_ids",
     "nope",
     "rope_inv_freq",

@@ -37,6 +37,7 @@ from posenc.checks import (
     check_base,
     check_d_model,
     check_finite,
+    check_flag,
     check_int,
 )
 from posenc.schemes.rope.rotation import _rotate
@@ -137,8 +138,30 @@ def scaled_mrope_section(d: int) -> tuple[int, int, int]:
     return d // 2 - 2 * spatial, spatial, spatial
 
 
+def mrope_axes(d: int, mrope_section: Sequence[int] = QWEN2_VL_SECTION, interleaved: bool = False) -> np.ndarray:
+    """Which id turns each pair of an M-RoPE head: 0 (t), 1 (h) or 2 (w); shape (d/2,), int64.
+
+    Qwen2-VL (arXiv:2409.12191): three consecutive bands of s_t, s_h, s_w pairs. Qwen3-VL
+    (``interleaved=True``; transformers 5.23 ``Qwen3VLTextRotaryEmbedding``): pair i takes h when
+    i mod 3 = 1 and i < 3·s_h, w when i mod 3 = 2 and i < 3·s_w, t otherwise; s_h and s_w pairs go to
+    the row and the column only if 3·s_h − 2 < d/2 and 3·s_w − 1 < d/2, which is checked. (24, 20, 20)
+    for d = 128: h at 1, 4, …, 58, w at 2, 5, …, 59, t at 0, 3, …, 63 and 60 to 63.
+    """
+    section = check_mrope_section(mrope_section, d)
+    interleaved = check_flag(interleaved, "interleaved")
+    if not interleaved:
+        return np.repeat(np.arange(3), section)
+    pairs, (_, rows, cols) = d // 2, section
+    if 3 * rows - 2 >= pairs or 3 * cols - 1 >= pairs:
+        raise ValueError(f"interleaved M-RoPE gives the row every third pair from 1 and the column every third from "
+                         f"2, so 3·s_h − 2 and 3·s_w − 1 must be below d/2 = {pairs}; got mrope_section {section}.")
+    axis = np.zeros(pairs, dtype=np.int64)
+    axis[1:3 * rows:3], axis[2:3 * cols:3] = 1, 2
+    return axis
+
+
 def apply_mrope(x: np.ndarray, positions: np.ndarray, base: float = 10000.0,
-                mrope_section: Sequence[int] = QWEN2_VL_SECTION) -> np.ndarray:
+                mrope_section: Sequence[int] = QWEN2_VL_SECTION, interleaved: bool = False) -> np.ndarray:
     """Rotate x, shape (length, d) or (..., length, d), by multimodal RoPE at ids (t, h, w) = positions[:, p].
 
     M-RoPE (Qwen2-VL, arXiv:2409.12191): with θ_i = base^(−2i/d) and (s_t, s_h, s_w) =
@@ -146,16 +169,20 @@ def apply_mrope(x: np.ndarray, positions: np.ndarray, base: float = 10000.0,
     i < s_t, h·θ_i for s_t ≤ i < s_t + s_h and w·θ_i after: x' = x·cos(cat(φ, φ)) +
     rotate_half(x)·sin(cat(φ, φ)). ``positions``: shape (3, length), whole numbers (temporal,
     height, width ids). On a text token (t = h = w = p) this is 1-D RoPE at p, half layout.
+
+    ``interleaved=True`` is Qwen3-VL's layout (:func:`mrope_axes`): the three ids take turns,
+    pair i turning by h when i mod 3 = 1 and i < 3·s_h, by w when i mod 3 = 2 and i < 3·s_w, by t
+    otherwise, so every id gets fast and slow pairs (transformers 5.23,
+    ``Qwen3VLTextRotaryEmbedding.recomposition_frequencies``, formerly ``apply_interleaved_mrope``).
     """
     x = _rotated_input(x)
     length, d = x.shape[-2:]
     d = check_d_model(d)
     if d % 2:
         raise ValueError(f"M-RoPE rotates pairs of dimensions, so d must be even; got d = {d}.")
-    section = check_mrope_section(mrope_section, d)
+    axis = mrope_axes(d, mrope_section, interleaved)  # (d/2,): which id turns pair i
     ids = _whole_positions(positions, "positions", (3, length))  # rows: t, h, w
     theta = default_inv_freq(d, check_base(base))[0]  # (d/2,)
-    axis = np.repeat(np.arange(3), section)  # (d/2,): which id turns pair i
     angles = ids[axis].T * theta  # (length, d/2)
     return _rotate_half_layout(x, angles)
 
