@@ -6,17 +6,22 @@
 - :func:`chart` draws every plotly chart: the camera button saves a PNG at twice its
   on-screen size named after the settings, and figures are restyled on a copy (figures
   are cached, shared objects and are never mutated) for presenter mode (larger text,
-  thicker lines, bigger markers) and for the dark theme.
+  thicker lines, bigger markers) and for the dark theme. Every chart has its text
+  alternative (WCAG 1.1.1): one sentence built from the figure (posenc/figures/describe.py)
+  as the chart's accessible name, and its data as tables in a closed expander below it.
 """
 
 from __future__ import annotations
 
 import re
+import weakref
 
 import plotly.graph_objects as go
 import streamlit as st
 
+from posenc.figures import describe
 from posenc.settings.parsing import code_span
+from posenc.ui import accessibility
 from posenc.ui.binding import warn
 
 SCALE = 1.4  # text in presenter mode
@@ -59,7 +64,9 @@ def toggle() -> bool:
 
 
 def apply(present: bool) -> None:
-    """Restyle the page for a projector when ``present``; nothing otherwise."""
+    """The page-wide accessibility of every page (posenc/ui/accessibility.py), and restyle the page for a
+    projector when ``present``."""
+    accessibility.apply()
     if present:
         st.html(PRESENTER_CSS)
 
@@ -154,12 +161,51 @@ def restyle(fig: go.Figure, *, present: bool, dark: bool) -> go.Figure:
     return go.Figure(spec)
 
 
+_SENTENCES: dict[int, str] = {}  # id(figure) -> its sentence, while the figure lives
+MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|$~<>:])")
+
+
+def sentence(fig: go.Figure) -> str:
+    """The figure's sentence (describe.describe), once per figure object: figures are cached and
+    shared, and a heatmap's range is a pass over all its cells."""
+    text = _SENTENCES.get(id(fig))
+    if text is None:
+        text = _SENTENCES[id(fig)] = describe.describe(fig)
+        weakref.finalize(fig, _SENTENCES.pop, id(fig), None)  # a figure is unhashable: keyed by id
+    return text
+
+
+def escaped(text: str) -> str:
+    """``text`` shown as it is by Streamlit's markdown (labels, captions)."""
+    return MARKDOWN.sub(r"\\\1", text)
+
+
+def data_expander(fig: go.Figure, key: str, text: str) -> None:
+    """A closed expander under the chart with its sentence and its traces' data as tables, made only when
+    opened: closed, it is one element."""
+    title = describe.plain(fig.layout.title.text if fig.layout.title is not None else "").split(": ")[0]
+    label = f"Chart data: {title[:60]}" if title else "Chart data"
+    box = st.expander(escaped(label), key=f"{key}__data", on_change="rerun", icon=":material/table:")
+    if not box.open:
+        return
+    with box:
+        st.caption(escaped(text))
+        for caption, columns in describe.data_tables(fig):
+            st.caption(escaped(caption))
+            st.dataframe(columns, hide_index=True, height=min(400, 36 + 35 * len(next(iter(columns.values()), []))))
+
+
 def chart(fig: go.Figure, key: str, name: str | None = None, **settings: object):
-    """st.plotly_chart with a camera button that saves PNG at 2× and a file name carrying the settings."""
+    """st.plotly_chart with a camera button that saves PNG at 2× and a file name carrying the settings,
+    the figure's sentence as its accessible name and its data in a closed expander below it."""
+    text = sentence(fig)
+    original = fig
     present, dark = is_on(), _dark()
     if present or dark:
         fig = restyle(fig, present=present, dark=dark)
     config = {"displaylogo": False,
               "toImageButtonOptions": {"format": "png", "scale": EXPORT_SCALE,
                                        "filename": file_name(name or key, **settings)}}
-    return st.plotly_chart(fig, key=key, config=config)
+    shown = st.plotly_chart(fig, key=key, config=config, alt=text)
+    data_expander(original, key, text)
+    return shown

@@ -1,0 +1,99 @@
+"""Page-wide accessibility for every page: what posenc adds to the page Streamlit draws.
+
+WCAG 2.1 AA, checked with axe-core in tests/browser/test_accessibility.py, and a phone of 390×844
+(tests/browser/test_phone.py):
+
+- A box that scrolls sideways (a KaTeX display formula wider than the screen, a code block, a wide
+  st.table) is reachable from the keyboard: tabindex 0, role "region" and a name (axe's
+  scrollable-region-focusable; WCAG 2.1.1 Keyboard). Streamlit's st.latex and st.code take no
+  attributes, so a small script of :data:`SCRIPT` sets them on the boxes that scroll now, and takes
+  them off again when a box fits (a wider window), so a formula that fits is no extra tab stop.
+- Such a box shows that it scrolls: a scroll bar that stays visible and a shadow on its right edge.
+- The chart tool bar (plotly's modebar) sits above a chart on a narrow screen, not on its title,
+  stays visible on a touch screen (no hover there), and its buttons are reached with Tab and pressed
+  with Enter or Space; a focused control shows a ring.
+- A table cell breaks a long word rather than scroll inside a narrow column.
+
+:func:`apply` adds all of it as one element (every element is work in every run:
+bench/runs_per_second.py). Its text is a constant of this module: nothing from the URL reaches it.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+NARROW = 640  # px: a phone, or a narrow window (Streamlit stacks columns below this width)
+TOOLBAR = 30  # px: the height of plotly's modebar, put above the chart on a narrow screen
+
+STYLE = f"""<style>
+.katex-display, [data-testid="stCode"] pre {{ overflow-x: auto; overflow-y: hidden; max-width: 100%; }}
+[data-posenc-scrolls] {{ box-shadow: inset -14px 0 10px -10px rgba(128, 128, 128, 0.75);
+  scrollbar-width: thin; scrollbar-color: rgba(128, 128, 128, 0.8) transparent; }}
+[data-posenc-scrolls]::-webkit-scrollbar {{ height: 6px; }}
+[data-posenc-scrolls]::-webkit-scrollbar-thumb {{ background: rgba(128, 128, 128, 0.8); border-radius: 3px; }}
+[data-posenc-scrolls]:focus-visible, .modebar-btn:focus-visible {{ outline: 2px solid #1f4e9c; outline-offset: 2px; }}
+[data-testid="stTable"] th, [data-testid="stTable"] td {{ overflow-wrap: anywhere; }}
+.js-plotly-plot .plotly .modebar:focus-within {{ opacity: 1; }}
+@media (hover: none) {{ .js-plotly-plot .plotly .modebar {{ opacity: 1; }} }}
+@media (max-width: {NARROW}px) {{
+  .stElementContainer:has(> [data-testid="stFullScreenFrame"] > [data-testid="stPlotlyChart"]) {{
+    margin-top: {TOOLBAR}px; overflow: visible; }}
+  [data-testid="stPlotlyChart"] .js-plotly-plot {{ overflow: visible !important; }}
+  [data-testid="stPlotlyChart"] .modebar-container {{ top: -{TOOLBAR}px !important; }}
+}}
+</style>"""
+
+SCRIPT = """<script>
+(() => {
+  if (window.posencAccessibility) return;  // one observer per tab: st.html may run this again
+  window.posencAccessibility = true;
+  const SCROLLERS = [[".katex-display", "Formula"], ['[data-testid="stCode"] pre', "Code"],
+                     ['[data-testid="stTable"] > div', "Table"]];
+  const scrolls = (box) => {
+    const style = getComputedStyle(box), can = (o) => o === "auto" || o === "scroll";
+    return (can(style.overflowX) && box.scrollWidth > box.clientWidth + 1)
+        || (can(style.overflowY) && box.scrollHeight > box.clientHeight + 1);
+  };
+  const mark = () => {
+    for (const [selector, what] of SCROLLERS) {
+      for (const box of document.querySelectorAll(selector)) {
+        const marked = box.hasAttribute("data-posenc-scrolls");
+        if (scrolls(box) && !marked) {
+          box.setAttribute("data-posenc-scrolls", "");
+          box.tabIndex = 0;
+          box.setAttribute("role", "region");
+          box.setAttribute("aria-label", `${what}, wider than the screen: scroll sideways`);
+        } else if (!scrolls(box) && marked) {
+          for (const name of ["data-posenc-scrolls", "tabindex", "role", "aria-label"]) box.removeAttribute(name);
+        }
+      }
+    }
+    for (const button of document.querySelectorAll(".modebar-btn:not([tabindex])")) {
+      button.tabIndex = 0;
+      button.setAttribute("role", "button");
+      button.setAttribute("aria-label", button.getAttribute("data-title") || "Chart tool");
+    }
+  };
+  document.addEventListener("keydown", (event) => {
+    if ((event.key === "Enter" || event.key === " ") && event.target.matches?.(".modebar-btn")) {
+      event.preventDefault();
+      event.target.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true}));
+    }
+  });
+  let pending = false;
+  const later = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; mark(); });
+  };
+  new MutationObserver(later).observe(document.body, {childList: true, subtree: true});
+  window.addEventListener("resize", later);
+  later();
+})();
+</script>"""
+
+
+def apply() -> None:
+    """The style and the script, in the sidebar's end (a style-only st.html goes to no container, but
+    a script needs one; in the main column it would push every page down)."""
+    st.sidebar.html(STYLE + SCRIPT, unsafe_allow_javascript=True)
