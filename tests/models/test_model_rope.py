@@ -1,0 +1,275 @@
+"""posenc.models' frequencies, decoupled RoPE and interleaved M-RoPE against transformers 5.23's own classes.
+
+For every preset and every layer type that rotates, the family's RotaryEmbedding class is built from a config
+object constructed here with the preset's numbers (no download): its ``inv_freq`` (``<layer_type>_inv_freq``
+for Gemma 3 and ModernBERT) and ``attention_scaling`` must equal posenc.models.rope_inv_freq, to float32
+rounding (transformers computes θ in float32). LongRoPE's long factors are read after a forward past
+L₀ = 4096 positions, as transformers switches them. Then known values, DeepSeek-V3's decoupled rotation
+and softmax scale, and Qwen3-VL's interleaved M-RoPE against its rotary class and apply_rotary_pos_emb.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import posenc
+from posenc.models import MODELS, decoupled_rope, rope_inv_freq, softmax_scale
+from posenc.schemes.rope.multimodal import mrope_axes
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+transformers.logging.set_verbosity_error()  # Llama 4 Scout's high_freq_factor = low_freq_factor is only warned about
+
+from transformers import (  # noqa: E402  (after importorskip: transformers is for the tests only)
+    DeepseekV3Config,
+    Gemma3TextConfig,
+    GptOssConfig,
+    Llama4TextConfig,
+    LlamaConfig,
+    MistralConfig,
+    ModernBertConfig,
+    Phi3Config,
+    Qwen3Config,
+)
+from transformers.models.deepseek_v3 import modeling_deepseek_v3 as hf_deepseek  # noqa: E402
+from transformers.models.gemma3.modeling_gemma3 import Gemma3RotaryEmbedding  # noqa: E402
+from transformers.models.gpt_oss.modeling_gpt_oss import GptOssRotaryEmbedding  # noqa: E402
+from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding  # noqa: E402
+from transformers.models.llama4.modeling_llama4 import Llama4TextRotaryEmbedding  # noqa: E402
+from transformers.models.mistral.modeling_mistral import MistralRotaryEmbedding  # noqa: E402
+from transformers.models.modernbert.modeling_modernbert import ModernBertRotaryEmbedding  # noqa: E402
+from transformers.models.phi3.modeling_phi3 import Phi3RotaryEmbedding  # noqa: E402
+from transformers.models.qwen2_vl.configuration_qwen2_vl import Qwen2VLTextConfig  # noqa: E402
+from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLRotaryEmbedding  # noqa: E402
+from transformers.models.qwen3.modeling_qwen3 import Qwen3RotaryEmbedding  # noqa: E402
+from transformers.models.qwen3_vl import modeling_qwen3_vl as hf_qwen3_vl  # noqa: E402
+from transformers.models.qwen3_vl.configuration_qwen3_vl import Qwen3VLTextConfig  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
+
+
+def rope_parameters(name: str, layer_type: str) -> dict:
+    """The preset's layer type as transformers' rope_parameters (rope_theta and the scaling's keys)."""
+    positional = MODELS[name].positional(layer_type)
+    options = {k: (list(v) if isinstance(v, tuple) else v) for k, v in positional.options.items()
+               if k not in ("layout", "rotary_fraction", "max_position_embeddings")}
+    return {"rope_theta": positional.base, **options}
+
+
+def single(name: str) -> dict:
+    (layer_type,) = {t for t in MODELS[name].layer_types if MODELS[name].positional(t).scheme == "rope"}
+    return rope_parameters(name, layer_type)
+
+
+def common(name: str) -> dict:
+    model = MODELS[name]
+    head_dim = next(p.head_dim for p in model.positionals.values())
+    return dict(head_dim=head_dim, hidden_size=head_dim * 4, num_attention_heads=4, num_key_value_heads=4,
+                num_hidden_layers=len(model.layer_types), max_position_embeddings=model.context_length)
+
+
+def per_type(name: str) -> dict:
+    return {t: rope_parameters(name, t) for t in set(MODELS[name].layer_types)}
+
+
+# name -> a function building (the family's rotary embedding module, layer types it holds)
+HF_ROTARY = {
+    "llama-2-7b": lambda: LlamaRotaryEmbedding(LlamaConfig(**common("llama-2-7b"), rope_parameters=single("llama-2-7b"))),
+    "llama-3.1-8b": lambda: LlamaRotaryEmbedding(LlamaConfig(**common("llama-3.1-8b"),
+                                                             rope_parameters=single("llama-3.1-8b"))),
+    "llama-4-scout": lambda: Llama4TextRotaryEmbedding(Llama4TextConfig(**common("llama-4-scout"),
+                                                                        rope_parameters=single("llama-4-scout"))),
+    "mistral-7b-v0.1": lambda: MistralRotaryEmbedding(MistralConfig(**common("mistral-7b-v0.1"), sliding_window=4096,
+                                                                    rope_parameters=single("mistral-7b-v0.1"))),
+    "qwen3-8b": lambda: Qwen3RotaryEmbedding(Qwen3Config(**common("qwen3-8b"), rope_parameters=single("qwen3-8b"))),
+    "qwen2-vl-7b": lambda: Qwen2VLRotaryEmbedding(Qwen2VLTextConfig(
+        **common("qwen2-vl-7b"), rope_parameters={**single("qwen2-vl-7b"), "mrope_section": [16, 24, 24]})),
+    "qwen3-vl-8b": lambda: hf_qwen3_vl.Qwen3VLTextRotaryEmbedding(Qwen3VLTextConfig(
+        **common("qwen3-vl-8b"), rope_parameters={**single("qwen3-vl-8b"), "mrope_section": [24, 20, 20],
+                                                  "mrope_interleaved": True})),
+    "phi-3-mini-128k": lambda: Phi3RotaryEmbedding(Phi3Config(**common("phi-3-mini-128k"),
+                                                              original_max_position_embeddings=4096,
+                                                              rope_parameters=single("phi-3-mini-128k"))),
+    "gemma-3-4b": lambda: Gemma3RotaryEmbedding(Gemma3TextConfig(**common("gemma-3-4b"), sliding_window=1024,
+                                                                 rope_parameters=per_type("gemma-3-4b"))),
+    "gpt-oss-20b": lambda: GptOssRotaryEmbedding(GptOssConfig(**common("gpt-oss-20b"),
+                                                              rope_parameters=single_yarn("gpt-oss-20b"))),
+    "deepseek-v3": lambda: hf_deepseek.DeepseekV3RotaryEmbedding(deepseek_config()),
+    "modernbert-base": lambda: ModernBertRotaryEmbedding(ModernBertConfig(
+        hidden_size=768, num_attention_heads=12, num_hidden_layers=22, max_position_embeddings=8192,
+        local_attention=128, rope_parameters=per_type("modernbert-base"))),
+}
+
+
+def single_yarn(name: str) -> dict:
+    """gpt-oss's two layer types share one rope_parameters (the config has one)."""
+    parameters = per_type(name)
+    assert parameters["sliding_attention"] == parameters["full_attention"]
+    return parameters["full_attention"]
+
+
+def deepseek_config() -> DeepseekV3Config:
+    extra = MODELS["deepseek-v3"].positional("full_attention").extra
+    return DeepseekV3Config(qk_rope_head_dim=64, qk_nope_head_dim=extra["qk_nope_head_dim"],
+                            v_head_dim=extra["v_head_dim"], max_position_embeddings=163_840,
+                            rope_parameters=single("deepseek-v3"))
+
+
+ROTARY_CASES = [(name, layer_type) for name, model in MODELS.items() for layer_type in dict.fromkeys(model.layer_types)
+                if model.positional(layer_type).scheme == "rope"]
+
+
+def test_every_rotary_preset_has_a_reference():
+    assert {name for name, _ in ROTARY_CASES} == set(HF_ROTARY)
+
+
+def hf_frequencies(rotary, layer_type: str, name: str) -> tuple[np.ndarray, float]:
+    if isinstance(rotary, (Gemma3RotaryEmbedding, ModernBertRotaryEmbedding)):
+        return (getattr(rotary, f"{layer_type}_inv_freq").double().numpy(),
+                float(getattr(rotary, f"{layer_type}_attention_scaling")))
+    return rotary.inv_freq.double().numpy(), float(rotary.attention_scaling)
+
+
+def float32_rtol(base: float) -> float:
+    """transformers computes base ** (2i/d) in float32: the exponent's rounding (~6e-8) grows by ln(base)."""
+    return 3e-7 * (1 + math.log(base))
+
+
+@pytest.mark.parametrize(("name", "layer_type"), ROTARY_CASES, ids=[f"{n}.{t}" for n, t in ROTARY_CASES])
+def test_rope_inv_freq_equals_the_family_rotary_embedding(name, layer_type):
+    rotary = HF_ROTARY[name]()
+    expected, expected_scaling = hf_frequencies(rotary, layer_type, name)
+    got, scaling = rope_inv_freq(name, layer_type)
+    positional = MODELS[name].positional(layer_type)
+    assert got.shape == expected.shape == (positional.rotary_dims // 2,)
+    np.testing.assert_allclose(got, expected, rtol=float32_rtol(positional.base), atol=0)
+    assert scaling == pytest.approx(expected_scaling, rel=1e-12)
+
+
+@pytest.mark.parametrize(("seq_len", "which"), [(4096, "short"), (4097, "long"), (131_072, "long")])
+def test_phi3_switches_to_its_long_factors_past_4096_tokens_as_transformers(seq_len, which):
+    rotary = HF_ROTARY["phi-3-mini-128k"]()
+    rotary(torch.zeros(1, dtype=torch.float32), torch.tensor([[seq_len - 1]]))  # forward: longrope's switch
+    got, scaling = rope_inv_freq("phi-3-mini-128k", seq_len=seq_len)
+    np.testing.assert_allclose(got, rotary.inv_freq.double().numpy(), rtol=float32_rtol(10_000.0), atol=0)
+    factors = np.array(MODELS["phi-3-mini-128k"].positional("full_attention").options[f"{which}_factor"])
+    np.testing.assert_allclose(got, 10_000.0 ** (-np.arange(0, 96, 2) / 96) / factors, rtol=1e-15)
+    assert scaling == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)), rel=1e-15)
+
+
+def test_known_values():
+    theta = lambda base, d: base ** (-np.arange(0, d, 2) / d)
+    # Llama 3.1: fast pairs (wavelength < 8192/4 = 2048) kept, slow ones (> 8192) divided by 8
+    llama, _ = rope_inv_freq("llama-3.1-8b")
+    wavelength = 2 * math.pi / theta(500_000.0, 128)
+    np.testing.assert_allclose(llama[wavelength < 2048], theta(500_000.0, 128)[wavelength < 2048], rtol=1e-15)
+    np.testing.assert_allclose(llama[wavelength > 8192], theta(500_000.0, 128)[wavelength > 8192] / 8, rtol=1e-15)
+    # Llama 4 Scout: low = high = 1, no band: every pair slower than 8192 positions per turn divided by 16
+    scout, _ = rope_inv_freq("llama-4-scout")
+    wavelength = 2 * math.pi / theta(500_000.0, 128)
+    np.testing.assert_allclose(scout, np.where(wavelength > 8192, theta(500_000.0, 128) / 16, theta(500_000.0, 128)),
+                               rtol=1e-15)
+    # Gemma 3: local θ_i = 10000^(−2i/256); global 1e6^(−2i/256) / 8
+    np.testing.assert_allclose(rope_inv_freq("gemma-3-4b", "sliding_attention")[0], theta(1e4, 256), rtol=1e-15)
+    np.testing.assert_allclose(rope_inv_freq("gemma-3-4b", "full_attention")[0], theta(1e6, 256) / 8, rtol=1e-15)
+    # YaRN's cos/sin factors: gpt-oss 0.1·ln 32 + 1; DeepSeek-V3's mscale ratio 1 (mscale = mscale_all_dim)
+    assert rope_inv_freq("gpt-oss-20b", "sliding_attention")[1] == pytest.approx(1.3465735902799727, rel=1e-15)
+    assert rope_inv_freq("deepseek-v3")[1] == 1.0
+    assert rope_inv_freq("deepseek-v3")[0].shape == (32,)  # 64 rotated dimensions of a 192-wide head
+    # ModernBERT: global θ base 160,000, local 10,000
+    np.testing.assert_allclose(rope_inv_freq("modernbert-base", "full_attention")[0], theta(160_000.0, 64), rtol=1e-15)
+
+
+@pytest.mark.parametrize(("call", "match"), [
+    (lambda: rope_inv_freq("llama-5"), r"Unknown model 'llama-5'; known models: gpt2, bert-base, .*modernbert-base"),
+    (lambda: rope_inv_freq("gemma-3-4b"), r"name one: layer_type = 'sliding_attention' or 'full_attention'"),
+    (lambda: rope_inv_freq("llama-4-scout", "nope"), r"'nope' layers use 'nope', not RoPE"),
+    (lambda: rope_inv_freq("mistral-7b-v0.1", "full_attention"),
+     r"Mistral 7B v0.1 has no layer type 'full_attention'; its layer types are 'sliding_attention'"),
+    (lambda: rope_inv_freq("gpt2"), r"rotates no query or key: its layers use learned"),
+    (lambda: rope_inv_freq("phi-3-mini-128k", seq_len=-1), r"seq_len must be at least 0"),
+])
+def test_refusals_name_what_is_known(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+# --- DeepSeek-V3: decoupled RoPE and the softmax scale ---------------------------------------------------
+
+def test_decoupled_rope_equals_transformers_apply_rotary_pos_emb_interleave():
+    rng = np.random.default_rng(2405_04434)
+    length = 48
+    q, k = rng.normal(size=(2, 3, length, 192)), rng.normal(size=(2, 1, length, 192))
+    rotary = hf_deepseek.DeepseekV3RotaryEmbedding(deepseek_config())
+    positions = torch.arange(length)[None]
+    cos, sin = rotary(torch.zeros(1, dtype=torch.float64), positions)
+    q_rot, k_rot = hf_deepseek.apply_rotary_pos_emb_interleave(
+        torch.from_numpy(q[..., 128:]), torch.from_numpy(k[..., 128:]), cos.double(), sin.double())
+    got_q, got_k = decoupled_rope(q, np.arange(length)), decoupled_rope(k, np.arange(length))
+    np.testing.assert_array_equal(got_q[..., :128], q[..., :128])  # the content part is not rotated
+    np.testing.assert_allclose(got_q[..., 128:], q_rot.numpy(), atol=2e-5)  # HF's angles are float32
+    np.testing.assert_allclose(got_k[..., 128:], k_rot.numpy(), atol=2e-5)
+
+
+def test_decoupled_rope_scores_depend_on_the_offset_only():
+    rng = np.random.default_rng(0)
+    q, k = rng.normal(size=(1, 192)), rng.normal(size=(1, 192))
+    score = lambda m, n: float(decoupled_rope(q, [m])[0] @ decoupled_rope(k, [n])[0])
+    assert score(5, 2) == pytest.approx(score(100_005, 100_002), rel=1e-9)
+    assert score(5, 2) != pytest.approx(score(5, 3), rel=1e-6)
+
+
+def test_decoupled_rope_is_deepseeks():
+    with pytest.raises(ValueError, match=r"only 'deepseek-v3' splits its heads"):
+        decoupled_rope(np.ones((2, 128)), [0, 1], "llama-3.1-8b")
+    with pytest.raises(ValueError, match=r"128 \+ 64 = 192 dimensions; got shape \(2, 128\)"):
+        decoupled_rope(np.ones((2, 128)), [0, 1])
+
+
+def test_softmax_scale_equals_transformers():
+    expected = hf_deepseek.yarn_apply_mscale(deepseek_config().rope_parameters, 192 ** -0.5)
+    assert softmax_scale("deepseek-v3") == pytest.approx(expected, rel=1e-15)
+    assert softmax_scale("deepseek-v3") == pytest.approx(192 ** -0.5 * (0.1 * math.log(40) + 1) ** 2, rel=1e-15)
+    assert softmax_scale("gpt-oss-20b") == 64 ** -0.5  # YaRN without mscale_all_dim: cos/sin carry its factor
+    assert softmax_scale("gemma-3-4b") == 256 ** -0.5  # query_pre_attn_scalar 256
+    assert softmax_scale("t5-base") == 1.0
+
+
+# --- Qwen3-VL: interleaved M-RoPE --------------------------------------------------------------------
+
+def test_mrope_axes_interleave_t_h_w():
+    axes = mrope_axes(128, (24, 20, 20), interleaved=True)
+    np.testing.assert_array_equal(np.flatnonzero(axes == 1), np.arange(1, 60, 3))
+    np.testing.assert_array_equal(np.flatnonzero(axes == 2), np.arange(2, 60, 3))
+    assert np.bincount(axes).tolist() == [24, 20, 20]
+    np.testing.assert_array_equal(mrope_axes(128, (16, 24, 24)), np.repeat([0, 1, 2], [16, 24, 24]))
+    with pytest.raises(ValueError, match=r"3·s_h − 2 and 3·s_w − 1 must be below d/2 = 64"):
+        mrope_axes(128, (4, 30, 30), interleaved=True)
+
+
+@pytest.mark.parametrize("section", [(24, 20, 20), (8, 4, 4), (2, 1, 1)])
+def test_interleaved_mrope_equals_qwen3_vl(section):
+    d = 2 * sum(section)
+    rng = np.random.default_rng(sum(section))
+    length = 12
+    x = rng.normal(size=(2, length, d))
+    ids = rng.integers(0, 40, size=(3, length))
+    config = Qwen3VLTextConfig(head_dim=d, hidden_size=4 * d, num_attention_heads=4, num_key_value_heads=4,
+                               rope_parameters={"rope_type": "default", "rope_theta": 5_000_000.0,
+                                                "mrope_section": list(section), "mrope_interleaved": True})
+    rotary = hf_qwen3_vl.Qwen3VLTextRotaryEmbedding(config)
+    cos, sin = rotary(torch.zeros(1, dtype=torch.float64), torch.from_numpy(ids)[:, None, :])
+    expected, _ = hf_qwen3_vl.apply_rotary_pos_emb(torch.from_numpy(x)[None], torch.from_numpy(x)[None],
+                                                   cos.double(), sin.double())
+    got = posenc.apply_mrope(x, ids, 5_000_000.0, section, interleaved=True)
+    np.testing.assert_allclose(got, expected[0].numpy(), atol=3e-5)  # HF's angles are float32
+
+
+def test_interleaved_mrope_on_text_is_1d_rope():
+    x = np.random.default_rng(1).normal(size=(10, 128))
+    p = np.arange(10) * 37
+    np.testing.assert_allclose(posenc.apply_mrope(x, np.stack([p, p, p]), 5e6, (24, 20, 20), interleaved=True),
+                               posenc.apply_rope(x, base=5e6, layout="half", positions=p), atol=1e-12)
