@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc.checks import MAX_LENGTH, check_int, check_size
+from posenc.checks import MAX_LENGTH, check_array, check_int, check_size
 from posenc.models.presets import Model, Positional, get
 
 
@@ -32,18 +32,28 @@ def _reach(model: Model, positional: Positional) -> int:
     return longest
 
 
-def attention_mask(name: str, layer_type: str, length: int) -> np.ndarray:
-    """visible[i, j]: whether a query at i sees the key at j in model ``name``'s ``layer_type`` layers; (L, L) bool.
+def attention_mask(name: str, layer_type: str, length: int, queries: object = None) -> np.ndarray:
+    """visible[q, j]: whether the query at ``queries[q]`` sees the key at j in model ``name``'s ``layer_type``
+    layers; (len(queries), length) bool, every query (L, L) when ``queries`` is None.
 
     The rules of the module docstring, from the preset's ``causal``, ``window`` and ``chunk``
-    (transformers 5.23 ``masking_utils``). length: 1 to 2^20 tokens, the matrix at most 2^24 entries.
+    (transformers 5.23 ``masking_utils``). length: 1 to 2^20 tokens; queries: whole numbers in [0, length);
+    the result at most 2^24 entries, so a window or chunk longer than 4096 is seen through a few rows.
     """
     model = get(name)
     positional = model.positional(layer_type)
     length = check_int(length, "length", minimum=1, maximum=MAX_LENGTH, meaning="the number of tokens")
-    check_size((length, length), "the mask")
-    i, j = np.arange(length)[:, None], np.arange(length)[None, :]
-    visible = j <= i if model.causal else np.ones((length, length), dtype=bool)
+    if queries is None:
+        rows = np.arange(length)
+    else:
+        rows = check_array(queries, "queries", min_ndim=1, max_ndim=1)
+        if rows.size and (rows.min() < 0 or rows.max() >= length or not np.array_equal(rows, np.floor(rows))):
+            raise ValueError(f"queries must be whole numbers from 0 to length − 1 = {length - 1} (the queries' "
+                             "positions).")
+        rows = rows.astype(np.int64)
+    check_size((rows.size, length), "the mask")
+    i, j = rows[:, None], np.arange(length)[None, :]
+    visible = j <= i if model.causal else np.ones((rows.size, length), dtype=bool)
     if positional.window is not None:
         visible = visible & ((i - j < positional.window) if model.causal else (np.abs(i - j) <= positional.window))
     if positional.chunk is not None:
