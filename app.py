@@ -1,13 +1,14 @@
 """posenc: the positional-encoding explorer. Entry point and router.
 
-Run with ``streamlit run app.py``. Every page starts with ``shared.controls()``,
-the one helper that draws the shared sidebar (d_model, n, length, scheme) and
-keeps its values in the URL.
+Run with ``streamlit run app.py``. The shared sidebar (d_model, n, length, scheme, presenter mode) is
+drawn here, before the page, by ``sidebar.draw()``: its widgets are the entry point's, the same on every
+page, so a page change keeps the view and the new page's address carries it. Every page starts with
+``sidebar.controls()``, which hands it those values.
 """
 
 import streamlit as st
 
-from posenc.ui import collector, memory
+from posenc.ui import collector, memory, sidebar
 
 # An emoji icon is drawn by the browser; a ":material/…:" page icon would be fetched from the internet.
 # ?present=true (presenter mode) opens with the sidebar collapsed.
@@ -37,7 +38,9 @@ def pages() -> list:
 
 
 try:
-    st.navigation(pages()).run()
+    page = st.navigation(pages())
+    sidebar.draw()  # the shared controls, the entry point's own widgets: the same on every page
+    page.run()
 finally:  # also after st.stop() and st.rerun()
     memory.trim()
     collector.freeze_shared()

@@ -49,8 +49,23 @@ def _leave_legacy_page_mode() -> None:
         st.rerun()
 
 
+_DRAWN = "_posenc_controls_this_run"  # what app.py drew before the page, for the page to take
+
+
 def controls() -> Controls:
-    """The shared controls: d_model, n, length, scheme and the scheme's options."""
+    """The shared controls of this run, for a page: the ones app.py drew before running it, or, for a page
+    run alone (a deep link before the first navigation, a test of one page file), drawn here."""
+    drawn = st.session_state.pop(_DRAWN, None)
+    return drawn if drawn is not None else draw()
+
+
+def draw() -> Controls:
+    """Draw the shared controls: d_model, n, length, scheme and the scheme's options, presenter mode.
+
+    app.py calls this before the page runs, so that the widgets belong to the entry point and are the same
+    widgets on every page: Streamlit keeps their values across a page change and writes their URL
+    parameters into the new page's address (widgets made by a page script are that page's own, and a
+    page change would reset them to their defaults)."""
     _leave_legacy_page_mode()
     st.session_state[SHOWN] = []
     schemes = posenc.SCHEMES
@@ -68,7 +83,8 @@ def controls() -> Controls:
         d_model, base, length, options = _combined(scheme, d_model, base, length, options)
         present = presenter.toggle()
     presenter.apply(present)
-    return Controls(int(d_model), float(base), int(length), scheme, options)
+    st.session_state[_DRAWN] = Controls(int(d_model), float(base), int(length), scheme, options)
+    return st.session_state[_DRAWN]
 
 
 _PENDING = "_posenc_corrections"  # widget values to set before the widgets are drawn, and why
