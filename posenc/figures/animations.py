@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.io.json import to_json_plotly
 
-from posenc.figures.layout import PALETTE, axis, base_layout, domains, subplot_title, suffix
+from posenc.figures.layout import PALETTE, axis, base_layout
 
 SPEEDS = (0.5, 1.0, 2.0)
 """The speed buttons, as multiples of the animation's own frame duration."""
@@ -28,6 +27,8 @@ MAX_CLOCK_FRAMES = 200
 fast pairs, which turn by about one radian a position)."""
 MAX_CLOCKS = 8
 """Eight pairs, evenly spread over i, so the fastest and the slowest are side by side."""
+CLOCK_SPACING, CLOCK_ROW_SPACING = 2.7, 3.0
+"""Centre to centre of two clocks (of radius 1) side by side, and of two rows."""
 MAX_SWEEP_FRAMES = 100
 """The rotation check's and the score's sweeps: 100 frames at most."""
 MAX_SWEEP_DIMENSIONS = 64
@@ -78,12 +79,15 @@ def animated(data: list[dict], layout: dict, frames: list[dict], *, labels: list
     layout = dict(layout, margin=margin, **player([f["name"] for f in frames], labels, frame_ms=frame_ms,
                                                   prefix=prefix, redraw=redraw,
                                                   below=(axis_room + 10) / plot_height))
-    return go.Figure(dict(data=data, layout=layout, frames=frames))
+    spec = go.Figure(dict(data=data, layout=layout)).to_dict()  # the data and layout validated once
+    # Hundreds of frames of the same few traces: plotly's validation of each would cost ~0.3 s per figure.
+    # The tests validate every frame of every animation (go.Figure(figure.to_dict())).
+    return go.Figure(dict(spec, frames=frames), _validate=False)
 
 
 def frame_bytes(fig: go.Figure) -> int:
     """The bytes of a figure's frames as plotly serializes them for the browser (JSON, arrays in base64)."""
-    return len(to_json_plotly([frame.to_plotly_json() for frame in fig.frames]).encode())
+    return len(fig.to_json().encode()) - len(go.Figure(dict(data=fig.data, layout=fig.layout)).to_json().encode())
 
 
 def clock_pairs(pairs: int, shown: int = MAX_CLOCKS) -> np.ndarray:
@@ -98,36 +102,40 @@ def clock_animation(positions: np.ndarray, pairs: np.ndarray, cosines: np.ndarra
     position p of ``positions``.
 
     ``cosines`` and ``sines`` are (positions, pairs) arrays (the encoding's own values, so the hand is
-    the pair as the model sees it); ``thetas`` the angle per position of each pair, shown in its title
-    with its period 2π/θᵢ."""
+    the pair as the model sees it); ``thetas`` the angle per position of each pair, shown above its clock
+    with its period 2π/θᵢ. The clocks share one pair of axes (centres CLOCK_SPACING apart), so a frame is
+    one trace (the hands, a marker at each tip), whatever the number of pairs."""
     count = len(pairs)
     rows = -(-count // per_row)
-    columns = domains(min(per_row, count), 0.06)
-    bands = domains(rows, 0.16, reverse=True)
-    layout = base_layout(title, 250 * rows + 200)
+    centres = np.array([[CLOCK_SPACING * (n % per_row), -CLOCK_ROW_SPACING * (n // per_row)] for n in range(count)])
+
+    def hands(f: int) -> dict:  # centre to tip of each hand, NaN between hands (a gap); float32 is ample
+        x = np.stack([centres[:, 0], centres[:, 0] + cosines[f], np.full(count, np.nan)], axis=1).ravel()
+        y = np.stack([centres[:, 1], centres[:, 1] + sines[f], np.full(count, np.nan)], axis=1).ravel()
+        return dict(x=x.astype(np.float32), y=y.astype(np.float32))
+
+    colours = [PALETTE[n % len(PALETTE)] for n in range(count)]
+    data = [dict(type="scatter", mode="lines+markers", name="hands", line=dict(color="#444444", width=3),
+                 marker=dict(color=[c for c in colours for _ in range(3)], size=[0, 13, 0] * count),
+                 customdata=np.repeat(pairs, 3), hovertemplate="pair %{customdata}<extra></extra>", **hands(0))]
+    layout = base_layout(title, 250 * rows + 190)
     layout["showlegend"] = False
-    data, shapes, notes = [], [], []
-    for n, (i, theta) in enumerate(zip(pairs, thetas)):
-        cell, x_domain, y_domain = n + 1, columns[n % per_row], bands[n // per_row]
-        x_name, y_name = f"x{suffix(cell)}", f"y{suffix(cell)}"
-        shapes.append(dict(type="circle", xref=x_name, yref=y_name, x0=-1, y0=-1, x1=1, y1=1,
+    hidden = dict(showticklabels=False, showgrid=False, zeroline=False, showline=False, ticks="")
+    layout["xaxis"] = axis(None, range=[-1.3, CLOCK_SPACING * (min(per_row, count) - 1) + 1.3], **hidden)
+    layout["yaxis"] = axis(None, range=[-CLOCK_ROW_SPACING * (rows - 1) - 1.2, 1.75], scaleanchor="x", **hidden)
+    shapes, notes = [], []
+    for (cx, cy), i, theta, colour in zip(centres, pairs, thetas, colours):
+        shapes.append(dict(type="circle", xref="x", yref="y", x0=cx - 1, y0=cy - 1, x1=cx + 1, y1=cy + 1,
                            line=dict(color="#bbbbbb"), layer="below"))
-        turn = f"one turn: {2 * np.pi / theta:,.{0 if theta < 2 * np.pi / 100 else 1}f} positions" if theta > 0 else "never turns"
-        notes.append(subplot_title(f"i = {i}: θ = {theta:.3g} rad", x_domain, y_domain[1] + 0.045))
-        notes.append(subplot_title(turn, x_domain, y_domain[1]) | dict(font=dict(size=13)))
-        data.append(dict(type="scatter", x=[0.0, float(cosines[0, n])], y=[0.0, float(sines[0, n])],
-                         mode="lines+markers", xaxis=x_name, yaxis=y_name, name=f"pair {i}",
-                         line=dict(color=PALETTE[n % len(PALETTE)], width=3), marker=dict(size=[0, 11]),
-                         hovertemplate=f"pair {i}<br>cos %{{x:.6f}}<br>sin %{{y:.6f}}<extra></extra>"))
-        layout[f"xaxis{suffix(cell)}"] = axis(None, range=[-1.15, 1.15], domain=x_domain, anchor=y_name,
-                                              scaleanchor=y_name, showticklabels=False, showgrid=False)
-        layout[f"yaxis{suffix(cell)}"] = axis(None, range=[-1.15, 1.15], domain=y_domain, anchor=x_name,
-                                              showticklabels=False, showgrid=False)
+        shapes.append(dict(type="line", xref="x", yref="y", x0=cx, y0=cy, x1=cx + 1.12, y1=cy,
+                           line=dict(color="#dddddd", width=1), layer="below"))  # angle 0
+        turn = (f"one turn: {2 * np.pi / theta:,.{0 if theta < 2 * np.pi / 100 else 1}f} positions" if theta > 0
+                else "never turns")
+        notes.append(dict(text=f"<b>i = {i}</b>: θ = {theta:.3g} rad<br>{turn}", x=float(cx), y=float(cy) + 1.12,
+                          xref="x", yref="y", yanchor="bottom", showarrow=False, font=dict(size=13, color=colour)))
     layout["shapes"], layout["annotations"] = shapes, notes
-    layout["margin"] = dict(l=30, r=30, t=110, b=130)
-    frames = [dict(name=str(int(p)), traces=list(range(count)),
-                   data=[dict(x=[0.0, float(cosines[f, n])], y=[0.0, float(sines[f, n])]) for n in range(count)])
-              for f, p in enumerate(positions)]
+    layout["margin"] = dict(l=20, r=20, t=60)
+    frames = [dict(name=str(int(p)), traces=[0], data=[hands(f)]) for f, p in enumerate(positions)]
     return animated(data, layout, frames, labels=[str(int(p)) for p in positions], frame_ms=frame_ms,
                     prefix="position p = ")
 
