@@ -137,9 +137,9 @@ _DEEPSEEK_YARN = dict(factor=40.0, beta_fast=32.0, beta_slow=1.0, mscale=1.0, ms
 def _presets() -> dict[str, Model]:
     learned = lambda size, head_dim: Positional("learned", _frozen({"table_size": size}), None, 0, None, head_dim)
     gemma_window, gemma_full = _rope(10_000.0, 256, window=1024), _rope(1_000_000.0, 256, rope_type="linear", factor=8.0)
-    gpt_oss_window = _rope(150_000.0, 64, rope_type="yarn", window=128, **_GPT_OSS_YARN)
-    gpt_oss_full = _rope(150_000.0, 64, rope_type="yarn", **_GPT_OSS_YARN, extra={"attention_sinks": True})
-    gpt_oss_window = gpt_oss_window._replace(extra=_frozen({"attention_sinks": True}))
+    sinks = {"attention_sinks": True}
+    gpt_oss_window = _rope(150_000.0, 64, rope_type="yarn", window=128, extra=sinks, **_GPT_OSS_YARN)
+    gpt_oss_full = _rope(150_000.0, 64, rope_type="yarn", extra=sinks, **_GPT_OSS_YARN)
     scout_rope = _rope(500_000.0, 128, layout="interleaved", rope_type="llama3", chunk=8192, factor=16.0,
                        low_freq_factor=1.0, high_freq_factor=1.0, original_max_position_embeddings=8192)
     scout_nope = Positional("nope", _frozen({}), None, 0, None, 128, None, _frozen(
@@ -260,8 +260,9 @@ def _presets() -> dict[str, Model]:
                       "mscale 1.0, mscale_all_dim 1.0, original_max_position_embeddings 4096}, "
                       "max_position_embeddings 163840, num_hidden_layers 61",
                notes="Decoupled RoPE: each 192-dimensional query-key head rotates only its last 64 dimensions "
-                     "(adjacent pairs, rope_interleave), shared by all heads on the key side; the softmax scale "
-                     "1/√192 is multiplied by mscale² = (0.1·ln 40 + 1)² (softmax_scale)."),
+                     "(adjacent pairs, rope_interleave), shared by all heads on the key side (decoupled_rope); the "
+                     "registry's rotary_fraction 1/3 rotates the first 64 instead, which gives the same scores. The "
+                     "softmax scale 1/√192 is multiplied by mscale² = (0.1·ln 40 + 1)² (softmax_scale)."),
         _model("modernbert-base", "ModernBERT base", ["full_attention" if i % 3 == 0 else "sliding_attention"
                                                       for i in range(22)],
                {"full_attention": _rope(160_000.0, 64), "sliding_attention": _rope(10_000.0, 64, window=64)},

@@ -16,6 +16,8 @@ back (:func:`receptive_field`), as Mistral's paper draws it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from posenc.checks import MAX_LENGTH, check_array, check_int, check_size
@@ -32,7 +34,8 @@ def _reach(model: Model, positional: Positional) -> int:
     return longest
 
 
-def attention_mask(name: str, layer_type: str, length: int, queries: object = None) -> np.ndarray:
+def attention_mask(name: str, layer_type: str, length: int,
+                   queries: np.ndarray | Sequence[int] | None = None) -> np.ndarray:
     """visible[q, j]: whether the query at ``queries[q]`` sees the key at j in model ``name``'s ``layer_type``
     layers; (len(queries), length) bool, every query (L, L) when ``queries`` is None.
 

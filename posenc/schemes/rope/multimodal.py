@@ -16,7 +16,9 @@ turns by id k:
 
     φ_i = t·θ_i (i < s_t),   h·θ_i (s_t ≤ i < s_t + s_h),   w·θ_i (the rest).
 
-With t = h = w = p every pair turns by p·θ_i: on text, M-RoPE is 1-D RoPE. Both rotate
+With t = h = w = p every pair turns by p·θ_i: on text, M-RoPE is 1-D RoPE. Qwen3-VL interleaves the
+bands instead (t, h, w, t, h, w, …; ``apply_mrope(..., interleaved=True)``), so that each id turns fast
+and slow pairs alike. Both rotate
 (x_i, x_{i+d/2}) by φ_i, so a score depends on the offsets only: (Δr, Δc) for 2-D RoPE,
 (Δt, Δh, Δw) for M-RoPE. Reference: Hugging Face transformers 5.23.0,
 ``models/qwen2_vl/modeling_qwen2_vl.py`` (``Qwen2VLVisionRotaryEmbedding``,
