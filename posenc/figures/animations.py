@@ -43,12 +43,13 @@ def _animate_args(name: str | None, duration: float, redraw: bool) -> list:
 
 
 def player(names: list[str], labels: list[str], *, frame_ms: int, prefix: str, redraw: bool = False,
-           below: float = 0.08) -> dict:
+           below: float = 0.08, slider_below: float = 0.2) -> dict:
     """The layout entries that play ``names`` (the frames, in order): updatemenus[0] holds ▶ Play and
     ❚❚ Pause, updatemenus[1] the speeds (each rewrites Play's frame duration, frame_ms / speed), and one
     slider whose steps show single frames (``labels`` under them, ``prefix`` before the current one).
-    ``redraw``: heatmaps need it; scatter frames move without it. ``below``: how far under the plot area the
-    controls sit, as a fraction of its height."""
+    ``redraw``: heatmaps need it; scatter frames move without it. ``below`` and ``slider_below``: how far
+    under the plot area the buttons (Play left, speeds right) and the slider (full width) sit, as fractions
+    of its height."""
     play = dict(label=PLAY, method="animate", args=_animate_args(None, frame_ms, redraw))
     pause = dict(label=PAUSE, method="animate",
                  args=[[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate",
@@ -59,10 +60,10 @@ def player(names: list[str], labels: list[str], *, frame_ms: int, prefix: str, r
     menus = [dict(type="buttons", direction="left", showactive=False, buttons=[play, pause], x=0, xanchor="left",
                   y=-below, yanchor="top", pad=dict(t=0, r=6), name="play"),
              dict(type="buttons", direction="left", showactive=True, active=SPEEDS.index(1.0), buttons=speeds,
-                  x=0.2, xanchor="left", y=-below, yanchor="top", pad=dict(t=0, r=6), name="speed")]
+                  x=1, xanchor="right", y=-below, yanchor="top", pad=dict(t=0, r=0), name="speed")]
     steps = [dict(method="animate", label=label, args=_animate_args(name, 0, redraw))
              for name, label in zip(names, labels)]
-    slider = dict(active=0, steps=steps, x=0.38, len=0.62, xanchor="left", y=-below, yanchor="top",
+    slider = dict(active=0, steps=steps, x=0, len=1, xanchor="left", y=-slider_below, yanchor="top",
                   pad=dict(t=10, b=0), currentvalue=dict(prefix=prefix, visible=True, xanchor="left"),
                   transition=dict(duration=0))
     return dict(updatemenus=menus, sliders=[slider])
@@ -74,11 +75,11 @@ def animated(data: list[dict], layout: dict, frames: list[dict], *, labels: list
     the player, placed ``axis_room`` pixels under the plot area (room for the x axis's ticks and title):
     one validation of the whole."""
     margin = dict(layout.get("margin", {}))
-    margin["b"] = axis_room + 110
+    margin["b"] = axis_room + 150
     plot_height = layout["height"] - margin.get("t", 70) - margin["b"]
     layout = dict(layout, margin=margin, **player([f["name"] for f in frames], labels, frame_ms=frame_ms,
-                                                  prefix=prefix, redraw=redraw,
-                                                  below=(axis_room + 10) / plot_height))
+                                                  prefix=prefix, redraw=redraw, below=(axis_room + 10) / plot_height,
+                                                  slider_below=(axis_room + 52) / plot_height))
     spec = go.Figure(dict(data=data, layout=layout)).to_dict()  # the data and layout validated once
     # Hundreds of frames of the same few traces: plotly's validation of each would cost ~0.3 s per figure.
     # The tests validate every frame of every animation (go.Figure(figure.to_dict())).
@@ -118,21 +119,21 @@ def clock_animation(positions: np.ndarray, pairs: np.ndarray, cosines: np.ndarra
     data = [dict(type="scatter", mode="lines+markers", name="hands", line=dict(color="#444444", width=3),
                  marker=dict(color=[c for c in colours for _ in range(3)], size=[0, 13, 0] * count),
                  customdata=np.repeat(pairs, 3), hovertemplate="pair %{customdata}<extra></extra>", **hands(0))]
-    layout = base_layout(title, 250 * rows + 190)
+    layout = base_layout(title, 290 * rows + 230)
     layout["showlegend"] = False
     hidden = dict(showticklabels=False, showgrid=False, zeroline=False, showline=False, ticks="")
     layout["xaxis"] = axis(None, range=[-1.3, CLOCK_SPACING * (min(per_row, count) - 1) + 1.3], **hidden)
     layout["yaxis"] = axis(None, range=[-CLOCK_ROW_SPACING * (rows - 1) - 1.2, 1.75], scaleanchor="x", **hidden)
     shapes, notes = [], []
-    for (cx, cy), i, theta, colour in zip(centres, pairs, thetas, colours):
+    for (cx, cy), i, theta in zip(centres, pairs, thetas):
         shapes.append(dict(type="circle", xref="x", yref="y", x0=cx - 1, y0=cy - 1, x1=cx + 1, y1=cy + 1,
                            line=dict(color="#bbbbbb"), layer="below"))
         shapes.append(dict(type="line", xref="x", yref="y", x0=cx, y0=cy, x1=cx + 1.12, y1=cy,
                            line=dict(color="#dddddd", width=1), layer="below"))  # angle 0
-        turn = (f"one turn: {2 * np.pi / theta:,.{0 if theta < 2 * np.pi / 100 else 1}f} positions" if theta > 0
+        turn = (f"turn: {2 * np.pi / theta:,.{0 if theta < 2 * np.pi / 100 else 1}f} pos." if theta > 0
                 else "never turns")
-        notes.append(dict(text=f"<b>i = {i}</b>: θ = {theta:.3g} rad<br>{turn}", x=float(cx), y=float(cy) + 1.12,
-                          xref="x", yref="y", yanchor="bottom", showarrow=False, font=dict(size=13, color=colour)))
+        notes.append(dict(text=f"<b>i = {i}</b> · θ = {theta:.3g}<br>{turn}", x=float(cx), y=float(cy) + 1.1,
+                          xref="x", yref="y", yanchor="bottom", showarrow=False, font=dict(size=13)))
     layout["shapes"], layout["annotations"] = shapes, notes
     layout["margin"] = dict(l=20, r=20, t=60)
     frames = [dict(name=str(int(p)), traces=[0], data=[hands(f)]) for f, p in enumerate(positions)]

@@ -43,7 +43,7 @@ def test_sinusoidal_clock_hand_i_is_at_p_theta_i_known_values():
     thetas = posenc.frequencies(128, 10000.0)[animations.clock_pairs(64)]
     for p in (1, 7, 50, 99):  # p·θᵢ mod 2π for every pair (float32 coordinates: 1e-6)
         assert circular_gap(hand_angles(fig, p), p * thetas).max() < 2e-6
-    assert "i = 63" in fig.layout.annotations[-1].text and "54,410 positions" in fig.layout.annotations[-1].text
+    assert "i = 63" in fig.layout.annotations[-1].text and "54,410 pos." in fig.layout.annotations[-1].text
 
 
 def test_clocks_stop_at_the_length_and_at_200_positions():
