@@ -9,8 +9,10 @@ A new tab GETs the link's page, then every script and stylesheet the page names 
 under /static/), then, once its chart is drawn, Streamlit's plotly chunk. This script does that
 for B browsers one after another, first from a replica without a balancer, then through HAProxy
 (after the lecturer's tab has loaded the link once), and prints side by side the CPU each process
-spent per browser and the bytes sent. The hall benchmark GETs only the page unless it is given
-``--assets`` (bench/hall.py run --assets: 300 such browsers at once).
+spent per browser and the bytes sent (gzip'd by HAProxy: each GET says "Accept-Encoding: gzip" as
+a browser does). ``--halls cached off per-hit`` adds columns: HAProxy without deploy/haproxy.cfg's
+gzip, and with gzip beside the cache (every hit compressed again). The hall benchmark GETs only the
+page unless it is given ``--assets`` (bench/hall.py run --assets: 300 such browsers at once).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hall import BROWSER_CONNECTIONS, HOST, LINK, Hall, fetch_front_end, front_end_files  # noqa: E402
+from hall import BROWSER_CONNECTIONS, COMPRESSION, HOST, LINK, Hall, fetch_front_end, front_end_files  # noqa: E402
 from streamlit_server import free_port, server_usage  # noqa: E402
 
 
@@ -46,23 +48,29 @@ def measure(port: int, pids: dict[str, int], browsers: int) -> tuple[int, int, f
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--browsers", type=int, default=20, help="tabs with nothing cached, one after another")
+    p.add_argument("--halls", nargs="+", choices=COMPRESSION, default=["cached"],
+                   help="HAProxy configurations, one column each (bench/hall.py haproxy_config): cached = "
+                   "deploy/haproxy.cfg, off = without its gzip, per-hit = gzip beside the cache")
     args = p.parse_args(argv)
     if not 1 <= args.browsers <= 200:
         p.error("need 1 <= browsers <= 200")
-    with Hall(1, free_port(HOST)) as hall:
-        replica = hall.servers[0].pid
-        files, size, wall, straight = measure(hall.ports[0], {"replica": replica}, args.browsers)
-        _, cached_size, cached_wall, behind = measure(hall.port, {"replica": replica, "HAProxy": hall.haproxy.pid},
-                                                      args.browsers)
-    print(f"{args.browsers} browsers with nothing cached, one after another, each GETs {files} files "
-          f"(the page /?{LINK}, what it names, the plotly chunk)")
-    rows = [("", "replica straight", "HAProxy's cache in front"),
-            ("bytes per browser", f"{size / 1e6:.2f} MB", f"{cached_size / 1e6:.2f} MB"),
-            ("time per browser", f"{wall * 1000:.0f} ms", f"{cached_wall * 1000:.0f} ms"),
-            ("replica CPU per browser", f"{straight['replica']:.1f} ms", f"{behind['replica']:.1f} ms"),
-            ("HAProxy CPU per browser", "-", f"{behind['HAProxy']:.1f} ms")]
+    columns = []
+    for compression in args.halls:
+        with Hall(1, free_port(HOST), compression=compression) as hall:
+            replica = hall.servers[0].pid
+            if not columns:
+                columns.append(("replica straight", *measure(hall.ports[0], {"replica": replica}, args.browsers)))
+            columns.append((f"HAProxy, gzip {compression}",
+                            *measure(hall.port, {"replica": replica, "HAProxy": hall.haproxy.pid}, args.browsers)))
+    print(f"{args.browsers} browsers with nothing cached, one after another, each GETs {columns[0][1]} files "
+          f"(the page /?{LINK}, what it names, the plotly chunk; Accept-Encoding: gzip, as a browser)")
+    rows = [("", *(name for name, *_ in columns)),
+            ("bytes per browser", *(f"{size / 1e6:.2f} MB" for _, _, size, _, _ in columns)),
+            ("time per browser", *(f"{wall * 1000:.0f} ms" for _, _, _, wall, _ in columns)),
+            ("replica CPU per browser", *(f"{cpu['replica']:.1f} ms" for *_, cpu in columns)),
+            ("HAProxy CPU per browser", *(f"{cpu['HAProxy']:.1f} ms" if "HAProxy" in cpu else "-" for *_, cpu in columns))]
     for label, *cells in rows:
-        print(label.ljust(26) + "".join(c.ljust(20) for c in cells))
+        print(label.ljust(26) + "".join(c.ljust(24) for c in cells))
     print(f"each browser: {BROWSER_CONNECTIONS} kept-alive connections, each its share of the files one after another; "
           "every process on this machine")
     return 0

@@ -100,15 +100,32 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def haproxy_config(replica_ports: list[int]) -> str:
-    """deploy/haproxy.cfg with its server-template line replaced by one server line per replica."""
+COMPRESSION_LINE = re.compile(r"^[ \t]*compression .*\n", re.MULTILINE)
+COMPRESSION = ("cached", "off", "per-hit")
+
+
+def haproxy_config(replica_ports: list[int], compression: str = "cached") -> str:
+    """deploy/haproxy.cfg with each server-template line replaced by one server line per replica.
+
+    ``compression``: "cached" is the file as it is (listen gzip compresses, the cache keeps the
+    compressed answers); "off" drops its compression lines (the hall before issue 28: the same
+    cache, nothing compressed); "per-hit" moves them into backend front_end, beside the cache, where
+    HAProxy runs the cache first: it keeps the uncompressed answers and every hit is compressed again."""
     text = HAPROXY_CFG.read_text()
-    match = SERVER_TEMPLATE.search(text)
-    if match is None:
+    if compression not in COMPRESSION:
+        raise ValueError(f"compression is one of {COMPRESSION}, not {compression!r}")
+    lines = "".join(COMPRESSION_LINE.findall(text))
+    if compression != "cached":
+        text = COMPRESSION_LINE.sub("", text)
+    if compression == "per-hit":
+        text = text.replace("\nbackend front_end\n", "\nbackend front_end\n" + lines, 1)
+    if SERVER_TEMPLATE.search(text) is None:
         raise RuntimeError(f"{HAPROXY_CFG} has no server-template line to replace")
-    indent = match.group(1)
-    servers = "\n".join(f"{indent}server posenc{i + 1} {HOST}:{port}" for i, port in enumerate(replica_ports))
-    return text[: match.start()] + servers + text[match.end():]
+
+    def servers(match: re.Match) -> str:
+        return "\n".join(f"{match.group(1)}server posenc{i + 1} {HOST}:{port}" for i, port in enumerate(replica_ports))
+
+    return SERVER_TEMPLATE.sub(servers, text)
 
 
 def http_get(url: str, timeout: float = 2.0) -> int:
@@ -141,8 +158,10 @@ def servers_up(path: str) -> dict[str, bool]:
 class Hall:
     """N replicas of app.py and HAProxy in front of them, on loopback; a context manager."""
 
-    def __init__(self, replicas: int, port: int, timeout: float = 90.0, app: str = "app.py", pin: bool = True) -> None:
+    def __init__(self, replicas: int, port: int, timeout: float = 90.0, app: str = "app.py", pin: bool = True,
+                 compression: str = "cached") -> None:
         self.replicas, self.port, self.timeout, self.app, self.pin = replicas, port, timeout, app, pin
+        self.compression = compression  # haproxy_config's: "cached" (deploy/haproxy.cfg), "off", "per-hit"
         self.workdir = Path(tempfile.mkdtemp(prefix="posenc-hall-"))
         self.stats = str(self.workdir / "haproxy.sock")
         self.cookie_secret = secrets.token_hex(32)
@@ -188,8 +207,9 @@ class Hall:
         self.ports = [free_port(HOST) for _ in range(self.replicas)]
         self.servers = [self.start_replica(i, port) for i, port in enumerate(self.ports)]
         config = self.workdir / "haproxy.cfg"
-        config.write_text(haproxy_config(self.ports))
+        config.write_text(haproxy_config(self.ports, self.compression))
         env = {**os.environ, "HALL_PORT": f"{HOST}:{self.port}", "HALL_STATS_SOCKET": self.stats,
+               "HALL_GZIP_SOCKET": str(self.workdir / "gzip.sock"),
                "POSENC_REPLICAS": str(self.replicas), "POSENC_COOKIE_KEY": self.cookie_secret}
         log = (self.workdir / "haproxy.log").open("w")
         self.haproxy = subprocess.Popen([haproxy, "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT,
@@ -269,6 +289,7 @@ class HallSession:
     recoveries: list[float] = field(default_factory=list)
     lost: bool = False
     cookie: str = ""  # the affinity cookie of its first load: which replica HAProxy chose
+    received: int = 0  # --assets: body bytes of the front end on the wire (gzip'd where HAProxy compressed)
 
 
 
@@ -277,7 +298,7 @@ async def http_get_cookie(host: str, port: int, target: str, cookie: str, timeou
     async with asyncio.timeout(timeout):
         reader, writer = await asyncio.open_connection(host, port)
         try:
-            headers = f"GET {target} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n"
+            headers = f"GET {target} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n{ACCEPT_ENCODING}"
             if cookie:
                 headers += f"Cookie: {cookie}\r\n"
             writer.write((headers + "\r\n").encode())
@@ -307,12 +328,14 @@ def affinity_cookie(set_cookies: list[str]) -> str:
 
 FRONT_END_FILE = re.compile(r'(?:src|href)="\./(static/[^"]+\.(?:js|css))"')
 BROWSER_CONNECTIONS = 6  # a browser's parallel HTTP/1.1 connections to one host
+ACCEPT_ENCODING = "Accept-Encoding: gzip, deflate, br\r\n"  # as a browser asks: HAProxy answers gzip'd
 
 
 def front_end_files(port: int) -> list[str]:
     """What a browser with nothing cached fetches after the link's page: every script and stylesheet
     the page names, and the plotly chunk its frontend loads to draw a chart (the page does not name it)."""
-    with urllib.request.urlopen(f"http://{HOST}:{port}/?{LINK}", timeout=30) as answer:
+    request = urllib.request.Request(f"http://{HOST}:{port}/?{LINK}", headers={"Accept-Encoding": "identity"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
         page = answer.read().decode()
     chunks = sorted((Path(streamlit.__file__).parent / "static" / "static" / "js").glob("PlotlyChart.*.js"))
     if not chunks:
@@ -321,14 +344,28 @@ def front_end_files(port: int) -> list[str]:
 
 
 async def get_kept_alive(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str, cookie: str) -> int:
-    """GET path on an open HTTP/1.1 connection and read the answer to its end; the body's bytes."""
-    request = f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nAccept-Encoding: gzip, deflate, br\r\n"
+    """GET path on an open HTTP/1.1 connection, as a browser asks (gzip accepted), and read the answer
+    to its end, dropping it; its body's bytes on the wire (gzip'd if it came compressed)."""
+    request = f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\n{ACCEPT_ENCODING}"
     writer.write((request + (f"Cookie: {cookie}\r\n" if cookie else "") + "\r\n").encode())
     fields = dict(response_fields(await reader.readuntil(b"\r\n\r\n"), f"GET {path}: "))
-    if "content-length" not in fields:
-        raise ConnectionError(f"GET {path}: no Content-Length")
-    remaining = size = int(fields["content-length"])
-    while remaining:  # read and drop: 300 tabs at once would otherwise hold their 7 MB each
+    if "content-length" in fields:
+        return await drop_body(reader, int(fields["content-length"]), path)
+    if fields.get("transfer-encoding", "").lower() != "chunked":  # HAProxy's gzip'd answers are chunked
+        raise ConnectionError(f"GET {path}: neither Content-Length nor chunked")
+    size = 0
+    while chunk := int((await reader.readuntil(b"\r\n")).split(b";", 1)[0], 16):
+        size += await drop_body(reader, chunk, path)
+        await reader.readexactly(2)  # the CRLF after a chunk
+    while await reader.readuntil(b"\r\n") != b"\r\n":  # trailer fields, then the empty line
+        pass
+    return size
+
+
+async def drop_body(reader: asyncio.StreamReader, size: int, path: str) -> int:
+    """Read ``size`` bytes and drop them: 300 tabs at once would otherwise hold their 7 MB each."""
+    remaining = size
+    while remaining:
         chunk = await reader.read(min(remaining, 1 << 20))
         if not chunk:
             raise ConnectionError(f"GET {path}: closed after {size - remaining} of {size} bytes")
@@ -390,7 +427,7 @@ async def hall_session(port: int, timeout: float, hold_until: float, deadline: f
                 cookie = result.cookie = await http_get_cookie(HOST, port, "/?" + LINK, cookie, timeout)
                 if files:
                     try:
-                        await fetch_front_end(port, files, cookie, timeout)
+                        result.received = await fetch_front_end(port, files, cookie, timeout)
                     except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as exc:  # ConnectionError is an OSError
                         result.errors.append(f"front end: {type(exc).__name__}: {exc}"[:120])
                         return result
@@ -537,6 +574,14 @@ async def measure(side: Side, port: int, pids: list[int], args: argparse.Namespa
     side.memory_after = [server_usage(pid)[0] for pid in pids]
 
 
+TARGET = " (target <= 0.5x)"
+
+
+def ratio_label(sides: list[Side]) -> str:
+    """'hall / one server', or 'hall / hall without gzip'."""
+    return "hall / one server" if sides[0].name == "one server" else "hall / hall without gzip"
+
+
 def fmt(values: list[float], q: float) -> str:
     return f"{percentile(values, q):.2f} s" if values else "-"
 
@@ -559,6 +604,8 @@ def table(sides: list[Side], args: argparse.Namespace) -> str:
     row("sessions per replica", lambda s: " + ".join(
         str(n) for _, n in sorted(collections.Counter(x.cookie for x in s.sessions).items())))
     row("errors", lambda s: str(sum(len(x.errors) for x in s.sessions)))
+    if args.assets:
+        row("front end per tab (median)", lambda s: f"{statistics.median(x.received for x in s.sessions) / 1e6:.2f} MB")
     row("server CPU s (per process)", lambda s: " + ".join(f"{c:.1f}" for c in s.cpu))
     row("memory peak MB (per process)", lambda s: " + ".join(f"{m:.0f}" for m in s.memory_peak))
     row(f"memory {args.after_wait:g} s after MB", lambda s: " + ".join(f"{m:.0f}" for m in s.memory_after))
@@ -570,7 +617,8 @@ def table(sides: list[Side], args: argparse.Namespace) -> str:
     lines = [label.ljust(width) + "".join(c.ljust(w) for c, w in zip(cells, cols)) for label, cells in rows]
     if len(sides) == 2 and loads[sides[0].name] and loads[sides[1].name]:
         ratio = percentile(loads[sides[1].name], 95) / percentile(loads[sides[0].name], 95)
-        lines.append(f"p95 first load, hall / one server: {ratio:.2f}x (target <= 0.5x)")
+        target = TARGET if sides[0].name == "one server" else ""
+        lines.append(f"p95 first load, {ratio_label(sides)}: {ratio:.2f}x{target}")
     for side in sides:
         errors = collections.Counter(e for x in side.sessions for e in x.errors)
         for error, n in errors.most_common(5):
@@ -591,24 +639,44 @@ def table(sides: list[Side], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def one_round(args: argparse.Namespace, hold: float) -> list[Side]:
-    """One server, then the hall (fresh processes), S sessions each."""
-    sides: list[Side] = []
-    if not args.hall_only:
+def one_round(args: argparse.Namespace, hold: float, number: int = 0) -> list[Side]:
+    """The baseline (one server, or with ``--versus uncompressed`` the hall without gzip), then the hall
+    (fresh processes), S sessions each; returned in that order. Against the hall without gzip the two
+    halls take turns going first (round 2 starts with the hall as it is), as the machine drifts."""
+    plural = "s" if args.replicas > 1 else ""
+
+    def baseline() -> Side:
+        if args.versus == "uncompressed":
+            return hall_side(args, hold, "off", f"{args.replicas} replica{plural} + HAProxy, no gzip")
         with Hall(1, free_port(HOST), pin=not args.no_pin) as single:  # its replica, straight: no balancer on the way
             args.warm_ports = single.ports
             side = Side("one server")
             asyncio.run(measure(side, single.ports[0], [single.servers[0].pid], args, hold))
-            sides.append(side)
-            print(f"one server done in {side.elapsed:.1f} s", flush=True)
-        time.sleep(args.pause)
-    with Hall(args.replicas, free_port(HOST), pin=not args.no_pin) as hall:
+        return side
+
+    def hall() -> Side:
+        return hall_side(args, hold, "cached", f"{args.replicas} replica{plural} + HAProxy")
+
+    if args.hall_only:
+        return [hall()]
+    order = [baseline, hall] if args.versus == "one-server" or number % 2 == 0 else [hall, baseline]
+    sides = {}
+    for i, setup in enumerate(order):
+        if i:
+            time.sleep(args.pause)
+        sides[setup] = setup()
+        print(f"{sides[setup].name} done in {sides[setup].elapsed:.1f} s", flush=True)
+    return [sides[baseline], sides[hall]]
+
+
+def hall_side(args: argparse.Namespace, hold: float, compression: str, name: str) -> Side:
+    """S sessions through HAProxy in front of the replicas, HAProxy configured as haproxy_config's ``compression``."""
+    with Hall(args.replicas, free_port(HOST), pin=not args.no_pin, compression=compression) as hall:
         args.warm_ports = hall.ports
-        side = Side(f"{args.replicas} replica{'s' if args.replicas > 1 else ''} + HAProxy")
+        side = Side(name)
         asyncio.run(measure(side, hall.port, [p.pid for p in hall.servers], args, hold,
                             kill_after=args.kill_after, balancer=hall.haproxy.pid, stats=hall.stats))
-        sides.append(side)
-    return sides
+    return side
 
 
 def p95_first_load(side: Side) -> float:
@@ -634,11 +702,12 @@ def run(args: argparse.Namespace) -> int:
         for number in range(args.rounds):
             if number:
                 time.sleep(args.pause)
-            rounds.append(one_round(args, hold))
+            rounds.append(one_round(args, hold, number))
             if len(rounds[-1]) == 2:
                 one, hall = rounds[-1]
-                print(f"round {number + 1}: p95 first load {p95_first_load(one):.2f} s one server, "
-                      f"{p95_first_load(hall):.2f} s hall: {p95_first_load(hall) / p95_first_load(one):.2f}x", flush=True)
+                print(f"round {number + 1}: p95 first load {p95_first_load(one):.2f} s {one.name}, "
+                      f"{p95_first_load(hall):.2f} s {hall.name}: {p95_first_load(hall) / p95_first_load(one):.2f}x",
+                      flush=True)
     except RuntimeError as err:
         print(f"hall: {err}", file=sys.stderr)
         return 2
@@ -649,8 +718,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"the median round ({len(rounds)} rounds):")
     print(table(shown, args))
     if len(ratios) > 1:
-        print(f"p95 first load, hall / one server, per round: {', '.join(f'{r:.2f}x' for r in ratios)}; "
-              f"median {statistics.median(ratios):.2f}x (target <= 0.5x)")
+        print(f"p95 first load, {ratio_label(shown)}, per round: {', '.join(f'{r:.2f}x' for r in ratios)}; "
+              f"median {statistics.median(ratios):.2f}x{TARGET if args.versus == 'one-server' else ''}")
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; the load generator runs on the same cores")
     bad = any(x.errors or x.lost for r in rounds for s in r for x in s.sessions)
     return 1 if bad else 0
@@ -675,6 +744,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     r.add_argument("--rounds", type=int, default=1, help="rounds of one server then the hall; the median ratio")
     r.add_argument("--assets", action="store_true", help="each session also fetches the front end, as a browser "
                    "with nothing cached does (about 60 files, 6.8 MB); a first load then counts them too")
+    r.add_argument("--versus", choices=["one-server", "uncompressed"], default="one-server",
+                   help="what the hall is compared with: one server (default), or the same hall without "
+                   "deploy/haproxy.cfg's gzip (before issue 28), the two taking turns going first")
     r.add_argument("--no-pin", action="store_true", help="let the OS place the servers (compose's cpus: 1 is a quota, "
                    "not a core); by default replica i is pinned to core i mod cores")
     args = p.parse_args(argv)

@@ -8,6 +8,7 @@ strict: unknown fields are errors), compose-spec (the Compose specification's mo
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -93,6 +94,9 @@ def test_compose_file_validates_and_gives_every_replica_one_core_and_the_same_se
     assert "POSENC_COOKIE_SECRET" in posenc["environment"]["STREAMLIT_SERVER_COOKIE_SECRET"]
     assert "./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in raw["haproxy"]["volumes"]
     assert raw["haproxy"]["depends_on"]["posenc"]["condition"] == "service_healthy"
+    config = "\n".join(line.split("#", 1)[0] for line in (DEPLOY / "haproxy.cfg").read_text().splitlines())
+    used = set(re.findall(r"\$\{(\w+)\}", config))
+    assert used == set(raw["haproxy"]["environment"])  # every variable haproxy.cfg substitutes, and no other
 
 
 def test_compose_validator_rejects_a_broken_file():
@@ -123,22 +127,98 @@ def test_haproxy_config_has_the_directives_of_a_hall():
     assert "inter 1s" in server and "fall 2" in server and "check" in server.split()
 
 
+def sections(text: str) -> dict[str, list[str]]:
+    """HAProxy section header ("listen gzip") -> its directives, comments dropped."""
+    found: dict[str, list[str]] = {}
+    current = ""
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if line and not line[0].isspace():
+            current = line.strip()
+            found[current] = []
+        elif line.strip():
+            found[current].append(line.strip())
+    return found
+
+
+def test_haproxy_compresses_the_front_end_once_and_caches_the_gzip():
+    """gzip for what Streamlit sends uncompressed, in a proxy of its own (listen gzip) behind the cache's
+    backend: HAProxy 2.6 runs a proxy's cache before its compression, so the two in one proxy would
+    compress every hit again. Only clients that accept gzip use the cache."""
+    parts = sections((DEPLOY / "haproxy.cfg").read_text())
+    gzip, front_end, hall = parts["listen gzip"], parts["backend front_end"], parts["frontend hall"]
+    assert "compression algo gzip" in gzip
+    types = next(line for line in gzip if line.startswith("compression type")).split()[2:]
+    assert {"text/html", "text/css", "application/javascript", "text/javascript", "application/json",
+            "image/svg+xml"} <= set(types)
+    assert not {"font/woff2", "image/png"} & set(types)  # compressed already
+    assert any(line.startswith('bind "unix@${HALL_GZIP_SOCKET}"') for line in gzip)
+    assert 'server gzip "unix@${HALL_GZIP_SOCKET}"' in front_end
+    assert not [name for name, lines in parts.items() if any(line.startswith("compression") for line in lines)
+                and any("cache-use" in line or "cache-store" in line for line in lines)]
+    assert "http-request cache-use front_end if accepts_gzip" in front_end
+    assert "http-response cache-store front_end if { var(txn.gzip) -m bool }" in front_end
+    assert any(line.startswith("use_backend front_end if") for line in hall) and "default_backend posenc" in hall
+    assert "process-vary on" in parts["cache front_end"]
+    # the replicas behind listen gzip get the checks of backend posenc, not its affinity cookie
+    assert [line for line in gzip if line.startswith(("default-server", "option httpchk", "timeout check"))] == \
+        [line for line in parts["backend posenc"] if line.startswith(("default-server", "option httpchk", "timeout check"))]
+    assert not any(line.startswith("cookie") for line in gzip)
+
+
+def haproxy_check(path: Path, tmp_path: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "HALL_PORT": "127.0.0.1:18080", "HALL_STATS_SOCKET": str(tmp_path / "s.sock"),
+           "HALL_GZIP_SOCKET": str(tmp_path / "gzip.sock"), "POSENC_REPLICAS": "4", "POSENC_COOKIE_KEY": "test"}
+    return subprocess.run([HAPROXY, "-c", "-f", str(path)], capture_output=True, text=True, env=env, timeout=30)
+
+
 @pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (apt-get install -y haproxy; .ci/run does)")
-@pytest.mark.parametrize("variant", ["compose", "bench"])
+@pytest.mark.parametrize("variant", ["compose", "bench", "bench-off", "bench-per-hit"])
 def test_haproxy_accepts_the_config(tmp_path, variant):
-    """``haproxy -c`` on the file compose mounts, and on the file bench/hall.py derives from it."""
+    """``haproxy -c`` on the file compose mounts, and on the files bench/hall.py derives from it (its
+    compression as it is, taken out, or beside the cache)."""
     import hall
 
     path = DEPLOY / "haproxy.cfg"
-    if variant == "bench":
+    if variant.startswith("bench"):
         path = tmp_path / "haproxy.cfg"
-        path.write_text(hall.haproxy_config([18501, 18502]))
+        path.write_text(hall.haproxy_config([18501, 18502], variant.removeprefix("bench-") if "-" in variant else "cached"))
         active = [line.split("#", 1)[0].split() for line in path.read_text().splitlines()]
-        assert [words[1] for words in active if words and words[0] == "server"] == ["posenc1", "posenc2"]
+        assert [words[1] for words in active if words and words[0] == "server" and words[1] != "gzip"] == \
+            ["posenc1", "posenc2"] * 2  # listen gzip's and backend posenc's
         assert not any(words and words[0] == "server-template" for words in active)
-    env = {**os.environ, "HALL_PORT": "127.0.0.1:18080", "HALL_STATS_SOCKET": str(tmp_path / "s.sock"),
-           "POSENC_REPLICAS": "4", "POSENC_COOKIE_KEY": "test"}
-    result = subprocess.run([HAPROXY, "-c", "-f", str(path)], capture_output=True, text=True, env=env, timeout=30)
+        compressing = [name for name, lines in sections(path.read_text()).items()
+                       if "compression algo gzip" in lines]
+        assert compressing == {"bench": ["listen gzip"], "bench-off": [],
+                               "bench-per-hit": ["backend front_end"]}[variant]
+    result = haproxy_check(path, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     # e.g. "acl ... will never match": a request fetch such as path in an http-response rule
     assert "WARNING" not in result.stdout + result.stderr, result.stdout + result.stderr
+
+
+@pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (apt-get install -y haproxy; .ci/run does)")
+def test_haproxy_refuses_compression_before_the_cache_in_one_proxy(tmp_path):
+    """Why deploy/haproxy.cfg compresses in a proxy of its own: in one proxy, HAProxy 2.6 only runs the
+    cache first (it keeps the uncompressed answer and every hit is compressed again)."""
+    path = tmp_path / "one-proxy.cfg"
+    path.write_text("defaults\n    mode http\n    timeout connect 1s\n    timeout client 1s\n    timeout server 1s\n"
+                    "cache c\n    total-max-size 4\n"
+                    "listen x\n    bind 127.0.0.1:18081\n    filter compression\n    filter cache c\n"
+                    "    compression algo gzip\n    http-request cache-use c\n    http-response cache-store c\n"
+                    "    server s 127.0.0.1:18502\n")
+    result = haproxy_check(path, tmp_path)
+    assert result.returncode != 0 and "unable to enable the compression filter before" in result.stderr
+
+
+def test_ingress_nginx_gzip_settings_validate_and_cover_the_front_end():
+    """deploy/k8s/ingress-nginx/gzip.yaml: the controller's ConfigMap keys, valid, outside kustomization."""
+    kubernetes_validate = require("kubernetes_validate")
+    path = K8S / "ingress-nginx" / "gzip.yaml"
+    (config,) = documents(path)
+    kubernetes_validate.validate(config, kubernetes_validate.latest_version(), strict=True)
+    assert config["kind"] == "ConfigMap" and config["metadata"]["namespace"] == "ingress-nginx"
+    data = config["data"]
+    assert data["use-gzip"] == "true" and 1 <= int(data["gzip-level"]) <= 9
+    assert {"application/javascript", "text/css", "application/json", "image/svg+xml"} <= set(data["gzip-types"].split())
+    assert "ingress-nginx/gzip.yaml" not in (K8S / "kustomization.yaml").read_text()  # opt-in: it is cluster-wide

@@ -7,6 +7,7 @@ SIGTERM (and SIGINT) stops every process it started.
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import re
 import shutil
@@ -26,11 +27,17 @@ HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/hap
 pytestmark = pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (apt-get install -y haproxy; .ci/run does)")
 
 
-def answer(url: str, path: str, cookie: str = "") -> http.client.HTTPResponse:
-    """The balancer's answer to GET path (its body read)."""
+BROWSER = "gzip, deflate, br, zstd"  # Chromium's Accept-Encoding
+
+
+def answer(url: str, path: str, cookie: str = "", accept_encoding: str = "") -> http.client.HTTPResponse:
+    """The balancer's answer to GET path (its body read, as it came: gzip'd if it came so)."""
     parts = urllib.parse.urlsplit(url)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
-    connection.request("GET", path, headers={"Cookie": cookie} if cookie else {})
+    headers = {"Cookie": cookie} if cookie else {}
+    if accept_encoding:
+        headers["Accept-Encoding"] = accept_encoding
+    connection.request("GET", path, headers=headers)
     response = connection.getresponse()
     response.body = response.read()
     connection.close()
@@ -50,20 +57,27 @@ def get(url: str, path: str, cookie: str = "") -> tuple[int, str]:
 
 
 def check_front_end_cache(url: str) -> None:
-    """The page and Streamlit's assets come from HAProxy's cache (an Age header, no cookie, the
-    page still "no-cache" for browsers); health answers and the websocket never do, and the
-    websocket's 101 gives a tab that got everything from the cache its affinity cookie."""
-    page = answer(url, "/?d_model=32")  # the lecturer's tab: a miss, stored
-    assert page.status == 200 and page.getheader("Age") is None and server_cookie(page)
-    assets = re.findall(r'src="\./(static/js/[^"]+\.js)"', page.body.decode())
+    """A browser gets the page and Streamlit's assets gzip'd from HAProxy's cache (an Age header, no
+    cookie, the page still "no-cache" for browsers), the same bytes for every browser; a client that
+    does not accept gzip gets them uncompressed from a replica; health answers and the websocket are
+    never cached, and the websocket's 101 gives a tab that got everything from the cache its cookie."""
+    page = answer(url, "/?d_model=32", accept_encoding=BROWSER)  # the lecturer's tab: a miss, stored
+    assert page.status == 200 and page.getheader("Age") is None and not server_cookie(page)
+    assert page.getheader("Content-Encoding") == "gzip" and page.getheader("Vary") == "Accept-Encoding"
+    plain_page = answer(url, "/?d_model=32")
+    assert plain_page.getheader("Content-Encoding") is None and plain_page.body == gzip.decompress(page.body)
+    assets = re.findall(r'src="\./(static/js/[^"]+\.js)"', plain_page.body.decode())
     assert assets
     for path in ("/?d_model=32", "/" + assets[0]):
-        first = answer(url, path)
-        again = answer(url, path)
+        first = answer(url, path, accept_encoding="gzip")
+        again = answer(url, path, accept_encoding=BROWSER)
         assert again.status == 200 and again.getheader("Age") is not None and again.getheader("Set-Cookie") is None
-        assert again.body == first.body
-    assert answer(url, "/?d_model=32").getheader("Cache-Control") == "no-cache"
-    assert answer(url, "/?d_model=32").body == page.body
+        assert again.getheader("Content-Encoding") == "gzip" and again.body == first.body
+        plain = answer(url, path)  # no gzip: never from the cache (which keeps the gzip'd copy), never gzip'd
+        assert plain.getheader("Age") is None and plain.getheader("Content-Encoding") is None
+        assert gzip.decompress(again.body) == plain.body and len(again.body) < len(plain.body) / 2
+    assert answer(url, "/?d_model=32", accept_encoding=BROWSER).getheader("Cache-Control") == "no-cache"
+    assert answer(url, "/" + assets[0], accept_encoding=BROWSER).getheader("Cache-Control").startswith("public")
     health = answer(url, "/_stcore/health")
     assert health.getheader("Age") is None and server_cookie(health)
     parts = urllib.parse.urlsplit(url)
@@ -90,7 +104,8 @@ def test_serve_is_ready_pins_sessions_and_stops_everything(stop_with):
         children = psutil.Process(process.pid).children(recursive=True)
         names = sorted("haproxy" if "haproxy" in " ".join(c.cmdline()) else "streamlit" for c in children)
         assert names == ["haproxy", "streamlit", "streamlit"]
-        status, cookie = get(url, "/?d_model=64")
+        assert get(url, "/?d_model=64") == (200, "")  # the front end needs no affinity: no cookie
+        status, cookie = get(url, "/_stcore/health")  # the frontend's first request to a replica
         assert status == 200 and cookie.startswith("SERVERID=")
         # indirect: a browser that sends its cookie keeps it (no new one); a new browser may land elsewhere
         assert get(url, "/_stcore/health", cookie) == (200, "")
@@ -128,7 +143,8 @@ def test_front_end_bench_shows_the_cache_taking_the_assets_off_the_replica():
     assert result.returncode == 0, result.stdout + result.stderr
     rows = {line[:26].strip(): line[26:].split() for line in result.stdout.splitlines()[2:]}
     straight, cached = float(rows["replica CPU per browser"][0]), float(rows["replica CPU per browser"][2])
-    assert rows["bytes per browser"][0] == rows["bytes per browser"][2]  # the same files, byte for byte in size
+    sent, gzipped = float(rows["bytes per browser"][0]), float(rows["bytes per browser"][2])
+    assert sent > 6 and gzipped < sent / 2, result.stdout  # MB: the same files, gzip'd by HAProxy
     assert straight > 10 and cached < straight / 5, result.stdout
 
 

@@ -1,0 +1,75 @@
+"""What a browser with nothing cached receives through the hall (bench/hall.py serve: HAProxy with
+deploy/haproxy.cfg in front of a replica), counted from Chromium's own network events: HAProxy's
+cache answers the page and Streamlit's front end gzip'd, and a reload gets the assets from the
+browser's cache ("immutable"). About 30 s.
+
+Issue 28 asks for <= 2.8 MB of HTTP bodies (the front end gzip'd by zlib at level 6 is 2.72 MB).
+HAProxy 2.6 compresses with libslz, whose deflate is faster but looser (3.9 MB, BENCHMARKS.md): the
+first test pins what the hall sends now, the second (expected to fail) the issue's target.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from live_app import ROOT, require_chromium
+
+pytestmark = pytest.mark.browser
+require_chromium()
+if not (shutil.which("haproxy") or Path("/usr/sbin/haproxy").exists()):
+    pytest.skip("haproxy is not installed (apt-get install -y haproxy; .ci/run does)", allow_module_level=True)
+sys.path.insert(0, str(ROOT / "bench"))
+
+from browser_bytes import new_browser  # noqa: E402
+from hall import LINK  # noqa: E402
+
+STRAIGHT_BYTES = 8.0e6  # one server's answer to a new browser (BENCHMARKS.md): nothing compressed
+HALL_BYTES = 4.1e6  # HAProxy 2.6's gzip (libslz): 3.88 MB measured
+TARGET_BYTES = 2.8e6  # issue 28
+
+
+@pytest.fixture(scope="module")
+def hall_url():
+    """The link through a 1-replica hall (bench/hall.py serve), its cache filled by the lecturer's tab."""
+    process = subprocess.Popen([sys.executable, "bench/hall.py", "serve", "--replicas", "1"], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("ready "), line + process.stderr.read()
+        yield f"{line.split()[1]}?{LINK}"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="module")
+def received(hall_url, browser):
+    """(first load, reload) of a new browser, after the lecturer's tab has opened the link."""
+    new_browser(browser, hall_url)  # the lecturer's tab: HAProxy's cache keeps the page and the front end
+    return new_browser(browser, hall_url)
+
+
+def test_a_new_browser_gets_the_front_end_gzipd_and_a_reload_gets_nothing_again(received):
+    first, again = received
+    scripts = {r: n for r, n in first.bodies.items() if first.kinds[r] in ("application/javascript", "text/css")}
+    assert len(scripts) > 50 and all(first.encodings[r] == "gzip" for r in scripts)
+    assert sum(scripts.values()) > 2e6  # the plotly chunk alone is 2 MB gzip'd: the count is real
+    assert first.body_bytes <= HALL_BYTES < STRAIGHT_BYTES / 1.9, f"{first.body_bytes / 1e6:.2f} MB"
+    # a reload: the page is asked again (no-cache), the hashed assets come from the browser's cache
+    assert not [again.urls[r] for r in again.bodies if "/static/" in again.urls[r]]
+    assert again.body_bytes < 30e3, f"{again.body_bytes / 1e3:.1f} KB"
+
+
+@pytest.mark.xfail(strict=True, reason="issue 28's 2.8 MB needs a better deflate than HAProxy 2.6's libslz")
+def test_a_new_browser_receives_at_most_the_issues_target(received):
+    first, _ = received
+    assert first.body_bytes <= TARGET_BYTES, f"{first.body_bytes / 1e6:.2f} MB"
