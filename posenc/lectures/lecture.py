@@ -1,0 +1,96 @@
+"""A lecture: a list of slides, each a view of the explorer (a page and its URL settings), a title and a
+speaker's note, read from one small TOML file per lecture (``posenc/lectures/files/<name>.toml``).
+
+A slide's view is written as the explorer's own address, the way a lecturer copies it from the address
+bar: ``view = "rotation?d_model=64&k=5"`` (a full ``http://host/...`` address works too; only its page and
+query are kept). The file::
+
+    title = "Sinusoidal positional encoding from scratch"
+
+    [[slide]]
+    title = "The formula"
+    view = "derivation?step=1"
+    note = "What the lecturer says here (shown only with &notes=true)."
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+FILES = Path(__file__).resolve().parent / "files"
+PAGES = ("", "derivation", "sinusoids", "rotation", "details", "compare", "properties", "precision",
+         "generalization")
+"""Every page's URL path, as app.py routes them ('' is the default page, the encoding matrix)."""
+RESERVED = ("lecture", "slide", "notes", "qr", "present")
+"""URL keys of the lecture itself and of presenter mode: a slide's view does not set them."""
+
+
+@dataclass(frozen=True)
+class Slide:
+    """One slide: the page (its URL path), the view's URL settings in order, a title and a note."""
+
+    page: str
+    settings: tuple[tuple[str, str], ...]
+    title: str
+    note: str
+
+    def link(self, **extra: str) -> str:
+        """The slide's relative address: ``rotation?k=5&lecture=…`` (``./?…`` for the default page)."""
+        query = urlencode(list(self.settings) + list(extra.items()))
+        return f"./{self.page}" + (f"?{query}" if query else "")
+
+
+@dataclass(frozen=True)
+class Lecture:
+    """A lecture read from ``path``: its name (the file's stem), title and slides."""
+
+    name: str
+    path: Path
+    title: str
+    slides: tuple[Slide, ...]
+
+
+class LectureError(ValueError):
+    """A lecture file that cannot be read at all (not TOML, no title, no slide)."""
+
+
+def split_view(view: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """``"rotation?d_model=64&k=5"`` -> ``("rotation", (("d_model", "64"), ("k", "5")))``: the page's URL
+    path (the last part of the address's path) and its query, repeated keys kept in order."""
+    parts = urlsplit(view.strip())
+    page = parts.path.strip("/").rsplit("/", 1)[-1]
+    return page, tuple(parse_qsl(parts.query, keep_blank_values=True))
+
+
+def read(path: Path) -> Lecture:
+    """The lecture in ``path``; :class:`LectureError` naming the file when it cannot be read at all.
+    Slides are read as written: :func:`posenc.lectures.check.problems` says what is wrong in them."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise LectureError(f"{Path(path).name}: cannot be read as TOML ({error})") from None
+    if not isinstance(data.get("title"), str) or not data["title"].strip():
+        raise LectureError(f"{Path(path).name}: needs a title (title = \"…\")")
+    entries = data.get("slide")
+    if not isinstance(entries, list) or not entries or not all(isinstance(e, dict) for e in entries):
+        raise LectureError(f"{Path(path).name}: needs at least one [[slide]]")
+    slides = []
+    for entry in entries:
+        page, settings = split_view(str(entry.get("view", "")))
+        slides.append(Slide(page, settings, str(entry.get("title", "")), str(entry.get("note", ""))))
+    return Lecture(Path(path).stem, Path(path), data["title"].strip(), tuple(slides))
+
+
+def names() -> list[str]:
+    """The shipped lectures' names, sorted: the stems of ``posenc/lectures/files/*.toml``."""
+    return sorted(path.stem for path in FILES.glob("*.toml"))
+
+
+def load(name: str) -> Lecture:
+    """The shipped lecture ``name``; ValueError listing the names when there is none."""
+    if name not in names():
+        raise ValueError(f"there is no lecture {name!r}; the lectures are {', '.join(names())}")
+    return read(FILES / f"{name}.toml")
