@@ -41,7 +41,9 @@ def attention_temperature(positions: object, floor_scale: float, attn_scale: flo
     floor_scale = check_real(floor_scale, "floor_scale", minimum=0.0, strict=True,
                              meaning="tokens per step of the temperature")
     attn_scale = check_real(attn_scale, "attn_scale", minimum=0.0, meaning="the temperature's growth per ln step")
-    return np.asarray(np.log1p(np.floor((p + 1.0) / floor_scale)) * attn_scale + 1.0)  # 0-d: an array too
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
+        temperature = np.asarray(np.log1p(np.floor((p + 1.0) / floor_scale)) * attn_scale + 1.0)  # 0-d: an array
+    return check_finite(temperature, "the temperature ln(1 + ⌊(p + 1) / floor_scale⌋)·attn_scale + 1")
 
 
 def query_scale(name: str, positions: object) -> np.ndarray:

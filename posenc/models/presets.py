@@ -240,7 +240,8 @@ def _presets() -> dict[str, Model]:
                source=f"{HF.format('google/gemma-3-4b-it')}, text_config: rope_scaling {{rope_type linear, factor "
                       "8.0}, rope_theta 1000000 (global layers), rope_local_base_freq 10000 (sliding layers), "
                       "sliding_window 1024, sliding_window_pattern 6, head_dim 256, query_pre_attn_scalar 256, "
-                      "num_hidden_layers 34, max_position_embeddings 131072"),
+                      "num_hidden_layers 34, max_position_embeddings 131072 (a field the file leaves out takes "
+                      "Gemma3TextConfig's default, as transformers reads it)"),
         _model("gpt-oss-20b", "gpt-oss 20B", ["sliding_attention" if i % 2 == 0 else "full_attention"
                                               for i in range(24)],
                {"sliding_attention": gpt_oss_window, "full_attention": gpt_oss_full},
