@@ -9,10 +9,11 @@ WCAG 2.1 AA, checked with axe-core in tests/browser/test_accessibility.py, and a
   attributes, so a small script of :data:`SCRIPT` sets them on the boxes that scroll now, and takes
   them off again when a box fits (a wider window), so a formula that fits is no extra tab stop.
 - Such a box shows that it scrolls: a scroll bar that stays visible and a shadow on its right edge.
-- The chart tool bar (plotly's modebar) sits above a chart on a narrow screen, not on its title,
-  stays visible on a touch screen (no hover there), and its buttons are reached with Tab and pressed
-  with Enter or Space; a focused control shows a ring.
-- A table cell breaks a long word rather than scroll inside a narrow column.
+- The chart tool bar (plotly's modebar, whose buttons are <button>s: Tab and Enter reach them) sits
+  above a chart on a narrow screen, not on its title, stays visible on a touch screen (no hover
+  there) and while one of its buttons has the keyboard's focus; a focused button shows a ring.
+- A table cell breaks a long word rather than scroll inside a narrow column (Streamlit gives each
+  cell's text a box that scrolls: "Transformer-XL" scrolled by 1 px in a phone's row header).
 
 :func:`apply` adds all of it as one element (every element is work in every run:
 bench/runs_per_second.py). Its text is a constant of this module: nothing from the URL reaches it.
@@ -31,8 +32,8 @@ STYLE = f"""<style>
   scrollbar-width: thin; scrollbar-color: rgba(128, 128, 128, 0.8) transparent; }}
 [data-posenc-scrolls]::-webkit-scrollbar {{ height: 6px; }}
 [data-posenc-scrolls]::-webkit-scrollbar-thumb {{ background: rgba(128, 128, 128, 0.8); border-radius: 3px; }}
-[data-posenc-scrolls]:focus-visible, .modebar-btn:focus-visible {{ outline: 2px solid #1f4e9c; outline-offset: 2px; }}
-[data-testid="stTable"] th, [data-testid="stTable"] td {{ overflow-wrap: anywhere; }}
+[data-posenc-scrolls]:focus-visible, .modebar-btn:focus-visible {{ outline: 2px solid currentColor; outline-offset: 2px; }}
+[data-testid="stTable"] [data-testid="stMarkdownContainer"] {{ overflow-wrap: anywhere; overflow: visible !important; }}
 .js-plotly-plot .plotly .modebar:focus-within {{ opacity: 1; }}
 @media (hover: none) {{ .js-plotly-plot .plotly .modebar {{ opacity: 1; }} }}
 @media (max-width: {NARROW}px) {{
@@ -51,8 +52,8 @@ SCRIPT = """<script>
                      ['[data-testid="stTable"] > div', "Table"]];
   const scrolls = (box) => {
     const style = getComputedStyle(box), can = (o) => o === "auto" || o === "scroll";
-    return (can(style.overflowX) && box.scrollWidth > box.clientWidth + 1)
-        || (can(style.overflowY) && box.scrollHeight > box.clientHeight + 1);
+    return (can(style.overflowX) && box.scrollWidth > box.clientWidth)  // as axe-core counts it
+        || (can(style.overflowY) && box.scrollHeight > box.clientHeight);
   };
   const mark = () => {
     for (const [selector, what] of SCROLLERS) {
@@ -62,24 +63,13 @@ SCRIPT = """<script>
           box.setAttribute("data-posenc-scrolls", "");
           box.tabIndex = 0;
           box.setAttribute("role", "region");
-          box.setAttribute("aria-label", `${what}, wider than the screen: scroll sideways`);
+          box.setAttribute("aria-label", `${what}, wider than its column: scroll sideways to read it all`);
         } else if (!scrolls(box) && marked) {
           for (const name of ["data-posenc-scrolls", "tabindex", "role", "aria-label"]) box.removeAttribute(name);
         }
       }
     }
-    for (const button of document.querySelectorAll(".modebar-btn:not([tabindex])")) {
-      button.tabIndex = 0;
-      button.setAttribute("role", "button");
-      button.setAttribute("aria-label", button.getAttribute("data-title") || "Chart tool");
-    }
   };
-  document.addEventListener("keydown", (event) => {
-    if ((event.key === "Enter" || event.key === " ") && event.target.matches?.(".modebar-btn")) {
-      event.preventDefault();
-      event.target.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true}));
-    }
-  });
   let pending = false;
   const later = () => {
     if (pending) return;
