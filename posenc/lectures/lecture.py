@@ -59,9 +59,10 @@ class LectureError(ValueError):
 
 def split_view(view: str) -> tuple[str, tuple[tuple[str, str], ...]]:
     """``"rotation?d_model=64&k=5"`` -> ``("rotation", (("d_model", "64"), ("k", "5")))``: the page's URL
-    path (the last part of the address's path) and its query, repeated keys kept in order."""
+    path (the last part of the address's path; none after a final ``/``: the default page, also under a
+    base path such as ``https://host/app/``) and its query, repeated keys kept in order."""
     parts = urlsplit(view.strip())
-    page = parts.path.strip("/").rsplit("/", 1)[-1]
+    page = "" if parts.path.endswith("/") else parts.path.rsplit("/", 1)[-1]
     return page, tuple(parse_qsl(parts.query, keep_blank_values=True))
 
 

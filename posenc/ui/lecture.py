@@ -30,6 +30,7 @@ from posenc.settings.parsing import code_span
 from posenc.ui import binding
 
 OPEN = "_posenc_lecture"  # this session's lecture: (name, slide number)
+HELD = "_posenc_lecture_warnings"  # warnings of a first run sent on to the slide's view, shown there
 ENTERED = "_posenc_lecture_entered"  # the session's first run has been seen
 CARRIED = ("notes", "present")  # the lecturer's flags, kept from slide to slide (not in the QR code)
 KEYS = {"ArrowRight": "next", "PageDown": "next", " ": "next", "ArrowLeft": "previous", "PageUp": "previous",
@@ -50,8 +51,9 @@ def _flag(key: str) -> bool:
     return st.query_params.get(key, "").lower() == "true"
 
 
-def _opened() -> tuple[lectures.Lecture, int, tuple[str, ...]] | None:
-    """The lecture and slide number the URL (or this session) asks for, with warnings for bad values."""
+def _opened(messages: list[str]) -> tuple[lectures.Lecture, int, tuple[str, ...]] | None:
+    """The lecture and slide number the URL (or this session) asks for, and each slide problem; a warning
+    for each bad value goes into ``messages``."""
     name, raw = st.query_params.get("lecture"), st.query_params.get("slide")
     if name is None and OPEN in st.session_state:
         name, number = st.session_state[OPEN]
@@ -59,27 +61,28 @@ def _opened() -> tuple[lectures.Lecture, int, tuple[str, ...]] | None:
     if name is None:
         return None
     if name not in lectures.names():
-        binding.warn(f"URL parameter {code_span('lecture')} = {code_span(name)} is not one of "
+        messages.append(f"URL parameter {code_span('lecture')} = {code_span(name)} is not one of "
                      f"{', '.join(map(code_span, lectures.names()))}: no lecture is shown.")
         return None
     lecture, found = _shipped(name)
-    number = _slide_number(raw, len(lecture.slides))
+    number = _slide_number(raw, len(lecture.slides), messages)
     st.session_state[OPEN] = (name, number)
     return lecture, number, found[number - 1]
 
 
-def _slide_number(raw: str | None, count: int) -> int:
+def _slide_number(raw: str | None, count: int, messages: list[str]) -> int:
     """The 1-based slide number in ``raw``; a bad one becomes the nearest valid with a warning."""
     if raw is None:
         return 1
     try:
         number = int(raw)
     except ValueError:
-        binding.warn(f"URL parameter {code_span('slide')} = {code_span(raw)} is not a whole number: using 1.")
+        messages.append(f"URL parameter {code_span('slide')} = {code_span(raw)} is not a whole number: using 1.")
         return 1
     if not 1 <= number <= count:
         used = min(max(number, 1), count)
-        binding.warn(f"URL parameter {code_span('slide')} = {code_span(raw)} is outside 1 … {count}: using {used}.")
+        messages.append(f"URL parameter {code_span('slide')} = {code_span(raw)} is outside 1 … {count}: "
+                        f"using {used}.")
         return used
     return number
 
@@ -101,7 +104,8 @@ def enter(pages: list, current) -> None:
     if st.session_state.get(ENTERED):
         return
     st.session_state[ENTERED] = True
-    opened = _opened()
+    messages: list[str] = []
+    opened = _opened(messages)
     if opened is None:
         return
     lecture, number, _ = opened
@@ -115,12 +119,16 @@ def enter(pages: list, current) -> None:
         return
     query = wanted | {"lecture": lecture.name, "slide": str(number)}
     query |= {key: "true" for key in (*CARRIED, "qr") if _flag(key)}
+    st.session_state[HELD] = messages
     st.switch_page(target, query_params=query)
 
 
 def bar() -> None:
     """The lecture's bar above the page, its keys, its note and its QR code; nothing without a lecture."""
-    opened = _opened()
+    messages = st.session_state.pop(HELD, [])
+    opened = _opened(messages)
+    for message in messages:
+        binding.warn(message)
     if opened is None:
         return
     lecture, number, found = opened
