@@ -6,6 +6,7 @@ Run from the repository root (loopback only; everything is bounded and stops by 
     python bench/hall.py run --sessions 300 --replicas 2     # one server against the hall, same run
     python bench/hall.py run --sessions 300 --replicas 2 --rounds 7   # alternating, the median ratio
     python bench/hall.py run --sessions 300 --replicas 2 --kill-after 4   # failover: kill a replica
+    python bench/hall.py run --sessions 300 --replicas 2 --assets --versus uncompressed --rounds 6   # gzip or not
 
 ``serve`` starts N replicas (``streamlit run app.py``, one per core: replica i is pinned to core
 i mod cores, all with the same ``server.cookieSecret``) and HAProxy with deploy/haproxy.cfg, the
@@ -25,8 +26,11 @@ balancer it comes from HAProxy's cache once the lecturer's tab has loaded it), o
 (rerun). The protocol code is bench/loadtest.py's. Per replica: CPU seconds used and memory.
 ``--assets`` makes each session also fetch what a browser with nothing cached fetches before its
 first run (the files the page names and the plotly chunk, ~60 files and 6.8 MB, over 6 kept-alive
-connections; through the balancer, from HAProxy's cache once the lecturer's tab has filled it);
-without it, a session GETs only the page, as the issue's benchmark did.
+connections; through the balancer, from HAProxy's cache once the lecturer's tab has filled it, gzip'd:
+every GET says "Accept-Encoding: gzip, deflate, br" as a browser does); without it, a session GETs
+only the page, as the issue's benchmark did. ``--versus uncompressed`` compares the hall with the
+same hall without deploy/haproxy.cfg's compression (``haproxy_config(..., "off")``) instead of one
+server, the two taking turns going first from round to round.
 ``--rounds R`` repeats one server then the hall R times, with fresh processes each time, and reports
 every round's ratio and their median, with the median round's table: this machine's speed drifts by
 tens of per cent within a minute (a fixed CPU-bound loop took 1.7 s to 2.4 s), so one round compares
