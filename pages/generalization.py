@@ -44,6 +44,8 @@ st.caption(f"The seed-0 model of {SCHEME_LABELS[map_scheme]}, reading one test s
            f"the answer. To {task} a digit, the query at the answer must find the digit it repeats: "
            + ("a fixed distance back (n + 1 tokens)." if task == "copy" else "the mirror position around |."))
 lab.attention_view(task, map_scheme, int(layer))
+st.markdown(f"**As the string grows**: the same heads at every test length from 1 to {DEFAULT.test_max_length} digits.")
+lab.attention_animation_view(task, map_scheme, int(layer))
 
 st.subheader("Train your own")
 st.markdown("One scheme on the task above with your own training length, steps and seed, trained now on this "

@@ -1,4 +1,5 @@
-"""The length-generalization lab's figures: accuracy against test length, and attention maps.
+"""The length-generalization lab's figures: accuracy against test length, and attention maps (still, and
+animated over the test length).
 
 Arrays in, ``go.Figure`` out, like every figure builder: the numbers come from posenc.lab.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from posenc.figures.animations import animated
 from posenc.figures.layout import PALETTE, axis, base_layout, domains, figure, subplot_title, suffix
 
 DASHES = ("solid", "dash", "dot")
@@ -82,3 +84,40 @@ def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[l
     layout["margin"] = dict(l=40, r=40, t=150, b=30)
     layout["title"]["y"], layout["title"]["yanchor"], layout["title"]["yref"] = 0.995, "top", "container"
     return figure(data, layout)
+
+
+def attention_animation(maps: list[np.ndarray], lengths: list[int], headings: list[str], *, train_max_length: int,
+                        title: str, frame_ms: int = 700) -> go.Figure:
+    """The attention of every head as the test string grows, one frame per length: ``maps[f]`` is
+    [heads, T, T] (T = 2·lengths[f] + 1 tokens read), ``headings[f]`` the frame's title. The axes stay those
+    of the longest string, so a map grows frame by frame; a dashed square marks the tokens of a string of
+    ``train_max_length`` digits, the longest seen in training: past it, the model reads positions it never saw."""
+    heads = max(m.shape[0] for m in maps)
+    size = max(m.shape[-1] for m in maps)
+    seen = 2 * train_max_length + 1
+    columns = domains(heads, 0.03)
+    layout = base_layout(title, 560)
+    layout["title"]["text"] = headings[0]
+    data, shapes, notes = [], [], []
+    for h in range(heads):
+        n = h + 1
+        x_name, y_name = f"x{suffix(n)}", f"y{suffix(n)}"
+        data.append(dict(type="heatmap", z=np.asarray(maps[0][h], np.float32), xaxis=x_name, yaxis=y_name, zmin=0,
+                         zmax=1, colorscale="Viridis", showscale=n == 1, colorbar=dict(title=dict(text="weight"),
+                                                                                       len=0.6),
+                         hovertemplate=f"query %{{y}} reads key %{{x}}<br>weight %{{z:.3f}}<extra>head {n}</extra>"))
+        ticks = dict(showgrid=False, zeroline=False, range=[-0.5, size - 0.5], tickfont=dict(size=10))
+        layout[f"xaxis{suffix(n)}"] = axis(None, domain=columns[h], anchor=y_name, **ticks)
+        layout[f"yaxis{suffix(n)}"] = axis(None, domain=[0, 1], anchor=x_name, scaleanchor=x_name,
+                                           **ticks | dict(range=[size - 0.5, -0.5]))
+        shapes.append(dict(type="rect", xref=x_name, yref=y_name, x0=-0.5, y0=-0.5, x1=seen - 0.5, y1=seen - 0.5,
+                           line=dict(color=PALETTE[1], width=2, dash="dash")))
+        notes.append(subplot_title(f"head {n}", columns[h], 1.0))
+    layout["shapes"], layout["annotations"] = shapes, notes
+    layout["margin"] = dict(l=40, r=40, t=110)
+    frames = [dict(name=str(length), traces=list(range(heads)), layout=dict(title=dict(text=heading)),
+                   data=[dict(type="heatmap", z=np.asarray(m[h], np.float32)) for h in range(m.shape[0])])
+              for m, length, heading in zip(maps, lengths, headings)]
+    labels = [f"{length}{' ◂ L' if length == train_max_length else ''}" for length in lengths]
+    return animated(data, layout, frames, labels=labels, frame_ms=frame_ms, prefix="digits: ", redraw=True,
+                    axis_room=30)

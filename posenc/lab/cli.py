@@ -8,7 +8,9 @@
     python -m posenc.lab regenerate [--fresh] [--only-seed N]
         trains every (task, scheme, seed) of the shipped set and writes posenc/lab/results.jsonl and
         posenc/lab/attention.npz, with a progress bar on stderr. Resumable: cells already in
-        results.jsonl (same train_max_length) are kept unless --fresh.
+        results.jsonl (same train_max_length) are kept unless --fresh. A seed-0 cell whose attention maps
+        are missing (at any test length 1…3L) is retrained for them, and its records must come out equal
+        to those written (else an error: the maps would belong to another model).
 """
 
 from __future__ import annotations
@@ -69,6 +71,16 @@ def _bar(done: float, total: int, width: int = 30) -> str:
     return "[" + "#" * filled + "." * (width - filled) + "]"
 
 
+def _check_same(label: str, retrained: list[dict], written: list[dict]) -> None:
+    """A cell retrained only for its attention maps must give its written records exactly (training is
+    deterministic bit for bit on one machine and torch build); otherwise its maps would not be its model's."""
+    if retrained != written:
+        differ = [(a["test_length"], b["accuracy"], a["accuracy"]) for a, b in zip(retrained, written) if a != b]
+        raise ValueError(f"{label}: retrained for its attention maps, it gave other records than results.jsonl "
+                         f"(test length, written, now: {differ[:5] or 'a different number of records'}); the maps "
+                         "would not be those of the written model. Regenerate with --fresh on this machine.")
+
+
 def regenerate(out: Path | None = None, fresh: bool = False, stream=sys.stderr, recipe=None,
                only: list[tuple[str, str, int]] | None = None) -> None:
     """Train every cell missing from results.jsonl, append its records, then write the file in canonical order.
@@ -78,7 +90,7 @@ def regenerate(out: Path | None = None, fresh: bool = False, stream=sys.stderr, 
 
     from posenc.lab.evaluate import attention_maps
     from posenc.lab.recipe import DEFAULT as SHIPPED
-    from posenc.lab.shipped import ATTENTION_PATH, MAP_SEED, RESULTS_PATH, cells, map_lengths
+    from posenc.lab.shipped import ATTENTION_PATH, MAP_SEED, RESULTS_PATH, cells, stored_lengths, stored_map
 
     DEFAULT = SHIPPED if recipe is None else recipe
 
@@ -96,9 +108,10 @@ def regenerate(out: Path | None = None, fresh: bool = False, stream=sys.stderr, 
     done = {(r["task"], r["scheme"], r["seed"]) for r in records}
     maps = dict(np.load(attention)) if attention.exists() else {}
     todo = cells() if only is None else list(only)
+    lengths = stored_lengths(DEFAULT.train_max_length, DEFAULT.test_max_length)
     start = time.monotonic()
     for index, (task, scheme, seed) in enumerate(todo):
-        needs_maps = seed == MAP_SEED and f"{task}/{scheme}/{map_lengths(DEFAULT.train_max_length)[0]}/maps" not in maps
+        needs_maps = seed == MAP_SEED and any(f"{task}/{scheme}/{n}/maps" not in maps for n in lengths)
         if (task, scheme, seed) in done and not needs_maps:
             continue
         label = f"{task}/{scheme}/seed {seed}"
@@ -112,16 +125,18 @@ def regenerate(out: Path | None = None, fresh: bool = False, stream=sys.stderr, 
             stream.flush()
 
         model, cell_records = run_cell(task, scheme, seed, DEFAULT, progress=progress)
-        if (task, scheme, seed) not in done:
+        if (task, scheme, seed) in done:  # retrained for its maps: the model must be the one of the records
+            _check_same(label, cell_records, [r for r in records if (r["task"], r["scheme"], r["seed"]) == (task, scheme, seed)])
+        else:
             with partial.open("a") as handle:
                 for record in cell_records:
                     handle.write(json.dumps(record) + "\n")
             records += cell_records
             done.add((task, scheme, seed))
         if seed == MAP_SEED:
-            for length in map_lengths(DEFAULT.train_max_length):
+            for length in lengths:
                 probabilities, tokens = attention_maps(model, task, length, seed=DEFAULT.eval_seed)
-                maps[f"{task}/{scheme}/{length}/maps"] = probabilities.astype(np.float16)
+                maps[f"{task}/{scheme}/{length}/maps"] = stored_map(probabilities)
                 maps[f"{task}/{scheme}/{length}/tokens"] = tokens.astype(np.int8)
             np.savez_compressed(attention, **dict(sorted(maps.items())))
         L = DEFAULT.train_max_length

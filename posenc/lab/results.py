@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from posenc.lab.names import SCHEMES, TASKS, check_scheme, check_task
-from posenc.lab.shipped import ATTENTION_PATH, RESULTS_PATH, map_lengths
+from posenc.lab.shipped import ATTENTION_PATH, RESULTS_PATH, map_lengths, stored_lengths
 
 RECORD_KEYS = ("task", "scheme", "seed", "train_max_length", "test_length", "accuracy", "examples")
 """The keys of one record, in order (the same as ``python -m posenc.lab run`` prints)."""
@@ -108,9 +108,9 @@ def attention_lengths() -> tuple[int, int]:
 
 def load_attention(task: str, scheme: str, length: int) -> tuple[np.ndarray, np.ndarray]:
     """(probabilities [layers, heads, T, T] as float32, tokens [T] as int) of the shipped seed-0 model of
-    ``scheme`` on ``task``, reading a string of ``length`` digits (one of attention_lengths())."""
+    ``scheme`` on ``task``, reading a string of ``length`` digits (any test length 1 … 3L: stored_lengths)."""
     task, scheme = check_task(task), check_scheme(scheme)
-    lengths = attention_lengths()
+    lengths = stored_lengths(train_max_length(), max(int(r["test_length"]) for r in _shipped_records()))
     if isinstance(length, bool) or not isinstance(length, (int, np.integer)) or int(length) not in lengths:
         raise ValueError(f"length must be one of {', '.join(map(str, lengths))} (the shipped maps); got {length!r}.")
     maps = _attention()

@@ -15,8 +15,10 @@ from posenc.figures import generalization as figures
 from posenc.lab import jobs, results
 from posenc.lab.names import SCHEME_LABELS, SCHEMES, TOKEN_NAMES
 from posenc.lab.recipe import DEFAULT, LIVE_BOUNDS
+from posenc.lab.shipped import animation_lengths
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, presenter
+from posenc.ui import binding, motion, presenter
+from posenc.ui.compute import shared_figure
 
 # A bound selectbox shows the names the URL carries (binding.bound_control); their labels are in the help.
 SCHEME_NAMES = "The schemes by name: " + "; ".join(f"{name}: {text}" for name, text in SCHEME_LABELS.items()) + "."
@@ -159,6 +161,35 @@ def attention_view(task: str, scheme: str, layer: int, maps_by_length: dict | No
     presenter.chart(figures.attention_grid(rows, titles, labels,
                                            title=f"{label(scheme)} on {task}: layer {layer}, every head"),
                     key=key, name="attention", task=task, scheme=scheme, layer=layer)
+
+
+@shared_figure
+def attention_animation_figure(task: str, scheme: str, layer: int):
+    """Every head of one layer of the shipped seed-0 model, one frame per test length 1 … 3L (the shipped maps)."""
+    length = results.train_max_length()
+    records = results.load_records(task=task, scheme=scheme)
+    accuracy = {int(r["test_length"]): float(r["accuracy"]) for r in records if r["seed"] == 0}
+    lengths = list(animation_lengths(max(accuracy)))
+    maps, headings = [], []
+    for n in lengths:
+        probabilities, _ = results.load_attention(task, scheme, n)
+        maps.append(probabilities[layer - 1])
+        where = f"within 1…{length} (trained)" if n <= length else f"past the training length {length}"
+        headings.append(f"{label(scheme)} on {task}, layer {layer}: {n} digit{'s' if n != 1 else ''}, {where}; "
+                        f"exact match {accuracy[n]:.2f}")
+    return figures.attention_animation(maps, lengths, headings, train_max_length=length,
+                                       title=f"{label(scheme)} on {task}: layer {layer}")
+
+
+def attention_animation_view(task: str, scheme: str, layer: int) -> None:
+    """The attention maps of every head as the test string grows from 1 digit to 3L."""
+    figure = attention_animation_figure(task, scheme, layer)
+    motion.animation(figure, "lab_attention_animation", what="test length", name="attention_animation", task=task,
+                     scheme=scheme, layer=layer)
+    seen = 2 * results.train_max_length() + 1
+    st.caption(f"The dashed square: the {seen} tokens of the longest training string ({results.train_max_length()} "
+               "digits); each map grows past it as the string does. The title gives the seed-0 model's exact match "
+               "at that length (200 test strings); the map reads the first of them.")
 
 
 # -- train your own --------------------------------------------------------------------------------

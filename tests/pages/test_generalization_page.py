@@ -104,3 +104,19 @@ def test_the_page_loads_no_torch():
     """)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert out.stdout.strip().splitlines()[-1] == "False", out.stderr[-2000:]
+
+
+def test_the_attention_animation_holds_the_shipped_map_of_every_test_length():
+    at = run({"task": "reverse", "map_scheme": "rope", "map_layer": "2"})
+    animated = [c for c in charts(at) if c.get("frames")]
+    assert len(animated) == 1
+    frames = animated[0]["frames"]
+    assert [f["name"] for f in frames] == [str(n) for n in range(1, 25)]
+    for frame in (frames[0], frames[7], frames[23]):
+        length = int(frame["name"])
+        maps, _ = results.load_attention("reverse", "rope", length)
+        for head, trace in enumerate(frame["data"]):
+            np.testing.assert_array_equal(decode(trace["z"]), maps[1, head])  # layer 2
+    accuracy = {r["test_length"]: r["accuracy"] for r in results.load_records("reverse", "rope") if r["seed"] == 0}
+    assert frames[23]["layout"]["title"]["text"].endswith(f"past the training length 8; exact match {accuracy[24]:.2f}")
+    assert "24 frames, one per test length" in " ".join(c.value for c in at.caption)
