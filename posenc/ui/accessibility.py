@@ -12,6 +12,9 @@ WCAG 2.1 AA, checked with axe-core in tests/browser/test_accessibility.py, and a
 - The chart tool bar (plotly's modebar, whose buttons are <button>s: Tab and Enter reach them) sits
   above a chart on a narrow screen, not on its title, stays visible on a touch screen (no hover
   there) and while one of its buttons has the keyboard's focus; a focused button shows a ring.
+- plotly's animation controls (Play, Pause, the speeds and the frame slider, drawn in SVG for a
+  mouse) become a button or a slider of the keyboard: Tab reaches them, Enter or Space presses a
+  button, the arrow, Page, Home and End keys move the slider exactly as a click on that frame would.
 - A table cell breaks a long word rather than scroll inside a narrow column (Streamlit gives each
   cell's text a box that scrolls: "Transformer-XL" scrolled by 1 px in a phone's row header).
 
@@ -32,7 +35,8 @@ STYLE = f"""<style>
   scrollbar-width: thin; scrollbar-color: rgba(128, 128, 128, 0.8) transparent; }}
 [data-posenc-scrolls]::-webkit-scrollbar {{ height: 6px; }}
 [data-posenc-scrolls]::-webkit-scrollbar-thumb {{ background: rgba(128, 128, 128, 0.8); border-radius: 3px; }}
-[data-posenc-scrolls]:focus-visible, .modebar-btn:focus-visible {{ outline: 2px solid currentColor; outline-offset: 2px; }}
+[data-posenc-scrolls]:focus-visible, .modebar-btn:focus-visible, .updatemenu-button:focus-visible,
+.slider-group:focus-visible {{ outline: 2px solid currentColor; outline-offset: 2px; }}
 [data-testid="stTable"] [data-testid="stMarkdownContainer"] {{ overflow-wrap: anywhere; overflow: visible !important; }}
 .js-plotly-plot .plotly .modebar:focus-within {{ opacity: 1; }}
 @media (hover: none) {{ .js-plotly-plot .plotly .modebar {{ opacity: 1; }} }}
@@ -44,7 +48,7 @@ STYLE = f"""<style>
 }}
 </style>"""
 
-SCRIPT = """<script>
+SCRIPT = r"""<script>
 (() => {
   if (window.posencAccessibility) return;  // one observer per tab: st.html may run this again
   window.posencAccessibility = true;
@@ -70,11 +74,52 @@ SCRIPT = """<script>
       }
     }
   };
+  // plotly's animation controls are SVG groups that a mouse clicks: each Play/Pause/speed button becomes a
+  // button of the keyboard, the frame slider a slider (arrows, Page keys, Home, End) that moves as a click would.
+  const sliderState = (group) => group.closest(".js-plotly-plot")?._fullLayout?.sliders?.[0];
+  const controls = () => {
+    for (const button of document.querySelectorAll(".updatemenu-button:not([tabindex])")) {
+      button.setAttribute("tabindex", "0");
+      button.setAttribute("role", "button");
+      button.setAttribute("aria-label", button.textContent.trim());
+    }
+    for (const group of document.querySelectorAll(".slider-group")) {
+      const state = sliderState(group);
+      if (!state) continue;
+      group.setAttribute("tabindex", "0");
+      group.setAttribute("role", "slider");
+      group.setAttribute("aria-label", (state.currentvalue?.prefix || "frame").replace(/[=:]\s*$/, "").trim());
+      group.setAttribute("aria-valuemin", "0");
+      group.setAttribute("aria-valuemax", String(state.steps.length - 1));
+      group.setAttribute("aria-valuenow", String(state.active));
+      group.setAttribute("aria-valuetext", String(state.steps[state.active]?.label ?? state.active));
+    }
+  };
+  const STEP = {ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10};
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    if (target.matches?.(".updatemenu-button") && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      target.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+    } else if (target.matches?.(".slider-group[role=slider]") && (event.key in STEP || event.key === "Home" || event.key === "End")) {
+      event.preventDefault();
+      const state = sliderState(target), last = state.steps.length - 1;
+      const next = event.key === "Home" ? 0 : event.key === "End" ? last
+                 : Math.min(last, Math.max(0, state.active + STEP[event.key]));
+      const tick = target.querySelectorAll(".slider-tick-rect")[next], plot = target.closest(".js-plotly-plot");
+      const rail = target.querySelector(".slider-rail-touch-rect").getBoundingClientRect();
+      if (!tick || next === state.active) return;
+      const box = tick.getBoundingClientRect();
+      const at = {bubbles: true, button: 0, clientX: box.left + box.width / 2, clientY: rail.top + rail.height / 2};
+      target.querySelector(".slider-rail-touch-rect").dispatchEvent(new MouseEvent("mousedown", at));
+      plot.dispatchEvent(new MouseEvent("mouseup", at));
+    }
+  });
   let pending = false;
   const later = () => {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; mark(); });
+    requestAnimationFrame(() => { pending = false; mark(); controls(); });
   };
   new MutationObserver(later).observe(document.body, {childList: true, subtree: true});
   window.addEventListener("resize", later);

@@ -167,3 +167,40 @@ def test_the_chart_tool_bar_saves_a_png_from_the_keyboard(app, desk):
     with desk.expect_download(timeout=30_000) as download:
         desk.keyboard.press("Enter")
     assert download.value.suggested_filename.startswith("posenc_")
+
+
+def test_an_animation_steps_and_plays_from_the_keyboard(app, desk):
+    """plotly's frame slider and its Play and Pause buttons (SVG drawn for a mouse) take the keyboard."""
+    desk.goto(f"{app}/rotation")
+    settle(desk)
+    slider = desk.locator(".slider-group[role=slider]").first
+    frames = int(slider.get_attribute("aria-valuemax")) + 1
+    # the largest gap between the y values drawn and those of the frame the slider shows
+    gap = ("() => { const p = document.querySelector('.slider-group[role=slider]').closest('.js-plotly-plot');"
+           " const active = p._fullLayout.sliders[0].active, frame = p._transitionData._frames[active];"
+           " const plain = v => Array.from(v._inputArray || v);"
+           " return [active, Math.max(...frame.data.flatMap((t, i) => { const drawn = plain(p.data[frame.traces ?"
+           " frame.traces[i] : i].y); return plain(t.y).map((v, j) => Math.abs(v - drawn[j])); }))]; }")
+    slider.focus()
+    desk.keyboard.press("ArrowRight")
+    desk.wait_for_function("() => document.querySelector('.slider-group[role=slider]')"
+                           ".getAttribute('aria-valuenow') === '1'", timeout=10_000)
+    desk.wait_for_timeout(700)  # the frame's transition
+    active, largest = desk.evaluate(gap)
+    assert active == 1 and largest < 1e-6
+    desk.keyboard.press("End")
+    desk.wait_for_function(f"() => document.querySelector('.slider-group[role=slider]')"
+                           f".getAttribute('aria-valuenow') === '{frames - 1}'", timeout=10_000)
+    desk.keyboard.press("Home")
+    desk.wait_for_function("() => document.querySelector('.slider-group[role=slider]')"
+                           ".getAttribute('aria-valuenow') === '0'", timeout=10_000)
+    desk.get_by_role("button", name="▶ Play").first.focus()
+    desk.keyboard.press("Enter")
+    desk.wait_for_function("() => Number(document.querySelector('.slider-group[role=slider]')"
+                           ".getAttribute('aria-valuenow')) > 2", timeout=10_000)
+    desk.get_by_role("button", name="❚❚ Pause").first.focus()
+    desk.keyboard.press(" ")
+    desk.wait_for_timeout(300)
+    held = slider.get_attribute("aria-valuenow")
+    desk.wait_for_timeout(1000)
+    assert slider.get_attribute("aria-valuenow") == held
