@@ -1,0 +1,115 @@
+"""Both shipped lectures stepped in a real browser with the keys a presentation clicker sends: forward
+through every slide (ArrowRight, PageDown, Space in turn), back (ArrowLeft, PageUp), End and Home; each
+slide shows its file's view (its page, its settings in the address, its title in the bar) and no error.
+The QR code, read back from the screen with OpenCV, is the slide's link without notes, qr and present."""
+
+from urllib.parse import parse_qsl, urlsplit
+
+import numpy as np
+import pytest
+
+from live_app import require_chromium, wait_idle
+from posenc import lectures
+
+pytestmark = pytest.mark.browser
+require_chromium()
+
+FORWARD, BACK = ("ArrowRight", "PageDown", " "), ("ArrowLeft", "PageUp")
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    yield context.new_page()
+    context.close()
+
+
+def wait_for_slide(page, number: int) -> None:
+    page.wait_for_function("(n) => { const b = document.querySelector('.posenc-lecture-count');"
+                           " return b && b.innerText === 'slide ' + n + ' of ' + b.innerText.split(' of ')[1]; }",
+                           arg=number, timeout=60_000)
+    wait_idle(page)
+
+
+def assert_shows(page, lecture: lectures.Lecture, number: int, flags: dict[str, str]) -> None:
+    slide = lecture.slides[number - 1]
+    where = f"{lecture.name} slide {number}"
+    parts = urlsplit(page.url)
+    assert parts.path.strip("/") == slide.page, (where, page.url)
+    query = parse_qsl(parts.query)
+    shown = [pair for pair in query if pair[0] not in ("lecture", "slide", *flags)]
+    # Streamlit leaves a control's default out of the address (tests/lectures: every setting is read)
+    assert shown == [pair for pair in slide.settings if pair in shown], where
+    assert dict(query)["lecture"] == lecture.name and dict(query)["slide"] == str(number), where
+    assert all(dict(query).get(key) == value for key, value in flags.items()), where
+    assert page.locator(".posenc-lecture-slide").inner_text() == slide.title, where
+    assert page.locator("[data-testid=stException]").count() == 0, where
+    note = page.locator("[data-testid=stAlertContentInfo]", has_text=slide.note.split("\n")[0][:40])
+    assert note.count() == (1 if flags.get("notes") == "true" else 0), where
+
+
+@pytest.mark.parametrize("name", lectures.names())
+def test_a_lecture_steps_forward_and_back_with_the_clicker_keys(page, app, name):
+    lecture = lectures.load(name)
+    count = len(lecture.slides)
+    flags = {"notes": "true"} if name == "sinusoidal" else {}
+    page.goto(f"{app}/?lecture={name}&slide=1" + "".join(f"&{k}={v}" for k, v in flags.items()))
+    wait_for_slide(page, 1)
+    assert_shows(page, lecture, 1, flags)
+    for number in range(2, count + 1):
+        page.keyboard.press(FORWARD[number % 3])
+        wait_for_slide(page, number)
+        assert_shows(page, lecture, number, flags)
+    page.keyboard.press("ArrowRight")  # past the last slide: nothing happens
+    page.wait_for_timeout(500)
+    assert page.locator(".posenc-lecture-count").inner_text() == f"slide {count} of {count}"
+    for step, key in enumerate(BACK, start=1):
+        page.keyboard.press(key)
+        wait_for_slide(page, count - step)
+        assert_shows(page, lecture, count - step, flags)
+    page.keyboard.press("Home")
+    wait_for_slide(page, 1)
+    page.keyboard.press("End")
+    wait_for_slide(page, count)
+    assert_shows(page, lecture, count, flags)
+
+
+def test_keys_typed_into_an_input_do_not_change_the_slide(page, app):
+    page.goto(f"{app}/?lecture=sinusoidal&slide=2")
+    wait_for_slide(page, 2)
+    field = page.locator("[data-testid=stSidebar] [data-testid=stNumberInput] input").first
+    field.click()
+    field.press("ArrowRight")
+    field.press("End")
+    page.wait_for_timeout(800)
+    assert page.locator(".posenc-lecture-count").inner_text() == "slide 2 of 12"
+
+
+def test_the_bar_s_links_step_too(page, app):
+    page.goto(f"{app}/?lecture=rope-to-128k&slide=2&present=true")
+    wait_for_slide(page, 2)
+    page.locator(".posenc-lecture a[data-rel=next]").click()
+    wait_for_slide(page, 3)
+    assert_shows(page, lectures.load("rope-to-128k"), 3, {"present": "true"})
+    page.locator(".posenc-lecture a[data-rel=previous]").click()
+    wait_for_slide(page, 2)
+
+
+def test_the_qr_code_decodes_to_the_slide_s_link(page, app):
+    import cv2
+
+    page.goto(f"{app}/?lecture=sinusoidal&slide=8&notes=true&present=true&qr=true")
+    wait_for_slide(page, 8)
+    image = page.locator(".posenc-qr img")
+    image.scroll_into_view_if_needed()
+    png = image.screenshot()
+    pixels = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(pixels)
+    slide = lectures.load("sinusoidal").slides[7]
+    assert text == f"{app}/{slide.link(lecture='sinusoidal', slide='8')[2:]}"
+    assert "notes" not in text and "qr" not in text and "present" not in text
+    box = image.bounding_box()
+    assert box["width"] >= 500 and box["height"] >= 500  # large enough for the back of a hall
+    page.locator(".posenc-lecture a[data-rel=qr]").click()  # "Hide QR code"
+    wait_for_slide(page, 8)
+    assert page.locator(".posenc-qr").count() == 0 and "qr=" not in page.url
