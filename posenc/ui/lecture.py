@@ -11,9 +11,9 @@ clicker sends.
 - ``&notes=true``: the speaker's note under the bar (the lecturer's laptop); students never get it.
 - ``&qr=true`` (or the bar's QR link): the slide's link as a large QR code, made here (segno, no internet),
   for students to scan from the projector: the link without ``notes``, ``qr`` and ``present``.
-- A link that opens a lecture without its view (``/?lecture=sinusoidal&slide=3``) is sent to the slide's
+- A link that opens a lecture without a view (``/?lecture=sinusoidal&slide=3``) is sent to the slide's
   page and view in its session's first run, before any widget exists, so the view's settings are read as
-  a link's.
+  a link's; a link with settings of its own opens as it is.
 """
 
 from __future__ import annotations
@@ -98,26 +98,26 @@ def _link(lecture: lectures.Lecture, number: int, *, qr: bool = False, flags: bo
 
 
 def enter(pages: list, current) -> None:
-    """In a session's first run, before the sidebar's widgets exist: a lecture link that is not its slide's
-    view (``current`` is another page than the slide's, or a setting is missing or different) is sent to
-    that view."""
+    """In a session's first run, before the sidebar's widgets exist: a link that names only a lecture and
+    a slide (``/?lecture=sinusoidal&slide=3``, with the lecturer's flags at most) is sent to that slide's
+    page and view. A link with settings of its own (a slide's link, or a view a student changed and
+    copied) opens as it is, with the bar: nothing in it is lost."""
     if st.session_state.get(ENTERED):
         return
     st.session_state[ENTERED] = True
     messages: list[str] = []
     opened = _opened(messages)
-    if opened is None:
+    if opened is None or any(key not in lectures.RESERVED for key in st.query_params):
         return
     lecture, number, _ = opened
     slide = lecture.slides[number - 1]
     target = next((page for page in pages if page.url_path == slide.page), None)
-    wanted: dict[str, list[str]] = {}
-    for key, value in slide.settings:
-        wanted.setdefault(key, []).append(value)
-    same = current.url_path == slide.page and all(st.query_params.get_all(key) == values for key, values in wanted.items())
-    if target is None or same:
+    if target is None or (current.url_path == slide.page and not slide.settings):
         return
-    query = wanted | {"lecture": lecture.name, "slide": str(number)}
+    query: dict[str, list[str] | str] = {}
+    for key, value in slide.settings:
+        query.setdefault(key, []).append(value)
+    query |= {"lecture": lecture.name, "slide": str(number)}
     query |= {key: "true" for key in (*CARRIED, "qr") if _flag(key)}
     st.session_state[HELD] = messages
     st.switch_page(target, query_params=query)

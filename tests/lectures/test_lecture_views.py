@@ -114,3 +114,14 @@ view = "rotatoin?d_model=5000"
                for text in warnings), warnings
     assert any(text.startswith("lecturer-own.toml, slide 2 (Bad): d_model") for text in warnings), warnings
     assert "slide 2 of 2" in bar(bad)
+
+
+def test_a_link_with_settings_of_its_own_opens_as_it_is():
+    """A student moved k on slide 8 and shared the address: the lecture does not send it back to the slide."""
+    at = AppTest.from_file(APP, default_timeout=90)
+    for key, value in {"lecture": "sinusoidal", "slide": "8", "k": "7", "pos": "3"}.items():
+        at.query_params[key] = value
+    at.switch_page("pages/rotation.py").run()
+    assert not at.exception and not at.warning
+    assert at.session_state["k"] == 7 and at.session_state["pos"] == 3
+    assert "slide 8 of 12" in bar(at)
