@@ -180,14 +180,15 @@ def shift_animation(query_positions: np.ndarray, key_positions: np.ndarray, scor
     layout = base_layout(title, 580)
     layout["legend"] = dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1)
     layout["xaxis"] = axis("position", range=[-0.5, length - 0.5], domain=[0, 1], anchor="y")
-    layout["yaxis"] = axis(None, range=[-1, 1], domain=[0.78, 1], anchor="x", showticklabels=False, showgrid=False,
+    layout["yaxis"] = axis(None, range=[-1, 1], domain=[0.74, 1], anchor="x", showticklabels=False, showgrid=False,
                            zeroline=False)
+    layout["margin"] = dict(l=70, r=30, t=110)
     layout["xaxis2"] = axis("frame (shift s)", domain=[0, 1], anchor="y2", range=[-0.5, len(scores) - 0.5])
-    layout["yaxis2"] = axis("score q·k after rotation", domain=[0, 0.55], anchor="x2",
+    layout["yaxis2"] = axis("score q·k after rotation", domain=[0, 0.5], anchor="x2",
                             **({"range": list(score_range)} if score_range is not None else {}))
 
     def markers(f: int) -> list[dict]:
-        return [dict(x=[float(query_positions[f])], y=[0.25]), dict(x=[float(key_positions[f])], y=[-0.25]),
+        return [dict(x=[float(query_positions[f])], y=[0.4]), dict(x=[float(key_positions[f])], y=[-0.4]),
                 dict(x=[int(f)], y=[float(scores[f])])]
 
     def heading(f: int) -> str:
@@ -196,9 +197,9 @@ def shift_animation(query_positions: np.ndarray, key_positions: np.ndarray, scor
 
     layout["title"]["text"] = heading(0)
     first = markers(0)
-    data = [dict(type="scatter", mode="markers+text", name="query", text=["q"], textposition="top center",
+    data = [dict(type="scatter", mode="markers+text", name="query", text=["q"], textposition="middle right",
                  marker=dict(color=PALETTE[0], size=16, symbol="triangle-down"), **first[0]),
-            dict(type="scatter", mode="markers+text", name="key", text=["k"], textposition="bottom center",
+            dict(type="scatter", mode="markers+text", name="key", text=["k"], textposition="middle right",
                  marker=dict(color=PALETTE[1], size=16, symbol="triangle-up"), **first[1]),
             dict(type="scatter", mode="markers", name="this frame's score", xaxis="x2", yaxis="y2",
                  marker=dict(color=PALETTE[2], size=14, symbol="circle"), **first[2]),
