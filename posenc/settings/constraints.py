@@ -87,7 +87,7 @@ def _nearest(start: int, low: int, high: int, ok) -> int:
     raise ValueError(f"no valid value in {low} … {high}")  # unreachable for the registry's ranges
 
 
-def _fraction_for(d_rot: int, d_model: int) -> float:
+def fraction_for(d_rot: int, d_model: int) -> float:
     """The shortest decimal f in [0, 1] with int(d_model·f) = d_rot (what rotary_dims computes)."""
     for digits in range(1, 18):
         fraction = round(d_rot / d_model, digits)
@@ -120,7 +120,7 @@ def _fix_rope(settings: dict, options: dict, messages: list[str]) -> None:
             settings["d_model"] = new
         else:
             d_rot = _nearest(int(d_model * fraction), 0, d_model, ok)
-            new = _fraction_for(d_rot, d_model)
+            new = fraction_for(d_rot, d_model)
             messages.append(f"rope.rotary_fraction={fraction:g} rotates int({d_model}·{fraction:g}) = "
                             f"{int(d_model * fraction)} dimensions, which must be {why}; "
                             f"using rope.rotary_fraction={new:g} ({d_rot} dimensions).")

@@ -16,7 +16,7 @@ import posenc.settings.parsing
 from posenc.schemes.scheme import Option
 from posenc.settings.constraints import valid_for_all, valid_settings
 from posenc.settings.parsing import SHARED_CONTROLS
-from posenc.ui import presenter
+from posenc.ui import model_picker, presenter
 from posenc.ui.binding import SHOWN, bound_control, warn
 
 
@@ -73,6 +73,7 @@ def draw() -> Controls:
         # One element for the heading and its note: every element is work in every run (bench/runs_per_second.py).
         st.markdown(f"### Settings\n:gray[:small[Every setting is in the URL: copy it to share this view. Caps: d_model ≤ "
                     f"{posenc.settings.parsing.MAX_D_MODEL}, length ≤ {posenc.settings.parsing.MAX_LENGTH}.]]")
+        picked = model_picker.picker()  # ?model=: a released model's settings, set before their widgets
         names = "; ".join(f"{key}: {s.label}" for key, s in schemes.items())
         scheme_option = Option("scheme", "scheme", next(iter(schemes)), choices=tuple(schemes), help=names)
         scheme = bound_control(scheme_option, "scheme")
@@ -81,6 +82,9 @@ def draw() -> Controls:
         d_model, base, length = (bound_control(o, o.name) for o in SHARED_CONTROLS)
         options = tuple((o.name, bound_control(o, f"{scheme}.{o.name}")) for o in schemes[scheme].options)
         d_model, base, length, options = _combined(scheme, d_model, base, length, options)
+        if picked:
+            held = {"scheme": scheme, "d_model": d_model, "n": base, "length": length}
+            model_picker.describe(picked, held | {f"{scheme}.{name}": value for name, value in options})
         present = presenter.toggle()
     presenter.apply(present)
     st.session_state[_DRAWN] = Controls(int(d_model), float(base), int(length), scheme, options)

@@ -41,7 +41,7 @@ PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"), "mo
                 "curves": ("Against position", "Against dimension", "Wavelengths"),
                 "dtype": ("float32", "float16", "bfloat16"), "task": ("copy", "reverse"),
                 "map_scheme": LAB_SCHEMES, "own_scheme": LAB_SCHEMES, "lab_table": ("true", "false"),
-                "lecture": ("sinusoidal", "rope-to-128k"), "notes": ("true", "false"), "qr": ("true", "false")}
+                "lecture": ("sinusoidal", "rope-to-128k"), "model": ("none", *posenc.models.names()), "notes": ("true", "false"), "qr": ("true", "false")}
 # Name lists (repeated keys): the Length generalization page's curves.
 PAGE_NAMES = {"lab_schemes": LAB_SCHEMES}
 

@@ -1,0 +1,122 @@
+"""The model picker: ``?model=<key>`` sets the shared sidebar to a released model's positional settings
+(posenc.models): its scheme and the scheme's options, the base n, the head dimension as d_model, and its
+context as the length (capped at the sidebar's 4,096), with a line "as in <model>" that cites the source.
+
+Which layers: a model whose layers differ (Gemma 3's local and global layers, Llama 4's NoPE layers) is
+shown through its global layers (``full_attention``, else the first layer type with positions); the line
+names the others. Options the registry has no control for (llama3's frequency bands, YaRN's betas,
+LongRoPE's lists) are listed with the model's values: the sidebar's views use posenc's defaults for them.
+
+A link with ``model`` and settings of its own (a student moved d_model, then shared the view) opens with
+those settings over the model's, and the sidebar says which settings now differ from the model.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import posenc
+from posenc import models
+from posenc.schemes.scheme import Option
+from posenc.settings.constraints import fraction_for
+from posenc.settings.parsing import MAX_LENGTH, SHARED_CONTROLS, number_text
+from posenc.ui.binding import bound_control
+
+NONE = "none"
+APPLIED = "_posenc_model_applied"  # the model whose settings this session last set
+SHARED = {option.name: option for option in SHARED_CONTROLS}
+
+
+def shown_layer(model: models.Model) -> str:
+    """The layer type the sidebar shows: the global one, else the first with positions, else the first."""
+    kinds = list(dict.fromkeys(model.layer_types))
+    with_positions = [kind for kind in kinds if model.positional(kind).scheme != "nope"]
+    return "full_attention" if "full_attention" in with_positions else (with_positions or kinds)[0]
+
+
+def preset(key: str) -> tuple[dict[str, int | float | str], dict[str, object]]:
+    """The sidebar's settings for model ``key`` (URL key -> typed value), and the options the sidebar has
+    no control for (name -> the model's value)."""
+    model = models.get(key)
+    positional = model.positional(shown_layer(model))
+    entry = posenc.SCHEMES[positional.scheme]
+    width = min(max(int(positional.head_dim or SHARED["d_model"].default), 2), int(SHARED["d_model"].maximum))
+    values: dict[str, int | float | str] = {"scheme": positional.scheme, "d_model": width,
+                                            "length": min(int(model.context_length), MAX_LENGTH)}
+    if positional.base:
+        values["n"] = float(positional.base)
+    controls = {option.name: option for option in entry.options}
+    left_out = {}
+    for name, value in positional.options.items():
+        option = controls.get(name)
+        if option is None or (not option.choices and not option.minimum <= value <= option.maximum):
+            left_out[name] = value
+        elif name == "rotary_fraction" and positional.rotary_dims:
+            values[f"{positional.scheme}.{name}"] = fraction_for(positional.rotary_dims, width)
+        else:
+            values[f"{positional.scheme}.{name}"] = _typed(option, value)
+    return values, left_out
+
+
+def _typed(option: Option, value) -> int | float | str:
+    if option.choices:
+        return str(value)
+    return int(value) if isinstance(option.default, int) else float(value)
+
+
+def picker() -> tuple[str, dict[str, int | float | str], dict[str, object]] | None:
+    """Draw the picker (bound to ``?model=``); when it names another model than the one last applied, set
+    the sidebar's widgets to that model before they are drawn. Returns (key, its settings, the options left
+    out) or None."""
+    choice = Option("model", "model", NONE, choices=(NONE, *models.names()),
+                    help="A released model: the sidebar takes its positional settings (" +
+                    "; ".join(f"{key}: {models.get(key).label}" for key in models.names()) + ").")
+    key = bound_control(choice, "model")
+    if key == NONE:
+        st.session_state.pop(APPLIED, None)
+        return None
+    values, left_out = preset(key)
+    if st.session_state.get(APPLIED) != key:
+        first = APPLIED not in st.session_state and "model" in st.query_params
+        for name, value in values.items():  # a first run keeps the link's own settings over the model's
+            if not (first and name in st.query_params):
+                st.session_state[name] = value
+        st.session_state[APPLIED] = key
+    return key, values, left_out
+
+
+def describe(picked, held: dict[str, object]) -> None:
+    """The line "as in <model>", what the sidebar cannot set, and which settings now differ from the model."""
+    key, values, left_out = picked
+    model = models.get(key)
+    layer = shown_layer(model)
+    url = model.source.split()[0].rstrip(",:")  # the config's address, then the fields it gives
+    others = sorted(set(model.layer_types) - {layer})
+    lines = [f"As in **{model.label}**: its {model.layer_types.count(layer)} {layer} layers, d_model = its "
+             f"head dimension ([source]({url}))."]
+    if others:
+        lines.append("Its other layers: " + ", ".join(
+            f"{model.layer_types.count(kind)} {kind} ({model.positional(kind).scheme})" for kind in others) + ".")
+    if model.context_length > MAX_LENGTH:
+        lines.append(f"Length {MAX_LENGTH:,} of its {model.context_length:,} (the sidebar's cap).")
+    if left_out:
+        lines.append("Not in the sidebar (its views use posenc's defaults): " + ", ".join(
+            f"{name} = {_short(value)}" for name, value in left_out.items()) + ".")
+    differ = [f"{name} is {number_text(held[name]) if not isinstance(held[name], str) else held[name]} here, "
+              f"{number_text(value) if not isinstance(value, str) else value} in {model.label}"
+              for name, value in values.items() if name in held and not _same(held[name], value)]
+    st.caption(" ".join(lines))
+    if differ:
+        st.caption(":orange[Differs from the model: " + "; ".join(differ) + ".]")
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, str) or isinstance(b, str):
+        return str(a) == str(b)
+    return abs(float(a) - float(b)) <= 1e-12 * max(1.0, abs(float(b)))
+
+
+def _short(value) -> str:
+    if isinstance(value, (tuple, list)):
+        return f"a list of {len(value)}"
+    return number_text(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)

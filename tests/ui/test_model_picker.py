@@ -1,0 +1,72 @@
+"""The model picker: ?model=<key> sets the sidebar to a released model's settings, every page runs under
+every preset, a link's own settings win over the model's and are said to differ, and a change of model in
+the session sets all of its settings."""
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import posenc
+from apptest_helpers import APP, PAGES
+from posenc.ui import model_picker
+
+
+def test_llama_3_1_s_settings_are_its_config_s():
+    values, left_out = model_picker.preset("llama-3.1-8b")
+    assert values == {"scheme": "rope", "d_model": 128, "length": 4096, "n": 500000.0, "rope.layout": "half",
+                      "rope.rope_type": "llama3", "rope.rotary_fraction": 1.0, "rope.factor": 8.0,
+                      "rope.original_max_position_embeddings": 8192}
+    assert left_out == {"low_freq_factor": 1.0, "high_freq_factor": 4.0}
+
+
+def test_a_partial_rotation_keeps_its_rotated_dimensions():
+    """DeepSeek-V3 rotates 64 of each head's 192 query-key dimensions: int(192·f) must be 64, not 63."""
+    values, _ = model_picker.preset("deepseek-v3")
+    assert values["d_model"] == 192 and int(192 * values["rope.rotary_fraction"]) == 64
+
+
+def test_the_shown_layers_are_the_global_ones():
+    assert model_picker.shown_layer(posenc.models.get("gemma-3-4b")) == "full_attention"
+    assert model_picker.shown_layer(posenc.models.get("llama-4-scout")) == "chunked_attention"
+
+
+@pytest.mark.parametrize("name", posenc.models.names())
+def test_every_page_runs_under_every_preset(name):
+    values, _ = model_picker.preset(name)
+    for page in PAGES:
+        at = AppTest.from_file(APP, default_timeout=90)
+        at.query_params["model"] = name
+        at.switch_page(page).run()
+        assert not at.exception, (name, page, [e.value for e in at.exception])
+        assert not at.error and not at.warning, (name, page, [w.value for w in at.warning])
+        assert {key: at.session_state[key] for key in values} == values, (name, page)
+        assert any(f"As in **{posenc.models.get(name).label}**" in c.value for c in at.sidebar.caption)
+
+
+def test_a_link_s_own_settings_win_and_are_said_to_differ():
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["model"] = "llama-3.1-8b"
+    at.query_params["d_model"] = "64"
+    at.run()
+    assert at.session_state["d_model"] == 64 and at.session_state["n"] == 500000.0
+    assert any("Differs from the model: d_model is 64 here, 128 in Llama 3.1 8B" in c.value for c in at.sidebar.caption)
+
+
+def test_choosing_another_model_sets_all_of_its_settings():
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["model"] = "llama-3.1-8b"
+    at.query_params["d_model"] = "64"
+    at.run()
+    at.sidebar.selectbox(key="model").select("gemma-3-4b").run()
+    assert at.session_state["d_model"] == 256 and at.session_state["n"] == 1_000_000.0
+    assert at.session_state["rope.rope_type"] == "linear" and at.session_state["rope.factor"] == 8.0
+    assert not any("Differs" in c.value for c in at.sidebar.caption)
+    at.sidebar.slider(key="d_model").set_value(100).run()
+    assert any("d_model is 100 here, 256 in Gemma 3 4B" in c.value for c in at.sidebar.caption)
+
+
+def test_an_unknown_model_is_named_escaped_and_ignored():
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["model"] = "<b>gpt-5</b>"
+    at.run()
+    assert not at.exception and at.session_state["scheme"] == "sinusoidal"
+    assert any("` <b>gpt-5</b> `" in w.value for w in at.warning)
