@@ -184,7 +184,8 @@ def data_expander(fig: go.Figure, key: str, text: str) -> None:
     """A closed expander under the chart with its sentence and its traces' data as tables, made only when
     opened: closed, it is one element."""
     title = describe.plain(re.split(r"<br\s*/?>", fig.layout.title.text or "")[0] if fig.layout.title is not None else "")
-    label = f"Chart data: {title[:60]}" if title else "Chart data"
+    title = title if len(title) <= 60 else title[:59].rstrip() + "…"
+    label = f"Chart data: {title}" if title else "Chart data"
     box = st.expander(escaped(label), key=f"{key}__data", on_change="rerun", icon=":material/table:")
     if not box.open:
         return
