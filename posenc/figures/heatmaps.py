@@ -101,7 +101,11 @@ def cells_heatmap(
     ``aliased``: the columns (of those shown) that the row stride cannot show faithfully;
     they are outlined and labelled "aliased at this stride" (see :func:`mark_aliased`).
     """
-    z = np.asarray(values, dtype=np.float32)
+    wide = np.asarray(values, dtype=np.float64)
+    with np.errstate(over="ignore"):  # a value past float32's range becomes inf here: said and drawn below
+        z = wide.astype(np.float32)
+    overflow = ~np.isfinite(z) & ~np.isnan(wide)  # past ±3.4e38, or infinite already
+    z[overflow] = np.nan  # a gap in the colour scale, filled by the overflow trace
     if zrange is None:
         finite = np.abs(z[np.isfinite(z)])
         bound = float(finite.max()) if finite.size and finite.max() > 0 else 1.0
@@ -118,13 +122,27 @@ def cells_heatmap(
     if shown_aliased.any():
         notes.append(f"{int(shown_aliased.sum())} {x_label}s with wavelength under 2 × {row_stride(rows)} "
                      "marked: aliased at this stride")
-    subtitle = f"<br><sup>{'; '.join(notes)} (all values are exact)</sup>" if notes else ""
+    traces = [trace]
+    if overflow.any():
+        notes.append(f"{int(overflow.sum())} of {overflow.size} cells shown are beyond float32's range "
+                     f"(|value| > {float(np.finfo(np.float32).max):.3g}): drawn black")
+        traces.append(overflow_trace(overflow, trace["x"], trace["y"], x_label, y_label))
+    exact = " (all values are exact)" if not overflow.any() else ""
+    subtitle = f"<br><sup>{'; '.join(notes)}{exact}</sup>" if notes else ""
     layout = base_layout(title + subtitle, height=480)
     layout["xaxis"] = axis(x_label, nticks=12, **({"type": "category"} if categorical else {}))
     layout["yaxis"] = axis(y_label, autorange="reversed")
     if shown_aliased.any():
         layout.update(aliased_marks(np.asarray(cols), np.asarray(aliased), row_stride(rows), categorical))
-    return figure([trace], layout)
+    return figure(traces, layout)
+
+
+def overflow_trace(overflow: np.ndarray, x, y, x_label: str, y_label: str) -> dict:
+    """The cells whose value is beyond float32's range (±3.4e38) as black cells over the heatmap, so they are
+    drawn as such instead of vanishing: a float32 cast makes them ±inf, which plotly leaves blank."""
+    return dict(type="heatmap", z=np.where(overflow, 1.0, np.nan).astype(np.float32), x=x, y=y, zmin=0, zmax=1,
+                colorscale=[[0, "#000000"], [1, "#000000"]], showscale=False, name="beyond float32",
+                hovertemplate=f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>beyond float32's range<extra></extra>")
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:

@@ -43,3 +43,28 @@ def test_position_heatmap_labels_the_true_positions_once():
     np.testing.assert_array_equal(decode(trace["y"]), rows)
     np.testing.assert_array_equal(decode(trace["z"]), (table[rows] @ table[rows].T).astype(np.float32))
     assert fig.layout.title.text.count("every 4th position shown") == 1
+
+
+def test_cells_beyond_float32_are_said_and_drawn_black_not_left_blank():
+    """xPos at length 2048 and γ's base 16 scores past 3.4e38: the float32 cast made them inf, plotly drew
+    nothing there and the title said "all values are exact" (found as a new user)."""
+    import warnings
+
+    from posenc.figures.heatmaps import cells_heatmap
+
+    values = np.array([[1.0, -2.0, 1e300], [-1e300, np.inf, 3.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning in the server's log
+        fig = cells_heatmap(values, np.arange(0, 4, 2), np.arange(3), (4, 3), title="t", x_label="j", y_label="i",
+                            zrange=None)
+    main, black = fig.data
+    z = np.asarray(main.z, dtype=float)
+    assert np.isnan(z[[0, 1, 1], [2, 0, 1]]).all() and z[1, 2] == 3.0 and (main.zmin, main.zmax) == (-3.0, 3.0)
+    assert np.array_equal(~np.isnan(np.asarray(black.z, dtype=float)), [[False, False, True], [True, True, False]])
+    assert black.colorscale[0][1] == "#000000" and black.showscale is False
+    title = fig.layout.title.text
+    assert "3 of 6 cells shown are beyond float32's range (|value| > 3.4e+38): drawn black" in title
+    assert "all values are exact" not in title
+    fine = cells_heatmap(values[:, :2].clip(-5, 5), np.arange(0, 4, 2), np.arange(2), (4, 2), title="t",
+                         x_label="j", y_label="i", zrange=None)
+    assert len(fine.data) == 1 and "all values are exact" in fine.layout.title.text
