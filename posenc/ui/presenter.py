@@ -66,7 +66,7 @@ def toggle() -> bool:
 def apply(present: bool) -> None:
     """The page-wide accessibility of every page (posenc/ui/accessibility.py), and restyle the page for a
     projector when ``present``."""
-    accessibility.apply()
+    accessibility.apply(dark=_dark())
     if present:
         st.html(PRESENTER_CSS)
 

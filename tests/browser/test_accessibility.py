@@ -1,5 +1,5 @@
 """WCAG 2.0/2.1 A and AA in a real browser: axe-core on every page at the desk (1920×1080), in presenter
-mode and on a phone (390×844), 0 violations; every chart's text alternative and data; the keyboard.
+mode and on a phone (390×844, light and dark), 0 violations; every chart's text alternative and data; the keyboard.
 
 axe-core comes with axe-playwright-python (requirements-dev.txt). posenc's part of it is
 posenc/ui/accessibility.py (page-wide) and posenc/ui/presenter.py (charts).
@@ -20,9 +20,11 @@ WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a",
            "resultTypes": ["violations"]}
 # How it works draws a different view per scheme; RoPE's formula is wider than a phone (and than its column).
 SCHEMES_OF_HOW_IT_WORKS = ("rope", "t5", "alibi", "kerple", "transformer_xl")
-SIZES = {"desk": ({"width": 1920, "height": 1080}, ""),
-         "presenter": ({"width": 1920, "height": 1080}, "present=true"),
-         "phone": ({"width": 390, "height": 844}, "")}
+# (viewport, query, theme): the issue's three sizes, and the phone again in the dark theme (its colours).
+SIZES = {"desk": ({"width": 1920, "height": 1080}, "", "light"),
+         "presenter": ({"width": 1920, "height": 1080}, "present=true", "light"),
+         "phone": ({"width": 390, "height": 844}, "", "light"),
+         "phone-dark": ({"width": 390, "height": 844}, "", "dark")}
 # Streamlit's own elements that posenc cannot change and axe-core flags: none at streamlit 1.67.0.
 # An entry is (axe rule, CSS selector of the element), with a comment naming both and why.
 STREAMLIT_EXCLUSIONS: list[tuple[str, str]] = []
@@ -70,8 +72,8 @@ def violations(page) -> list[str]:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_axe_finds_no_wcag_aa_violation_on_any_page(app, browser, size):
-    viewport, query = SIZES[size]
-    context = browser.new_context(viewport=viewport)
+    viewport, query, theme = SIZES[size]
+    context = browser.new_context(viewport=viewport, color_scheme=theme)
     page = context.new_page()
     found = {}
     for path in links():
