@@ -8,7 +8,7 @@ from posenc.analysis import cells
 from posenc.figures import charts, heatmaps
 from posenc.schemes.rope.entry import rope_keywords
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, compute, motion, presenter, sidebar, views
+from posenc.ui import binding, compute, model_layers, motion, presenter, sidebar, views
 
 c = sidebar.controls()
 scheme = posenc.get_scheme(c.scheme)
@@ -16,6 +16,8 @@ options = c.option_dict
 st.title(f"How it works: {scheme.label}")
 st.latex(compute.or_stop(scheme.formula, c.d_model, c.base, **options))
 st.caption(scheme.paper)
+if c.model:  # a released model picked in the sidebar: its layers first
+    model_layers.view(c.model)
 
 
 def sinusoidal() -> None:

@@ -14,8 +14,8 @@ Every number is checked against transformers 5.23's own code for the same config
 from posenc.models.attention import attention_temperature, attention_with_sinks, query_scale, softmax_scale
 from posenc.models.presets import LAYER_TYPES, MODELS, Model, Positional, get, names
 from posenc.models.rope import decoupled_rope, rope_inv_freq
-from posenc.models.windows import attention_mask, receptive_field
+from posenc.models.windows import attention_mask, layer_reach, receptive_field
 
 __all__ = ["LAYER_TYPES", "MODELS", "Model", "Positional", "attention_mask", "attention_temperature",
-           "attention_with_sinks", "decoupled_rope", "get", "names", "query_scale", "receptive_field",
+           "attention_with_sinks", "decoupled_rope", "get", "layer_reach", "names", "query_scale", "receptive_field",
            "rope_inv_freq", "softmax_scale"]

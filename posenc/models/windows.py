@@ -64,6 +64,13 @@ def attention_mask(name: str, layer_type: str, length: int,
     return visible
 
 
+def layer_reach(name: str) -> np.ndarray:
+    """reach_ℓ: the farthest offset |i − j| layer ℓ alone lets a query see; (layers,) int64 (see
+    :func:`receptive_field` for the rules). Gemma 3 4B: 1023 in its sliding layers, 131,071 in its global ones."""
+    model = get(name)
+    return np.array([_reach(model, model.positionals[layer]) for layer in model.layer_types], dtype=np.int64)
+
+
 def receptive_field(name: str) -> np.ndarray:
     """r_ℓ: the farthest offset a token's output after layers 0, …, ℓ can depend on; (layers,) int64.
 

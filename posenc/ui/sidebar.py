@@ -29,6 +29,7 @@ class Controls:
     length: int
     scheme: str
     options: tuple[tuple[str, object], ...]  # the scheme's own options, hashable for the cache
+    model: str | None = None  # the released model picked in the sidebar (posenc.models), if any
 
     @property
     def option_dict(self) -> dict[str, object]:
@@ -87,7 +88,8 @@ def draw() -> Controls:
             model_picker.describe(picked, held | {f"{scheme}.{name}": value for name, value in options})
         present = presenter.toggle()
     presenter.apply(present)
-    st.session_state[_DRAWN] = Controls(int(d_model), float(base), int(length), scheme, options)
+    st.session_state[_DRAWN] = Controls(int(d_model), float(base), int(length), scheme, options,
+                                        picked[0] if picked else None)
     return st.session_state[_DRAWN]
 
 
@@ -136,4 +138,4 @@ def for_view(c: Controls, *, even_d_model: bool = False, every_scheme: bool = Fa
     for note in notes:
         st.info(note, icon=":material/tune:")
     return Controls(settings["d_model"], settings["base"], settings["length"], c.scheme,
-                    tuple((name, settings["options"][name]) for name, _ in c.options))
+                    tuple((name, settings["options"][name]) for name, _ in c.options), c.model)

@@ -36,6 +36,9 @@ test_softmax_scale = fuzz(models.softmax_scale, dict(name=NAMES), lambda r, a: 0
 test_receptive_field = fuzz(models.receptive_field, dict(name=NAMES),
                             lambda r, a: finite_array(r, shape=(len(models.get(a["name"]).layer_types),)) is not None
                             and (np.diff(r) >= 0).all(), positional=1)
+test_layer_reach = fuzz(models.layer_reach, dict(name=NAMES),
+                        lambda r, a: finite_array(r, shape=(len(models.get(a["name"]).layer_types),)) is not None
+                        and (r >= 0).all() and (r < models.get(a["name"]).context_length).all(), positional=1)
 
 
 def rope_inv_freq(case, seq_len):

@@ -145,3 +145,12 @@ def test_get_refuses_an_unknown_name_and_a_missing_layer_type():
         get(3)
     with pytest.raises(ValueError, match=r"Gemma 3 4B has no layer type 'nope'; its layer types are "):
         get("gemma-3-4b").positional("nope")
+
+
+def test_each_layer_s_reach_is_its_window_or_the_whole_context():
+    reach = posenc.models.layer_reach("gemma-3-4b")
+    kinds = posenc.models.get("gemma-3-4b").layer_types
+    assert {int(r) for r, kind in zip(reach, kinds) if kind == "sliding_attention"} == {1023}
+    assert {int(r) for r, kind in zip(reach, kinds) if kind == "full_attention"} == {131_071}
+    assert set(posenc.models.layer_reach("llama-4-scout").tolist()) == {8191, 10_485_759}
+    assert set(posenc.models.layer_reach("modernbert-base").tolist()) == {64, 8191}  # 64 on each side

@@ -70,3 +70,19 @@ def test_an_unknown_model_is_named_escaped_and_ignored():
     at.run()
     assert not at.exception and at.session_state["scheme"] == "sinusoidal"
     assert any("` <b>gpt-5</b> `" in w.value for w in at.warning)
+
+
+def test_the_layers_view_shows_each_layer_type_and_how_far_a_token_sees():
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["model"] = "gemma-3-4b"
+    at.switch_page("pages/details.py").run()
+    assert not at.exception
+    table = at.dataframe[0].value  # the first table of the page: the layers
+    assert list(table["layer type"]) == ["sliding_attention", "full_attention"]
+    assert list(table["layers"]) == [29, 5] and list(table["window"]) == ["1,024", "whole context"]
+    assert list(table["scaling"]) == ["default", "linear ×8"] and list(table["base θ"]) == ["10,000", "1,000,000"]
+    import json
+
+    spec = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if "how far a token sees" in c.proto.spec)
+    assert [trace["name"] for trace in spec["data"]][:2] == ["sliding_attention (29 layers)", "full_attention (5 layers)"]
+    assert any("after layer 5 a token can depend on the whole 131,072-token context" in c.value for c in at.caption)

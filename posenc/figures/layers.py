@@ -1,0 +1,41 @@
+"""A model's layers: what each layer uses for positions and how far a token can see through the layers.
+
+Arrays in, figure out: ``layer_types`` (one string per layer), each layer's own reach (the farthest key a
+query of that layer attends to) and the receptive field after it (posenc.models.receptive_field).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from posenc.figures.layout import PALETTE, axis, base_layout, figure
+
+
+def layers_figure(layer_types: Sequence[str], reach: np.ndarray, receptive: np.ndarray, context: int, *,
+                  title: str) -> go.Figure:
+    """Bars: each layer's own reach, coloured by its layer type; a line: the receptive field r_ℓ after
+    layers 0…ℓ; a dashed line: the context length. Log y axis (a window of 1,024 beside 131,072)."""
+    layers = np.arange(len(layer_types))
+    kinds = list(dict.fromkeys(layer_types))
+    traces = []
+    for index, kind in enumerate(kinds):
+        chosen = np.array([t == kind for t in layer_types])
+        traces.append(dict(type="bar", x=layers[chosen], y=np.asarray(reach, dtype=float)[chosen] + 1,
+                           name=f"{kind} ({int(chosen.sum())} layers)", marker=dict(color=PALETTE[index % 8]),
+                           hovertemplate="layer %{x}: sees %{y:,.0f} positions<extra>" + kind + "</extra>"))
+    traces.append(dict(type="scatter", mode="lines+markers", x=layers, y=np.asarray(receptive, dtype=float) + 1,
+                       name="receptive field after the layer", line=dict(color=PALETTE[7], width=2),
+                       hovertemplate="after layer %{x}: %{y:,.0f} positions<extra></extra>"))
+    traces.append(dict(type="scatter", mode="lines", x=[-0.5, len(layers) - 0.5], y=[context, context],
+                       name=f"context {context:,}", line=dict(color=PALETTE[1], dash="dash", width=1.5),
+                       hoverinfo="skip"))
+    layout = base_layout(title, height=460)
+    layout["legend"] = dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0)  # under: titles are long
+    layout["margin"] = dict(layout["margin"], b=120)
+    layout["xaxis"] = axis("layer ℓ")
+    layout["yaxis"] = axis("positions seen (log)", type="log")
+    layout["bargap"] = 0.15
+    return figure(traces, layout)
