@@ -62,7 +62,7 @@ def _opened(messages: list[str]) -> tuple[lectures.Lecture, int, tuple[str, ...]
         return None
     if name not in lectures.names():
         messages.append(f"URL parameter {code_span('lecture')} = {code_span(name)} is not one of "
-                     f"{', '.join(map(code_span, lectures.names()))}: no lecture is shown.")
+                        f"{', '.join(map(code_span, lectures.names()))}: no lecture is shown.")
         return None
     lecture, found = _shipped(name)
     number = _slide_number(raw, len(lecture.slides), messages)
