@@ -28,11 +28,13 @@ WORKDIR /app
 COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 
-# Only what `streamlit run app.py` needs (.dockerignore keeps the rest out of the context).
+# Only what `streamlit run app.py` and the asset server need (.dockerignore keeps the rest out).
 COPY app.py .
 COPY posenc/ posenc/
 COPY pages/ pages/
 COPY .streamlit/config.toml .streamlit/config.toml
+# The asset server (deploy/compose.yaml, service "assets": this image, its own command).
+COPY deploy/assets.py deploy/assets.py
 
 USER 10001
 EXPOSE 8501

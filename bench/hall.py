@@ -7,6 +7,7 @@ Run from the repository root (loopback only; everything is bounded and stops by 
     python bench/hall.py run --sessions 300 --replicas 2 --rounds 7   # alternating, the median ratio
     python bench/hall.py run --sessions 300 --replicas 2 --kill-after 4   # failover: kill a replica
     python bench/hall.py run --sessions 300 --replicas 2 --assets --versus uncompressed --rounds 6   # gzip or not
+    python bench/hall.py run --sessions 300 --replicas 2 --assets --versus libslz --rounds 6   # the asset server or not
 
 ``serve`` starts N replicas (``streamlit run app.py``, one per core: replica i is pinned to core
 i mod cores, all with the same ``server.cookieSecret``) and HAProxy with deploy/haproxy.cfg, the
@@ -30,7 +31,12 @@ connections; through the balancer, from HAProxy's cache once the lecturer's tab 
 every GET says "Accept-Encoding: gzip, deflate, br" as a browser does); without it, a session GETs
 only the page, as the issue's benchmark did. ``--versus uncompressed`` compares the hall with the
 same hall without deploy/haproxy.cfg's compression (``haproxy_config(..., "off")``) instead of one
-server, the two taking turns going first from round to round.
+server, ``--versus libslz`` with the same hall without the asset server (listen gzip's libslz
+compresses /static/ too), the two taking turns going first from round to round.
+
+The hall has an asset server (deploy/assets.py, ``Hall(asset_server=True)``, the default), as
+deploy/compose.yaml runs it: Streamlit's /static/ files gzip'd once by zlib at level 9, behind
+HAProxy's cache; ``serve --no-asset-server`` leaves it out.
 ``--rounds R`` repeats one server then the hall R times, with fresh processes each time, and reports
 every round's ratio and their median, with the median round's table: this machine's speed drifts by
 tens of per cent within a minute (a fixed CPU-bound loop took 1.7 s to 2.4 s), so one round compares
@@ -88,6 +94,7 @@ from streamlit_server import free_port, sample_peak, server_usage  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
+ASSET_SERVER = ROOT / "deploy" / "assets.py"
 HOST = "127.0.0.1"
 LINK = "d_model=128&length=256&scheme=sinusoidal"
 MOVED = "d_model=64&length=256&scheme=sinusoidal"  # the slider moved once
@@ -106,18 +113,30 @@ def _die_with_parent() -> None:
 
 COMPRESSION_LINE = re.compile(r"^[ \t]*compression .*\n", re.MULTILINE)
 COMPRESSION = ("cached", "off", "per-hit")
+# backend front_end's lines that send /static/ to the asset server (deploy/assets.py)
+ASSET_SERVER_LINE = re.compile(r"^[ \t]*(?:server assets |use-server assets |option httpchk GET /_assets/).*\n",
+                               re.MULTILINE)
+# The halls a benchmark can compare: name -> (haproxy_config's compression, asset server or not).
+HALLS = {"assets": ("cached", True), "cached": ("cached", False), "off": ("off", False), "per-hit": ("per-hit", False)}
+HALL_NAMES = {"assets": "hall, asset server", "cached": "hall, gzip cached", "off": "hall, gzip off",
+              "per-hit": "hall, gzip per-hit"}
 
 
-def haproxy_config(replica_ports: list[int], compression: str = "cached") -> str:
+def haproxy_config(replica_ports: list[int], compression: str = "cached", asset_server: bool = True) -> str:
     """deploy/haproxy.cfg with each server-template line replaced by one server line per replica.
 
     ``compression``: "cached" is the file as it is (listen gzip compresses, the cache keeps the
     compressed answers); "off" drops its compression lines (the hall before issue 28: the same
     cache, nothing compressed); "per-hit" moves them into backend front_end, beside the cache, where
-    HAProxy runs the cache first: it keeps the uncompressed answers and every hit is compressed again."""
+    HAProxy runs the cache first: it keeps the uncompressed answers and every hit is compressed again.
+    ``asset_server``: False drops backend front_end's lines for deploy/assets.py (its server, the
+    use-server rule and the health check), so that listen gzip (libslz) compresses /static/ too, as
+    before the asset server."""
     text = HAPROXY_CFG.read_text()
     if compression not in COMPRESSION:
         raise ValueError(f"compression is one of {COMPRESSION}, not {compression!r}")
+    if not asset_server:
+        text = ASSET_SERVER_LINE.sub("", text)
     lines = "".join(COMPRESSION_LINE.findall(text))
     if compression != "cached":
         text = COMPRESSION_LINE.sub("", text)
@@ -149,10 +168,10 @@ def stats_command(path: str, command: str) -> str:
     return b"".join(chunks).decode()
 
 
-def servers_up(path: str) -> dict[str, bool]:
-    """Server name -> up (srv_op_state 2), from ``show servers state posenc``."""
+def servers_up(path: str, backend: str = "posenc") -> dict[str, bool]:
+    """Server name -> up (srv_op_state 2), from ``show servers state BACKEND``."""
     states = {}
-    for line in stats_command(path, "show servers state posenc").splitlines():
+    for line in stats_command(path, f"show servers state {backend}").splitlines():
         fields = line.split()
         if len(fields) > 5 and fields[0].isdigit():
             states[fields[3]] = fields[5] == "2"
@@ -163,9 +182,13 @@ class Hall:
     """N replicas of app.py and HAProxy in front of them, on loopback; a context manager."""
 
     def __init__(self, replicas: int, port: int, timeout: float = 90.0, app: str = "app.py", pin: bool = True,
-                 compression: str = "cached") -> None:
+                 compression: str = "cached", asset_server: bool = True) -> None:
         self.replicas, self.port, self.timeout, self.app, self.pin = replicas, port, timeout, app, pin
         self.compression = compression  # haproxy_config's: "cached" (deploy/haproxy.cfg), "off", "per-hit"
+        # deploy/assets.py serves /static/ gzip'd at zlib level 9 (deploy/haproxy.cfg); False: listen gzip does
+        self.asset_server = asset_server
+        self.assets: subprocess.Popen | None = None
+        self.assets_port = 0
         self.workdir = Path(tempfile.mkdtemp(prefix="posenc-hall-"))
         self.stats = str(self.workdir / "haproxy.sock")
         self.cookie_secret = secrets.token_hex(32)
@@ -210,10 +233,16 @@ class Hall:
             raise RuntimeError("haproxy is not installed (apt-get install -y haproxy)")
         self.ports = [free_port(HOST) for _ in range(self.replicas)]
         self.servers = [self.start_replica(i, port) for i, port in enumerate(self.ports)]
+        if self.asset_server:
+            self.assets_port = free_port(HOST)
+            log = (self.workdir / "assets.log").open("w")
+            self.assets = subprocess.Popen([sys.executable, str(ASSET_SERVER), "--host", HOST, "--port",
+                                            str(self.assets_port)], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                           preexec_fn=_die_with_parent)
         config = self.workdir / "haproxy.cfg"
-        config.write_text(haproxy_config(self.ports, self.compression))
+        config.write_text(haproxy_config(self.ports, self.compression, self.asset_server))
         env = {**os.environ, "HALL_PORT": f"{HOST}:{self.port}", "HALL_STATS_SOCKET": self.stats,
-               "HALL_GZIP_SOCKET": str(self.workdir / "gzip.sock"),
+               "HALL_GZIP_SOCKET": str(self.workdir / "gzip.sock"), "HALL_ASSETS": f"{HOST}:{self.assets_port}",
                "POSENC_REPLICAS": str(self.replicas), "POSENC_COOKIE_KEY": self.cookie_secret}
         log = (self.workdir / "haproxy.log").open("w")
         self.haproxy = subprocess.Popen([haproxy, "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT,
@@ -221,24 +250,32 @@ class Hall:
         self.wait_ready()
 
     def wait_ready(self) -> None:
-        """Until HAProxy's health checks see every replica up and the balancer answers its health route."""
+        """Until HAProxy's health checks see every replica (and the asset server) up and the balancer
+        answers its health route."""
         deadline = time.monotonic() + self.timeout
         while True:
-            for process in [*self.servers, self.haproxy]:
+            for process in [*self.servers, self.haproxy, *([self.assets] if self.assets else [])]:
                 if process.poll() is not None:
                     raise RuntimeError(f"{process.args[0]} exited ({process.returncode}); logs in {self.workdir}")
             with contextlib.suppress(OSError):
                 states = servers_up(self.stats)
-                if len(states) == self.replicas and all(states.values()) and \
+                assets_up = not self.asset_server or servers_up(self.stats, "front_end").get("assets", False)
+                if len(states) == self.replicas and all(states.values()) and assets_up and \
                         http_get(f"{self.url}_stcore/health") == 200:
                     return
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the hall was not ready after {self.timeout:.0f} s; logs in {self.workdir}")
             time.sleep(0.2)
 
+    def assets_started(self) -> str:
+        """The asset server's start-up line (files, MB kept, seconds, peak RSS), or ''."""
+        if not self.asset_server:
+            return ""
+        return (self.workdir / "assets.log").read_text().partition("\n")[0].removeprefix("ready ").partition(" ")[2]
+
     def stop(self) -> None:
-        """Stop HAProxy and every replica this hall started (terminate, then kill)."""
-        processes = [p for p in [self.haproxy, *self.servers] if p is not None]
+        """Stop HAProxy, the asset server and every replica this hall started (terminate, then kill)."""
+        processes = [p for p in [self.haproxy, self.assets, *self.servers] if p is not None]
         for process in processes:
             if process.poll() is None:
                 process.terminate()
@@ -264,7 +301,9 @@ def serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     try:
-        with Hall(args.replicas, args.port or free_port(HOST)) as hall:
+        with Hall(args.replicas, args.port or free_port(HOST), asset_server=not args.no_asset_server) as hall:
+            if hall.asset_server:
+                print(f"hall: asset server (deploy/assets.py) {hall.assets_started()}", file=sys.stderr, flush=True)
             print(f"ready {hall.url}", flush=True)
             state["ready"] = True
             while state["signal"] is None:
@@ -581,9 +620,15 @@ async def measure(side: Side, port: int, pids: list[int], args: argparse.Namespa
 TARGET = " (target <= 0.5x)"
 
 
+VERSUS = {"one-server": "hall / one server", "uncompressed": "hall / hall without gzip",
+          "libslz": "hall / hall without the asset server"}
+
+
 def ratio_label(sides: list[Side]) -> str:
-    """'hall / one server', or 'hall / hall without gzip'."""
-    return "hall / one server" if sides[0].name == "one server" else "hall / hall without gzip"
+    """'hall / one server', 'hall / hall without gzip' or 'hall / hall without the asset server'."""
+    if sides[0].name == "one server":
+        return VERSUS["one-server"]
+    return VERSUS["uncompressed"] if sides[0].name.endswith("no gzip") else VERSUS["libslz"]
 
 
 def fmt(values: list[float], q: float) -> str:
@@ -651,7 +696,10 @@ def one_round(args: argparse.Namespace, hold: float, number: int = 0) -> list[Si
 
     def baseline() -> Side:
         if args.versus == "uncompressed":
-            return hall_side(args, hold, "off", f"{args.replicas} replica{plural} + HAProxy, no gzip")
+            return hall_side(args, hold, "off", f"{args.replicas} replica{plural} + HAProxy, no gzip", asset_server=False)
+        if args.versus == "libslz":
+            return hall_side(args, hold, "cached", f"{args.replicas} replica{plural} + HAProxy, libslz",
+                             asset_server=False)
         with Hall(1, free_port(HOST), pin=not args.no_pin) as single:  # its replica, straight: no balancer on the way
             args.warm_ports = single.ports
             side = Side("one server")
@@ -659,7 +707,8 @@ def one_round(args: argparse.Namespace, hold: float, number: int = 0) -> list[Si
         return side
 
     def hall() -> Side:
-        return hall_side(args, hold, "cached", f"{args.replicas} replica{plural} + HAProxy")
+        return hall_side(args, hold, "cached", f"{args.replicas} replica{plural} + HAProxy"
+                         + (", asset server" if args.versus == "libslz" else ""))
 
     if args.hall_only:
         return [hall()]
@@ -673,9 +722,11 @@ def one_round(args: argparse.Namespace, hold: float, number: int = 0) -> list[Si
     return [sides[baseline], sides[hall]]
 
 
-def hall_side(args: argparse.Namespace, hold: float, compression: str, name: str) -> Side:
-    """S sessions through HAProxy in front of the replicas, HAProxy configured as haproxy_config's ``compression``."""
-    with Hall(args.replicas, free_port(HOST), pin=not args.no_pin, compression=compression) as hall:
+def hall_side(args: argparse.Namespace, hold: float, compression: str, name: str, asset_server: bool = True) -> Side:
+    """S sessions through HAProxy in front of the replicas, HAProxy configured as haproxy_config's
+    ``compression``, with or without the asset server (deploy/assets.py) for /static/."""
+    with Hall(args.replicas, free_port(HOST), pin=not args.no_pin, compression=compression,
+              asset_server=asset_server) as hall:
         args.warm_ports = hall.ports
         side = Side(name)
         asyncio.run(measure(side, hall.port, [p.pid for p in hall.servers], args, hold,
@@ -735,6 +786,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     s = sub.add_parser("serve", help="start the hall and keep it up until SIGINT or SIGTERM")
     s.add_argument("--replicas", type=int, default=2)
     s.add_argument("--port", type=int, default=0, help="balancer port (default: a free one)")
+    s.add_argument("--no-asset-server", action="store_true", help="no deploy/assets.py: listen gzip (libslz) "
+                   "compresses /static/ too, as before the asset server")
     r = sub.add_parser("run", help="the hall benchmark: one server against the hall, in one run")
     r.add_argument("--replicas", type=int, default=2)
     r.add_argument("--sessions", type=int, default=300)
@@ -748,9 +801,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     r.add_argument("--rounds", type=int, default=1, help="rounds of one server then the hall; the median ratio")
     r.add_argument("--assets", action="store_true", help="each session also fetches the front end, as a browser "
                    "with nothing cached does (about 60 files, 6.8 MB); a first load then counts them too")
-    r.add_argument("--versus", choices=["one-server", "uncompressed"], default="one-server",
-                   help="what the hall is compared with: one server (default), or the same hall without "
-                   "deploy/haproxy.cfg's gzip (before issue 28), the two taking turns going first")
+    r.add_argument("--versus", choices=list(VERSUS), default="one-server",
+                   help="what the hall is compared with: one server (default), the same hall without "
+                   "deploy/haproxy.cfg's gzip (before issue 28), or without the asset server (listen gzip's "
+                   "libslz compresses /static/ too); against a hall the two take turns going first")
     r.add_argument("--no-pin", action="store_true", help="let the OS place the servers (compose's cpus: 1 is a quota, "
                    "not a core); by default replica i is pinned to core i mod cores")
     args = p.parse_args(argv)
