@@ -12,10 +12,11 @@ response the bytes its body took on the wire (``encodedDataLength`` of ``Network
 less the response's header bytes: gzip'd size where the answer was compressed), its headers, and
 the websocket's frames (Streamlit's messages: the run's figures, never compressed by HAProxy).
 Before the hall's browsers, a lecturer's tab opens the link through the hall, as in a lecture, so
-that HAProxy's cache holds the page and the front end. ``--halls`` names the HAProxy
-configurations measured, one column each, in the same run (bench/hall.py ``haproxy_config``):
-"cached" is deploy/haproxy.cfg, "off" the same without its compression (the hall before issue 28),
-"per-hit" compression beside the cache, which then compresses every hit again.
+that HAProxy's cache holds the page and the front end. ``--halls`` names the halls measured, one
+column each, in the same run (bench/hall.py ``HALLS``): "assets" is deploy/haproxy.cfg with the
+asset server (deploy/assets.py: /static/ gzip'd by zlib at level 9), "cached" the same without it
+(listen gzip's libslz compresses /static/ too), "off" without compression (the hall before issue
+28), "per-hit" compression beside the cache, which then compresses every hit again.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "tests" / "helpers")]
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from hall import COMPRESSION, HOST, LINK, Hall, stats_command  # noqa: E402
+from hall import HALL_NAMES, HALLS, HOST, LINK, Hall, stats_command  # noqa: E402
 from live_app import launch, wait_idle  # noqa: E402
 from streamlit_server import free_port, server_usage  # noqa: E402
 
@@ -180,7 +181,9 @@ def report(columns: list[Column], browsers: int) -> str:
     row("reload: answers over the network", lambda c: f"{median(len(r.bodies) for r in c.reload):.0f}")
     row("reload: HTTP bodies", lambda c: f"{median(r.body_bytes for r in c.reload) / 1e3:.1f} KB")
     row("reload: all received", lambda c: f"{median(r.wire_bytes for r in c.reload) / 1e3:.0f} KB")
-    row("replica CPU per browser", lambda c: " + ".join(f"{v:.0f}" for k, v in c.cpu_ms.items() if k != "HAProxy") + " ms")
+    row("replica CPU per browser", lambda c: " + ".join(
+        f"{v:.0f}" for k, v in c.cpu_ms.items() if k.startswith("replica")) + " ms")
+    row("asset server CPU per browser", lambda c: f"{c.cpu_ms['asset server']:.1f} ms" if "asset server" in c.cpu_ms else "-")
     row("HAProxy CPU per browser", lambda c: f"{c.cpu_ms['HAProxy']:.1f} ms" if "HAProxy" in c.cpu_ms else "-")
     row("HAProxy compressions per browser", lambda c: f"{c.compressed:.1f}" if c.compressed is not None else "-")
     width = max(len(label) for label, _ in rows) + 2
@@ -199,9 +202,10 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--browsers", type=int, default=5, help="new browsers per column, one after another")
     p.add_argument("--replicas", type=int, default=2)
-    p.add_argument("--halls", nargs="+", choices=COMPRESSION, default=["cached", "off"],
-                   help="HAProxy configurations (bench/hall.py haproxy_config): cached = deploy/haproxy.cfg, "
-                   "off = without its gzip (before issue 28), per-hit = gzip beside the cache (every hit compressed)")
+    p.add_argument("--halls", nargs="+", choices=list(HALLS), default=["assets", "cached"],
+                   help="halls (bench/hall.py HALLS): assets = deploy/haproxy.cfg with the asset server, cached = "
+                   "without it (libslz for /static/ too), off = without gzip (before issue 28), per-hit = gzip "
+                   "beside the cache (every hit compressed)")
     args = p.parse_args(argv)
     if not 1 <= args.browsers <= 50:
         p.error("need 1 <= browsers <= 50")
@@ -209,14 +213,17 @@ def main(argv: list[str] | None = None) -> int:
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:
-            for compression in args.halls:
-                with Hall(args.replicas, free_port(HOST), compression=compression) as hall:
+            for name in args.halls:
+                compression, asset_server = HALLS[name]
+                with Hall(args.replicas, free_port(HOST), compression=compression, asset_server=asset_server) as hall:
                     pids = {f"replica {i + 1}": p.pid for i, p in enumerate(hall.servers)}
                     if not columns:  # one server straight: replica 1, no balancer on the way
                         straight = f"http://{HOST}:{hall.ports[0]}/?{LINK}"
                         columns.append(measure(browser, "one server", straight, {"replica 1": pids["replica 1"]},
                                                args.browsers))
-                    columns.append(measure(browser, f"hall, gzip {compression}", f"{hall.url}?{LINK}",
+                    if hall.assets:
+                        pids["asset server"] = hall.assets.pid
+                    columns.append(measure(browser, HALL_NAMES[name], f"{hall.url}?{LINK}",
                                            {**pids, "HAProxy": hall.haproxy.pid}, args.browsers, hall.stats))
         finally:
             with contextlib.suppress(Exception):

@@ -10,8 +10,9 @@ under /static/), then, once its chart is drawn, Streamlit's plotly chunk. This s
 for B browsers one after another, first from a replica without a balancer, then through HAProxy
 (after the lecturer's tab has loaded the link once), and prints side by side the CPU each process
 spent per browser and the bytes sent (gzip'd by HAProxy: each GET says "Accept-Encoding: gzip" as
-a browser does). ``--halls cached off per-hit`` adds columns: HAProxy without deploy/haproxy.cfg's
-gzip, and with gzip beside the cache (every hit compressed again). The hall benchmark GETs only the
+a browser does; /static/ gzip'd by the asset server, deploy/assets.py). ``--halls assets cached off
+per-hit`` adds columns: HAProxy without the asset server (libslz for /static/ too), without
+deploy/haproxy.cfg's gzip, and with gzip beside the cache (every hit compressed again). The hall benchmark GETs only the
 page unless it is given ``--assets`` (bench/hall.py run --assets: 300 such browsers at once).
 """
 
@@ -24,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hall import BROWSER_CONNECTIONS, COMPRESSION, HOST, LINK, Hall, fetch_front_end, front_end_files  # noqa: E402
+from hall import BROWSER_CONNECTIONS, HALLS, HOST, LINK, Hall, fetch_front_end, front_end_files  # noqa: E402
 from streamlit_server import free_port, server_usage  # noqa: E402
 
 
@@ -48,19 +49,20 @@ def measure(port: int, pids: dict[str, int], browsers: int) -> tuple[int, int, f
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--browsers", type=int, default=20, help="tabs with nothing cached, one after another")
-    p.add_argument("--halls", nargs="+", choices=COMPRESSION, default=["cached"],
-                   help="HAProxy configurations, one column each (bench/hall.py haproxy_config): cached = "
-                   "deploy/haproxy.cfg, off = without its gzip, per-hit = gzip beside the cache")
+    p.add_argument("--halls", nargs="+", choices=list(HALLS), default=["assets"],
+                   help="halls, one column each (bench/hall.py HALLS): assets = deploy/haproxy.cfg with the asset "
+                   "server, cached = without it (libslz), off = without gzip, per-hit = gzip beside the cache")
     args = p.parse_args(argv)
     if not 1 <= args.browsers <= 200:
         p.error("need 1 <= browsers <= 200")
     columns = []
-    for compression in args.halls:
-        with Hall(1, free_port(HOST), compression=compression) as hall:
+    for name in args.halls:
+        compression, asset_server = HALLS[name]
+        with Hall(1, free_port(HOST), compression=compression, asset_server=asset_server) as hall:
             replica = hall.servers[0].pid
             if not columns:
                 columns.append(("replica straight", *measure(hall.ports[0], {"replica": replica}, args.browsers)))
-            columns.append((f"HAProxy, gzip {compression}",
+            columns.append((f"HAProxy, {name}",
                             *measure(hall.port, {"replica": replica, "HAProxy": hall.haproxy.pid}, args.browsers)))
     print(f"{args.browsers} browsers with nothing cached, one after another, each GETs {columns[0][1]} files "
           f"(the page /?{LINK}, what it names, the plotly chunk; Accept-Encoding: gzip, as a browser)")
