@@ -176,7 +176,9 @@ def rope() -> None:
 def rope_clocks(m: int, n: int) -> None:
     """RoPE's pairs as turning clocks, then the relative property in motion: both moved, the key moved alone."""
     st.subheader("Clocks: each rotated pair turns at its own speed")
-    st.latex(rf"R_p\,x:\ (x_{{2i}}, x_{{2i+1}}) \mapsto \text{{turned by }} p\,\theta'_i,\quad \theta_i = "
+    width = "d" if float(options["rotary_fraction"]) == 1.0 else r"d_\text{rot}"  # the half layout's partner
+    pair = r"x_{2i}, x_{2i+1}" if options["layout"] == "interleaved" else rf"x_i, x_{{i+{width}/2}}"
+    st.latex(rf"R_p\,x:\ ({pair}) \mapsto \text{{turned by }} p\,\theta'_i,\quad \theta_i = "
              rf"{posenc.schemes.scheme.latex_number(c.base)}^{{-2i/{c.d_model}}}\ \text{{(}}\theta'_i\text{{: "
              rf"after the scaling {options['rope_type']})}}")
     motion.animation(views.rope_clock_figure(c.d_model, c.base, c.options, c.length), "rope_clocks",
