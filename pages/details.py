@@ -176,7 +176,8 @@ def rope() -> None:
 def rope_clocks(m: int, n: int) -> None:
     """RoPE's pairs as turning clocks, then the relative property in motion: both moved, the key moved alone."""
     st.subheader("Clocks: each rotated pair turns at its own speed")
-    width = "d" if float(options["rotary_fraction"]) == 1.0 else r"d_\text{rot}"  # the half layout's partner
+    whole = float(options["rotary_fraction"]) == 1.0 or options["rope_type"] == "proportional"  # p-RoPE: whole head
+    width = "d" if whole else r"d_\text{rot}"  # the half layout's partner
     pair = r"x_{2i}, x_{2i+1}" if options["layout"] == "interleaved" else rf"x_i, x_{{i+{width}/2}}"
     st.latex(rf"R_p\,x:\ ({pair}) \mapsto \text{{turned by }} p\,\theta'_i,\quad \theta_i = "
              rf"{posenc.schemes.scheme.latex_number(c.base)}^{{-2i/{c.d_model}}}\ \text{{(}}\theta'_i\text{{: "
