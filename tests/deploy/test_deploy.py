@@ -86,7 +86,7 @@ def test_compose_file_validates_and_gives_every_replica_one_core_and_the_same_se
     compose = compose_spec.PyCompose.from_yaml(text)
     compose.validate()
     spec = compose.to_spec()
-    assert set(compose.service_names()) == {"posenc", "haproxy"}
+    assert set(compose.service_names()) == {"posenc", "assets", "haproxy"}
     raw = yaml.safe_load(text)["services"]
     posenc = raw["posenc"]
     assert posenc["build"]["dockerfile"] == "Dockerfile" and (DEPLOY / posenc["build"]["context"] / "Dockerfile").exists()
@@ -94,6 +94,15 @@ def test_compose_file_validates_and_gives_every_replica_one_core_and_the_same_se
     assert "POSENC_COOKIE_SECRET" in posenc["environment"]["STREAMLIT_SERVER_COOKIE_SECRET"]
     assert "./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in raw["haproxy"]["volumes"]
     assert raw["haproxy"]["depends_on"]["posenc"]["condition"] == "service_healthy"
+    # the asset server: the posenc image, its own command, a file the image copies; HAProxy does not need it
+    assets = raw["assets"]
+    assert assets["image"] == posenc["image"] and assets["build"] == posenc["build"]
+    assert assets["command"][:2] == ["python", "deploy/assets.py"] and "COPY deploy/assets.py deploy/assets.py" in \
+        (ROOT / "Dockerfile").read_text() and "!deploy/assets.py" in (ROOT / ".dockerignore").read_text().splitlines()
+    port = assets["command"][assets["command"].index("--port") + 1]
+    assert raw["haproxy"]["environment"]["HALL_ASSETS"] == f"assets:{port}" and assets["expose"] == [port]
+    assert "/_assets/health" in " ".join(assets["healthcheck"]["test"]) and assets["read_only"] is True
+    assert raw["haproxy"]["depends_on"]["assets"]["required"] is False
     config = "\n".join(line.split("#", 1)[0] for line in (DEPLOY / "haproxy.cfg").read_text().splitlines())
     used = set(re.findall(r"\$\{(\w+)\}", config))
     assert used == set(raw["haproxy"]["environment"])  # every variable haproxy.cfg substitutes, and no other
@@ -168,28 +177,32 @@ def test_haproxy_compresses_the_front_end_once_and_caches_the_gzip():
 
 def haproxy_check(path: Path, tmp_path: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "HALL_PORT": "127.0.0.1:18080", "HALL_STATS_SOCKET": str(tmp_path / "s.sock"),
-           "HALL_GZIP_SOCKET": str(tmp_path / "gzip.sock"), "POSENC_REPLICAS": "4", "POSENC_COOKIE_KEY": "test"}
+           "HALL_GZIP_SOCKET": str(tmp_path / "gzip.sock"), "HALL_ASSETS": "assets:8502", "POSENC_REPLICAS": "4",
+           "POSENC_COOKIE_KEY": "test"}
     return subprocess.run([HAPROXY, "-c", "-f", str(path)], capture_output=True, text=True, env=env, timeout=30)
 
 
 @pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (apt-get install -y haproxy; .ci/run does)")
-@pytest.mark.parametrize("variant", ["compose", "bench", "bench-off", "bench-per-hit"])
+@pytest.mark.parametrize("variant", ["compose", "bench", "bench-cached", "bench-off", "bench-per-hit"])
 def test_haproxy_accepts_the_config(tmp_path, variant):
-    """``haproxy -c`` on the file compose mounts, and on the files bench/hall.py derives from it (its
-    compression as it is, taken out, or beside the cache)."""
+    """``haproxy -c`` on the file compose mounts, and on the files bench/hall.py derives from it (with the
+    asset server, without it, without compression, compression beside the cache)."""
     import hall
 
     path = DEPLOY / "haproxy.cfg"
     if variant.startswith("bench"):
         path = tmp_path / "haproxy.cfg"
-        path.write_text(hall.haproxy_config([18501, 18502], variant.removeprefix("bench-") if "-" in variant else "cached"))
+        compression, asset_server = hall.HALLS[variant.removeprefix("bench-") if "-" in variant else "assets"]
+        path.write_text(hall.haproxy_config([18501, 18502], compression, asset_server))
         active = [line.split("#", 1)[0].split() for line in path.read_text().splitlines()]
-        assert [words[1] for words in active if words and words[0] == "server" and words[1] != "gzip"] == \
-            ["posenc1", "posenc2"] * 2  # listen gzip's and backend posenc's
+        assert [words[1] for words in active if words and words[0] == "server" and words[1] not in ("gzip", "assets")] \
+            == ["posenc1", "posenc2"] * 2  # listen gzip's and backend posenc's
         assert not any(words and words[0] == "server-template" for words in active)
+        assert any(words[:2] == ["server", "assets"] for words in active if words) == asset_server
+        assert any(words[:2] == ["use-server", "assets"] for words in active if words) == asset_server
         compressing = [name for name, lines in sections(path.read_text()).items()
                        if "compression algo gzip" in lines]
-        assert compressing == {"bench": ["listen gzip"], "bench-off": [],
+        assert compressing == {"bench": ["listen gzip"], "bench-cached": ["listen gzip"], "bench-off": [],
                                "bench-per-hit": ["backend front_end"]}[variant]
     result = haproxy_check(path, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -222,3 +235,19 @@ def test_ingress_nginx_gzip_settings_validate_and_cover_the_front_end():
     assert data["use-gzip"] == "true" and 1 <= int(data["gzip-level"]) <= 9
     assert {"application/javascript", "text/css", "application/json", "image/svg+xml"} <= set(data["gzip-types"].split())
     assert "ingress-nginx/gzip.yaml" not in (K8S / "kustomization.yaml").read_text()  # opt-in: it is cluster-wide
+
+
+def test_haproxy_sends_static_files_to_the_asset_server_and_falls_back_to_listen_gzip():
+    """/static/ from deploy/assets.py (zlib level 9) for clients that take gzip, through the cache;
+    weight 0, so the balancing never picks it: a down asset server skips the use-server rule and
+    the request takes server gzip, the path of the page and of every other answer."""
+    front_end = sections((DEPLOY / "haproxy.cfg").read_text())["backend front_end"]
+    server = next(line.split() for line in front_end if line.startswith("server assets"))
+    assert server[2] == '"${HALL_ASSETS}"' and "check" in server and server[server.index("weight") + 1] == "0"
+    assert "observe layer4" in " ".join(server) and "on-error mark-down" in " ".join(server)
+    assert "option httpchk GET /_assets/health" in front_end
+    assert "acl static_path path_beg /static/" in front_end
+    assert "use-server assets if static_path { var(txn.gzip) -m bool }" in front_end
+    gzip_server = next(line for line in front_end if line.startswith("server gzip"))
+    assert "weight" not in gzip_server and "backup" not in gzip_server
+    assert front_end.index("http-request cache-use front_end if accepts_gzip") < front_end.index(gzip_server)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+import streamlit
 
 ROOT = Path(__file__).resolve().parents[2]
 HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
@@ -93,6 +94,30 @@ def check_front_end_cache(url: str) -> None:
     assert any(line.lower().startswith("set-cookie: serverid=") for line in lines)
 
 
+def check_asset_server_and_its_fallback(url: str, assets: psutil.Process) -> None:
+    """/static/ comes gzip'd at zlib level 9 from deploy/assets.py through the cache, the page from a
+    replica (listen gzip); with the asset server dead, /static/ still comes, from listen gzip (libslz)."""
+    chunk = next((Path(streamlit.__file__).parent / "static" / "static" / "js").glob("PlotlyChart.*.js"))
+    path = f"/static/js/{chunk.name}"
+    first = answer(url, path, accept_encoding=BROWSER)
+    assert first.getheader("Server") == "posenc-assets" and first.getheader("Content-Encoding") == "gzip"
+    assert gzip.decompress(first.body) == chunk.read_bytes()
+    assert first.body == gzip.compress(chunk.read_bytes(), compresslevel=9, mtime=0)
+    assert answer(url, path, accept_encoding=BROWSER).getheader("Age") is not None  # the cache keeps it
+    assert answer(url, "/?d_model=7", accept_encoding=BROWSER).getheader("Server") == "uvicorn"  # the page: a replica
+    assert answer(url, path).getheader("Server") == "uvicorn"  # no gzip: a replica, as Streamlit answers
+    assets.kill()
+    assets.wait(timeout=10)
+    # a file the cache does not hold yet: the connection refused, the request redispatched to server gzip
+    other = next(p for p in chunk.parent.glob("*.js") if p.stat().st_size > 20_000 and p != chunk)
+    fallback = answer(url, f"/static/js/{other.name}", accept_encoding=BROWSER)
+    assert fallback.status == 200 and fallback.getheader("Server") == "uvicorn"
+    assert fallback.getheader("Content-Encoding") == "gzip" and gzip.decompress(fallback.body) == other.read_bytes()
+    time.sleep(2.5)  # marked down by its health checks (inter 1s, fall 2), or at once (observe layer4)
+    later = next(p for p in chunk.parent.glob("*.js") if p.stat().st_size > 20_000 and p not in (chunk, other))
+    assert answer(url, f"/static/js/{later.name}", accept_encoding=BROWSER).getheader("Server") == "uvicorn"
+
+
 @pytest.mark.parametrize("stop_with", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_serve_is_ready_pins_sessions_and_stops_everything(stop_with):
     process = subprocess.Popen([sys.executable, "bench/hall.py", "serve", "--replicas", "2"], cwd=ROOT,
@@ -102,8 +127,9 @@ def test_serve_is_ready_pins_sessions_and_stops_everything(stop_with):
         assert line.startswith("ready http://127.0.0.1:") and line.endswith("/\n"), line + process.stderr.read()
         url = line.split()[1]
         children = psutil.Process(process.pid).children(recursive=True)
-        names = sorted("haproxy" if "haproxy" in " ".join(c.cmdline()) else "streamlit" for c in children)
-        assert names == ["haproxy", "streamlit", "streamlit"]
+        names = sorted(next((n for n in ("haproxy", "assets.py") if n in " ".join(c.cmdline())), "streamlit")
+                       for c in children)
+        assert names == ["assets.py", "haproxy", "streamlit", "streamlit"]
         assert get(url, "/?d_model=64") == (200, "")  # the front end needs no affinity: no cookie
         status, cookie = get(url, "/_stcore/health")  # the frontend's first request to a replica
         assert status == 200 and cookie.startswith("SERVERID=")
@@ -112,6 +138,8 @@ def test_serve_is_ready_pins_sessions_and_stops_everything(stop_with):
         second = {get(url, "/_stcore/health")[1] for _ in range(4)}
         assert len(second | {cookie}) == 2  # leastconn with idle servers alternates: both replicas serve
         check_front_end_cache(url)
+        if stop_with == signal.SIGTERM:
+            check_asset_server_and_its_fallback(url, next(c for c in children if "assets.py" in " ".join(c.cmdline())))
         process.send_signal(stop_with)
         assert process.wait(timeout=30) == 0
         time.sleep(0.5)
