@@ -51,6 +51,7 @@ class Received:
     urls: dict[str, str] = field(default_factory=dict)  # request id -> URL
     kinds: dict[str, str] = field(default_factory=dict)  # request id -> MIME type
     encodings: dict[str, str] = field(default_factory=dict)  # request id -> Content-Encoding ('' if none)
+    servers: dict[str, str] = field(default_factory=dict)  # request id -> Server header (who answered)
     websocket: int = 0  # payload bytes of the websocket's frames received
 
     @property
@@ -88,6 +89,7 @@ def watch(context, page):
         received.urls[event["requestId"]] = event["response"]["url"]
         received.kinds[event["requestId"]] = event["response"].get("mimeType", "?")
         received.encodings[event["requestId"]] = headers.get("content-encoding", "")
+        received.servers[event["requestId"]] = headers.get("server", "")
 
     def on_headers(event):  # the response's header block as it came on the wire
         received.headers[event["requestId"]] = len((event.get("headersText") or "").encode("latin-1", "replace"))
