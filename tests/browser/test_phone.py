@@ -77,8 +77,8 @@ def tap_and_wait(page, locator) -> None:
 
 
 def test_every_kind_of_control_answers_a_finger(app, phone):
-    """Tabs, an expander, a multiselect, a selectbox, a slider, a number input, a toggle, buttons and the
-    chart tool bar, each tapped on a phone; the URL shows each change."""
+    """Tabs, an expander, the chart tool bar, a multiselect, buttons, the sidebar, a selectbox, a number
+    input, a slider and a toggle, each tapped on a phone; the URL shows each change."""
     phone.goto(f"{app}/sinusoids")
     settle(phone)
     tap_and_wait(phone, phone.get_by_role("tab", name="Against dimension"))
@@ -88,6 +88,10 @@ def test_every_kind_of_control_answers_a_finger(app, phone):
     with phone.expect_download(timeout=30_000) as download:
         phone.get_by_role("button", name="Download plot as a PNG").first.tap()
     assert download.value.suggested_filename.startswith("posenc_")
+    tap_and_wait(phone, phone.get_by_test_id("stMultiSelect").first.locator("input"))
+    tap_and_wait(phone, phone.get_by_role("option", name="9", exact=True))
+    phone.wait_for_function("() => new URLSearchParams(location.search).getAll('dims').includes('9')",
+                            timeout=30_000)
 
     phone.goto(f"{app}/derivation?step=2")
     settle(phone)
@@ -96,7 +100,7 @@ def test_every_kind_of_control_answers_a_finger(app, phone):
 
     tap_and_wait(phone, phone.get_by_test_id("stExpandSidebarButton"))
     sidebar = phone.get_by_test_id("stSidebar")
-    tap_and_wait(phone, sidebar.get_by_test_id("stSelectbox").first)
+    tap_and_wait(phone, sidebar.get_by_test_id("stSelectbox").filter(has=phone.get_by_text("scheme", exact=True)))
     tap_and_wait(phone, phone.get_by_role("option", name="rope"))
     phone.wait_for_function("() => location.search.includes('scheme=rope')", timeout=30_000)
     tap_and_wait(phone, sidebar.get_by_test_id("stNumberInputStepUp").first)
@@ -113,3 +117,30 @@ def test_every_kind_of_control_answers_a_finger(app, phone):
     assert 1500 < int(slider.input_value()) < 2600  # the middle of 2 … 4096
     tap_and_wait(phone, sidebar.get_by_text("Presenter mode"))
     phone.wait_for_function("() => location.search.includes('present=true')", timeout=30_000)
+
+
+ANIMATION_BUTTONS = """() => [...document.querySelectorAll('.updatemenu-button')].map(b => {
+    const r = b.getBoundingClientRect(); return {name: b.getAttribute('aria-label'), left: r.left, right: r.right,
+                                                top: r.top, bottom: r.bottom}; })"""
+
+
+def test_an_animation_answers_a_finger(app, phone):
+    """plotly's ▶ Play and ❚❚ Pause, tapped at their centres: no other button lies on one, Play moves the
+    frames and Pause holds them."""
+    phone.goto(f"{app}/rotation")
+    settle(phone)
+    phone.locator(".updatemenu-button").first.scroll_into_view_if_needed()
+    buttons = phone.evaluate(ANIMATION_BUTTONS)
+    covered = [(a["name"], b["name"]) for i, a in enumerate(buttons) for b in buttons[i + 1:]
+               if a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]]
+    assert covered == []
+    frame = "() => Number(document.querySelector('.slider-group[role=slider]').getAttribute('aria-valuenow'))"
+    for name in ("▶ Play", "❚❚ Pause"):
+        box = next(b for b in phone.evaluate(ANIMATION_BUTTONS) if b["name"] == name)
+        phone.touchscreen.tap((box["left"] + box["right"]) / 2, (box["top"] + box["bottom"]) / 2)
+        if name == "▶ Play":
+            phone.wait_for_function(f"() => ({frame})() > 2", timeout=10_000)
+    phone.wait_for_timeout(300)
+    held = phone.evaluate(frame)
+    phone.wait_for_timeout(1000)
+    assert phone.evaluate(frame) == held
