@@ -116,7 +116,7 @@ def clock_animation(positions: np.ndarray, pairs: np.ndarray, cosines: np.ndarra
         return dict(x=x.astype(np.float32), y=y.astype(np.float32))
 
     colours = [PALETTE[n % len(PALETTE)] for n in range(count)]
-    data = [dict(type="scatter", mode="lines+markers", name="hands", line=dict(color="#444444", width=3),
+    data = [dict(type="scatter", mode="lines+markers", name="hands", line=dict(color="#80858f", width=3),  # light and dark themes
                  marker=dict(color=[c for c in colours for _ in range(3)], size=[0, 13, 0] * count),
                  customdata=np.repeat(pairs, 3), hovertemplate="pair %{customdata}<extra></extra>", **hands(0))]
     layout = base_layout(title, 290 * rows + 230)
