@@ -41,7 +41,9 @@ def page_paths() -> list[str]:
 
 
 def links() -> list[str]:
-    return page_paths() + [f"details?scheme={scheme}" for scheme in SCHEMES_OF_HOW_IT_WORKS]
+    """Every page, How it works under several schemes, and a lecture's slide (its bar above the view)."""
+    return (page_paths() + [f"details?scheme={scheme}" for scheme in SCHEMES_OF_HOW_IT_WORKS]
+            + ["?lecture=sinusoidal&slide=1"])
 
 
 def with_query(path: str, query: str) -> str:
