@@ -17,7 +17,8 @@ streamlit/static/static/ directory:
   "public, immutable, max-age=31536000" (the files are named by their hash);
 - gzip'd, to a client whose Accept-Encoding names gzip, for the types deploy/haproxy.cfg's
   ``listen gzip`` compresses (scripts, stylesheets, SVG, JSON, text; not woff2 fonts and PNGs,
-  compressed already), as HAProxy's compression answers: "Content-Encoding: gzip",
+  compressed already) when gzip makes the file smaller (not a few scripts of under 200 bytes,
+  which are sent as they are), as HAProxy's compression answers: "Content-Encoding: gzip",
   "Vary: Accept-Encoding", the ETag made weak (W/"...": another representation of the same file);
 - to any other client the file as it is (read from disk: such clients are rare, and HAProxy
   sends them to the replicas anyway), with "Vary: Accept-Encoding" where a gzip'd variant exists;

@@ -61,7 +61,8 @@ def received(hall_url, browser):
 def test_a_new_browser_gets_the_front_end_gzipd_and_a_reload_gets_nothing_again(received):
     first, again = received
     scripts = {r: n for r, n in first.bodies.items() if first.kinds[r] in ("application/javascript", "text/css")}
-    assert len(scripts) > 50 and all(first.encodings[r] == "gzip" for r in scripts)
+    # every script but a few of under 200 bytes, which gzip would make larger (the asset server sends those as they are)
+    assert len(scripts) > 50 and all(first.encodings[r] == "gzip" for r in scripts if scripts[r] > 200)
     assert sum(scripts.values()) > 1.5e6  # the plotly chunk alone is 1.4 MB gzip'd: the count is real
     assert ZLIB_9_BYTES < first.body_bytes < STRAIGHT_BYTES / 2.5, f"{first.body_bytes / 1e6:.2f} MB"
     # a reload: the page is asked again (no-cache), the hashed assets come from the browser's cache
