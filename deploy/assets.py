@@ -125,16 +125,16 @@ def build_table(static: Path, level: int = LEVEL) -> dict[str, Asset]:
 
 
 def accepts_gzip(header: str) -> bool:
-    """Whether an Accept-Encoding value takes gzip: a "gzip" or "*" token whose q is not 0."""
+    """Whether an Accept-Encoding value takes gzip: its "gzip" token (or, without one, "*") has q > 0."""
+    weights = {}
     for item in header.split(","):
         token, *params = (part.strip() for part in item.split(";"))
-        if token.lower() in ("gzip", "*"):
-            weights = [p[2:] for p in params if p.lower().startswith("q=")]
-            try:
-                return not weights or float(weights[0]) > 0
-            except ValueError:
-                return False
-    return False
+        q = next((p[2:] for p in params if p.lower().startswith("q=")), "1")
+        try:
+            weights[token.lower()] = float(q)
+        except ValueError:
+            weights[token.lower()] = 0.0
+    return weights.get("gzip", weights.get("*", 0.0)) > 0
 
 
 def not_modified(asset: Asset, etag: str, if_none_match: str | None, if_modified_since: str | None) -> bool:

@@ -117,7 +117,7 @@ def test_the_plotly_chunk_is_packed_tighter_than_by_haproxys_libslz(server):
     assert len(chunk.body) < 1.5e6 < 4.5e6 < len(gzip.decompress(chunk.body))
 
 
-@pytest.mark.parametrize("encoding", ["", "identity", "gzip;q=0", "deflate, br", "br;q=1, gzip ;q=0.0"])
+@pytest.mark.parametrize("encoding", ["", "identity", "gzip;q=0", "deflate, br", "br;q=1, gzip ;q=0.0", "*, gzip;q=0", "*;q=0"])
 def test_a_client_that_does_not_take_gzip_gets_the_file_as_it_is(server, encoding):
     url, _ = server
     path = sample_files()[0]
