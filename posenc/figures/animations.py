@@ -48,8 +48,9 @@ def player(names: list[str], labels: list[str], *, frame_ms: int, prefix: str, r
     ❚❚ Pause, updatemenus[1] the speeds (each rewrites Play's frame duration, frame_ms / speed), and one
     slider whose steps show single frames (``labels`` under them, ``prefix`` before the current one).
     ``redraw``: heatmaps need it; scatter frames move without it. ``below`` and ``slider_below``: how far
-    under the plot area the buttons (Play left, speeds right) and the slider (full width) sit, as fractions
-    of its height."""
+    under the plot area Play and Pause (left) and the slider (full width; the speeds at its right, beside the
+    current frame's label, above its rail) sit, as fractions of its height: two rows, so no button lies on
+    another even 390 px wide."""
     play = dict(label=PLAY, method="animate", args=_animate_args(None, frame_ms, redraw))
     pause = dict(label=PAUSE, method="animate",
                  args=[[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate",
@@ -60,11 +61,11 @@ def player(names: list[str], labels: list[str], *, frame_ms: int, prefix: str, r
     menus = [dict(type="buttons", direction="left", showactive=False, buttons=[play, pause], x=0, xanchor="left",
                   y=-below, yanchor="top", pad=dict(t=0, r=6), name="play"),
              dict(type="buttons", direction="left", showactive=True, active=SPEEDS.index(1.0), buttons=speeds,
-                  x=1, xanchor="right", y=-below, yanchor="top", pad=dict(t=0, r=0), name="speed")]
+                  x=1, xanchor="right", y=-slider_below, yanchor="top", pad=dict(t=0, r=0), name="speed")]
     steps = [dict(method="animate", label=label, args=_animate_args(name, 0, redraw))
              for name, label in zip(names, labels)]
     slider = dict(active=0, steps=steps, x=0, len=1, xanchor="left", y=-slider_below, yanchor="top",
-                  pad=dict(t=10, b=0), currentvalue=dict(prefix=prefix, visible=True, xanchor="left"),
+                  pad=dict(t=10, b=0), currentvalue=dict(prefix=prefix, visible=True, xanchor="left", offset=26),
                   transition=dict(duration=0))
     return dict(updatemenus=menus, sliders=[slider])
 
@@ -75,7 +76,7 @@ def animated(data: list[dict], layout: dict, frames: list[dict], *, labels: list
     the player, placed ``axis_room`` pixels under the plot area (room for the x axis's ticks and title):
     one validation of the whole."""
     margin = dict(layout.get("margin", {}))
-    margin["b"] = axis_room + 150
+    margin["b"] = axis_room + 170
     plot_height = layout["height"] - margin.get("t", 70) - margin["b"]
     layout = dict(layout, margin=margin, **player([f["name"] for f in frames], labels, frame_ms=frame_ms,
                                                   prefix=prefix, redraw=redraw, below=(axis_room + 10) / plot_height,
