@@ -26,7 +26,7 @@ _NOT_SCALING = ("layout", "rope_type", "rotary_fraction")
 
 def rotary_layer(model: Model, layer_type: str | None) -> tuple[str, Positional]:
     """(layer_type, Positional) of a layer type that rotates: the named one, or the model's only one."""
-    rotary = [name for name, positional in model.positionals.items() if positional.scheme == "rope"]
+    rotary = [name for name, positional in model.positionals.items() if positional.rotary_dims]
     if layer_type is None:
         if len(rotary) == 1:
             return rotary[0], model.positionals[rotary[0]]
@@ -36,7 +36,7 @@ def rotary_layer(model: Model, layer_type: str | None) -> tuple[str, Positional]
         raise ValueError(f"{model.label}'s layer types rotate with different frequencies; name one: "
                          f"layer_type = {' or '.join(map(repr, rotary))}.")
     positional = model.positional(layer_type)
-    if positional.scheme != "rope":
+    if not positional.rotary_dims:
         raise ValueError(f"{model.label}'s {layer_type!r} layers use {positional.scheme!r}, not RoPE, so they have "
                          f"no frequencies; its rotary layer types are {', '.join(map(repr, rotary)) or 'none'}.")
     return layer_type, positional

@@ -3,8 +3,8 @@
 context as the length (capped at the sidebar's 4,096), with a line "as in <model>" that cites the source.
 
 Which layers: a model whose layers differ (Gemma 3's local and global layers, Llama 4's NoPE layers) is
-shown through its global layers (``full_attention``, else the first layer type with positions); the line
-names the others. Options the registry has no control for (llama3's frequency bands, YaRN's betas,
+shown through its global layers (``full_attention``, else its most common layer type); the line names the
+others. Options the registry has no control for (llama3's frequency bands, YaRN's betas,
 LongRoPE's lists) are listed with the model's values: the sidebar's views use posenc's defaults for them.
 
 A link with ``model`` and settings of its own (a student moved d_model, then shared the view) opens with
@@ -28,10 +28,9 @@ SHARED = {option.name: option for option in SHARED_CONTROLS}
 
 
 def shown_layer(model: models.Model) -> str:
-    """The layer type the sidebar shows: the global one, else the first with positions, else the first."""
-    kinds = list(dict.fromkeys(model.layer_types))
-    with_positions = [kind for kind in kinds if model.positional(kind).scheme != "nope"]
-    return "full_attention" if "full_attention" in with_positions else (with_positions or kinds)[0]
+    """The layer type the sidebar shows: the global one (``full_attention``), else the most common."""
+    return "full_attention" if "full_attention" in model.layer_types else max(
+        dict.fromkeys(model.layer_types), key=model.layer_types.count)
 
 
 def preset(key: str) -> tuple[dict[str, int | float | str], dict[str, object]]:
