@@ -124,9 +124,6 @@ ANIMATION_BUTTONS = """() => [...document.querySelectorAll('.updatemenu-button')
                                                 top: r.top, bottom: r.bottom}; })"""
 
 
-@pytest.mark.xfail(strict=True, reason="at 390 px the speed buttons 0.5x and 1x lie on Pause (posenc/figures/animations.py "
-                                       "puts the speeds at the right of a plot narrower than both groups); a tap on "
-                                       "Pause's centre sets the speed. Drop this mark when the player is fixed.")
 def test_an_animation_answers_a_finger(app, phone):
     """plotly's ▶ Play and ❚❚ Pause, tapped at their centres: no other button lies on one, Play moves the
     frames and Pause holds them."""
