@@ -3,6 +3,7 @@ screen scrolls in its own box that says so, the chart tool bar stays off the cha
 kind of control posenc draws answers a finger (posenc/ui/accessibility.py)."""
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_accessibility import links, settle
 
 from live_app import require_chromium, wait_idle
@@ -100,8 +101,17 @@ def test_every_kind_of_control_answers_a_finger(app, phone):
 
     tap_and_wait(phone, phone.get_by_test_id("stExpandSidebarButton"))
     sidebar = phone.get_by_test_id("stSidebar")
-    tap_and_wait(phone, sidebar.get_by_test_id("stSelectbox").filter(has=phone.get_by_text("scheme", exact=True)))
-    tap_and_wait(phone, phone.get_by_role("option", name="rope"))
+    phone.wait_for_timeout(600)  # the sidebar slides in: a tap during the slide can miss
+    box, option = (sidebar.get_by_test_id("stSelectbox").filter(has=phone.get_by_text("scheme", exact=True)),
+                   phone.get_by_role("option", name="rope"))
+    for _ in range(3):  # a tap that lands while the page still moves opens nothing: tap again
+        tap_and_wait(phone, box)
+        try:
+            option.wait_for(timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            pass
+    tap_and_wait(phone, option)
     phone.wait_for_function("() => location.search.includes('scheme=rope')", timeout=30_000)
     tap_and_wait(phone, sidebar.get_by_test_id("stNumberInputStepUp").first)
     phone.wait_for_function("() => location.search.includes('n=')", timeout=30_000)
