@@ -36,3 +36,19 @@ def browser():
         chromium = launch(playwright)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def pages(browser):
+    """New pages, each in a fresh browser context (a student's tab, a copied link opened elsewhere),
+    for one test; closed afterwards."""
+    contexts = []
+
+    def fresh():
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        contexts.append(context)
+        return context.new_page()
+
+    yield fresh
+    for context in contexts:
+        context.close()

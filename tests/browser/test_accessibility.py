@@ -5,13 +5,13 @@ axe-core comes with axe-playwright-python (requirements-dev.txt). posenc's part 
 posenc/ui/accessibility.py (page-wide) and posenc/ui/presenter.py (charts).
 """
 
-import re
 
 import numpy as np
 import pytest
 
 import posenc
-from live_app import ROOT, require_chromium, wait_idle
+from app_routes import page_paths
+from live_app import require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
 require_chromium()
@@ -28,16 +28,6 @@ SIZES = {"desk": ({"width": 1920, "height": 1080}, "", "light"),
 # Streamlit's own elements that posenc cannot change and axe-core flags: none at streamlit 1.67.0.
 # An entry is (axe rule, CSS selector of the element), with a comment naming both and why.
 STREAMLIT_EXCLUSIONS: list[tuple[str, str]] = []
-
-
-def page_paths() -> list[str]:
-    """The URL path of every page in app.py's navigation ('' for the default page)."""
-    paths = []
-    for match in re.finditer(r'st\.Page\("pages/([a-z_]+)\.py"([^)]*)\)', (ROOT / "app.py").read_text()):
-        stem, rest = match.groups()
-        url_path = re.search(r'url_path="([^"]*)"', rest)
-        paths.append("" if "default=True" in rest else url_path.group(1) if url_path else stem)
-    return paths
 
 
 def links() -> list[str]:

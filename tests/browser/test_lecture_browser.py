@@ -1,26 +1,16 @@
 """The lecture hall in a real browser: no request leaves the origin, the derivation steps by
 link and buttons, and presenter mode enlarges text and collapses the sidebar."""
 
-import re
 from urllib.parse import urlsplit
 
 import pytest
 
-from live_app import ROOT, require_chromium, wait_idle
+from app_routes import page_paths
+from live_app import require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
 require_chromium()
 LOCAL_SCHEMES = {"data", "blob", "about"}  # drawn by the browser itself, never fetched
-
-
-def page_paths() -> list[str]:
-    """The URL path of every page in app.py's navigation ('' for the default page)."""
-    paths = []
-    for match in re.finditer(r'st\.Page\("pages/([a-z_]+)\.py"([^)]*)\)', (ROOT / "app.py").read_text()):
-        stem, rest = match.groups()
-        url_path = re.search(r'url_path="([^"]*)"', rest)
-        paths.append("" if "default=True" in rest else url_path.group(1) if url_path else stem)
-    return paths
 
 
 @pytest.fixture

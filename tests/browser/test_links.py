@@ -29,21 +29,6 @@ SHARED_SKIPPED = ('[data-testid=stSlider]:not(:has([aria-label="d_model"])):not(
                   " input[type=range]")
 MULTISELECT = "[data-testid=stMultiSelect]"
 
-@pytest.fixture
-def pages(browser):
-    """The student's tab, and a fresh context for each copied link."""
-    contexts = []
-
-    def fresh():
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        contexts.append(context)
-        return context.new_page()
-
-    yield fresh
-    for context in contexts:
-        context.close()
-
-
 @pytest.mark.parametrize(("path", "scheme", "with_sidebar"), VIEWS)
 def test_a_copied_link_reproduces_every_slider_at_both_ends(pages, app, path, scheme, with_sidebar):
     """Also: no error at either end of any slider (this replaced the robustness test that only pushed them)."""

@@ -39,20 +39,6 @@ ROUTES = [
 ]
 
 
-@pytest.fixture
-def pages(browser):
-    contexts = []
-
-    def fresh():
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        contexts.append(context)
-        return context.new_page()
-
-    yield fresh
-    for context in contexts:
-        context.close()
-
-
 def query(url: str) -> dict[str, str]:
     return {key: values[-1] for key, values in parse_qs(urlsplit(url).query).items()}
 

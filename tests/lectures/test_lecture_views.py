@@ -3,16 +3,13 @@ read by the page's controls, no warning, no error. A lecturer's new file in pose
 checked here too. Also: the note only with notes=true, bad slide numbers and lecture names, and a file
 with a bad slide (a clear message naming the file and the slide; the other slides work)."""
 
-import re
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptest_helpers import APP, ROOT
+from app_routes import ROUTES
+from apptest_helpers import APP
 from posenc import lectures
 
-ROUTES = {("" if "default=True" in rest else (re.search(r'url_path="([^"]*)"', rest) or [None, stem])[1]): f"pages/{stem}.py"
-          for stem, rest in re.findall(r'st\.Page\("pages/([a-z_]+)\.py"([^)]*)\)', (ROOT / "app.py").read_text())}
 SLIDES = [(lecture, number) for lecture in lectures.names()
           for number in range(1, len(lectures.load(lecture).slides) + 1)]
 

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 import posenc
+from app_routes import page_paths
 from posenc import lectures
 from posenc.lectures.__main__ import main
 
@@ -36,14 +37,7 @@ def test_the_shipped_lectures_have_the_issue_s_slides_and_no_problem():
 
 def test_the_lectures_pages_are_the_app_s_pages():
     """PAGES lists app.py's routes: the url_path of each st.Page ('' for the default page)."""
-    import re
-
-    app = (Path(__file__).resolve().parents[2] / "app.py").read_text()
-    paths = []
-    for stem, rest in re.findall(r'st\.Page\("pages/([a-z_]+)\.py"([^)]*)\)', app):
-        url_path = re.search(r'url_path="([^"]*)"', rest)
-        paths.append("" if "default=True" in rest else url_path.group(1) if url_path else stem)
-    assert tuple(paths) == lectures.PAGES
+    assert tuple(page_paths()) == lectures.PAGES
 
 
 @pytest.mark.parametrize(("view", "page", "settings"), [
