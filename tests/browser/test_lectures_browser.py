@@ -113,3 +113,17 @@ def test_the_qr_code_decodes_to_the_slide_s_link(page, app):
     page.locator(".posenc-lecture a[data-rel=qr]").click()  # "Hide QR code"
     wait_for_slide(page, 8)
     assert page.locator(".posenc-qr").count() == 0 and "qr=" not in page.url
+
+
+def test_a_sidebar_click_during_a_lecture_keeps_the_lecture_in_the_address(page, app):
+    page.goto(f"{app}/?lecture=rope-to-128k&slide=4&notes=true")
+    wait_for_slide(page, 4)
+    page.locator("[data-testid=stSidebarNav] a", has_text="Comparison").first.click()
+    page.wait_for_function("() => location.pathname.endsWith('/compare')", timeout=30_000)
+    page.wait_for_function("() => { const q = new URLSearchParams(location.search);"
+                           " return q.get('lecture') === 'rope-to-128k' && q.get('slide') === '4'; }", timeout=30_000)
+    wait_for_slide(page, 4)
+    query = dict(parse_qsl(urlsplit(page.url).query))
+    assert query["scheme"] == "rope" and query["rope.rope_type"] == "linear"  # the view's settings come along
+    page.keyboard.press("PageDown")  # and the clicker goes on from the slide
+    wait_for_slide(page, 5)
