@@ -139,15 +139,22 @@ def test_an_animation_answers_a_finger(app, phone):
     frames and Pause holds them."""
     phone.goto(f"{app}/rotation")
     settle(phone)
+    wait_idle(phone, charts=1)
     phone.locator(".updatemenu-button").first.scroll_into_view_if_needed()
+    phone.wait_for_timeout(500)  # the page stops moving (formulas marked, charts drawn)
+    if phone.get_attribute("[data-testid=stSidebar]", "data-collapsed") == "false":
+        # After the previous test (which leaves presenter mode on in its own context), this new context has
+        # opened with the sidebar expanded over the page; not understood yet (noted on issue 28): close it
+        # as a student would.
+        phone.get_by_test_id("stSidebarCollapseButton").locator("button").tap()
+        phone.wait_for_timeout(600)
     buttons = phone.evaluate(ANIMATION_BUTTONS)
     covered = [(a["name"], b["name"]) for i, a in enumerate(buttons) for b in buttons[i + 1:]
                if a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]]
     assert covered == []
     frame = "() => Number(document.querySelector('.slider-group[role=slider]').getAttribute('aria-valuenow'))"
     for name in ("▶ Play", "❚❚ Pause"):
-        box = next(b for b in phone.evaluate(ANIMATION_BUTTONS) if b["name"] == name)
-        phone.touchscreen.tap((box["left"] + box["right"]) / 2, (box["top"] + box["bottom"]) / 2)
+        phone.locator(f'.updatemenu-button[aria-label="{name}"]').tap()  # its centre, once it stands still
         if name == "▶ Play":
             phone.wait_for_function(f"() => ({frame})() > 2", timeout=10_000)
     phone.wait_for_timeout(300)
