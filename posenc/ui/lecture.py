@@ -211,7 +211,7 @@ def _qr_code(lecture: lectures.Lecture, number: int) -> None:
     if base and not base.endswith("/") and base.rsplit("/", 1)[-1] not in lectures.PAGES:
         base += "/"
     link = urljoin(base, _link(lecture, number, flags=False)) if base else _link(lecture, number, flags=False)
-    image = segno.make(link, error="m").png_data_uri(scale=12, border=2)
+    image = segno.make(link, error="m").png_data_uri(scale=12, border=4)  # the quiet zone the QR standard asks for
     st.html(f'<figure class="posenc-qr"><img src="{image}" alt="QR code of this slide\'s link: {html.escape(link)}">'
             f'<figcaption><code>{html.escape(link)}</code></figcaption></figure>'
             "<style>.posenc-qr { text-align: center; margin: 0.5rem auto; }"

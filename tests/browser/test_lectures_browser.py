@@ -102,9 +102,15 @@ def test_the_qr_code_decodes_to_the_slide_s_link(page, app):
     wait_for_slide(page, 8)
     image = page.locator(".posenc-qr img")
     image.scroll_into_view_if_needed()
-    png = image.screenshot()
-    pixels = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(pixels)
+    page.wait_for_function("() => { const i = document.querySelector('.posenc-qr img');"
+                           " return i && i.complete && i.naturalWidth > 0; }", timeout=30_000)
+    text = ""
+    for _ in range(5):  # a screenshot taken while the page still lays out can catch the code half drawn
+        page.wait_for_timeout(300)
+        pixels = cv2.imdecode(np.frombuffer(image.screenshot(), np.uint8), cv2.IMREAD_GRAYSCALE)
+        text, _, _ = cv2.QRCodeDetector().detectAndDecode(pixels)
+        if text:
+            break
     slide = lectures.load("sinusoidal").slides[7]
     assert text == f"{app}/{slide.link(lecture='sinusoidal', slide='8')[2:]}"
     assert "notes" not in text and "qr" not in text and "present" not in text
