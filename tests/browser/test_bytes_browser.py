@@ -11,14 +11,12 @@ fast but loose (3.9 MB, BENCHMARKS.md); the asset server (deploy/assets.py) gzip
 from __future__ import annotations
 
 import shutil
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from live_app import ROOT, require_chromium
+from live_app import ROOT, require_chromium, running_hall
 
 pytestmark = pytest.mark.browser
 require_chromium()
@@ -37,18 +35,8 @@ ZLIB_9_BYTES = 2.6e6  # no less: the same answers gzip'd by zlib at level 9 are 
 @pytest.fixture(scope="module")
 def hall_url():
     """The link through a 1-replica hall (bench/hall.py serve), its cache filled by the lecturer's tab."""
-    process = subprocess.Popen([sys.executable, "bench/hall.py", "serve", "--replicas", "1"], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = process.stdout.readline()
-        assert line.startswith("ready "), line + process.stderr.read()
-        yield f"{line.split()[1]}?{LINK}"
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    with running_hall(1) as (url, _process):
+        yield f"{url}?{LINK}"
 
 
 @pytest.fixture(scope="module")

@@ -12,17 +12,14 @@ from __future__ import annotations
 
 import re
 import shutil
-import signal
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import psutil
 import pytest
 
-from live_app import ROOT, require_chromium, wait_idle
+from live_app import require_chromium, running_hall, wait_idle
 
 pytestmark = pytest.mark.browser
 require_chromium()
@@ -48,24 +45,14 @@ def show_stat(sock_path: str) -> dict[str, int]:
 @pytest.fixture(scope="module")
 def hall():
     """(url, {server name: replica process}, admin socket) of a running 2-replica hall."""
-    process = subprocess.Popen([sys.executable, "bench/hall.py", "serve", "--replicas", "2"], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = process.stdout.readline()
-        assert line.startswith("ready "), line + process.stderr.read()
+    with running_hall(2) as (url, process):
         children = psutil.Process(process.pid).children()
         haproxy = next(c for c in children if "haproxy" in " ".join(c.cmdline()))
         config = Path(haproxy.cmdline()[haproxy.cmdline().index("-f") + 1])
         ports = dict(re.findall(r"^\s*server (posenc\d+) 127\.0\.0\.1:(\d+)", config.read_text(), re.MULTILINE))
         replicas = {name: next(c for c in children if f"--server.port={port}" in c.cmdline())
                     for name, port in ports.items()}
-        yield line.split()[1].rstrip("/"), replicas, str(config.parent / "haproxy.sock")
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        yield url.rstrip("/"), replicas, str(config.parent / "haproxy.sock")
 
 
 def test_a_tab_whose_replica_dies_shows_the_same_view_from_another(hall, browser):

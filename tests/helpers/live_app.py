@@ -69,6 +69,26 @@ def running_app(timeout: float = 60.0, script: Path = ROOT / "app.py"):
             process.kill()
 
 
+@contextlib.contextmanager
+def running_hall(replicas: int):
+    """Yield (the hall's URL as ``bench/hall.py serve`` prints it, its process) of a hall of ``replicas``
+    replicas behind HAProxy on loopback; stop it (SIGTERM, then kill) afterwards."""
+    import signal
+
+    process = subprocess.Popen([sys.executable, "bench/hall.py", "serve", "--replicas", str(replicas)], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("ready "), line + process.stderr.read()
+        yield line.split()[1], process
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 def launch(playwright):
     """Debian's Chromium, headless, with no background traffic."""
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
