@@ -1,13 +1,21 @@
 """The Streamlit layer: the only part of posenc that imports streamlit.
 
-- :mod:`~posenc.ui.sidebar`: the shared sidebar (d_model, n, length, scheme and its options);
+- :mod:`~posenc.ui.sidebar`: the shared sidebar (d_model, n, length, scheme and its options), drawn by app.py
+  before the page so that a page change keeps it;
+- :mod:`~posenc.ui.model_picker`: ``?model=``, a released model's settings in the sidebar;
+  :mod:`~posenc.ui.model_layers`: its layers (How it works);
+- :mod:`~posenc.ui.lecture`: a lecture's bar, keys, speaker's note and QR code (``?lecture=&slide=``);
 - :mod:`~posenc.ui.binding`: every control bound to the URL (parse, clamp, warn, escaped);
 - :mod:`~posenc.ui.compute`: cached computations shared between sessions, threads, errors as messages;
 - :mod:`~posenc.ui.views`: the cached figures of the pages;
 - :mod:`~posenc.ui.downloads`: .npy and .csv downloads;
-- :mod:`~posenc.ui.presenter`: presenter mode and chart export;
+- :mod:`~posenc.ui.presenter`: presenter mode, chart export and each chart's text alternative;
+- :mod:`~posenc.ui.accessibility`: page-wide CSS and script for keyboards and phones;
+- :mod:`~posenc.ui.motion`: the animations' controls (reduced motion);
 - :mod:`~posenc.ui.module_viewer`: the torch module of the current scheme, and "Take the code";
-- :mod:`~posenc.ui.memory`: handing freed memory back after each run.
+- :mod:`~posenc.ui.lab`: the length-generalization lab's views and its training queue;
+- :mod:`~posenc.ui.memory`, :mod:`~posenc.ui.collector`: handing freed memory back after each run, and
+  freezing what every session shares out of the garbage collector's walks.
 """
 
 # pandas whole before any figure: plotly reads sys.modules and may see it half-imported
