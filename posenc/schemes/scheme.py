@@ -57,6 +57,9 @@ class Scheme:
     - ``offset_curve``: (offsets, values), how the attention logit bias (or the
       similarity of two encodings) depends on the offset j - i; the one curve
       every scheme has, drawn side by side on the comparison page.
+    - ``rotate``: ``rotate(x, positions, base, *, key=False, seq_len=None, **options)``, x of shape
+      (..., length, d) turned (and for xPos scaled) at ``positions`` as a query, or as a key with
+      ``key=True`` (rotary schemes): q'·k' is then the scheme's score.
     """
 
     key: str
@@ -69,6 +72,7 @@ class Scheme:
     table: Callable[..., np.ndarray] | None = None
     bias: Callable[..., np.ndarray] | None = None
     offset_bias: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None
+    rotate: Callable[..., np.ndarray] | None = None
     options: tuple[Option, ...] = field(default=())
     value_range: tuple[float, float] | None = None  # fixed colour range of the table, e.g. (−1, 1)
 

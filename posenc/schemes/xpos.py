@@ -185,6 +185,12 @@ def xpos_keywords(options: dict[str, object]) -> dict[str, object]:
     return {"scale_base": check_scale_base(options.get("scale_base", DEFAULT_SCALE_BASE))}
 
 
+def _rotate_as_entry(x: np.ndarray, positions: np.ndarray, base: float, *, key: bool = False, seq_len: int | None = None,
+                     **options: object) -> np.ndarray:
+    """The registry's ``rotate``: a query scaled up by ζ_i^(p̂/γ), a key (``key=True``) down by ζ_i^(−p̂/γ)."""
+    return apply_xpos(x, positions, base, downscale=key, seq_len=seq_len, **xpos_keywords(dict(options)))
+
+
 def _offset_curve(length: int, d_model: int, base: float, **options: object) -> tuple[np.ndarray, np.ndarray]:
     offsets, scores = xpos_score_curve(length, d_model, base, **xpos_keywords(options))
     return offsets, scores / d_model
@@ -217,6 +223,7 @@ SCHEMES: tuple[Scheme, ...] = (
         paper="Sun et al. 2022, A Length-Extrapolatable Transformer, arXiv:2212.10554",
         formula=_formula,
         offset_curve=_offset_curve,
+        rotate=_rotate_as_entry,
         curve_label="q'·k' / d_model for q = k = (1, …, 1), key at offset j − i from the query "
                     "(RoPE's score times ζ_i^(−(j − i)/γ) per pair: it decays for keys before the query)",
         options=(

@@ -23,7 +23,7 @@ from posenc.checks import (
     check_d_model,
 )
 from posenc.schemes.rope.frequencies import rope_inv_freq
-from posenc.schemes.rope.rotation import LAYOUTS, rope_score_curve
+from posenc.schemes.rope.rotation import LAYOUTS, apply_rope, rope_score_curve
 from posenc.schemes.rope.scalings import (
     ROPE_SCALINGS,
     proportional_pairs,
@@ -51,6 +51,12 @@ def rope_keywords(options: dict[str, object]) -> dict[str, object]:
     if rope_type == "longrope":
         keywords = APP_LONGROPE_FACTORS | keywords
     return keywords
+
+
+def _rope_rotate(x: np.ndarray, positions: np.ndarray, base: float, *, key: bool = False, seq_len: int | None = None,
+                 **options: object) -> np.ndarray:
+    """The registry's ``rotate``: :func:`apply_rope` with the scheme's options; a key turns as a query does."""
+    return apply_rope(x, positions, base, **rope_keywords(dict(options)), seq_len=seq_len)
 
 
 def _rope_offset_curve(length: int, d_model: int, base: float, **options: object,
@@ -172,6 +178,7 @@ SCHEMES: tuple[Scheme, ...] = (
               "arXiv:2104.09864",
         formula=_rope_formula,
         offset_curve=_rope_offset_curve,
+        rotate=_rope_rotate,
         curve_label="q·k / d_model for q = k = (1, …, 1), key at offset j − i from the query "
                     "(1 at offset 0 unless YaRN or LongRoPE scale cos and sin)",
         options=(
