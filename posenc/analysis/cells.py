@@ -10,6 +10,8 @@ that never builds the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from posenc.checks import check_base, check_d_model, check_int, check_length
@@ -87,28 +89,53 @@ def learned_cells(positions: object, dims: object, d_model: int, *, table_size: 
     return out
 
 
-def _nope_cells(positions, dims, d_model):
-    return np.zeros((len(_indices(positions, None, "positions")), len(_indices(dims, check_d_model(d_model), "dims"))))
+def _sinusoidal_table_cells(length, d_model, base, rows, cols, **options):
+    return sinusoidal_cells(rows, cols, d_model, base, **options)
+
+
+def _learned_table_cells(length, d_model, base, rows, cols, **options):
+    return learned_cells(rows, cols, d_model, **options)
+
+
+def _nope_cells(length, d_model, base, rows, cols):
+    return np.zeros((len(rows), len(cols)))
+
+
+def _built(key: str) -> Callable[..., np.ndarray]:
+    """The cells cut from the scheme's full table (a scheme without a table is refused before)."""
+    def cells(length, d_model, base, rows, cols, **options):
+        return np.asarray(get_scheme(key).table(length, d_model, base, **options), dtype=np.float64)[np.ix_(rows, cols)]
+    return cells
+
+
+TABLE_CELLS: dict[str, Callable[..., np.ndarray]] = {
+    "sinusoidal": _sinusoidal_table_cells,
+    "learned": _learned_table_cells,
+    "nope": _nope_cells,
+    "rope": _built("rope"),
+    "xpos": _built("xpos"),
+    "shaw": _built("shaw"),
+    "t5": _built("t5"),
+    "alibi": _built("alibi"),
+    "kerple": _built("kerple"),
+    "transformer_xl": _built("transformer_xl"),
+}
+"""How to compute a table's cells, by registry key: fn(length, d_model, base, rows, cols, **options) ->
+(len(rows), len(cols)) float64, equal to scheme.table(...)[np.ix_(rows, cols)], with rows and cols already
+checked. Cell by cell where a route exists (sinusoidal, learned, NoPE); otherwise cut from the full table
+(:func:`_built`; a scheme without a table never reaches it). A new scheme adds its key here."""
 
 
 def table_cells(scheme: str, length: int, d_model: int, base: float, rows: object, cols: object,
                 **options: object) -> np.ndarray:
-    """scheme.table(length, d_model, base, **options)[np.ix_(rows, cols)], computing only those cells.
-
-    Schemes without a cell-wise route build their table (the result is the same).
-    """
+    """scheme.table(length, d_model, base, **options)[np.ix_(rows, cols)], computing only those cells
+    (by the route :data:`TABLE_CELLS` names). Schemes without a cell-wise route build their table."""
     entry = get_scheme(scheme)
     if entry.table is None:
         raise ValueError(f"{entry.label} has no table of encodings (it is not an absolute scheme).")
     length = check_length(length)
     rows, cols = _indices(rows, length, "rows"), _indices(cols, check_d_model(d_model), "columns")
-    if scheme == "sinusoidal":
-        return sinusoidal_cells(rows, cols, d_model, base, **options)
-    if scheme == "learned":
-        return learned_cells(rows, cols, d_model, **options)
-    if scheme == "nope":
-        return _nope_cells(rows, cols, d_model)
-    return np.asarray(entry.table(length, d_model, base, **options), dtype=np.float64)[np.ix_(rows, cols)]
+    return TABLE_CELLS[scheme](length, d_model, base, rows, cols, **options)
 
 
 def shaw_clip_cells(length: int, max_relative_position: int, rows: object, cols: object) -> np.ndarray:
@@ -124,13 +151,38 @@ def shaw_clip_cells(length: int, max_relative_position: int, rows: object, cols:
     return np.clip(cols[None, :] - rows[:, None], -k, k)
 
 
-def column_wavelengths(scheme: str, d_model: int, base: float, **options: object) -> np.ndarray | None:
-    """The wavelength 2π/θ of every column of the scheme's table (in positions), or None (no period)."""
-    if scheme != "sinusoidal":
-        return None
+def _sinusoidal_wavelengths(d_model: int, base: float, **options: object) -> np.ndarray:
+    """2π/θ_i of the pair i of every column (interleaved 2i, 2i+1 → i; split i, d/2 + i → i)."""
     d_model = check_d_model(d_model)
     pair, _ = _pair_of_columns(np.arange(d_model), d_model, str(options.get("layout", "interleaved")))
     return 2.0 * np.pi / frequencies(d_model, base, spacing=str(options.get("spacing", "vaswani")))[pair]
+
+
+def _no_period(d_model: int, base: float, **options: object) -> None:
+    return None
+
+
+COLUMN_WAVELENGTHS: dict[str, Callable[..., np.ndarray | None]] = {
+    "sinusoidal": _sinusoidal_wavelengths,
+    "learned": _no_period,
+    "nope": _no_period,
+    "rope": _no_period,
+    "xpos": _no_period,
+    "shaw": _no_period,
+    "t5": _no_period,
+    "alibi": _no_period,
+    "kerple": _no_period,
+    "transformer_xl": _no_period,
+}
+"""The period of each column of a scheme's table, by registry key: fn(d_model, base, **options) ->
+(d_model,) wavelengths in positions, or None when the columns have no period (:func:`_no_period`).
+A new scheme adds its key here."""
+
+
+def column_wavelengths(scheme: str, d_model: int, base: float, **options: object) -> np.ndarray | None:
+    """The wavelength 2π/θ of every column of the scheme's table (in positions), or None (no period)."""
+    get_scheme(scheme)
+    return COLUMN_WAVELENGTHS[scheme](d_model, base, **options)
 
 
 def aliased_columns(wavelengths: np.ndarray | None, stride: int) -> np.ndarray:

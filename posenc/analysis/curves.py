@@ -7,6 +7,8 @@ same numbers come from the frequencies alone; the tests pin them to the registry
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from posenc.checks import check_d_model, check_finite, check_length
@@ -131,18 +133,39 @@ def learned_similarity(length: int, d_model: int, base: float = 10000.0, **optio
     return _offsets(length), values
 
 
+def _rope_curve(length: int, d_model: int, base: float, **options: object) -> tuple[np.ndarray, np.ndarray]:
+    """RoPE's curve at every offset −(L − 1) … L − 1, from :func:`rope_scores_at`."""
+    offsets = _offsets(check_length(length))
+    return offsets, rope_scores_at(offsets, length, d_model, base, **options)
+
+
+def _xpos_curve(length: int, d_model: int, base: float, **options: object) -> tuple[np.ndarray, np.ndarray]:
+    """xPos's curve at every offset −(L − 1) … L − 1, from :func:`xpos_scores_at`."""
+    offsets = _offsets(check_length(length))
+    return offsets, xpos_scores_at(offsets, length, d_model, base, **options)
+
+
+OFFSET_CURVES: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
+    "sinusoidal": sinusoidal_similarity,
+    "learned": learned_similarity,
+    "nope": get_scheme("nope").offset_curve,
+    "rope": _rope_curve,
+    "xpos": _xpos_curve,
+    "shaw": get_scheme("shaw").offset_curve,
+    "t5": get_scheme("t5").offset_curve,
+    "alibi": get_scheme("alibi").offset_curve,
+    "kerple": get_scheme("kerple").offset_curve,
+    "transformer_xl": get_scheme("transformer_xl").offset_curve,
+}
+"""The fast route to each scheme's offset curve, by registry key: fn(length, d_model, base, **options) ->
+(offsets −(L − 1) … L − 1, values), the same numbers as the registry's ``offset_curve``. A closed form where
+one exists (sinusoidal, RoPE, xPos), the rows a learned table has, otherwise the registry's own curve (already
+per offset, no table). A new scheme adds its key here: its registry ``offset_curve`` or a faster equal route."""
+
+
 def offset_curve(scheme: str, length: int, d_model: int, base: float, **options: object,
                  ) -> tuple[np.ndarray, np.ndarray]:
-    """The scheme's ``offset_curve`` (the registry's numbers), without the full table where a
-    closed form exists (sinusoidal, RoPE, xPos) or without the rows a table does not have (learned)."""
-    if scheme == "sinusoidal":
-        return sinusoidal_similarity(length, d_model, base, **options)
-    if scheme == "rope":
-        offsets = _offsets(check_length(length))
-        return offsets, rope_scores_at(offsets, length, d_model, base, **options)
-    if scheme == "xpos":
-        offsets = _offsets(check_length(length))
-        return offsets, xpos_scores_at(offsets, length, d_model, base, **options)
-    if scheme == "learned":
-        return learned_similarity(length, d_model, base, **options)
-    return get_scheme(scheme).offset_curve(length, d_model, base, **options)
+    """The scheme's ``offset_curve`` (the registry's numbers), by the route :data:`OFFSET_CURVES` names:
+    without the full table where a closed form exists or without the rows a table does not have."""
+    get_scheme(scheme)  # an unknown key: the registry's sentence
+    return OFFSET_CURVES[scheme](length, d_model, base, **options)

@@ -17,6 +17,7 @@ Caps keep a scheme under a second at length 4096, d_model 1024; each result stat
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,25 +71,55 @@ class SchemeProperties:
 # --- the encodings ------------------------------------------------------------------------------
 
 
+def _table_rows(scheme, length, d_model, base, options, positions):
+    """Rows of scheme.table(length, …) (NaN: no row)."""
+    table = np.asarray(scheme.table(length, d_model, base, **options), dtype=np.float64)
+    return table if positions is None else table[positions]
+
+
+def _rope_rotated(scheme, length, d_model, base, options, positions):
+    """apply_rope(ones, positions, seq_len=length): the all-ones vector rotated to each position."""
+    positions = np.arange(length) if positions is None else positions
+    return apply_rope(np.ones((len(positions), d_model)), positions, base, seq_len=length, **rope_keywords(options))
+
+
+def _xpos_query(scheme, length, d_model, base, options, positions):
+    """The query side of xPos: the all-ones vector rotated and scaled by ζ_i^(p̂/γ)."""
+    positions = np.arange(length) if positions is None else positions
+    return apply_xpos(np.ones((len(positions), d_model)), positions, base, seq_len=length, **xpos_keywords(options))
+
+
+def _no_vector(scheme, length, d_model, base, options, positions):
+    raise ValueError(f"{scheme.label} adds no vector per position: it encodes offsets in the attention logits.")
+
+
+ENCODINGS: dict[str, Callable[..., np.ndarray]] = {
+    "sinusoidal": _table_rows,
+    "learned": _table_rows,
+    "nope": _table_rows,
+    "rope": _rope_rotated,
+    "xpos": _xpos_query,
+    "shaw": _no_vector,
+    "t5": _no_vector,
+    "alibi": _no_vector,
+    "kerple": _no_vector,
+    "transformer_xl": _no_vector,
+}
+"""What "the encoding e(p)" of each scheme is, by registry key: fn(scheme, length, d_model, base, options,
+positions) -> (n, d_model) float64 for ``positions`` (None: 0 … length − 1), already checked. A bias scheme
+has none (:func:`_no_vector` refuses). A new scheme adds its key here."""
+
+
 def encodings(scheme: Scheme, length: int, d_model: int, base: float, options: dict,
               positions: np.ndarray | None = None) -> np.ndarray:
     """The (n, d_model) float64 encodings e(p) of ``positions`` (default 0 … length − 1) built at ``length``:
     rows of scheme.table(length, …) (NaN: no row), or apply_rope(ones, positions, seq_len=length)
-    (xPos: apply_xpos, the query side)."""
+    (xPos: apply_xpos, the query side), as :data:`ENCODINGS` names."""
     scheme = _check_scheme(scheme)
     length, d_model, options = check_length(length), check_d_model(d_model), _check_options(options)
     if positions is not None:
         positions = _check_positions(positions, length, scheme)
-    if scheme.family == "absolute":
-        table = np.asarray(scheme.table(length, d_model, base, **options), dtype=np.float64)
-        return table if positions is None else table[positions]
-    if scheme.family == "rotary":
-        positions = np.arange(length) if positions is None else positions
-        ones = np.ones((len(positions), d_model))
-        if scheme.key == "xpos":  # the query side: rotated and scaled by ζ_i^(p̂/γ)
-            return apply_xpos(ones, positions, base, seq_len=length, **xpos_keywords(options))
-        return apply_rope(ones, positions, base, seq_len=length, **rope_keywords(options))
-    raise ValueError(f"{scheme.label} adds no vector per position: it encodes offsets in the attention logits.")
+    return ENCODINGS[scheme.key](scheme, length, d_model, base, options, positions)
 
 
 def built_length(scheme: Scheme, length: int, options: dict) -> tuple[int, str]:
@@ -226,9 +257,23 @@ def _measure_offsets(scheme: Scheme, length: int, d_model: int, base: float, opt
     )
 
 
-_MEASURED_ON = {"absolute": "table row p", "rotary": "R_p·(1, …, 1): the all-ones vector rotated to p",
-                "bias": "biases of all heads at offset Δ (no vector per position)",
-                "xpos": "ζ^(p̂/γ)·R_p·(1, …, 1): the all-ones query rotated and scaled to p, p̂ = p − ⌈L/2⌉"}
+_TABLE_ROW = "table row p"
+_ROTATED_ONES = "R_p·(1, …, 1): the all-ones vector rotated to p"
+_BIASES = "biases of all heads at offset Δ (no vector per position)"
+MEASURED_ON: dict[str, str] = {
+    "sinusoidal": _TABLE_ROW,
+    "learned": _TABLE_ROW,
+    "nope": _TABLE_ROW,
+    "rope": _ROTATED_ONES,
+    "xpos": "ζ^(p̂/γ)·R_p·(1, …, 1): the all-ones query rotated and scaled to p, p̂ = p − ⌈L/2⌉",
+    "shaw": _BIASES,
+    "t5": _BIASES,
+    "alibi": _BIASES,
+    "kerple": _BIASES,
+    "transformer_xl": _BIASES,
+}
+"""What the criteria measure for each scheme, by registry key (the sentence next to its results): the
+:data:`ENCODINGS` entry's vector, or the biases per offset. A new scheme adds its key here."""
 
 
 def measure_properties(scheme_key: str, length: int, d_model: int, base: float, options: dict) -> SchemeProperties:
@@ -253,7 +298,7 @@ def measure_properties(scheme_key: str, length: int, d_model: int, base: float, 
     what = "offset" if scheme.family == "bias" else "position"
     unique = unique_verdict(found["min_distance"], found["sharing"], found["measured_count"], what, found.pop("note"))
     return SchemeProperties(
-        key=scheme.key, label=scheme.label, measured_on=_MEASURED_ON.get(scheme.key, _MEASURED_ON[scheme.family]),
+        key=scheme.key, label=scheme.label, measured_on=MEASURED_ON[scheme.key],
         unique=unique.replace("an encoding", "a bias") if what == "offset" else unique,
         consistent=consistent_verdict(found["length_change"], found["offset_spread"], found.pop("scale")),
         bounded=bounded_verdict(found["max_at_length"], found["max_at_double"]),
