@@ -18,6 +18,7 @@ import torch
 from posenc.checks import check_int
 from posenc.lab.model import LabModel
 from posenc.lab.names import check_scheme, check_task
+from posenc.lab.positions import POSITIONS
 from posenc.lab.recipe import DEFAULT, Recipe
 from posenc.lab.tasks import make_batch
 
@@ -97,7 +98,8 @@ def train(task: str, scheme: str, seed: int, recipe: Recipe = DEFAULT,
     seed = check_int(seed, "seed", minimum=0, maximum=2**31 - 1, meaning="the training seed")
     _check_callable(progress, "progress")
     _check_callable(should_stop, "should_stop")
-    total = recipe.steps + (recipe.recalibration_steps if scheme == "drope" else 0)
+    drops = POSITIONS[scheme].drops
+    total = recipe.steps + (recipe.recalibration_steps if drops else 0)
     done = 0
 
     def tick() -> None:
@@ -114,11 +116,11 @@ def train(task: str, scheme: str, seed: int, recipe: Recipe = DEFAULT,
         generator = torch.Generator().manual_seed(seed)
         _run(model, task, recipe, recipe.steps, min(recipe.warmup_steps, recipe.steps), generator, tick,
              curriculum=recipe.curriculum_steps)
-        if scheme == "drope" and recipe.recalibration_steps:
+        if drops and recipe.recalibration_steps:
             model.drop_positions()
             _run(model, task, recipe, recipe.recalibration_steps, min(recipe.warmup_steps, recipe.recalibration_steps),
                  generator, tick)
-        elif scheme == "drope":
+        elif drops:
             model.drop_positions()
     return model
 
