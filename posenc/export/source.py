@@ -6,15 +6,20 @@ the bias of every head by offset j − i (bias schemes; the module's ``forward``
 (heads, length, length) matrix from it) or RoPE's score q·k for q = k = (1, …, 1) by offset.
 :func:`reference_output` is posenc's numpy value of the same; they agree to 1e-6 (tests run the
 file in a fresh interpreter). Learned weights (learned table, Shaw's vectors, T5's scalars) are
-numpy draws that torch cannot repeat, so the file carries them, base64-encoded float32. The
-templates of each family are in :mod:`posenc.export.absolute`, :mod:`posenc.export.bias` and
-:mod:`posenc.export.rope` and :mod:`posenc.export.xpos`.
+numpy draws that torch cannot repeat, so the file carries them, base64-encoded float32.
+
+What each scheme's file needs is its entry in :data:`EXPORTS`, keyed by the registry's key: its
+template (:mod:`posenc.export.absolute`, :mod:`posenc.export.bias`, :mod:`posenc.export.rope`,
+:mod:`posenc.export.xpos`), the constants the template adds to the settings, what its ``output()``
+is, and posenc's value of it.
 """
 
 from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,6 +28,7 @@ from posenc.export.bias import ALIBI, KERPLE, SHAW, T5, TRANSFORMER_XL
 from posenc.export.rope import ROPE, rope_frequency_code
 from posenc.export.xpos import XPOS
 from posenc.schemes.registry import get_scheme
+from posenc.schemes.scheme import Scheme
 
 
 def imports(body: str) -> str:
@@ -41,14 +47,11 @@ if __name__ == "__main__":
 '''.replace("{{", "{").replace("}}", "}")
 
 
-TEMPLATES = {"sinusoidal": SINUSOIDAL, "learned": LEARNED, "nope": NOPE, "alibi": ALIBI, "t5": T5, "shaw": SHAW,
-             "rope": ROPE, "kerple": KERPLE, "transformer_xl": TRANSFORMER_XL, "xpos": XPOS}
-
-
 WHAT = {"absolute": "the table PE[:length] (length × d_model)",
         "bias": "the bias of every head by offset j − i = −(length−1) … length−1 (heads × (2·length − 1))",
-        "rotary": "the score q·k for q = k = (1, …, 1), the query at length − 1, the key at offset j − i",
-        "xpos": "the score q'·k' for q = k = (1, …, 1) by offset j − i = −(length−1) … length−1 (2·length − 1 values)"}
+        "rotary": "the score q·k for q = k = (1, …, 1), the query at length − 1, the key at offset j − i"}
+"""What ``output()`` is, by family (each scheme's own sentence is its entry's ``output``)."""
+XPOS_OUTPUT = "the score q'·k' for q = k = (1, …, 1) by offset j − i = −(length−1) … length−1 (2·length − 1 values)"
 
 
 def file_name(scheme: str) -> str:
@@ -63,38 +66,132 @@ def _weights(array: np.ndarray) -> str:
     return "(\n" + "\n".join(f"    {line!r}" for line in lines) + "\n)"
 
 
-def _constants(scheme: str, length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
-    """The values substituted into the scheme's template, as Python source."""
+# The constants a template needs besides the settings, as Python source: (length, d_model, base, options)
+# -> {NAME: source}, ``options`` complete (the registry's defaults merged).
+
+def _no_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+    """The settings alone: the template needs nothing else."""
+    return {}
+
+
+def _learned_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+    """WEIGHTS: the learned table's initial rows, all ``table_size`` of them."""
+    from posenc.schemes.absolute import learned_absolute
+
+    size = int(options["table_size"])
+    return {"WEIGHTS": _weights(learned_absolute(size, d_model, table_size=size, seed=options["seed"]))}
+
+
+def _shaw_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+    """WEIGHTS: Shaw's 2K + 1 vectors a_r; QUERY: the fixed query the app draws the bias with."""
     from posenc.schemes.shaw import shaw_embeddings, shaw_query
+
+    seed = options["seed"]
+    return {"WEIGHTS": _weights(shaw_embeddings(options["max_relative_position"], d_model, seed=seed)),
+            "QUERY": _weights(shaw_query(d_model, seed=seed))}
+
+
+def _t5_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+    """WEIGHTS: T5's learned scalar of every bucket and head."""
     from posenc.schemes.t5 import t5_bucket_values
 
+    return {"WEIGHTS": _weights(t5_bucket_values(options["num_buckets"], options["num_heads"], seed=options["seed"]))}
+
+
+def _transformer_xl_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+    """U, V, WEIGHTS (W_R): Transformer-XL's parameters; QUERY: the fixed query the app draws the bias with."""
+    from posenc.schemes.shaw import shaw_query
+    from posenc.schemes.transformer_xl import transformer_xl_parameters
+
+    seed = options["seed"]
+    u, v, w_r = transformer_xl_parameters(d_model, d_model, seed=seed)
+    return {"U": _weights(u), "V": _weights(v), "WEIGHTS": _weights(w_r), "QUERY": _weights(shaw_query(d_model, seed=seed))}
+
+
+def _kerple_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+    """The settings alone, once r1 and r2 are inside the file's range (KerpleBias clamps them at 0.01)."""
+    if min(options["r1"], options["r2"]) < 0.01:
+        raise ValueError("The file's KerpleBias keeps r1 and r2 at 0.01 or more (as KERPLE's code); "
+                         "use r1, r2 ≥ 0.01.")
+    return {}
+
+
+def _rope_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+    """FREQUENCIES: the code of θ_i, or of the scaling's θ'_i (:func:`posenc.export.rope.rope_frequency_code`)."""
+    return {"FREQUENCIES": rope_frequency_code(length, d_model, base, options)}
+
+
+# posenc's numpy value of output(): (entry, length, d_model, base, options) -> float64 array.
+
+def _table(entry: Scheme, length: int, d_model: int, base: float, options: dict) -> np.ndarray:
+    """The table PE[:length], (length, d_model)."""
+    return entry.table(length, d_model, base, **options)
+
+
+def _learned_table(entry: Scheme, length: int, d_model: int, base: float, options: dict) -> np.ndarray:
+    """The learned table's rows up to ``table_size`` (positions past it have none)."""
+    return _table(entry, length, d_model, base, options)[: int(options["table_size"])]
+
+
+def _bias_by_offset(entry: Scheme, length: int, d_model: int, base: float, options: dict) -> np.ndarray:
+    """The bias of every head by offset j − i, (heads, 2·length − 1)."""
+    return entry.offset_bias(length, d_model, base, **options)[1]
+
+
+def _rope_score(entry: Scheme, length: int, d_model: int, base: float, options: dict) -> np.ndarray:
+    """RoPE's score of ones vectors by offset j − i (:func:`posenc.schemes.rope.rotation.rope_score_curve`)."""
+    from posenc.schemes.rope.entry import rope_keywords
+    from posenc.schemes.rope.rotation import rope_score_curve
+
+    return rope_score_curve(length, d_model, base, **rope_keywords(dict(options)))[1]
+
+
+def _xpos_score(entry: Scheme, length: int, d_model: int, base: float, options: dict) -> np.ndarray:
+    """xPos's score of ones vectors by offset j − i (:func:`posenc.schemes.xpos.xpos_score_curve`)."""
+    from posenc.schemes.xpos import xpos_keywords, xpos_score_curve
+
+    return xpos_score_curve(length, d_model, base, **xpos_keywords(dict(options)))[1]
+
+
+@dataclass(frozen=True)
+class Export:
+    """What a scheme's standalone file is made of.
+
+    ``template``: the file's code, ``str.format``-ed with the settings (LENGTH, D_MODEL, BASE and each
+    option in capitals) and ``constants(length, d_model, base, options)``; ``output``: what its
+    ``output()`` returns, in words; ``reference(entry, length, d_model, base, options)``: posenc's
+    float64 value of that ``output()``.
+    """
+
+    template: str
+    output: str
+    reference: Callable[[Scheme, int, int, float, dict], np.ndarray]
+    constants: Callable[[int, int, float, dict], dict[str, str]] = _no_constants
+
+
+EXPORTS: dict[str, Export] = {
+    "sinusoidal": Export(SINUSOIDAL, WHAT["absolute"], _table),
+    "learned": Export(LEARNED, WHAT["absolute"], _learned_table, _learned_constants),
+    "nope": Export(NOPE, WHAT["absolute"], _table),
+    "rope": Export(ROPE, WHAT["rotary"], _rope_score, _rope_constants),
+    "xpos": Export(XPOS, XPOS_OUTPUT, _xpos_score),
+    "shaw": Export(SHAW, WHAT["bias"], _bias_by_offset, _shaw_constants),
+    "t5": Export(T5, WHAT["bias"], _bias_by_offset, _t5_constants),
+    "alibi": Export(ALIBI, WHAT["bias"], _bias_by_offset),
+    "kerple": Export(KERPLE, WHAT["bias"], _bias_by_offset, _kerple_constants),
+    "transformer_xl": Export(TRANSFORMER_XL, WHAT["bias"], _bias_by_offset, _transformer_xl_constants),
+}
+"""The export entry of every scheme, keyed by the registry's key (posenc.SCHEMES). A new scheme adds its
+template (in the module of its family) and one entry here; schemes that share a step name the same
+function (``_table``, ``_bias_by_offset``, ``_no_constants``). tests/export checks that every key has one."""
+
+
+def _constants(export: Export, length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+    """The values substituted into the scheme's template, as Python source."""
     values = {"LENGTH": repr(int(length)), "D_MODEL": repr(int(d_model)), "BASE": repr(float(base))}
     for name, value in options.items():
         values[name.upper()] = repr(value)
-    if scheme == "learned":
-        from posenc.schemes.absolute import learned_absolute
-
-        size = int(options.get("table_size", 512))
-        values["WEIGHTS"] = _weights(learned_absolute(size, d_model, table_size=size, seed=options.get("seed", 0)))
-    elif scheme == "shaw":
-        k, seed = options.get("max_relative_position", 16), options.get("seed", 0)
-        values["WEIGHTS"] = _weights(shaw_embeddings(k, d_model, seed=seed))
-        values["QUERY"] = _weights(shaw_query(d_model, seed=seed))
-    elif scheme == "t5":
-        values["WEIGHTS"] = _weights(t5_bucket_values(options.get("num_buckets", 32), options.get("num_heads", 8),
-                                                      seed=options.get("seed", 0)))
-    elif scheme == "transformer_xl":
-        from posenc.schemes.transformer_xl import transformer_xl_parameters
-
-        seed = options.get("seed", 0)
-        u, v, w_r = transformer_xl_parameters(d_model, d_model, seed=seed)
-        values.update(U=_weights(u), V=_weights(v), WEIGHTS=_weights(w_r), QUERY=_weights(shaw_query(d_model, seed=seed)))
-    elif scheme == "kerple" and min(options.get("r1", 1.0), options.get("r2", 1.0)) < 0.01:
-        raise ValueError("The file's KerpleBias keeps r1 and r2 at 0.01 or more (as KERPLE's code); "
-                         "use r1, r2 ≥ 0.01.")
-    elif scheme == "rope":
-        values["FREQUENCIES"] = rope_frequency_code(length, d_model, base, options)
-    return values
+    return values | export.constants(length, d_model, base, options)
 
 
 def module_source(scheme: str, length: int, d_model: int, base: float = 10000.0, **options: object) -> str:
@@ -102,16 +199,16 @@ def module_source(scheme: str, length: int, d_model: int, base: float = 10000.0,
     entry = get_scheme(scheme)
     options = entry.defaults() | dict(options)
     reference_output(scheme, min(length, 2), d_model, base, **options)  # a ValueError for bad settings
-    template = TEMPLATES[entry.key]
-    constants = _constants(entry.key, length, d_model, base, options)
+    export = EXPORTS[entry.key]
+    constants = _constants(export, length, d_model, base, options)
     settings = ", ".join(f"{k}={v}" for k, v in {"length": length, "d_model": d_model, "n": base, **options}.items())
     header = (f'"""{entry.label}, generated by posenc ({entry.paper}).\n\n'
               f"Settings: {settings}.\n"
               "Standalone: imports torch and the standard library only. `python " + file_name(scheme) +
               " [out.pt]` builds the\nmodule, prints the shape of output() and saves it with torch.save when "
-              f"given a path.\noutput() is {WHAT.get(entry.key, WHAT[entry.family])}.\n" + '"""\n')
+              f"given a path.\noutput() is {export.output}.\n" + '"""\n')
     scalars = "\n".join(f"{name} = {constants[name]}" for name in ("LENGTH", "D_MODEL", "BASE"))
-    body = template.format(**constants)
+    body = export.template.format(**constants)
     module = re.search(r"^class (\w+)\(nn\.Module\)", body, re.MULTILINE).group(1)
     body += f"\n\n{module}.extra_repr = lambda self: {settings!r}  # print(module) states the settings\n"
     return header + imports(body) + "\n" + scalars + "\n" + body + MAIN
@@ -121,19 +218,7 @@ def reference_output(scheme: str, length: int, d_model: int, base: float = 10000
     """posenc's numpy value of what the file's ``output()`` returns (float64); options default as in the app."""
     entry = get_scheme(scheme)
     options = entry.defaults() | dict(options)
-    if entry.family == "absolute":
-        table = entry.table(length, d_model, base, **options)
-        return table[: int(options.get("table_size", length))] if entry.key == "learned" else table
-    if entry.family == "bias":
-        return entry.offset_bias(length, d_model, base, **options)[1]
-    if entry.key == "xpos":
-        from posenc.schemes.xpos import xpos_keywords, xpos_score_curve
-
-        return xpos_score_curve(length, d_model, base, **xpos_keywords(dict(options)))[1]
-    from posenc.schemes.rope.entry import rope_keywords
-    from posenc.schemes.rope.rotation import rope_score_curve
-
-    return rope_score_curve(length, d_model, base, **rope_keywords(dict(options)))[1]
+    return EXPORTS[entry.key].reference(entry, length, d_model, base, options)
 
 
 def load(source: str) -> dict:

@@ -71,6 +71,17 @@ def test_downloaded_file_runs_alone_and_reproduces_posenc(scheme, tmp_path):
     same(torch.load(out).double().numpy(), export.reference_output(scheme, length, d_model, base, **options))
 
 
+def test_every_scheme_has_one_export_entry():
+    assert list(export.EXPORTS) == list(posenc.SCHEMES)  # complete, nothing extra (in the registry's order)
+    assert all(entry.output for entry in export.EXPORTS.values())
+
+
+def test_each_scheme_says_what_its_output_is():
+    assert export.EXPORTS["xpos"].output != export.EXPORTS["rope"].output  # xPos's scores are damped by ζ^(Δ/γ)
+    for scheme, entry in export.EXPORTS.items():
+        assert f"output() is {entry.output}." in export.module_source(scheme, 20, 8, 10000.0)
+
+
 @pytest.mark.parametrize("scheme", list(posenc.SCHEMES))
 def test_files_import_only_torch_and_the_standard_library(scheme):
     tree = ast.parse(export.module_source(scheme, 20, 8, 10000.0))
