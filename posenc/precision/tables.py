@@ -21,18 +21,29 @@
 
 Errors are max over dimensions (heads) of |value − exact|, position by position; for the bias
 schemes, distance by distance Δ = i − j (keys before the query, seen by causal models too).
+:data:`PRECISION_TABLES` holds each scheme's comparison, keyed by the registry's key.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
 from posenc.precision.dtypes import check_dtype, first_repeated_row, max_abs_error, round_to
 from posenc.schemes.registry import get_scheme
-from posenc.schemes.xpos import xpos_centre, xpos_keywords, xpos_scales, xpos_scores, xpos_theta
+from posenc.schemes.scheme import Scheme
+from posenc.schemes.xpos import (
+    DEFAULT_SCALE_BASE,
+    xpos_centre,
+    xpos_keywords,
+    xpos_scales,
+    xpos_scores,
+    xpos_theta,
+)
 
 
 def torch_dtype(name: str):
@@ -124,7 +135,7 @@ XPOS_VARIANTS: tuple[str, ...] = ("all in dtype", "torchscale")
 
 
 def xpos_cos_sin(length: int, d_model: int, base: float, dtype: str, variant: str, *,
-                 scale_base: float = 512.0, downscale: bool = False):
+                 scale_base: float = DEFAULT_SCALE_BASE, downscale: bool = False):
     """xPos's multipliers s_i(m)·cos mθ_i and s_i(m)·sin mθ_i for m < length, torch tensors (length, d/2).
 
     s_i(m) = ζ_i^(m̂/γ) (a query; ``downscale``: 1/ζ_i^(m̂/γ), a key), m̂ = m − ⌈length/2⌉ (arXiv:2212.10554):
@@ -164,7 +175,7 @@ def xpos_cos_sin(length: int, d_model: int, base: float, dtype: str, variant: st
 
 
 def xpos_shift_residual(q: np.ndarray, length: int, base: float, dtype: str, offset: int, variant: str, *,
-                        scale_base: float = 512.0) -> tuple[np.ndarray, np.ndarray, float]:
+                        scale_base: float = DEFAULT_SCALE_BASE) -> tuple[np.ndarray, np.ndarray, float]:
     """(positions p, |score(p, p − Δ) − exact|, the exact score) of xPos for a query at p and a key at p − Δ.
 
     The query q (also the key) is rounded to ``dtype``; the query's and the key's multipliers come
@@ -218,85 +229,44 @@ def _compare(dtype: str, what: str, x: np.ndarray, x_label: str, exact: np.ndarr
     return PrecisionTable(dtype, what, x, x_label, errors, repeats, notes)
 
 
-def _bias_by_distance(scheme: str, length: int, d_model: int, base: float, options: dict) -> np.ndarray:
-    """(length, heads): the exact bias of every head at offset j − i = −Δ, for Δ = 0 … length − 1."""
-    _, values = get_scheme(scheme).offset_bias(length, d_model, base, **options)  # (heads, 2L − 1)
-    return values[:, length - 1 :: -1].T if length else np.zeros((0, len(values)))
+# Each scheme's comparison, one signature: (entry, length, d_model, base, dtype, options, exact) -> PrecisionTable,
+# ``options`` complete (the registry's defaults merged), ``exact`` the absolute scheme's float64 table or None.
+
+def _table_precision(entry: Scheme, length: int, d_model: int, base: float, dtype: str, options: dict,
+                     exact: np.ndarray | None, *, computed: Callable[..., dict[str, np.ndarray]] | None = None,
+                     notes: tuple[str, ...] = ()) -> PrecisionTable:
+    """An absolute scheme's table by position: rounded to ``dtype`` and, when given,
+    ``computed(length, d_model, base, dtype, options)``'s ways of building it in the dtype."""
+    if exact is None:
+        exact = entry.table(length, d_model, base, **options)  # (length, d_model), float64
+    variants = {f"rounded to {dtype}": round_to(exact, dtype)}
+    if computed is not None:
+        variants |= computed(length, d_model, base, dtype, options)
+    return _compare(dtype, "table", np.arange(length), "position", exact, variants, notes)
 
 
-def _bias_in_dtype(scheme: str, length: int, d_model: int, options: dict, dtype: str,
-                   base: float = 10000.0) -> np.ndarray | None:
-    """The bias by distance computed in ``dtype`` (ALiBi, Shaw, KERPLE, Transformer-XL), or None when it is only
-    rounded (T5)."""
-    import torch
-
-    dt = torch_dtype(dtype)
-    if scheme == "alibi":
-        from posenc.schemes.alibi import alibi_slopes
-
-        slopes = torch.as_tensor(alibi_slopes(options.get("num_heads", 8))).to(dt)  # (heads,)
-        distance = torch.arange(length, dtype=dt)[:, None]  # (length, 1), Δ = i − j ≥ 0
-        return as_float64(-(slopes[None, :] * distance))  # causal or not: keys before the query are seen
-    if scheme == "shaw":
-        from posenc.schemes.shaw import shaw_embeddings, shaw_query
-
-        k, seed = options.get("max_relative_position", 16), options.get("seed", 0)
-        a = torch.as_tensor(shaw_embeddings(k, d_model, seed=seed)).to(dt)  # (2k+1, d)
-        q = torch.as_tensor(shaw_query(d_model, seed=seed)).to(dt)  # (d,)
-        per_offset = (a @ q) / torch.tensor(math.sqrt(d_model), dtype=dt)  # (2k+1,) row r + k is offset r
-        index = torch.clamp(-torch.arange(length), -k, k) + k
-        return as_float64(per_offset[index][:, None])
-    if scheme == "kerple":
-        return as_float64(_kerple_in_dtype(length, options, dt))
-    if scheme == "transformer_xl":
-        return as_float64(_transformer_xl_in_dtype(length, d_model, base, options, dt))
-    return None
+def _annotated_transformer(length: int, d_model: int, base: float, dtype: str,
+                           options: dict) -> dict[str, np.ndarray]:
+    """The sinusoidal table built in ``dtype`` as the Annotated Transformer does (:func:`annotated_sinusoidal`)."""
+    return {f"computed in {dtype} (Annotated Transformer)": annotated_sinusoidal(length, d_model, base, dtype,
+                                                                                  **options)}
 
 
-def _overflow_note(exact: np.ndarray, rounded: np.ndarray, dtype: str) -> tuple[str, ...]:
-    """A sentence when the bias is past the dtype's largest finite number at some distance (it is ±inf there)."""
-    past = (np.isfinite(exact) & np.isinf(rounded)).any(axis=1)  # (length,), by distance
-    if not past.any():
-        return ()
-    import torch
-
-    first = int(np.argmax(past))
-    value, largest = exact[first][np.isinf(rounded[first])][0], torch.finfo(torch_dtype(dtype)).max
-    return (f"From distance {first} on the bias (there {value:.4g}) is past the largest finite {dtype}, "
-            f"{largest:g}: in {dtype} it is −inf, so those keys get no attention at all.",)
-
-
-def _kerple_in_dtype(length: int, options: dict, dt):
-    """KERPLE (arXiv:2205.09921): −r1·ln(1 + r2·Δ) or −r1·Δ^r2 with r1, r2 and Δ in ``dt``, (length, 1)."""
-    import torch
-
-    from posenc.schemes.kerple import check_kerple_parameters
-
-    r1, r2, variant = check_kerple_parameters(options.get("r1", 1.0), options.get("r2", 1.0),
-                                              options.get("variant", "log"))
-    distance = torch.arange(length, dtype=dt)[:, None]  # Δ = i − j ≥ 0
-    r1, r2 = torch.tensor(r1, dtype=dt), torch.tensor(r2, dtype=dt)
-    return -r1 * (torch.log1p(r2 * distance) if variant == "log" else distance.pow(r2))
+def _rope_precision(entry: Scheme, length: int, d_model: int, base: float, dtype: str, options: dict,
+                    exact: np.ndarray | None) -> PrecisionTable:
+    """RoPE's cos/sin of m·θ_i by position (:func:`rope_cos_sin`): rounded, all in the dtype, float32 then cast."""
+    inv_freq, scale, _ = rope_frequencies(length, d_model, base, options)
+    exact = np.concatenate(rope_cos_sin(length, inv_freq, scale, dtype, "float64"), axis=1)
+    variants = {f"rounded to {dtype}": round_to(exact, dtype)}
+    for variant in ROPE_VARIANTS:
+        cos, sin = rope_cos_sin(length, inv_freq, scale, dtype, variant)
+        variants[f"{variant} ({dtype})" if variant == "all in dtype" else f"{variant} to {dtype}"] = (
+            np.concatenate([as_float64(cos), as_float64(sin)], axis=1))
+    return _compare(dtype, "cos/sin of m·θ_i", np.arange(length), "position m", exact, variants)
 
 
-def _transformer_xl_in_dtype(length: int, d_model: int, base: float, options: dict, dt):
-    """Transformer-XL (arXiv:1901.02860) as its PositionalEmbedding and r_net compute it, every tensor in ``dt``:
-    inv_freq = 1/(n^(arange(0, d, 2)/d)), R = [sin | cos](Δ·inv_freq), then (q + v)·W_R R/√d; (length, 1)."""
-    import torch
-
-    from posenc.schemes.shaw import shaw_query
-    from posenc.schemes.transformer_xl import transformer_xl_parameters
-
-    seed = options.get("seed", 0)
-    _, v, w_r = transformer_xl_parameters(d_model, d_model, seed=seed)
-    query = torch.as_tensor(shaw_query(d_model, seed=seed)).to(dt) + torch.as_tensor(v).to(dt)  # q + v, (d,)
-    inv_freq = 1 / (torch.tensor(base, dtype=dt) ** (torch.arange(0.0, d_model, 2.0, dtype=dt) / d_model))
-    phase = torch.outer(torch.arange(length, dtype=dt), inv_freq)  # (length, d/2), Δ = i − j ≥ 0
-    projected = torch.cat([phase.sin(), phase.cos()], dim=1) @ torch.as_tensor(w_r).to(dt).T  # (length, d): W_R R_Δ
-    return (projected @ query / torch.tensor(math.sqrt(d_model), dtype=dt))[:, None]
-
-
-def _xpos_precision(length: int, d_model: int, base: float, dtype: str, options: dict) -> PrecisionTable:
+def _xpos_precision(entry: Scheme, length: int, d_model: int, base: float, dtype: str, options: dict,
+                    exact: np.ndarray | None) -> PrecisionTable:
     """xPos's query multipliers ζ_i^(m̂/γ)·(cos mθ_i, sin mθ_i) in ``dtype`` (:func:`xpos_cos_sin`) vs float64."""
     keywords = xpos_keywords(dict(options))
     exact = np.concatenate([as_float64(t) for t in xpos_cos_sin(length, d_model, base, dtype, "float64",
@@ -316,46 +286,127 @@ def _xpos_precision(length: int, d_model: int, base: float, dtype: str, options:
     return _compare(dtype, "scaled cos/sin of m·θ_i", np.arange(length), "position m", exact, variants, notes)
 
 
+def _bias_precision(entry: Scheme, length: int, d_model: int, base: float, dtype: str, options: dict,
+                    exact: np.ndarray | None, *, computed: Callable[..., object] | None = None,
+                    notes: tuple[str, ...] = ()) -> PrecisionTable:
+    """A bias scheme's bias by distance Δ = i − j: rounded to ``dtype`` and, when given, computed in it by
+    ``computed(length, d_model, base, options, torch_dtype)``, a (length, heads) tensor. ``exact`` is unused
+    (a bias scheme has no table)."""
+    exact = _bias_by_distance(entry, length, d_model, base, options)
+    rounded = f"rounded to {dtype}"
+    with np.errstate(over="ignore"):  # a bias past the dtype's range (KERPLE's power kernel) becomes −inf
+        variants = {rounded: round_to(exact, dtype)}
+    notes += _overflow_note(exact, variants[rounded], dtype)
+    if computed is not None:
+        variants[f"computed in {dtype}"] = as_float64(computed(length, d_model, base, options, torch_dtype(dtype)))
+    return _compare(dtype, "bias", np.arange(length), "distance Δ = i − j (key before the query)", exact,
+                    variants, notes)
+
+
+def _bias_by_distance(entry: Scheme, length: int, d_model: int, base: float, options: dict) -> np.ndarray:
+    """(length, heads): the exact bias of every head at offset j − i = −Δ, for Δ = 0 … length − 1."""
+    _, values = entry.offset_bias(length, d_model, base, **options)  # (heads, 2L − 1)
+    return values[:, length - 1 :: -1].T if length else np.zeros((0, len(values)))
+
+
+def _overflow_note(exact: np.ndarray, rounded: np.ndarray, dtype: str) -> tuple[str, ...]:
+    """A sentence when the bias is past the dtype's largest finite number at some distance (it is ±inf there)."""
+    past = (np.isfinite(exact) & np.isinf(rounded)).any(axis=1)  # (length,), by distance
+    if not past.any():
+        return ()
+    import torch
+
+    first = int(np.argmax(past))
+    value, largest = exact[first][np.isinf(rounded[first])][0], torch.finfo(torch_dtype(dtype)).max
+    return (f"From distance {first} on the bias (there {value:.4g}) is past the largest finite {dtype}, "
+            f"{largest:g}: in {dtype} it is −inf, so those keys get no attention at all.",)
+
+
+# A bias computed in the dtype, one signature: (length, d_model, base, options, dt) -> (length, heads) tensor in dt.
+
+def _alibi_in_dtype(length: int, d_model: int, base: float, options: dict, dt):
+    """ALiBi (arXiv:2108.12409): −m_h·Δ with the slopes m_h and the distance Δ in ``dt``; causal or not, the keys
+    before the query are seen."""
+    import torch
+
+    from posenc.schemes.alibi import alibi_slopes
+
+    slopes = torch.as_tensor(alibi_slopes(options["num_heads"])).to(dt)  # (heads,)
+    distance = torch.arange(length, dtype=dt)[:, None]  # (length, 1), Δ = i − j ≥ 0
+    return -(slopes[None, :] * distance)
+
+
+def _shaw_in_dtype(length: int, d_model: int, base: float, options: dict, dt):
+    """Shaw et al. (arXiv:1803.02155): q·a_clip(−Δ)/√d with q and the vectors a_r in ``dt``, (length, 1)."""
+    import torch
+
+    from posenc.schemes.shaw import shaw_embeddings, shaw_query
+
+    k, seed = options["max_relative_position"], options["seed"]
+    a = torch.as_tensor(shaw_embeddings(k, d_model, seed=seed)).to(dt)  # (2k+1, d)
+    q = torch.as_tensor(shaw_query(d_model, seed=seed)).to(dt)  # (d,)
+    per_offset = (a @ q) / torch.tensor(math.sqrt(d_model), dtype=dt)  # (2k+1,) row r + k is offset r
+    index = torch.clamp(-torch.arange(length), -k, k) + k
+    return per_offset[index][:, None]
+
+
+def _kerple_in_dtype(length: int, d_model: int, base: float, options: dict, dt):
+    """KERPLE (arXiv:2205.09921): −r1·ln(1 + r2·Δ) or −r1·Δ^r2 with r1, r2 and Δ in ``dt``, (length, 1)."""
+    import torch
+
+    from posenc.schemes.kerple import check_kerple_parameters
+
+    r1, r2, variant = check_kerple_parameters(options["r1"], options["r2"], options["variant"])
+    distance = torch.arange(length, dtype=dt)[:, None]  # Δ = i − j ≥ 0
+    r1, r2 = torch.tensor(r1, dtype=dt), torch.tensor(r2, dtype=dt)
+    return -r1 * (torch.log1p(r2 * distance) if variant == "log" else distance.pow(r2))
+
+
+def _transformer_xl_in_dtype(length: int, d_model: int, base: float, options: dict, dt):
+    """Transformer-XL (arXiv:1901.02860) as its PositionalEmbedding and r_net compute it, every tensor in ``dt``:
+    inv_freq = 1/(n^(arange(0, d, 2)/d)), R = [sin | cos](Δ·inv_freq), then (q + v)·W_R R/√d; (length, 1)."""
+    import torch
+
+    from posenc.schemes.shaw import shaw_query
+    from posenc.schemes.transformer_xl import transformer_xl_parameters
+
+    seed = options["seed"]
+    _, v, w_r = transformer_xl_parameters(d_model, d_model, seed=seed)
+    query = torch.as_tensor(shaw_query(d_model, seed=seed)).to(dt) + torch.as_tensor(v).to(dt)  # q + v, (d,)
+    inv_freq = 1 / (torch.tensor(base, dtype=dt) ** (torch.arange(0.0, d_model, 2.0, dtype=dt) / d_model))
+    phase = torch.outer(torch.arange(length, dtype=dt), inv_freq)  # (length, d/2), Δ = i − j ≥ 0
+    projected = torch.cat([phase.sin(), phase.cos()], dim=1) @ torch.as_tensor(w_r).to(dt).T  # (length, d): W_R R_Δ
+    return (projected @ query / torch.tensor(math.sqrt(d_model), dtype=dt))[:, None]
+
+
+PRECISION_TABLES: dict[str, Callable[..., PrecisionTable]] = {
+    "sinusoidal": partial(_table_precision, computed=_annotated_transformer),
+    "learned": partial(_table_precision, notes=(
+        "A learned table is stored in the dtype: its error is the rounding of each weight.",)),
+    "nope": _table_precision,
+    "rope": _rope_precision,
+    "xpos": _xpos_precision,
+    "shaw": partial(_bias_precision, computed=_shaw_in_dtype),
+    "t5": partial(_bias_precision, notes=(
+        "T5 computes its buckets in float32 whatever the model's dtype: its bias is its learned values, rounded.",)),
+    "alibi": partial(_bias_precision, computed=_alibi_in_dtype),
+    "kerple": partial(_bias_precision, computed=_kerple_in_dtype),
+    "transformer_xl": partial(_bias_precision, computed=_transformer_xl_in_dtype),
+}
+"""Every scheme's comparison in a dtype, keyed by the registry's key (posenc.SCHEMES), each called as
+``(entry, length, d_model, base, dtype, options, exact)``. A new scheme adds one entry: an absolute table
+shares ``_table_precision``, a bias ``_bias_precision`` (with its ``_…_in_dtype`` when common code computes it
+in the model's dtype), a rotation its own. tests/precision checks that every key has one."""
+
+
 def precision_table(scheme: str, length: int, d_model: int, base: float, dtype: str, *,
                     exact: np.ndarray | None = None, **options: object) -> PrecisionTable:
     """The scheme's table (RoPE: its cos/sin; xPos: its scaled cos/sin; bias schemes: the bias by distance) in
-    ``dtype`` vs float64.
+    ``dtype`` vs float64 (:data:`PRECISION_TABLES`); options default as in the app.
 
     ``exact``: the absolute scheme's float64 table when the caller has it already (else built here).
     """
     dtype = check_dtype(dtype)
     entry = get_scheme(scheme)
-    rounded = f"rounded to {dtype}"
-    if entry.family == "absolute":
-        if exact is None:
-            exact = entry.table(length, d_model, base, **options)  # (length, d_model), float64
-        variants = {rounded: round_to(exact, dtype)}
-        notes = ()
-        if scheme == "sinusoidal":
-            variants[f"computed in {dtype} (Annotated Transformer)"] = annotated_sinusoidal(
-                length, d_model, base, dtype, **options)
-        elif scheme == "learned":
-            notes = ("A learned table is stored in the dtype: its error is the rounding of each weight.",)
-        return _compare(dtype, "table", np.arange(length), "position", exact, variants, notes)
-    if scheme == "xpos":
-        return _xpos_precision(length, d_model, base, dtype, options)
-    if entry.family == "rotary":
-        inv_freq, scale, _ = rope_frequencies(length, d_model, base, options)
-        exact = np.concatenate(rope_cos_sin(length, inv_freq, scale, dtype, "float64"), axis=1)
-        variants = {rounded: round_to(exact, dtype)}
-        for variant in ROPE_VARIANTS:
-            cos, sin = rope_cos_sin(length, inv_freq, scale, dtype, variant)
-            variants[f"{variant} ({dtype})" if variant == "all in dtype" else f"{variant} to {dtype}"] = (
-                np.concatenate([as_float64(cos), as_float64(sin)], axis=1))
-        return _compare(dtype, "cos/sin of m·θ_i", np.arange(length), "position m", exact, variants)
-    exact = _bias_by_distance(scheme, length, d_model, base, options)
-    with np.errstate(over="ignore"):  # a bias past the dtype's range (KERPLE's power kernel) becomes −inf
-        variants = {rounded: round_to(exact, dtype)}
-    computed = _bias_in_dtype(scheme, length, d_model, options, dtype, base)
-    notes = ("T5 computes its buckets in float32 whatever the model's dtype: its bias is its learned "
-             "values, rounded.",) if computed is None else ()
-    notes += _overflow_note(exact, variants[rounded], dtype)
-    if computed is not None:
-        variants[f"computed in {dtype}"] = computed
-    return _compare(dtype, "bias", np.arange(length), "distance Δ = i − j (key before the query)", exact,
-                    variants, notes)
+    options = entry.defaults() | dict(options)
+    return PRECISION_TABLES[entry.key](entry, length, d_model, base, dtype, options, exact)

@@ -14,7 +14,7 @@ from posenc.precision.residuals import (
     sinusoidal_rotation_residuals,
     theta_forms,
 )
-from posenc.precision.tables import annotated_sinusoidal, precision_table
+from posenc.precision.tables import PRECISION_TABLES, annotated_sinusoidal, precision_table
 
 torch = pytest.importorskip("torch")
 
@@ -144,6 +144,19 @@ def test_bias_schemes_repeat_where_float64_does():
     shaw = precision_table("shaw", 300, 64, 10000.0, "bfloat16", max_relative_position=16)
     assert set(shaw.first_repeat.values()) == {17}  # clipped at k = 16
     assert max(e.max() for e in shaw.errors.values()) < 1e-4
+
+
+def test_every_scheme_has_one_precision_entry():
+    assert list(PRECISION_TABLES) == list(posenc.SCHEMES)  # complete, nothing extra (in the registry's order)
+
+
+@pytest.mark.parametrize("scheme", list(posenc.SCHEMES))
+def test_options_default_as_in_the_app(scheme):
+    defaults = posenc.get_scheme(scheme).defaults()
+    given, default = precision_table(scheme, 40, 8, 100.0, "float16", **defaults), precision_table(scheme, 40, 8, 100.0, "float16")
+    assert given.errors.keys() == default.errors.keys() and given.notes == default.notes
+    for label, errors in given.errors.items():
+        np.testing.assert_array_equal(errors, default.errors[label])
 
 
 def test_learned_and_nope():
