@@ -15,7 +15,7 @@ from posenc.figures import derivation as FD
 from posenc.lesson import latex as L
 from posenc.lesson import steps, torch_module
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, compute, presenter, sidebar
+from posenc.ui import binding, compute, presenter, scheme_views, sidebar
 
 STEP_COUNT = len(steps.STEPS)
 step_data = compute.cached  # each step's numbers, cached by value
@@ -227,7 +227,7 @@ VIEWS = (step_1, step_2, step_3, step_4, step_5, step_6, step_7, step_8, step_9)
 
 c = sidebar.controls()
 title = st.empty()  # "Step s of 9: …", filled once the step slider has read the URL
-if c.scheme != "sinusoidal" or c.option_dict.get("layout") == "split" or c.option_dict.get("spacing") == "tensor2tensor":
+if not scheme_views.SCHEME_VIEWS[c.scheme].derived(c.option_dict):
     st.info("This derivation is about the sinusoidal encoding of Vaswani et al. (interleaved, θᵢ = n^(−2i/d)): "
             "it uses that formula with the sidebar's d_model and n, whatever scheme is chosen there.",
             icon=":material/info:")

@@ -5,7 +5,7 @@ import streamlit as st
 
 import posenc
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, compute, downloads, presenter, sidebar, views
+from posenc.ui import binding, compute, downloads, presenter, scheme_views, sidebar, views
 from posenc.ui import module_viewer as modules_view
 
 c = sidebar.controls()
@@ -20,6 +20,7 @@ args = (c.scheme, c.length, c.d_model, c.base, c.options)
 name = f"{c.scheme}_L{c.length}_d{c.d_model}_n{c.base:g}"
 if scheme.family == "bias":
     offsets, values = compute.or_stop(compute.offset_bias, *args)
+note = scheme_views.SCHEME_VIEWS[c.scheme].matrix_note  # the sentence under the matrix
 MATRIX_TABS = ("Table", "Similarity")  # ?matrix=Similarity opens the second tab
 
 
@@ -34,9 +35,7 @@ def matrix_charts() -> None:
                 presenter.chart(compute.or_stop(views.table_heatmap, *args, pos_start, dim_start), key="table_heatmap")
                 st.markdown(
                     "Each row is the vector added to the token embedding at that position. "
-                    + ("Columns to the left oscillate fast; columns to the right change slowly, so together they "
-                       "count positions like the hands of a clock." if c.scheme == "sinusoidal" else
-                       "Blank rows are positions with no encoding." if views.has_missing_rows(*args) else "")
+                    + (note or ("Blank rows are positions with no encoding." if views.has_missing_rows(*args) else ""))
                 )
         if similarity_tab.open:
             with similarity_tab:
@@ -49,15 +48,10 @@ def matrix_charts() -> None:
     elif scheme.family == "bias":
         head = int(binding.bound_control(Option("head", "Head h", 1, 1, len(values)), "head"))
         presenter.chart(views.bias_heatmap(*args, head, pos_start), key="bias_heatmap")
-        st.markdown("The term this scheme adds to the attention logit e_ij before the softmax. It depends only on "
-                    "the offset j − i, so every diagonal is constant."
-                    + (" Gaps: keys a causal decoder may not see (−∞)." if np.isneginf(values).any() else ""))
+        st.markdown(note + (" Gaps: keys a causal decoder may not see (−∞)." if np.isneginf(values).any() else ""))
     else:
         presenter.chart(compute.or_stop(views.score_heatmap, *args, pos_start), key="score_heatmap")
-        st.markdown(f"{scheme.label} adds nothing to the embeddings: it rotates queries and keys"
-                    + (" and scales them, the query by ζᵢ^(m/γ) and the key by ζᵢ^(−n/γ)" if c.scheme == "xpos" else "")
-                    + ". Their dot product then depends only on the offset between them, so every diagonal is "
-                    "constant" + (", and it decays as the offset grows." if c.scheme == "xpos" else "."))
+        st.markdown(note)
 
 
 matrix_charts()

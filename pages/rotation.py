@@ -5,14 +5,15 @@ import streamlit as st
 
 import posenc
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, compute, motion, presenter, sidebar, views
+from posenc.ui import binding, compute, motion, presenter, scheme_views, shift_check, sidebar, views
 
 c = sidebar.controls()
-if c.scheme in ("rope", "xpos"):  # the score of a rotated query and key
-    views.rope_shift_check(c)
+check = scheme_views.SCHEME_VIEWS[c.scheme].rotation
+if isinstance(check, shift_check.ShiftCheck):  # a rotary scheme: the score of a rotated query and key
+    shift_check.draw(c, check)
     st.stop()
 st.title("Rotation check: PE[pos+k] = M_k · PE[pos]")
-if c.scheme != "sinusoidal":
+if check != "table":
     st.info("The rotation check is about the sinusoidal encoding (and its RoPE and xPos counterparts); "
             "choose Sinusoidal, RoPE or xPos in the sidebar.")
     st.stop()

@@ -3,6 +3,7 @@
 import streamlit as st
 
 import posenc
+from posenc.analysis import cells
 from posenc.ui import binding, compute, presenter, sidebar, views
 
 c = sidebar.controls()
@@ -20,7 +21,8 @@ with left:
 with right:
     positions = binding.bound_multiselect("Positions (value against dimension)", range(c.length), (0, 4, 8, 12),
                                          "positions", 8)
-TABS = ("Against position", "Against dimension") + (("Wavelengths",) if c.scheme == "sinusoidal" else ())
+periodic = cells.column_wavelengths(c.scheme, c.d_model, c.base, **c.option_dict) is not None  # columns with a period
+TABS = ("Against position", "Against dimension") + (("Wavelengths",) if periodic else ())
 tabs = binding.bound_tabs(TABS, "curves")  # lazy: only the open tab's chart is computed and drawn
 if tabs[0].open is not False:
     with tabs[0]:

@@ -166,8 +166,15 @@ def _fix_xpos(settings: dict, options: dict, messages: list[str]) -> None:
     _even_d_model(settings, messages, "xPos rotates and scales pairs of dimensions")
 
 
-_FIXES = {"rope": _fix_rope, "sinusoidal": _fix_sinusoidal, "t5": _fix_t5, "transformer_xl": _fix_transformer_xl,
-          "xpos": _fix_xpos}
+def _no_fix(settings: dict, options: dict, messages: list[str]) -> None:
+    """Every combination of the scheme's controls in their ranges is accepted."""
+
+
+FIXES = {"sinusoidal": _fix_sinusoidal, "learned": _no_fix, "nope": _no_fix, "rope": _fix_rope, "xpos": _fix_xpos,
+         "shaw": _no_fix, "t5": _fix_t5, "alibi": _no_fix, "kerple": _no_fix, "transformer_xl": _fix_transformer_xl}
+"""registry key -> the corrections of combinations the scheme refuses: fn(settings, options, messages) changes
+settings and options in place and says each change in messages. A new scheme adds its key (``_no_fix`` if all
+combinations in the controls' ranges are accepted); tests/settings checks that every key has one."""
 
 
 def valid_settings(scheme: str, length: object, d_model: object, base: object,
@@ -198,8 +205,7 @@ def valid_settings(scheme: str, length: object, d_model: object, base: object,
               for o in entry.options}
     if even_d_model:
         _even_d_model(settings, messages, "this view pairs dimensions (sin, cos)")
-    if scheme in _FIXES:
-        _FIXES[scheme](settings, chosen, messages)
+    FIXES[scheme](settings, chosen, messages)
     settings["options"] = chosen
     return settings, messages
 

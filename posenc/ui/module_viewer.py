@@ -62,7 +62,7 @@ def live_run(scheme: str, length: int, d_model: int, base: float, options: tuple
 
         with torch.no_grad():
             full = module(short)
-            if scheme == "shaw":
+            if hasattr(module, "query"):  # relative vectors a_{j−i} (Shaw): the bias is their product with a query
                 full = ((full.double() @ module.query.double()) / np.sqrt(d_model))[None]
         result["forward"] = (short, _gap(full.double().numpy(),
                                          posenc.get_scheme(scheme).bias(short, d_model, base, **dict(options))))

@@ -14,9 +14,8 @@ import posenc.schemes.offsets
 from posenc.analysis import cells, curves
 from posenc.figures import animations, charts, heatmaps
 from posenc.schemes.scheme import Option
-from posenc.ui import presenter
 from posenc.ui.binding import bound_control
-from posenc.ui.compute import offset_bias, offset_curve, or_stop, rotation_check, shared_figure
+from posenc.ui.compute import offset_bias, offset_curve, rotation_check, shared_figure
 from posenc.ui.sidebar import Controls
 
 WINDOW = heatmaps.MAX_CELLS_PER_AXIS  # a window shows 256 consecutive positions (or dimensions) in full
@@ -125,106 +124,10 @@ def score_heatmap(scheme: str, length: int, d_model: int, base: float, options: 
 
 
 def score_at(scheme: str, length: int, d_model: int, base: float, options: tuple, offsets: np.ndarray) -> np.ndarray:
-    """The scheme's score curve at ``offsets`` (RoPE: from its frequencies; others: the registry's curve)."""
-    if scheme == "rope":
-        return curves.rope_scores_at(offsets, length, d_model, base, **dict(options))
+    """The scheme's score curve at ``offsets``: the cached offset curve (a closed form for RoPE and xPos,
+    :data:`posenc.analysis.curves.OFFSET_CURVES`), read at those offsets."""
     all_offsets, values = offset_curve(scheme, length, d_model, base, options)
     return values[np.asarray(offsets) + length - 1]
-
-
-def _shift_encoders(scheme: str, base: float, options: tuple, length: int):
-    """(encode queries, encode keys), each (x, positions) -> x': RoPE rotates both; xPos also scales a
-    query by ζ_i^(p̂/γ) and a key by ζ_i^(−p̂/γ) (arXiv:2212.10554). One seq_len = length for all."""
-    if scheme == "xpos":
-        from posenc.schemes.xpos import xpos_keywords
-
-        keywords = xpos_keywords(dict(options)) | {"seq_len": length}
-        return (lambda x, p: posenc.apply_xpos(x, p, base, **keywords),
-                lambda x, p: posenc.apply_xpos(x, p, base, downscale=True, **keywords))
-    from posenc.schemes.rope.entry import rope_keywords
-
-    keywords = rope_keywords(dict(options)) | {"seq_len": length}
-    return (lambda x, p: posenc.apply_rope(x, p, base, **keywords),) * 2
-
-
-@shared_figure
-def rope_shift_figure(d_model: int, base: float, options: tuple, length: int, m: int, n: int, scheme: str = "rope"):
-    """(figure, scores with both moved): score(m + s, n + s) and score(m + s, n) for every shift s
-    that keeps both inside the length, for a fixed random query and key (seed 0); RoPE or xPos."""
-    encode_query, encode_key = _shift_encoders(scheme, base, options, length)
-    rng = np.random.default_rng(0)
-    q, k = rng.normal(size=d_model), rng.normal(size=d_model)  # a fixed random query and key
-    shifts = np.arange(0, length - max(m, n))
-    k_at_n = encode_key(k[None, :], np.array([n]))[0]  # k stays at n
-    together, query_only = np.empty(len(shifts)), np.empty(len(shifts))
-    for start in range(0, len(shifts), 512):  # 512 shifts at a time: memory bounded at 4096 × 1024
-        block = shifts[start:start + 512]
-        rotated_q = encode_query(np.broadcast_to(q, (len(block), d_model)), m + block)
-        rotated_k = encode_key(np.broadcast_to(k, (len(block), d_model)), n + block)
-        together[start:start + len(block)] = (rotated_q * rotated_k).sum(axis=1)  # score(m + s, n + s)
-        query_only[start:start + len(block)] = rotated_q @ k_at_n
-    together.setflags(write=False)
-    figure = charts.line_chart(shifts, {"both moved by s": together, "only the query moved": query_only},
-                                title="Moving query and key together leaves the score unchanged",
-                                x_label="shift s",
-                                y_label="q'·k' (rotated and scaled)" if scheme == "xpos" else "q·k after rotation")
-    return figure, together
-
-
-def _xpos_shift_header(c: Controls) -> None:
-    """xPos's identity: a scale on a pair commutes with its rotation, and D_{m+s}·D_{n+s}⁻¹ = Λ_{m−n}."""
-    from posenc.schemes.xpos import xpos_keywords
-
-    st.title("Rotation check (xPos): the score sees only the offset, damped by it")
-    st.latex(r"(D_{m+s} R_{m+s}\,q)\cdot(D_{n+s}^{-1} R_{n+s}\,k) = q^\top R_{n-m}\, D_{m+s} D_{n+s}^{-1}\,k "
-             r"= q^\top R_{n-m}\, \Lambda_{m-n}\,k,\quad D_p = \operatorname{diag}\big(\zeta_i^{\hat p/\gamma}\big),"
-             r"\quad \Lambda_\Delta = \operatorname{diag}\big(\zeta_i^{\Delta/\gamma}\big)")
-    or_stop(xpos_keywords, c.option_dict)
-
-
-def _xpos_shift_note(c: Controls, m: int, n: int, s: int) -> None:
-    """What holds under xPos and what does not, with the decay of the fastest and slowest pairs."""
-    from posenc.schemes.xpos import xpos_keywords
-
-    gamma = xpos_keywords(c.option_dict)["scale_base"]
-    fast, slow = posenc.xpos_decay([m - n], c.d_model, gamma)[0, [0, -1]]
-    st.caption(f"Moving both keeps the score exactly (to rounding): it is RoPE's score with pair i multiplied by "
-               f"ζᵢ^((m − n)/γ), here {fast:.4g} on pair 0 and {slow:.4g} on pair {c.d_model // 2 - 1} "
-               f"(m − n = {m - n}, γ = {gamma:g}). What xPos gives up is the rotation itself: q' = D·R·q is not a "
-               f"rotation of q, its pair i has length ζᵢ^(m̂/γ)·‖qᵢ‖, so moving the query alone by s = {s} scales "
-               f"pair i by ζᵢ^(s/γ) on top of turning it (the second curve).")
-
-
-def rope_shift_check(c: Controls) -> None:
-    """RoPE's counterpart of the rotation check: score(m + s, n + s) = score(m, n) (xPos: with its decay)."""
-    from posenc.schemes.rope.entry import rope_keywords
-
-    if c.scheme == "xpos":
-        _xpos_shift_header(c)
-    else:
-        st.title("Rotation check (RoPE): the score sees only the offset")
-        st.latex(r"(R_{m+s}\,q)\cdot(R_{n+s}\,k) = q^\top R_{m+s}^\top R_{n+s}\,k = q^\top R_{n-m}\,k = (R_m q)\cdot(R_n k)")
-        or_stop(rope_keywords, c.option_dict)
-    left, middle, right = st.columns(3)
-    with left:
-        m = int(bound_control(Option("query", "query position m", 0, 0, c.length - 1), "query"))
-    with middle:
-        n = int(bound_control(Option("key", "key position n", min(5, c.length - 1), 0, c.length - 1), "key"))
-    with right:
-        s = int(bound_control(Option("shift", "shift s", 0, 0, c.length - 1 - max(m, n)), "shift"))
-    figure, together = or_stop(rope_shift_figure, c.d_model, c.base, c.options, c.length, m, n, c.scheme)
-    before, after = together[0], together[s]
-    cols = st.columns(3)
-    cols[0].metric(f"score(m={m}, n={n})", f"{before:.12g}")
-    cols[1].metric(f"score(m+s={m + s}, n+s={n + s})", f"{after:.12g}")
-    cols[2].metric("difference", f"{abs(after - before):.3e}")
-    if len(together) > 1:
-        presenter.chart(figure, key="rope_shift")
-    else:
-        st.caption("With the key at the last position there is no room to shift both: move m or n left.")
-    st.caption(f"q and k are fixed random vectors (seed 0) of size {c.d_model}; frequencies use seq_len = {c.length}.")
-    if c.scheme == "xpos":
-        _xpos_shift_note(c, m, n, s)
 
 
 @shared_figure

@@ -67,3 +67,11 @@ def test_selection_keeps_valid_whole_numbers_in_order_without_repeats():
 )
 def test_code_span_is_literal_and_short(text, span):
     assert code_span(text) == span
+
+
+def test_every_scheme_has_its_fixes_entry():
+    """settings.constraints.FIXES: one entry per registry key, in its order (issue 29: one scheme, one entry)."""
+    import posenc
+    from posenc.settings.constraints import FIXES
+
+    assert list(FIXES) == list(posenc.SCHEMES)

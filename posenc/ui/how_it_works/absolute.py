@@ -1,0 +1,72 @@
+"""How it works, for the absolute schemes: the table added to the embeddings (sinusoidal, learned, none)."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+import posenc
+from posenc.figures import charts
+from posenc.ui import compute, motion, presenter, views
+from posenc.ui.sidebar import Controls
+
+
+def sinusoidal(c: Controls) -> None:
+    """The wavelengths under both frequency formulas, then the clocks."""
+    scheme = posenc.get_scheme(c.scheme)
+    spacings = next(o.choices for o in scheme.options if o.name == "spacing")
+    waves = {spacing: posenc.wavelengths(c.d_model, c.base, spacing=spacing) for spacing in spacings}
+    pairs = np.arange(len(waves["vaswani"]))
+    presenter.chart(charts.line_chart(pairs, {f"{k}: longest {w[-1]:,.0f}": w for k, w in waves.items()},
+                                       title="Wavelengths under the two frequency formulas", x_label="pair i",
+                                       y_label="wavelength (positions)", log_y=True), key="spacings")
+    st.caption("Vaswani et al.: θᵢ = n^(−2i/d), so the longest wavelength is 2π·n^(1−2/d). tensor2tensor spreads "
+               "the timescales from 1 to n over d/2 − 1 steps, so its longest wavelength is exactly 2π·n.")
+    clocks(c)
+
+
+def clocks(c: Controls) -> None:
+    """Every pair as a clock hand at the angle p·θᵢ, turning as the position p advances."""
+    options = c.option_dict
+    st.subheader("Clocks: each pair turns at its own speed")
+    if c.d_model < 2:
+        st.info("A clock is a pair of dimensions (sin, cos): choose d_model ≥ 2.")
+        return
+    spacing = options.get("spacing", "vaswani")
+    d, n = c.d_model, posenc.schemes.scheme.latex_number(c.base)
+    exponent = rf"-2i/{d}" if spacing == "vaswani" else rf"-i/{d // 2 - 1}" if d > 2 else "0"
+    st.latex(rf"\big(PE[p,2i+1],\ PE[p,2i]\big) = \big(\cos p\theta_i,\ \sin p\theta_i\big),\quad "
+             rf"\theta_i = {n}^{{{exponent}}},\quad i = 0,\dots,{d // 2 - 1}")
+    motion.animation(views.clock_figure(c.d_model, c.base, spacing, c.length), "clocks", what="position p",
+                     name="clocks")
+    st.caption(f"Pair i of the table (its cos across, its sin up) is a hand at the angle p·θᵢ. Eight of the "
+               f"{d // 2} pairs, evenly spread over i, fastest first: pair 0 turns by one radian a position, the "
+               f"slowest by θ = {posenc.frequencies(d, c.base, spacing=spacing)[-1]:.3g}, so together they tell "
+               f"every position apart, as the hands of a clock tell the time. Positions 0 … "
+               f"{min(c.length, 200) - 1} of the length {c.length}.")
+
+
+def learned(c: Controls) -> None:
+    options = c.option_dict
+    norms = compute.or_stop(compute.row_norms, c.scheme, c.length, c.d_model, c.base, c.options)  # NaN past the table
+    size = int(options["table_size"])
+    fig = charts.line_chart(np.arange(c.length), {"‖PE[p]‖": norms}, title="Norm of every learned row",
+                             x_label="position p", y_label="‖PE[p]‖")
+    if c.length > size:
+        fig.add_vline(x=size - 0.5, line_dash="dash", annotation_text=f"end of the table ({size} rows)")
+    presenter.chart(fig, key="learned_norms")
+    if c.length > size:
+        st.warning(f"A learned table has rows for positions 0 … {size - 1} only. Positions {size} … {c.length - 1} "
+                   "have no encoding: the model cannot represent them (GPT-2 raises an index error). "
+                   "They are left blank, not invented.", icon=":material/block:")
+    st.caption(f"Rows drawn from N(0, 0.02²) with seed {options['seed']}: the untrained table, before any learning.")
+
+
+def nope(c: Controls) -> None:
+    st.markdown("Without positional information, self-attention is **permutation-equivariant**: shuffle the "
+                "tokens and the outputs are shuffled the same way, so word order is lost (a causal mask "
+                "is the only source of order left to a NoPE decoder).")
+    gap = compute.permutation_gap(c.length, c.d_model, c.base)
+    st.dataframe({"encoding added": list(gap), "max |attn(Px) − P·attn(x)|": list(gap.values())}, hide_index=True)
+    st.caption(f"One attention layer (q = k = v = x + PE, softmax(qkᵀ/√d)·v) on {min(c.length, 256)} random tokens "
+               "and a random permutation P: zero (to rounding) with no encoding, clearly not zero with one.")

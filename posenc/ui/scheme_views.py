@@ -1,0 +1,63 @@
+"""What the pages show of each scheme, found by the scheme's registry key: the Streamlit layer's one table.
+
+A page asks :data:`SCHEME_VIEWS` for the sidebar's scheme instead of testing its name: its How it works view,
+the sentence under its matrix, its rotation check, whether the step-by-step derivation computes it. A new scheme
+adds its view (in ``posenc/ui/how_it_works/``) and one entry here; ``tests/ui/test_scheme_views.py`` checks
+that every registry key has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from posenc.ui import shift_check
+from posenc.ui.how_it_works import absolute, bias, rotary
+from posenc.ui.sidebar import Controls
+
+
+def _never(options: Mapping[str, object]) -> bool:
+    return False
+
+
+def _vaswani(options: Mapping[str, object]) -> bool:
+    """The derivation's formula: interleaved (sin, cos) pairs, θᵢ = n^(−2i/d) (Vaswani et al. 2017)."""
+    return options.get("layout") != "split" and options.get("spacing") != "tensor2tensor"
+
+
+@dataclass(frozen=True)
+class SchemeViews:
+    """A scheme's views. ``matrix_note``: the sentence under the Encoding matrix page's chart.
+    ``rotation``: "table" (PE[pos+k] = M_k·PE[pos] on the table), a :class:`~posenc.ui.shift_check.ShiftCheck`
+    (the score's shift check of a rotary scheme) or None (the check does not apply).
+    ``derived``: whether the step-by-step derivation computes this scheme with these options."""
+
+    how_it_works: Callable[[Controls], None]
+    matrix_note: str
+    rotation: str | shift_check.ShiftCheck | None = None
+    derived: Callable[[Mapping[str, object]], bool] = _never
+
+
+_BIAS_NOTE = ("The term this scheme adds to the attention logit e_ij before the softmax. It depends only on the "
+              "offset j − i, so every diagonal is constant.")
+_ROTARY_NOTE = ("{label} adds nothing to the embeddings: it rotates queries and keys{also}. Their dot product then "
+                "depends only on the offset between them, so every diagonal is constant{decay}.")
+
+SCHEME_VIEWS: dict[str, SchemeViews] = {
+    "sinusoidal": SchemeViews(absolute.sinusoidal, "Columns to the left oscillate fast; columns to the right change "
+                              "slowly, so together they count positions like the hands of a clock.",
+                              rotation="table", derived=_vaswani),
+    "learned": SchemeViews(absolute.learned, ""),
+    "nope": SchemeViews(absolute.nope, ""),
+    "rope": SchemeViews(rotary.rope, _ROTARY_NOTE.format(label="RoPE (rotary)", also="", decay=""),
+                        rotation=shift_check.ROPE),
+    "xpos": SchemeViews(rotary.xpos, _ROTARY_NOTE.format(
+        label="xPos (rotary, decaying)", also=" and scales them, the query by ζᵢ^(m/γ) and the key by ζᵢ^(−n/γ)",
+        decay=", and it decays as the offset grows"), rotation=shift_check.XPOS),
+    "shaw": SchemeViews(bias.shaw, _BIAS_NOTE),
+    "t5": SchemeViews(bias.t5, _BIAS_NOTE),
+    "alibi": SchemeViews(bias.alibi, _BIAS_NOTE),
+    "kerple": SchemeViews(bias.kerple, _BIAS_NOTE),
+    "transformer_xl": SchemeViews(bias.transformer_xl, _BIAS_NOTE),
+}
+"""registry key -> the scheme's views, in the registry's order."""

@@ -1,0 +1,44 @@
+"""The Streamlit layer's table of scheme views: one entry per registry key, and what each entry says."""
+
+from __future__ import annotations
+
+import posenc
+from posenc.ui import shift_check
+from posenc.ui.scheme_views import SCHEME_VIEWS
+
+
+def test_every_registry_key_has_one_entry_in_its_order():
+    assert list(SCHEME_VIEWS) == list(posenc.SCHEMES)
+
+
+def test_rotation_checks_follow_the_schemes_math():
+    """The table check where the scheme has a table with a rotation M_k; the score's check where the registry
+    can rotate; nothing otherwise."""
+    for key, views in SCHEME_VIEWS.items():
+        scheme = posenc.get_scheme(key)
+        if scheme.rotate is not None:
+            assert isinstance(views.rotation, shift_check.ShiftCheck), key
+        elif views.rotation == "table":
+            assert scheme.family == "absolute" and posenc.apply_rotation is not None, key
+        else:
+            assert views.rotation is None, key
+    assert SCHEME_VIEWS["sinusoidal"].rotation == "table"
+
+
+def test_the_derivation_computes_vaswanis_layout_only():
+    sinusoidal = SCHEME_VIEWS["sinusoidal"].derived
+    assert sinusoidal({"layout": "interleaved", "spacing": "vaswani"})
+    assert not sinusoidal({"layout": "split", "spacing": "vaswani"})
+    assert not sinusoidal({"layout": "interleaved", "spacing": "tensor2tensor"})
+    assert [key for key, views in SCHEME_VIEWS.items() if views.derived(posenc.get_scheme(key).defaults())] == [
+        "sinusoidal"]
+
+
+def test_matrix_notes_name_what_the_matrix_holds():
+    for key, views in SCHEME_VIEWS.items():
+        family = posenc.get_scheme(key).family
+        if family == "bias":
+            assert "attention logit" in views.matrix_note, key
+        elif family == "rotary":
+            assert views.matrix_note.startswith(posenc.get_scheme(key).label), key
+    assert "decays" in SCHEME_VIEWS["xpos"].matrix_note and "decays" not in SCHEME_VIEWS["rope"].matrix_note
