@@ -15,12 +15,18 @@ from plotly_data import decode
 
 pytest.importorskip("torch")
 from posenc.precision.tables import precision_table
+from posenc.ui.precision_views import PRECISION_SECTIONS
 
 DTYPES = ("float32", "float16", "bfloat16")
 
 
 def run(query: dict, page: str | None = "pages/precision.py") -> AppTest:
     return apptest_helpers.run(query, page, timeout=120)
+
+
+def test_every_scheme_has_its_precision_sections():
+    assert list(PRECISION_SECTIONS) == list(posenc.SCHEMES)  # complete, nothing extra (in the registry's order)
+    assert all(PRECISION_SECTIONS.values())  # each draws something under "The relative-position property"
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
