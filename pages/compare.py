@@ -3,7 +3,7 @@
 import streamlit as st
 
 import posenc
-from posenc.ui import compute, presenter, sidebar, views
+from posenc.ui import compute, presenter, real_lengths, sidebar, views
 
 c = sidebar.controls()
 st.title("Comparison: how each scheme sees the offset j − i")
@@ -13,11 +13,13 @@ st.markdown(
     "how the attention logit bias (bias schemes), the q·k score (RoPE) or the similarity of two "
     "encodings (absolute schemes) depends on the offset between a query and a key."
 )
-st.caption(f"length = {c.length}, d_model = {c.d_model}, n = {c.base:g}. The selected scheme "
-           f"({posenc.get_scheme(c.scheme).label}) uses the sidebar's options; the others their defaults.")
-
-presenter.chart(compute.or_stop(views.comparison_figure, c.scheme, c.length, c.d_model, c.base, c.options),
-                key="comparison")
+if c.model:  # a released model: the curves reach its real context, its scaling's regions under them
+    real_lengths.comparison(c)
+else:
+    st.caption(f"length = {c.length}, d_model = {c.d_model}, n = {c.base:g}. The selected scheme "
+               f"({posenc.get_scheme(c.scheme).label}) uses the sidebar's options; the others their defaults.")
+    presenter.chart(compute.or_stop(views.comparison_figure, c.scheme, c.length, c.d_model, c.base, c.options),
+                    key="comparison")
 
 st.subheader("What each curve is")
 st.dataframe({"scheme": [s.label for s in posenc.SCHEMES.values()],

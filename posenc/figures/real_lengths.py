@@ -1,0 +1,79 @@
+"""Figures at a released model's real context: offset curves on a log axis, and where a RoPE scaling acts.
+
+Arrays in, figures out (posenc.analysis.reach and posenc.analysis.scaling_regions compute them): a few hundred
+log-spaced distances per curve, never a point per position, so 131,072 or 10,485,760 positions draw as fast
+as 4,096.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from posenc.figures.layout import PALETTE, axis, base_layout, domains, figure, subplot_title, suffix
+
+REGION_COLOURS = {"extrapolated": PALETTE[0], "in between": PALETTE[4], "interpolated": PALETTE[1]}
+"""The colour of each region of posenc.analysis.scaling_regions (Okabe–Ito: blue, orange, vermilion)."""
+
+
+def _marks(contexts: dict[str, int], cell: int) -> list[dict]:
+    """Vertical dashed lines at each named context, spanning subplot ``cell``'s height."""
+    return [dict(type="line", xref=f"x{suffix(cell)}", yref=f"y{suffix(cell)} domain", x0=value, x1=value, y0=0,
+                 y1=1, line=dict(color=PALETTE[7 if n else 3], width=1, dash="dash" if n else "dot"))
+            for n, value in enumerate(contexts.values())]
+
+
+def reach_grid(curves: dict[str, tuple[np.ndarray, np.ndarray, str]], contexts: dict[str, int], *,
+               x_label: str, columns: int = 2) -> go.Figure:
+    """Small multiples on a log x axis: one panel per entry (title -> (distances ≥ 1, values, y label)), every
+    panel marking ``contexts`` (label -> position, e.g. the trained and the extended context) with a line."""
+    rows = -(-len(curves) // columns)
+    x_cells, y_cells = domains(columns, 0.08), domains(rows, 0.35 / rows, reverse=True)
+    layout = base_layout("", 260 * rows + 110)
+    layout["annotations"], layout["shapes"], data = [], [], []
+    for n, (title, (x, y, y_label)) in enumerate(curves.items()):
+        row, col, cell = n // columns, n % columns, n + 1
+        data.append(dict(type="scatter", x=np.asarray(x), y=np.asarray(y, dtype=np.float64), mode="lines",
+                         name=title, showlegend=False, line=dict(color=PALETTE[n % len(PALETTE)], width=2),
+                         xaxis=f"x{suffix(cell)}", yaxis=f"y{suffix(cell)}",
+                         hovertemplate=f"{x_label} %{{x:,}}<br>{y_label} %{{y:.6g}}<extra>{title}</extra>"))
+        layout[f"xaxis{suffix(cell)}"] = axis(x_label if row == rows - 1 or n + columns >= len(curves) else None,
+                                              type="log", domain=x_cells[col], anchor=f"y{suffix(cell)}",
+                                              exponentformat="power")
+        layout[f"yaxis{suffix(cell)}"] = axis(y_label, domain=y_cells[row], anchor=f"x{suffix(cell)}",
+                                              title_font=dict(size=12))
+        layout["annotations"].append(subplot_title(title, x_cells[col], y_cells[row][1]))
+        layout["shapes"] += _marks(contexts, cell)
+    legend = " · ".join(f"{'dotted' if n == 0 else 'dashed'}: {label} {value:,}"
+                        for n, (label, value) in enumerate(contexts.items()))
+    layout["title"] = dict(text=legend, x=0, xanchor="left", font=dict(size=13))
+    return figure(data, layout)
+
+
+def scaling_regions_figure(before: np.ndarray, after: np.ndarray, region: np.ndarray, *, original: int,
+                           context: int, bounds: tuple[float, float] | None, title: str) -> go.Figure:
+    """Wavelength of each pair i before (grey line) and after the scaling (markers coloured by region: extrapolated,
+    in between, interpolated), log y; dashed lines at the trained context L₀ and the extended one, dotted lines
+    at the scaling's own bounds (YaRN's L₀/β, Llama 3's L₀/high and L₀/low), when it has them."""
+    pairs = np.arange(len(before))
+    region = np.asarray(region)
+    data = [dict(type="scatter", mode="lines", x=pairs, y=np.asarray(before, dtype=np.float64), name="before: 2π/θᵢ",
+                 line=dict(color="#9aa0a6", width=2), hovertemplate="pair %{x}: %{y:,.4g} positions<extra>before</extra>")]
+    for name, colour in REGION_COLOURS.items():
+        chosen = region == name
+        data.append(dict(type="scatter", mode="markers", x=pairs[chosen], y=np.asarray(after, dtype=np.float64)[chosen],
+                         name=f"after, {name} ({int(chosen.sum())})", marker=dict(color=colour, size=7),
+                         hovertemplate="pair %{x}: %{y:,.4g} positions<extra>" + name + "</extra>"))
+    levels = [(f"trained context L₀ = {original:,}", original, "dash", PALETTE[7]),
+              (f"extended context {context:,}", context, "dash", PALETTE[3])]
+    if bounds is not None:
+        levels += [(f"scaling's bound {value:,.4g}", value, "dot", "#6b7280") for value in bounds]
+    for label, value, dash, colour in levels:
+        data.append(dict(type="scatter", mode="lines", x=[pairs[0], pairs[-1]] if len(pairs) else [], y=[value, value],
+                         name=label, line=dict(color=colour, dash=dash, width=1.5), hoverinfo="skip"))
+    layout = base_layout(title, height=480)
+    layout["legend"] = dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0)
+    layout["margin"] = dict(layout["margin"], b=140)
+    layout["xaxis"] = axis("pair i (fast → slow)")
+    layout["yaxis"] = axis("wavelength (positions, log)", type="log", exponentformat="power")
+    return figure(data, layout)

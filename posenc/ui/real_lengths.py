@@ -1,0 +1,102 @@
+"""Views at a released model's real context (issue 29 part 3): the Comparison page's curves as far as the model
+reaches (131,072 positions for Llama 3.1, 10,485,760 for Llama 4 Scout), and where its RoPE scaling acts.
+
+The curves are computed only at the distances drawn (posenc.analysis.reach.log_offsets: about 256, log-spaced),
+so the page costs what it cost at 4,096 positions; the sidebar's length cap (4,096) still bounds every view that
+builds a matrix. :func:`scaling_view` can be called from any page (the RoPE "How it works" view, for one).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import posenc
+from posenc import models
+from posenc.analysis import reach, scaling_regions
+from posenc.figures import real_lengths as figures
+from posenc.schemes.rope.frequencies import rotary_dims
+from posenc.ui import compute, model_picker, presenter
+from posenc.ui.compute import shared_figure
+from posenc.ui.sidebar import Controls
+
+POINTS = 256  # distances drawn per curve, log-spaced from 1 to the context
+
+
+def model_options(c: Controls) -> tuple[tuple[str, object], ...]:
+    """The selected scheme's options: the sidebar's, plus the model's values the sidebar has no control for
+    (Llama 3's bands, YaRN's betas, LongRoPE's lists) when the model's shown layers use that scheme."""
+    model = models.get(c.model)
+    if model.positional(model_picker.shown_layer(model)).scheme != c.scheme:
+        return c.options
+    _, left_out = model_picker.preset(c.model)
+    held = dict(c.options)
+    return c.options + tuple((name, value) for name, value in sorted(left_out.items()) if name not in held)
+
+
+def _extension(options: dict) -> bool:
+    """Whether the options name a RoPE context extension (a rope_type of scaling_regions.SCALING_BOUNDS)."""
+    return options.get("rope_type") in scaling_regions.SCALING_BOUNDS
+
+
+def contexts(options: dict, context: int) -> dict[str, int]:
+    """The positions each chart marks: the trained context L₀ (under a context extension) and the model's."""
+    marks = {"trained context L₀": int(options["original_max_position_embeddings"])} if _extension(options) else {}
+    return marks | {"model's context": int(context)}
+
+
+@shared_figure
+def reach_figure(selected: str, context: int, d_model: int, base: float, options: tuple):
+    """Every scheme's offset curve at log-spaced distances 1 … context − 1 of a key before its query (Δ = −distance);
+    the selected scheme with ``options``, the others with their defaults."""
+    distances = reach.log_offsets(context, POINTS)[1:]  # 0 has no place on a log axis
+    panels = {}
+    for key, scheme in posenc.SCHEMES.items():
+        chosen = dict(options) if key == selected else scheme.defaults()
+        values = reach.curve_at(key, -distances, context, d_model, base, **chosen)
+        label = scheme.curve_label if len(scheme.curve_label) < 40 else "value"
+        panels[scheme.label] = (distances, values, label)
+    return figures.reach_grid(panels, contexts(dict(options), context), x_label="distance i − j (log)")
+
+
+@shared_figure
+def scaling_figure(d_model: int, base: float, options: tuple, context: int, title: str):
+    """(the wavelength of each pair before and after the scaling, coloured by region; the ScalingRegions)."""
+    chosen = dict(options)
+    d_rot = rotary_dims(d_model, float(chosen.get("rotary_fraction", 1.0)))
+    params = {k: v for k, v in chosen.items() if k not in ("layout", "rope_type", "rotary_fraction")}
+    found = scaling_regions.scaling_regions(d_rot, base, chosen["rope_type"], context=context, **params)
+    return figures.scaling_regions_figure(found.before, found.after, found.region, original=found.original,
+                                          context=found.context, bounds=found.bounds, title=title), found
+
+
+def scaling_view(d_model: int, base: float, options: tuple, context: int, label: str) -> None:
+    """Where the scaling of ``options`` acts on a head of d_model (its rotated pairs) at θ's ``base``, extended to
+    ``context``: the chart and a sentence with the counts. Nothing when the options extend no context."""
+    if not _extension(dict(options)):
+        return
+    rope_type = dict(options)["rope_type"]
+    st.subheader(f"Where {label}'s scaling acts ({rope_type})")
+    fig, found = compute.or_stop(scaling_figure, d_model, base, options, context,
+                                 f"{label}: wavelength of each pair before and after {rope_type}")
+    presenter.chart(fig, key="scaling_regions")
+    st.caption(
+        f"Of {len(found.region)} pairs, {found.count('extrapolated')} keep θᵢ (extrapolated: past L₀ = "
+        f"{found.original:,} they turn to angles never trained on, harmless when their wavelength is far below L₀), "
+        f"{found.count('interpolated')} are slowed by the factor s = {found.factor:g} or more (interpolated: over "
+        f"{found.context:,} positions they stay within the angles of L₀), {found.count('in between')} in between."
+        + (f" The scaling's own bounds: wavelengths {found.bounds[0]:,.4g} and {found.bounds[1]:,.4g}."
+           if found.bounds else ""))
+
+
+def comparison(c: Controls) -> None:
+    """The Comparison page under a model: every curve to the model's context, then where its scaling acts."""
+    model = models.get(c.model)
+    options = model_options(c)
+    st.caption(f"Under **{model.label}**: every curve reaches its context, {model.context_length:,} positions, "
+               f"computed at {POINTS} distances spaced on a log axis (a key i − j positions before its query; the "
+               f"sidebar's length, {c.length:,}, bounds the pages that build matrices). d_model = {c.d_model}, "
+               f"n = {c.base:g}; the selected scheme ({posenc.get_scheme(c.scheme).label}) uses the sidebar's "
+               "options and the model's, the others their defaults.")
+    presenter.chart(compute.or_stop(reach_figure, c.scheme, model.context_length, c.d_model, c.base, options),
+                    key="comparison")
+    scaling_view(c.d_model, c.base, options, model.context_length, model.label)

@@ -1,0 +1,63 @@
+"""The Comparison page under a released model (issue 29 part 3): the curves reach the model's context at
+log-spaced distances and hold posenc.analysis.reach's numbers; the scaling's regions are drawn under them;
+without a model the page is unchanged."""
+
+import numpy as np
+import pytest
+
+import posenc
+from apptest_helpers import charts, run
+from plotly_data import decode
+from posenc.analysis import reach, scaling_regions
+from posenc.models.presets import _LLAMA3_SCALING
+
+LLAMA_OPTIONS = dict(layout="half", rope_type="llama3", rotary_fraction=1.0, **_LLAMA3_SCALING)
+
+
+def compare(query: dict):
+    at = run(query, "pages/compare.py", timeout=90)
+    assert not at.exception and not at.error and not at.warning, [w.value for w in at.warning]
+    return at, charts(at)
+
+
+def test_llama_3_1_curves_reach_131072_positions():
+    at, (curves, regions) = compare({"model": "llama-3.1-8b"})
+    traces = curves["data"]
+    assert [t["name"] for t in traces] == [s.label for s in posenc.SCHEMES.values()]
+    distances = reach.log_offsets(131_072)[1:]
+    for trace, (key, scheme) in zip(traces, posenc.SCHEMES.items()):
+        np.testing.assert_array_equal(decode(trace["x"]), distances)
+        chosen = LLAMA_OPTIONS if key == "rope" else scheme.defaults()
+        expected = reach.curve_at(key, -distances, 131_072, 128, 500_000.0, **chosen)
+        np.testing.assert_allclose(decode(trace["y"]), expected, rtol=1e-12, atol=1e-12, equal_nan=True)
+    assert curves["layout"]["xaxis"]["type"] == "log"
+    assert sorted({shape["x0"] for shape in curves["layout"]["shapes"]}) == [8192, 131_072]
+    found = scaling_regions.scaling_regions(128, 500_000.0, "llama3", context=131_072, **_LLAMA3_SCALING)
+    after = {t["name"]: t for t in regions["data"]}["after, interpolated (29)"]
+    np.testing.assert_allclose(decode(after["y"]), found.after[found.region == "interpolated"], rtol=1e-12)
+    assert any("29 keep θᵢ" in c.value and "6 in between" in c.value for c in at.caption)
+
+
+def test_llama_4_scout_reaches_ten_million():
+    _, (curves, regions) = compare({"model": "llama-4-scout"})
+    x = decode(curves["data"][0]["x"])
+    assert x[0] == 1 and x[-1] == 10_485_759
+    names = [t["name"] for t in regions["data"]]
+    assert "after, in between (0)" in names  # low_freq_factor = high_freq_factor = 1: no band in between
+
+
+@pytest.mark.parametrize("model", ["gpt2", "t5-base", "bloom-560m", "llama-2-7b"])
+def test_models_without_a_context_extension_show_no_regions(model):
+    _, drawn = compare({"model": model})
+    assert len(drawn) == 1
+    context = posenc.models.get(model).context_length
+    assert decode(drawn[0]["data"][0]["x"])[-1] == context - 1
+
+
+def test_without_a_model_the_page_is_unchanged():
+    _, drawn = compare({"length": "300", "d_model": "64", "n": "500"})
+    assert len(drawn) == 1
+    offsets, values = posenc.SCHEMES["alibi"].offset_curve(300, 64, 500.0, **posenc.SCHEMES["alibi"].defaults())
+    alibi = drawn[0]["data"][list(posenc.SCHEMES).index("alibi")]
+    np.testing.assert_array_equal(decode(alibi["x"]), offsets)
+    np.testing.assert_allclose(decode(alibi["y"]), values, equal_nan=True)
