@@ -153,6 +153,18 @@ def _xpos_score(entry: Scheme, length: int, d_model: int, base: float, options: 
     return xpos_score_curve(length, d_model, base, **xpos_keywords(dict(options)))[1]
 
 
+# The full bias matrix from the file's module: (module, length, d_model) -> (heads, length, length) tensor.
+
+def _forward_is_the_bias(module, length: int, d_model: int):
+    """forward(length) is the bias itself."""
+    return module(length)
+
+
+def _shaw_forward_bias(module, length: int, d_model: int):
+    """forward(length) gives Shaw's vectors a_clip(j − i), (length, length, d): the bias is q·a/√d."""
+    return ((module(length).double() @ module.query.double()) / np.sqrt(d_model))[None]
+
+
 @dataclass(frozen=True)
 class Export:
     """What a scheme's standalone file is made of.
@@ -160,13 +172,15 @@ class Export:
     ``template``: the file's code, ``str.format``-ed with the settings (LENGTH, D_MODEL, BASE and each
     option in capitals) and ``constants(length, d_model, base, options)``; ``output``: what its
     ``output()`` returns, in words; ``reference(entry, length, d_model, base, options)``: posenc's
-    float64 value of that ``output()``.
+    float64 value of that ``output()``; ``forward_bias(module, length, d_model)``: a bias scheme's full
+    (heads, length, length) bias from its module's ``forward(length)`` (None: no bias matrix).
     """
 
     template: str
     output: str
     reference: Callable[[Scheme, int, int, float, dict], np.ndarray]
     constants: Callable[[int, int, float, dict], dict[str, str]] = _no_constants
+    forward_bias: Callable[..., object] | None = None
 
 
 EXPORTS: dict[str, Export] = {
@@ -175,15 +189,16 @@ EXPORTS: dict[str, Export] = {
     "nope": Export(NOPE, WHAT["absolute"], _table),
     "rope": Export(ROPE, WHAT["rotary"], _rope_score, _rope_constants),
     "xpos": Export(XPOS, XPOS_OUTPUT, _xpos_score),
-    "shaw": Export(SHAW, WHAT["bias"], _bias_by_offset, _shaw_constants),
-    "t5": Export(T5, WHAT["bias"], _bias_by_offset, _t5_constants),
-    "alibi": Export(ALIBI, WHAT["bias"], _bias_by_offset),
-    "kerple": Export(KERPLE, WHAT["bias"], _bias_by_offset, _kerple_constants),
-    "transformer_xl": Export(TRANSFORMER_XL, WHAT["bias"], _bias_by_offset, _transformer_xl_constants),
+    "shaw": Export(SHAW, WHAT["bias"], _bias_by_offset, _shaw_constants, _shaw_forward_bias),
+    "t5": Export(T5, WHAT["bias"], _bias_by_offset, _t5_constants, _forward_is_the_bias),
+    "alibi": Export(ALIBI, WHAT["bias"], _bias_by_offset, forward_bias=_forward_is_the_bias),
+    "kerple": Export(KERPLE, WHAT["bias"], _bias_by_offset, _kerple_constants, _forward_is_the_bias),
+    "transformer_xl": Export(TRANSFORMER_XL, WHAT["bias"], _bias_by_offset, _transformer_xl_constants,
+                             _forward_is_the_bias),
 }
 """The export entry of every scheme, keyed by the registry's key (posenc.SCHEMES). A new scheme adds its
 template (in the module of its family) and one entry here; schemes that share a step name the same
-function (``_table``, ``_bias_by_offset``, ``_no_constants``). tests/export checks that every key has one."""
+function (``_table``, ``_bias_by_offset``, ``_no_constants``, ``_forward_is_the_bias``). tests/export checks that every key has one."""
 
 
 def _constants(export: Export, length: int, d_model: int, base: float, options: dict) -> dict[str, str]:

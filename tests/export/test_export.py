@@ -103,11 +103,13 @@ def test_bias_modules_forward_is_the_full_bias_matrix(scheme):
     namespace = export.load(export.module_source(scheme, 40, 16, 10000.0, **options))
     module = next(v for k, v in namespace.items() if isinstance(v, type) and issubclass(v, torch.nn.Module))()
     full = posenc.get_scheme(scheme).bias(40, 16, 10000.0, **options)
-    if scheme == "shaw":  # forward gives the vectors a_clip(j − i); the bias is q·a / √d
-        full_torch = (module(40).double() @ module.query.double()) / np.sqrt(16)
-        same(full_torch[None].detach().numpy(), full)
-    else:
-        same(module(40).detach().double().numpy(), full)
+    with torch.no_grad():  # Shaw's forward gives the vectors a_clip(j − i); its entry makes the bias q·a / √d
+        same(export.EXPORTS[scheme].forward_bias(module, 40, 16).double().numpy(), full)
+
+
+def test_only_bias_schemes_have_a_forward_bias():
+    assert {key for key, entry in export.EXPORTS.items() if entry.forward_bias} == {
+        key for key, scheme in posenc.SCHEMES.items() if scheme.family == "bias"}
 
 
 @pytest.mark.parametrize("options", [
