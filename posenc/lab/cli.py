@@ -11,6 +11,14 @@
         results.jsonl (same train_max_length) are kept unless --fresh. A seed-0 cell whose attention maps
         are missing (at any test length 1…3L) is retrained for them, and its records must come out equal
         to those written (else an error: the maps would belong to another model).
+    python -m posenc.lab extend --task copy --method pi --factor 2 --finetune-steps 200 --seed 0
+        trains the shipped RoPE model of that task and seed, stretches it by the method (none, pi, ntk, yarn,
+        llama3) to factor × L (2 or 4), fine-tunes it that many steps (0, 50 or 200) at lengths 1…factor·L and
+        prints one JSON object per test length 1…4L (keys task, method, factor, finetune_steps,
+        train_max_length, seed, test_length, accuracy, examples), the lines of posenc/lab/extension.jsonl.
+    python -m posenc.lab regenerate-extension [--fresh]
+        every cell of extension.jsonl, each base model trained once per (task, seed) and reused for every
+        method, factor and fine-tune; progress on stderr, resumable (cells written are kept unless --fresh).
 """
 
 from __future__ import annotations
@@ -21,7 +29,8 @@ import sys
 import time
 from pathlib import Path
 
-from posenc.lab.names import SCHEMES, TASKS
+from posenc.lab.extension import FACTORS, FINETUNE_STEPS, METHODS
+from posenc.lab.names import SCHEMES, SEEDS, TASKS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,6 +43,15 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--train-max-length", default=None,
                      help="train on 1…L digits and test to 3L, as the page's 'train your own' (default: the recipe's)")
     run.add_argument("--steps", default=None, help="optimizer steps, as the page's 'train your own' (default: the recipe's)")
+    extend = commands.add_parser("extend", help="stretch a shipped RoPE model past its training length, print JSON lines")
+    extend.add_argument("--task", required=True, help=f"one of {', '.join(TASKS)}")
+    extend.add_argument("--method", required=True, help=f"one of {', '.join(METHODS)}")
+    extend.add_argument("--factor", required=True, help=f"one of {', '.join(map(str, FACTORS))}")
+    extend.add_argument("--finetune-steps", required=True, help=f"one of {', '.join(map(str, FINETUNE_STEPS))}")
+    extend.add_argument("--seed", required=True, help=f"one of {', '.join(map(str, SEEDS))} (the shipped models)")
+    again = commands.add_parser("regenerate-extension", help="regenerate extension.jsonl")
+    again.add_argument("--fresh", action="store_true", help="recompute every cell, even those already written")
+    again.add_argument("--out", default=None, help="a folder to write into instead of posenc/lab/")
     regenerate = commands.add_parser("regenerate", help="regenerate results.jsonl and attention.npz")
     regenerate.add_argument("--fresh", action="store_true", help="retrain every cell, even those already written")
     regenerate.add_argument("--out", default=None, help="a folder to write into instead of posenc/lab/")
@@ -150,6 +168,102 @@ def regenerate(out: Path | None = None, fresh: bool = False, stream=sys.stderr, 
     stream.write(f"wrote {results} ({len(records)} records) and {attention} in {time.monotonic() - start:.0f} s\n")
 
 
+def _one_of(text: str, name: str, allowed: tuple[int, ...], meaning: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value not in allowed:
+        raise ValueError(f"--{name} must be one of {', '.join(map(str, allowed))} ({meaning}); got {text!r}.")
+    return value
+
+
+def _extend_arguments(args: argparse.Namespace) -> tuple[str, str, int, int, int]:
+    """(task, method, factor, finetune_steps, seed), each checked with a sentence before any training."""
+    from posenc.lab.extension import check_method
+    from posenc.lab.names import check_task
+
+    return (check_task(args.task), check_method(args.method),
+            _one_of(args.factor, "factor", FACTORS, "how many times the training length the context is stretched"),
+            _one_of(args.finetune_steps, "finetune-steps", FINETUNE_STEPS, "the fine-tunes of the shipped set"),
+            _one_of(args.seed, "seed", SEEDS, "the seeds of the shipped RoPE models"))
+
+
+def regenerate_extension(out: Path | None = None, fresh: bool = False, stream=sys.stderr,
+                         only: list[tuple[str, int]] | None = None) -> None:
+    """Every cell of extension.jsonl missing from it, one base model per (task, seed) (``only``: a subset of
+    those pairs, for the tests); the base's zero-shot extrapolation must equal results.jsonl's RoPE records."""
+    from posenc.lab.extend import base_model, extension_records
+    from posenc.lab.extension import EXTENSION_PATH, cells
+
+    path = EXTENSION_PATH if out is None else Path(out) / EXTENSION_PATH.name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".jsonl.partial")
+    if fresh:
+        partial.unlink(missing_ok=True)
+    elif path.exists() and not partial.exists():
+        partial.write_text(path.read_text())
+    records = [json.loads(line) for line in partial.read_text().splitlines() if line.strip()] if partial.exists() else []
+    done = {_cell_of(r) for r in records}
+    bases = [(task, seed) for seed in SEEDS for task in TASKS] if only is None else list(only)
+    todo = [cell for base in bases for cell in cells(*base)]
+    start, finished = time.monotonic(), 0
+
+    def show(label: str, fraction: float) -> None:
+        stream.write(f"\r{_bar(finished + fraction, len(todo))} cell {finished + 1}/{len(todo)} {label:34s} "
+                     f"{time.monotonic() - start:6.0f} s")
+        stream.flush()
+
+    for task, seed in bases:
+        missing = [cell for cell in cells(task, seed) if cell not in done]
+        finished += len(cells(task, seed)) - len(missing)
+        if not missing:
+            continue
+        base_label = f"{task}/base RoPE model/seed {seed}"
+        base = base_model(task, seed, progress=lambda step, total, label=base_label: None if step % 100 else show(label, 0.0))
+        for cell in missing:
+            _, method, factor, steps, _ = cell
+            label = f"{task}/{method}/×{factor}/{steps} steps/seed {seed}"
+            show(label, 0.0)
+            cell_records = extension_records(base, task, method, factor, steps, seed)
+            _check_base(cell_records)
+            with partial.open("a") as handle:
+                handle.writelines(json.dumps(r) + "\n" for r in cell_records)
+            records += cell_records
+            finished += 1
+    wanted = set(todo)
+    records = sorted((r for r in records if _cell_of(r) in wanted), key=_order)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    partial.unlink(missing_ok=True)
+    stream.write(f"\rwrote {path} ({len(records)} records) in {time.monotonic() - start:.0f} s".ljust(100) + "\n")
+
+
+def _cell_of(record: dict) -> tuple[str, str, int, int, int]:
+    return record["task"], record["method"], record["factor"], record["finetune_steps"], record["seed"]
+
+
+def _order(record: dict) -> tuple:
+    return (TASKS.index(record["task"]), list(METHODS).index(record["method"]), record["factor"],
+            record["finetune_steps"], record["seed"], record["test_length"])
+
+
+def _check_base(records: list[dict]) -> None:
+    """Plain extrapolation without fine-tune is the base model itself: at lengths 1…3L its records must be the
+    shipped RoPE model's (results.jsonl), else the base is not the shipped model."""
+    from posenc.lab.extension import is_base_cell
+    from posenc.lab.results import load_records
+
+    if not records or not is_base_cell(records[0]):
+        return
+    first = records[0]
+    shipped = {r["test_length"]: r["accuracy"] for r in load_records(first["task"], "rope") if r["seed"] == first["seed"]}
+    differ = [(r["test_length"], shipped[r["test_length"]], r["accuracy"]) for r in records
+              if r["test_length"] in shipped and r["accuracy"] != shipped[r["test_length"]]]
+    if differ or not shipped:
+        raise ValueError(f"the base RoPE model of {first['task']}, seed {first['seed']}, is not the shipped one "
+                         f"(test length, results.jsonl, now: {differ[:5]}); regenerate results.jsonl on this machine.")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -163,6 +277,14 @@ def main(argv: list[str] | None = None) -> int:
             _, records = run_cell(args.task, args.scheme, _seed(args.seed), recipe)
             for record in records:
                 print(json.dumps(record), flush=True)
+        elif args.command == "extend":
+            from posenc.lab.extend import base_model, extension_records
+
+            task, method, factor, steps, seed = _extend_arguments(args)
+            for record in extension_records(base_model(task, seed), task, method, factor, steps, seed):
+                print(json.dumps(record), flush=True)
+        elif args.command == "regenerate-extension":
+            regenerate_extension(args.out, args.fresh)
         else:
             regenerate(args.out, args.fresh)
     except ValueError as err:

@@ -90,6 +90,12 @@ class Rotary(Positions):
         """DroPE: no rotation from now on (the layer becomes NoPE)."""
         self.dropped = True
 
+    def stretch(self, rope_type: str, **params: object) -> None:
+        """Context extension: θ_i (and the scale of cos and sin) from one of posenc's RoPE scalings,
+        :data:`posenc.schemes.rope.scalings.ROPE_SCALINGS` (``"linear"`` = position interpolation, ``"ntk"``,
+        ``"yarn"``, ``"llama3"``, …); the rotation has no weights, so nothing learned changes."""
+        self.rope = RotaryEmbedding(self.rope.d, rope_type=rope_type, **params)
+
 
 class XPosRotary(Positions):
     """xPos (arXiv:2212.10554): RoPE with a per-pair decay ζ^(n/scale_base), queries up and keys down."""
