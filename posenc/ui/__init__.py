@@ -7,7 +7,12 @@
 - :mod:`~posenc.ui.lecture`: a lecture's bar, keys, speaker's note and QR code (``?lecture=&slide=``);
 - :mod:`~posenc.ui.binding`: every control bound to the URL (parse, clamp, warn, escaped);
 - :mod:`~posenc.ui.compute`: cached computations shared between sessions, threads, errors as messages;
-- :mod:`~posenc.ui.views`: the cached figures of the pages;
+- :mod:`~posenc.ui.scheme_views`: what the pages show of each scheme, one entry per registry key: its
+  How it works view (:mod:`~posenc.ui.how_it_works`, one module per family), the matrix's sentence, its
+  rotation check (:mod:`~posenc.ui.shift_check` for rotary schemes); :mod:`~posenc.ui.precision_views`: the
+  Precision page's sections per scheme;
+- :mod:`~posenc.ui.views`: the cached figures of the pages; :mod:`~posenc.ui.real_lengths`: the curves at a
+  model's real context and where its RoPE scaling acts;
 - :mod:`~posenc.ui.downloads`: .npy and .csv downloads;
 - :mod:`~posenc.ui.presenter`: presenter mode, chart export and each chart's text alternative;
 - :mod:`~posenc.ui.accessibility`: page-wide CSS and script for keyboards and phones;

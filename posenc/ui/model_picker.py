@@ -4,8 +4,9 @@ context as the length (capped at the sidebar's 4,096), with a line "as in <model
 
 Which layers: a model whose layers differ (Gemma 3's local and global layers, Llama 4's NoPE layers) is
 shown through its global layers (``full_attention``, else its most common layer type); the line names the
-others. Options the registry has no control for (llama3's frequency bands, YaRN's betas,
-LongRoPE's lists) are listed with the model's values: the sidebar's views use posenc's defaults for them.
+others. Options the registry has no control for (llama3's frequency bands, YaRN's betas, LongRoPE's lists)
+are listed with the model's values, and every view computes with them while the sidebar shows the model's
+scheme and choices (its scaling: :func:`in_force`); a link carries them as ``model=``.
 
 A link with ``model`` and settings of its own (a student moved d_model, then shared the view) opens with
 those settings over the model's, and the sidebar says which settings now differ from the model.
@@ -84,7 +85,23 @@ def picker() -> tuple[str, dict[str, int | float | str], dict[str, object]] | No
     return key, values, left_out
 
 
-def describe(picked, held: dict[str, object]) -> None:
+def in_force(picked, scheme: str, options: tuple[tuple[str, object], ...]) -> tuple[tuple[str, object], ...]:
+    """The model's values of the options the sidebar has no control for, as (name, value) pairs to append to the
+    sidebar's ``options``: while the sidebar shows the model's scheme with the model's choices (its rope_type and
+    layout), the views compute what the model computes (Llama 4's high_freq_factor = 1, gpt-oss's untruncated
+    YaRN, DeepSeek-V3's mscale, Phi-3's factor lists); once a student picks another scheme or scaling, none."""
+    _, values, left_out = picked
+    if values["scheme"] != scheme:
+        return ()
+    held = dict(options)
+    prefix = f"{scheme}."
+    if any(str(held.get(name.removeprefix(prefix))) != value
+           for name, value in values.items() if name.startswith(prefix) and isinstance(value, str)):
+        return ()
+    return tuple(sorted((name, value) for name, value in left_out.items() if name not in held))
+
+
+def describe(picked, held: dict[str, object], applied: bool = True) -> None:
     """The line "as in <model>", what the sidebar cannot set, and which settings now differ from the model."""
     key, values, left_out = picked
     model = models.get(key)
@@ -99,7 +116,8 @@ def describe(picked, held: dict[str, object]) -> None:
     if model.context_length > MAX_LENGTH:
         lines.append(f"Length {MAX_LENGTH:,} of its {model.context_length:,} (the sidebar's cap).")
     if left_out:
-        lines.append("Not in the sidebar (its views use posenc's defaults): " + ", ".join(
+        lines.append(("Not in the sidebar, the views use the model's: " if applied else
+                      "Not in the sidebar, the model's (not used with this scheme or scaling): ") + ", ".join(
             f"{name} = {_short(value)}" for name, value in left_out.items()) + ".")
     differ = [f"{name} is {number_text(held[name]) if not isinstance(held[name], str) else held[name]} here, "
               f"{number_text(value) if not isinstance(value, str) else value} in {model.label}"

@@ -56,14 +56,13 @@ def live_run(scheme: str, length: int, d_model: int, base: float, options: tuple
         output = namespace["output"]().double().numpy()
     result = {"repr": repr(module), "tensors": tensors, "shape": output.shape,
               "gap": _gap(output, export.reference_output(scheme, length, d_model, base, **dict(options)))}
-    if hasattr(module, "bias_by_offset"):  # forward(): the full matrix, on the first positions
+    forward_bias = export.EXPORTS[scheme].forward_bias
+    if forward_bias is not None:  # forward(): the full matrix, on the first positions
         short = min(length, FULL_BIAS_LENGTH)
         import posenc
 
         with torch.no_grad():
-            full = module(short)
-            if hasattr(module, "query"):  # relative vectors a_{j−i} (Shaw): the bias is their product with a query
-                full = ((full.double() @ module.query.double()) / np.sqrt(d_model))[None]
+            full = forward_bias(module, short, d_model)
         result["forward"] = (short, _gap(full.double().numpy(),
                                          posenc.get_scheme(scheme).bias(short, d_model, base, **dict(options))))
     return result
@@ -81,7 +80,7 @@ def modules_panel(c: sidebar.Controls) -> None:
         st.caption("No parameters and no buffers.")
     left, right = st.columns(2)
     left.metric("max |torch − numpy|", f"{run['gap']:.2e}")
-    right.caption(f"output() of the file, shape {run['shape']}: {export.WHAT[_family(c.scheme)]}, "
+    right.caption(f"output() of the file, shape {run['shape']}: {export.EXPORTS[c.scheme].output}, "
                   f"against posenc's numpy (float64).")
     if "forward" in run:
         short, gap = run["forward"]
@@ -98,12 +97,6 @@ def modules_panel(c: sidebar.Controls) -> None:
         st.code(text, language="python")
     else:
         st.caption(f"The file carries the learned weights ({len(text) / 1024:.0f} kB): download it to read it.")
-
-
-def _family(scheme: str) -> str:
-    import posenc
-
-    return posenc.get_scheme(scheme).family
 
 
 def live_expander(c: sidebar.Controls) -> None:

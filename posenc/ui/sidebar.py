@@ -28,7 +28,7 @@ class Controls:
     base: float
     length: int
     scheme: str
-    options: tuple[tuple[str, object], ...]  # the scheme's own options, hashable for the cache
+    options: tuple[tuple[str, object], ...]  # the scheme's options (and a model's the sidebar cannot set), hashable
     model: str | None = None  # the released model picked in the sidebar (posenc.models), if any
 
     @property
@@ -83,9 +83,11 @@ def draw() -> Controls:
         d_model, base, length = (bound_control(o, o.name) for o in SHARED_CONTROLS)
         options = tuple((o.name, bound_control(o, f"{scheme}.{o.name}")) for o in schemes[scheme].options)
         d_model, base, length, options = _combined(scheme, d_model, base, length, options)
+        extra = model_picker.in_force(picked, scheme, options) if picked else ()  # the model's unset options
         if picked:
             held = {"scheme": scheme, "d_model": d_model, "n": base, "length": length}
-            model_picker.describe(picked, held | {f"{scheme}.{name}": value for name, value in options})
+            model_picker.describe(picked, held | {f"{scheme}.{name}": value for name, value in options}, bool(extra))
+        options += extra
         present = presenter.toggle()
     presenter.apply(present)
     st.session_state[_DRAWN] = Controls(int(d_model), float(base), int(length), scheme, options,
@@ -132,10 +134,12 @@ def for_view(c: Controls, *, even_d_model: bool = False, every_scheme: bool = Fa
     """The settings a view can draw: an even d_model where it pairs dimensions, or settings every
     scheme takes with its default options (the comparison). A change is announced, the sidebar kept."""
     shared, notes = valid_for_all(c.length, c.d_model, c.base) if every_scheme else (vars(c), [])
-    settings, more = valid_settings(c.scheme, shared["length"], shared["d_model"], shared["base"], c.option_dict,
-                                    even_d_model=even_d_model)
+    controlled = {o.name for o in posenc.get_scheme(c.scheme).options}  # a model's other options pass unchanged
+    settings, more = valid_settings(c.scheme, shared["length"], shared["d_model"], shared["base"],
+                                    {k: v for k, v in c.options if k in controlled}, even_d_model=even_d_model)
     notes += [note for note in more if note not in notes]
     for note in notes:
         st.info(note, icon=":material/tune:")
     return Controls(settings["d_model"], settings["base"], settings["length"], c.scheme,
-                    tuple((name, settings["options"][name]) for name, _ in c.options), c.model)
+                    tuple((name, settings["options"][name] if name in controlled else value)
+                          for name, value in c.options), c.model)

@@ -86,3 +86,31 @@ def test_the_layers_view_shows_each_layer_type_and_how_far_a_token_sees():
     spec = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if "how far a token sees" in c.proto.spec)
     assert [trace["name"] for trace in spec["data"]][:2] == ["sliding_attention (29 layers)", "full_attention (5 layers)"]
     assert any("after layer 5 a token can depend on the whole 131,072-token context" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("name, option, model_value", [
+    ("llama-4-scout", "high_freq_factor", 1.0),  # posenc's default: 4.0
+    ("gpt-oss-20b", "truncate", False),  # posenc's default: True
+    ("deepseek-v3", "mscale", 1.0),  # posenc's default: None (YaRN's attention factor 0.1·ln s + 1)
+])
+def test_the_views_compute_with_the_model_s_options_the_sidebar_cannot_set(name, option, model_value):
+    """How it works' RoPE decay under ?model= is the model's curve (its bands, truncation or mscale), not the one
+    with posenc's defaults; once the student picks another scaling, the model's options no longer apply."""
+    from apptest_helpers import charts, run
+    from plotly_data import decode
+
+    at = run({"model": name}, "pages/details.py", timeout=90)
+    values, left_out = model_picker.preset(name)
+    assert left_out[option] == model_value
+    options = {key.split(".", 1)[1]: value for key, value in values.items() if key.startswith("rope.")}
+    scheme = posenc.get_scheme("rope")
+    width, length, base = values["d_model"], values["length"], values["n"]
+    decay = next(chart for chart in charts(at) if chart["layout"]["title"]["text"].startswith("q·k against the offset"))
+    drawn = decode(decay["data"][0]["y"])
+    model_curve = scheme.offset_curve(length, width, base, **options | left_out)[1]
+    default_curve = scheme.offset_curve(length, width, base, **options)[1]
+    assert abs(model_curve - default_curve).max() > 1e-6  # the option matters at these settings
+    assert abs(drawn - model_curve).max() < 1e-9
+    assert any("the views use the model's" in c.value for c in at.sidebar.caption)
+    at.sidebar.selectbox(key="rope.rope_type").select("linear").run()
+    assert any("not used with this scheme or scaling" in c.value for c in at.sidebar.caption)
