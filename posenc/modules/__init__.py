@@ -5,6 +5,8 @@ scheme to 1e-6 (tests/modules/ check the parity).
 """
 
 from posenc.modules.absolute import LearnedPositionalEmbedding, NoPositionalEncoding
+from posenc.modules.cope import ContextualPositions
+from posenc.modules.fire import FIREBias
 from posenc.modules.kerple import KerpleBias
 from posenc.modules.relative import ALiBiBias, ShawRelativePositions, T5RelativeBias
 from posenc.modules.rope import RotaryEmbedding
@@ -14,6 +16,8 @@ from posenc.modules.xpos import XPos
 
 __all__ = [
     "ALiBiBias",
+    "ContextualPositions",
+    "FIREBias",
     "KerpleBias",
     "LearnedPositionalEmbedding",
     "NoPositionalEncoding",
