@@ -21,7 +21,7 @@ def test_half_open_gates_count_half_a_position_per_key():
     assert [float(v) for v in p[1]] == [1.0, 0.5, 0.0, 0.0, 0.0, 0.0]  # a later key counts nothing
     with torch.no_grad():
         cope.embeddings.copy_(torch.tensor([[0.0], [1.0], [2.0]]))  # e[p] = p: the term is p·q
-    term = cope(torch.full((1, 6, 1), 2.0), logits)[0]
+    term = cope(torch.full((1, 6, 1), 2.0), logits)[0].detach()
     assert torch.equal(term, 2.0 * p) and float(term[5, 3]) == 3.0  # 1.5, halfway between e[1] and e[2], times q = 2
 
 
