@@ -4,6 +4,8 @@
 - :mod:`~posenc.analysis.distances`: distances and differences between encodings;
 - :mod:`~posenc.analysis.cells`: the cells a chart shows, computed without the full table;
 - :mod:`~posenc.analysis.curves`: the offset curve every scheme shares, from closed forms;
+- :mod:`~posenc.analysis.reach`: that curve at chosen offsets only, as far as a model's real context (10M);
+- :mod:`~posenc.analysis.scaling_regions`: where a RoPE context extension acts, pair by pair;
 - :mod:`~posenc.analysis.properties` and :mod:`~posenc.analysis.verdicts`: seed 001's criteria,
   measured, and the verdicts drawn from the measurements.
 """

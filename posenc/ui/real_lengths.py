@@ -13,7 +13,7 @@ import streamlit as st
 import posenc
 from posenc import models
 from posenc.analysis import reach, scaling_regions
-from posenc.figures import real_lengths as figures
+from posenc.figures import long_context as figures
 from posenc.schemes.rope.frequencies import rotary_dims
 from posenc.ui import compute, model_picker, presenter
 from posenc.ui.compute import shared_figure

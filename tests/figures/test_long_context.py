@@ -1,8 +1,8 @@
-"""posenc.figures.real_lengths: the figures hold the numbers they are given, on the axes they say."""
+"""posenc.figures.long_context: the figures hold the numbers they are given, on the axes they say."""
 
 import numpy as np
 
-from posenc.figures.real_lengths import REGION_COLOURS, reach_grid, scaling_regions_figure
+from posenc.figures.long_context import REGION_COLOURS, reach_grid, scaling_regions_figure
 
 
 def test_reach_grid_draws_each_curve_on_a_log_axis_with_the_contexts_marked():
@@ -10,13 +10,16 @@ def test_reach_grid_draws_each_curve_on_a_log_axis_with_the_contexts_marked():
     curves = {"A": (x, np.array([1.0, 0.5, 0.25, 0.0]), "score"), "B": (x, -np.log1p(x), "bias"),
               "C": (x, np.zeros(4), "similarity")}
     fig = reach_grid(curves, {"trained context L₀": 8192, "model's context": 131_072}, x_label="distance")
-    assert [trace.name for trace in fig.data] == ["A", "B", "C"]
+    assert [trace.name for trace in fig.data[:3]] == ["A", "B", "C"]
     np.testing.assert_array_equal(fig.data[1].x, x)
     np.testing.assert_array_equal(fig.data[1].y, -np.log1p(x))
     assert fig.data[2].xaxis == "x3" and fig.layout.xaxis3.type == "log" and fig.layout.xaxis.type == "log"
-    assert len(fig.layout.shapes) == 6  # two marks in each of the three panels
-    assert sorted({shape.x0 for shape in fig.layout.shapes}) == [8192, 131_072]
-    assert {shape.xref for shape in fig.layout.shapes} == {"x", "x2", "x3"}
+    marks = fig.data[3:]  # one trace of vertical lines per panel, over its values' range
+    assert [mark.xaxis for mark in marks] == ["x", "x2", "x3"]
+    np.testing.assert_array_equal(marks[0].x, [8192, 8192, np.nan, 131_072, 131_072, np.nan])  # NaN: a gap
+    np.testing.assert_array_equal(marks[0].y, [0.0, 1.0, np.nan, 0.0, 1.0, np.nan])
+    np.testing.assert_array_equal(marks[1].y[:2], [-np.log1p(131_071), -np.log1p(1)])
+    np.testing.assert_array_equal(marks[2].y[:2], [-0.5, 0.5])  # a flat curve: a unit-high line around it
     assert "131,072" in fig.layout.title.text and "8,192" in fig.layout.title.text
 
 

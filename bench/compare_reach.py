@@ -1,0 +1,94 @@
+"""The Comparison page at a model's real context against today's page at 4,096 positions, cold, side by side.
+
+Run from the repository root (about a minute on 2 cores):
+
+    python bench/compare_reach.py [--repeats 7]
+
+Each measurement is a fresh Python process (nothing imported or cached before): Streamlit's AppTest opens
+the app, runs the default page once (imports, the sidebar), every Streamlit cache and posenc's figure caches
+are cleared and the garbage collected (as bench/bench_cold.py: otherwise the full collection the warm-up has
+made due, 60–100 ms, lands in whichever run allocates next), then the Comparison page runs once and is timed, and the bytes of its charts' specs (what the
+browser receives and draws) are counted. The configurations alternate within each repeat, so a busy
+machine slows them alike; the medians and their ratio are printed (issue 29 part 3's target: ≤ 1.0).
+
+- ``4096, no model``: today's page, ?length=4096 with Llama 3.1 8B's settings typed in by hand (d_model 128,
+  n 500,000, RoPE llama3 ×8 from 8,192, half layout): every curve at the 8,191 offsets −4095 … 4095.
+- ``llama-3.1-8b``: ?model=llama-3.1-8b, every curve to 131,072 positions (256 log-spaced distances) and the
+  scaling's regions.
+- ``llama-4-scout``: ?model=llama-4-scout, 10,485,760 positions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TODAY = {"length": "4096", "d_model": "128", "n": "500000", "scheme": "rope", "rope.layout": "half",
+         "rope.rope_type": "llama3", "rope.factor": "8", "rope.original_max_position_embeddings": "8192"}
+CONFIGURATIONS = {"4096, no model": TODAY, "llama-3.1-8b": {"model": "llama-3.1-8b"},
+                  "llama-4-scout": {"model": "llama-4-scout"}}
+
+
+def child(name: str) -> None:
+    """One cold run of the Comparison page under configuration ``name``: prints {seconds, bytes, problems}."""
+    sys.path.insert(0, str(ROOT))
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    from posenc.ui import real_lengths, views
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.query_params.update(CONFIGURATIONS[name])
+    at.run()  # AppTest opens the default page first: imports and the sidebar, not timed
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    for builder in (views.comparison_figure, real_lengths.reach_figure, real_lengths.scaling_figure):
+        builder.cache_clear()
+    gc.collect()  # as bench_cold.py: a full collection due from the warm-up lands in neither run (60–100 ms)
+    start = time.perf_counter()
+    at.switch_page("pages/compare.py").run()
+    seconds = time.perf_counter() - start
+    sent = sum(len(chart.proto.spec) for chart in at.get("plotly_chart"))
+    problems = [str(e.value) for e in at.exception] + [str(w.value) for w in at.warning]
+    print(json.dumps({"seconds": seconds, "bytes": sent, "problems": problems}))
+
+
+def measure(name: str) -> dict:
+    done = subprocess.run([sys.executable, __file__, "--child", name], cwd=ROOT, capture_output=True, text=True,
+                          check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--child", choices=list(CONFIGURATIONS), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(args.child)
+        return 0
+    runs: dict[str, list[dict]] = {name: [] for name in CONFIGURATIONS}
+    for _ in range(args.repeats):
+        for name in CONFIGURATIONS:  # alternating: a busy moment slows every configuration alike
+            runs[name].append(measure(name))
+    baseline = statistics.median(r["seconds"] for r in runs["4096, no model"])
+    print("| Comparison page | cold s (median) | min … max | chart bytes | ratio to 4096 |\n|---|---|---|---|---|")
+    for name, found in runs.items():
+        times = [r["seconds"] for r in found]
+        problems = sorted({p for r in found for p in r["problems"]})
+        print(f"| {name} | {statistics.median(times):.3f} | {min(times):.3f} … {max(times):.3f} | "
+              f"{found[-1]['bytes']:,} | {statistics.median(times) / baseline:.2f} |"
+              + (f" problems: {problems}" if problems else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
