@@ -15,7 +15,7 @@ its ratio to today's page (issue 29 part 3's target: ≤ 1.0). On a shared machi
 
 - ``4096, no model``: today's page, ?length=4096 with Llama 3.1 8B's settings typed in by hand (d_model 128,
   n 500,000, RoPE llama3 ×8 from 8,192, half layout): every curve at the 8,191 offsets −4095 … 4095.
-- ``llama-3.1-8b``: ?model=llama-3.1-8b, every curve to 131,072 positions (256 log-spaced distances) and the
+- ``llama-3.1-8b``: ?model=llama-3.1-8b, every curve to 131,072 positions (210 log-spaced distances) and the
   scaling's regions.
 - ``llama-4-scout``: ?model=llama-4-scout, 10,485,760 positions.
 """

@@ -19,7 +19,7 @@ from posenc.ui import compute, model_picker, presenter
 from posenc.ui.compute import shared_figure
 from posenc.ui.sidebar import Controls
 
-POINTS = 256  # distances drawn per curve, log-spaced from 1 to the context
+POINTS = 256  # log-spaced distances asked per curve (rounding to whole ones merges the smallest: ~210 drawn)
 
 
 def model_options(c: Controls) -> tuple[tuple[str, object], ...]:
@@ -92,8 +92,9 @@ def comparison(c: Controls) -> None:
     """The Comparison page under a model: every curve to the model's context, then where its scaling acts."""
     model = models.get(c.model)
     options = model_options(c)
+    drawn = len(reach.log_offsets(model.context_length, POINTS)) - 1
     st.caption(f"Under **{model.label}**: every curve reaches its context, {model.context_length:,} positions, "
-               f"computed at {POINTS} distances spaced on a log axis (a key i − j positions before its query; the "
+               f"computed at {drawn} distances spaced on a log axis (a key i − j positions before its query; the "
                f"sidebar's length, {c.length:,}, bounds the pages that build matrices). d_model = {c.d_model}, "
                f"n = {c.base:g}; the selected scheme ({posenc.get_scheme(c.scheme).label}) uses the sidebar's "
                "options and the model's, the others their defaults.")

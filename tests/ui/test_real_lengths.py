@@ -37,6 +37,7 @@ def test_llama_3_1_curves_reach_131072_positions():
     after = {t["name"]: t for t in regions["data"]}["after, interpolated (29)"]
     np.testing.assert_allclose(decode(after["y"]), found.after[found.region == "interpolated"], rtol=1e-12)
     assert any("29 keep θᵢ" in c.value and "6 in between" in c.value for c in at.caption)
+    assert any(f"computed at {len(distances)} distances" in c.value for c in at.caption)
 
 
 def test_llama_4_scout_reaches_ten_million():
