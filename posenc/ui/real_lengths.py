@@ -3,7 +3,8 @@ reaches (131,072 positions for Llama 3.1, 10,485,760 for Llama 4 Scout), and whe
 
 The curves are computed only at the distances drawn (posenc.analysis.reach.log_offsets: about 256, log-spaced),
 so the page costs what it cost at 4,096 positions; the sidebar's length cap (4,096) still bounds every view that
-builds a matrix. :func:`scaling_view` can be called from any page (the RoPE "How it works" view, for one).
+builds a matrix. :func:`decay_view` and :func:`scaling_view` can be called from any page (the RoPE "How it works"
+view, for one).
 """
 
 from __future__ import annotations
@@ -67,6 +68,28 @@ def scaling_figure(d_model: int, base: float, options: tuple, context: int, titl
     found = scaling_regions.scaling_regions(d_rot, base, chosen["rope_type"], context=context, **params)
     return figures.scaling_regions_figure(found.before, found.after, found.region, original=found.original,
                                           context=found.context, bounds=found.bounds, title=title), found
+
+
+@shared_figure
+def decay_figure(scheme: str, context: int, d_model: int, base: float, options: tuple):
+    """One scheme's offset curve (RoPE's and xPos's: the q·k decay) at log-spaced distances 1 … context − 1 of a key
+    before its query, the trained and the model's context marked."""
+    distances = reach.log_offsets(context, POINTS)[1:]
+    entry = posenc.get_scheme(scheme)
+    values = reach.curve_at(scheme, -distances, context, d_model, base, **dict(options))
+    return figures.reach_grid({f"{entry.label}: {entry.curve_label}"[:80]: (distances, values, "score")},
+                              contexts(dict(options), context), x_label="distance i − j (log)", columns=1)
+
+
+def decay_view(c: Controls) -> None:
+    """Under a model (``c.model``): the selected scheme's curve (RoPE's decay) as far as the model's context, with
+    the sidebar's and the model's options; nothing without a model. For the RoPE "How it works" view."""
+    if not c.model:
+        return
+    model = models.get(c.model)
+    st.subheader(f"The decay as far as {model.label}'s context ({model.context_length:,} positions)")
+    presenter.chart(compute.or_stop(decay_figure, c.scheme, model.context_length, c.d_model, c.base, model_options(c)),
+                    key="decay_to_context")
 
 
 def scaling_view(d_model: int, base: float, options: tuple, context: int, label: str) -> None:

@@ -63,3 +63,28 @@ def test_without_a_model_the_page_is_unchanged():
     alibi = drawn[0]["data"][list(posenc.SCHEMES).index("alibi")]
     np.testing.assert_array_equal(decode(alibi["x"]), offsets)
     np.testing.assert_allclose(decode(alibi["y"]), values, equal_nan=True)
+
+
+def _decay_script():
+    from posenc.ui import real_lengths
+    from posenc.ui.sidebar import Controls
+
+    options = (("layout", "half"), ("rope_type", "llama3"), ("factor", 8.0),
+               ("original_max_position_embeddings", 8192), ("rotary_fraction", 1.0))
+    real_lengths.decay_view(Controls(128, 500_000.0, 4096, "rope", options, "llama-3.1-8b"))
+    real_lengths.decay_view(Controls(128, 500_000.0, 4096, "rope", options, None))  # no model: nothing
+
+
+def test_the_decay_view_reaches_the_model_s_context():
+    """decay_view, for the RoPE "How it works" view: RoPE's q·k at 1 … 131,071, with the model's bands."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_decay_script, default_timeout=60).run()
+    assert not at.exception, [e.value for e in at.exception]
+    (decay,) = charts(at)
+    distances = reach.log_offsets(131_072)[1:]
+    np.testing.assert_array_equal(decode(decay["data"][0]["x"]), distances)
+    np.testing.assert_allclose(decode(decay["data"][0]["y"]),
+                               reach.curve_at("rope", -distances, 131_072, 128, 500_000.0, **LLAMA_OPTIONS),
+                               rtol=1e-12, atol=1e-12)
+    assert [s.value for s in at.subheader] == ["The decay as far as Llama 3.1 8B's context (131,072 positions)"]
