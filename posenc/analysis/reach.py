@@ -75,33 +75,36 @@ def _cosines(offsets: np.ndarray, theta: np.ndarray) -> np.ndarray:
 # --- absolute schemes: the mean similarity PE[i]·PE[i+Δ] -----------------------------------------
 
 
+def _unpaired_sine(offsets: np.ndarray, length: int, theta: float) -> np.ndarray:
+    """The mean over i < n = L − |Δ| of sin(iθ)·sin((i + |Δ|)θ) (an odd d_model's last column, a sine alone):
+    sin a·sin b = ½(cos(a − b) − cos(a + b)) and Σ_{i<n} cos((2i + |Δ|)θ) = sin(nθ)·cos((n − 1 + |Δ|)θ)/sin θ
+    (a Dirichlet sum) give ½cos(Δθ) − sin(nθ)·cos((n − 1 + |Δ|)θ) / (2n·sin θ)."""
+    distance = np.abs(offsets).astype(np.float64)
+    n = length - distance  # ≥ 1: the offsets are checked below the length
+    sine = math.sin(theta)
+    if sine == 0.0:  # θ = 0 (an underflowed frequency): the column is all zeros
+        return np.zeros(len(offsets))
+    return 0.5 * np.cos(distance * theta) - np.sin(n * theta) * np.cos((n - 1 + distance) * theta) / (2.0 * n * sine)
+
+
 def _sinusoidal(offsets, length, d_model, base, *, layout="interleaved", spacing="vaswani"):
-    """s(Δ) = Σ_i cos(Δθ_i) (each (sin, cos) pair; Vaswani et al., arXiv:1706.03762), plus, for an odd
-    d_model, the unpaired sine column's mean over i < L − |Δ| of sin(iθ)·sin((i + |Δ|)θ)
-    = ½cos(Δθ) − sin(nθ)·cos((n − 1 + |Δ|)θ) / (2n·sin θ), n = L − |Δ| (a Dirichlet sum)."""
+    """s(Δ) = Σ_i cos(Δθ_i) over the (sin, cos) pairs (Vaswani et al., arXiv:1706.03762, §3.5: each pair gives
+    sin(iθ)sin((i+Δ)θ) + cos(iθ)cos((i+Δ)θ) = cos(Δθ) at every i), plus an odd d_model's :func:`_unpaired_sine`."""
     d_model = check_d_model(d_model)
-    if layout == "split" and d_model % 2:
-        raise ValueError(f"The split layout needs an even d_model; got {d_model}.")
     if layout not in ("interleaved", "split"):
         raise ValueError(f"layout must be 'interleaved' or 'split'; got {layout!r}.")
+    if layout == "split" and d_model % 2:
+        raise ValueError(f"The split layout needs an even d_model; got {d_model}.")
     theta = frequencies(d_model, base, spacing=spacing)
     values = _cosines(offsets, theta[: d_model // 2])
-    if d_model % 2:
-        last, distance = theta[-1], np.abs(offsets).astype(np.float64)
-        n = length - distance
-        sine = math.sin(last)
-        if abs(sine) < 1e-300:  # θ a multiple of π: every sin(iθ) is 0
-            values = values + 0.0
-        else:
-            values = values + 0.5 * np.cos(distance * last) - (
-                np.sin(n * last) * np.cos((n - 1 + distance) * last) / (2.0 * n * sine))
-    return values
+    return values + _unpaired_sine(offsets, length, float(theta[-1])) if d_model % 2 else values
 
 
 def _learned(offsets, length, d_model, base, *, table_size, seed):
     """The rows the table has (at most table_size ≤ 4096, by the registry's own route); NaN past them."""
-    rows = min(length, int(table_size))
-    inside, values = learned_similarity(rows, d_model, base, table_size=table_size, seed=seed)
+    table_size = check_int(table_size, "table_size", minimum=1, meaning="the number of learned positions")
+    rows = min(length, table_size)
+    _, values = learned_similarity(rows, d_model, base, table_size=table_size, seed=seed)  # offsets −(rows−1)…
     result = np.full(len(offsets), np.nan)
     hit = np.abs(offsets) < rows
     result[hit] = values[offsets[hit] + rows - 1]
@@ -150,8 +153,8 @@ def _masked(values: np.ndarray, offsets: np.ndarray, causal: bool) -> np.ndarray
 def _shaw(offsets, length, d_model, base, *, max_relative_position, seed):
     """q·a_clip(Δ, k)/√d for the seeded unit query (Shaw et al., arXiv:1803.02155)."""
     d_model = check_d_model(d_model)
-    k = int(max_relative_position)
     scores = shaw_embeddings(max_relative_position, d_model, seed=seed) @ shaw_query(d_model, seed=seed)  # (2k+1,)
+    k = len(scores) // 2  # max_relative_position, checked by shaw_embeddings
     return scores[np.clip(offsets, -k, k) + k] / np.sqrt(d_model)
 
 

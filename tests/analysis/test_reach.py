@@ -136,3 +136,21 @@ def test_unknown_options_are_named():
         reach.curve_at("alibi", [0], 10, 16, 1e4, slope=1.0)
     with pytest.raises(ValueError, match="RoPE has no option"):
         reach.curve_at("rope", [0], 10, 16, 1e4, slope=1.0)
+
+
+def test_bad_options_are_named():
+    with pytest.raises(ValueError, match="table_size"):
+        reach.curve_at("learned", [0], 10, 16, 1e4, table_size=0)
+    with pytest.raises(ValueError, match="max_relative_position"):
+        reach.curve_at("shaw", [0], 10, 16, 1e4, max_relative_position=-1)
+    with pytest.raises(ValueError, match="split layout needs an even d_model"):
+        reach.curve_at("sinusoidal", [0], 10, 15, 1e4, layout="split")
+
+
+def test_xpos_refuses_the_key_far_after_the_query():
+    """ζ_i^(−Δ/γ) grows with a key after the query: at Δ = +10⁶ it overflows and is refused; the key before the
+    query (Δ < 0) has decayed below 1e−100 at 10⁷."""
+    with pytest.raises(ValueError, match="xPos score"):
+        reach.curve_at("xpos", [1_000_000], 10_485_760, 128, 1e4)
+    far = reach.curve_at("xpos", [-10_485_759], 10_485_760, 128, 1e4)
+    assert abs(far[0]) < 1e-100
