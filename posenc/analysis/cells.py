@@ -154,8 +154,9 @@ def shaw_clip_cells(length: int, max_relative_position: int, rows: object, cols:
 def _sinusoidal_wavelengths(d_model: int, base: float, **options: object) -> np.ndarray:
     """2π/θ_i of the pair i of every column (interleaved 2i, 2i+1 → i; split i, d/2 + i → i)."""
     d_model = check_d_model(d_model)
-    pair, _ = _pair_of_columns(np.arange(d_model), d_model, str(options.get("layout", "interleaved")))
-    return 2.0 * np.pi / frequencies(d_model, base, spacing=str(options.get("spacing", "vaswani")))[pair]
+    chosen = get_scheme("sinusoidal").defaults() | options
+    pair, _ = _pair_of_columns(np.arange(d_model), d_model, str(chosen["layout"]))
+    return 2.0 * np.pi / frequencies(d_model, base, spacing=str(chosen["spacing"]))[pair]
 
 
 def _no_period(d_model: int, base: float, **options: object) -> None:

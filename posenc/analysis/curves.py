@@ -12,7 +12,6 @@ from collections.abc import Callable
 import numpy as np
 
 from posenc.checks import check_d_model, check_finite, check_length
-from posenc.schemes.absolute import DEFAULT_TABLE_SIZE
 from posenc.schemes.offsets import offset_similarity
 from posenc.schemes.registry import get_scheme
 from posenc.schemes.rope.entry import rope_keywords
@@ -123,7 +122,7 @@ def learned_similarity(length: int, d_model: int, base: float = 10000.0, **optio
     """The learned table's mean PE[i]·PE[i+Δ] over defined rows: only the rows the table has
     (NaN for offsets no pair of them reaches), instead of the full length, 64 columns at a time."""
     length = check_length(length)
-    rows = min(length, int(options.get("table_size", DEFAULT_TABLE_SIZE)))
+    rows = min(length, int((get_scheme("learned").defaults() | options)["table_size"]))
     table = get_scheme("learned").table(rows, d_model, base, **options)
     # the sums over dimensions add up block by block, and the counts of defined pairs are the same
     # in every block: the mean over all columns is the sum of the blocks' means (FFT memory bounded)

@@ -20,6 +20,7 @@ regions and transformers' formulas.
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ import numpy as np
 from posenc.checks import check_choice, check_int
 from posenc.schemes.rope.entry import rope_keywords
 from posenc.schemes.rope.frequencies import rope_inv_freq
-from posenc.schemes.rope.scalings import longrope_scaling_factor
+from posenc.schemes.rope.scalings import longrope_scaling_factor, rope_scaling_parameters
 
 EXTRAPOLATED, IN_BETWEEN, INTERPOLATED = "extrapolated", "in between", "interpolated"
 REGIONS = (EXTRAPOLATED, IN_BETWEEN, INTERPOLATED)
@@ -40,16 +41,17 @@ def _yarn_bounds(params: dict) -> tuple[float, float]:
     """L₀/beta_fast and L₀/beta_slow: the pairs turning more than beta_fast times in L₀ keep θ, fewer than
     beta_slow are interpolated (before the correction range is rounded to whole pairs)."""
     original = params["original_max_position_embeddings"]
-    return original / (params.get("beta_fast") or 32.0), original / (params.get("beta_slow") or 1.0)
+    return original / (params["beta_fast"] or 32.0), original / (params["beta_slow"] or 1.0)  # None: HF's `or`
 
 
 def _llama3_bounds(params: dict) -> tuple[float, float]:
     """L₀/high_freq_factor (shorter wavelengths keep θ) and L₀/low_freq_factor (longer ones: θ/s)."""
     original = params["original_max_position_embeddings"]
-    return original / params.get("high_freq_factor", 4.0), original / params.get("low_freq_factor", 1.0)
+    return original / params["high_freq_factor"], original / params["low_freq_factor"]
 
 
 def _no_bounds(params: dict) -> None:
+    """Linear, NTK and LongRoPE scale pairs by a rule, not by a band of wavelengths."""
     return None
 
 
@@ -61,9 +63,9 @@ SCALING_BOUNDS: dict[str, Callable[[dict], tuple[float, float] | None]] = {
     "llama3": _llama3_bounds,
     "longrope": _no_bounds,
 }
-"""The context extensions, by posenc's rope_type: fn(parameters) -> (shortest wavelength a scaling slows,
-longest it leaves partly unslowed) of its own rule, or None when the rule is not a band of wavelengths. A
-new scaling adds its rope_type here."""
+"""The context extensions, by posenc's rope_type: fn(parameters, the scaling's defaults filled in) -> (the
+wavelength below which its rule keeps θ, the one above which it divides θ by s), or None when the rule is not a
+band of wavelengths. A new scaling adds its rope_type here."""
 
 
 @dataclass(frozen=True)
@@ -112,5 +114,8 @@ def scaling_regions(d_rot: int, base: float, rope_type: str, *, context: int | N
     before, _ = rope_inv_freq(d_rot, base)
     after, _ = rope_inv_freq(d_rot, base, seq_len=context, **scaling)
     ratio = before / after
+    defaults = {name: value for name, value in rope_scaling_parameters(rope_type).items()
+                if value is not inspect.Parameter.empty}
+    bounds = SCALING_BOUNDS[rope_type](defaults | params | {"factor": factor})
     return ScalingRegions(rope_type, 2 * math.pi / before, 2 * math.pi / after, ratio, classify(ratio, factor),
-                          factor, original, context, SCALING_BOUNDS[rope_type](params | {"factor": factor}))
+                          factor, original, context, bounds)
