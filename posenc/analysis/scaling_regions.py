@@ -7,8 +7,9 @@ the scaling's factor s, each pair is
 
 - **extrapolated** (r_i = 1): it turns as trained, so past L₀ it reaches angles it never saw (harmless for a
   pair whose wavelength is far below L₀: it has seen every angle many times);
-- **interpolated** (r_i ≥ s): positions are squeezed by s or more, so the angles over L stay within those
-  of L₀ (position interpolation, arXiv:2306.15595);
+- **interpolated** (r_i ≥ s): positions are squeezed by s or more, so the angles up to s·L₀ stay within those
+  of L₀ (position interpolation, arXiv:2306.15595; a model may be run past s·L₀: Llama 3.1 has s = 8 and
+  L₀ = 8,192 but 131,072 positions);
 - **in between** (1 < r_i < s): partly slowed, e.g. YaRN's ramp (arXiv:2309.00071) between the pairs that turn
   beta_fast and beta_slow times in L₀, or Llama 3's band between L₀/high_freq_factor and L₀/low_freq_factor
   (arXiv:2407.21783).

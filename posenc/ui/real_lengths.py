@@ -105,8 +105,11 @@ def scaling_view(d_model: int, base: float, options: tuple, context: int, label:
     st.caption(
         f"Of {len(found.region)} pairs, {found.count('extrapolated')} keep θᵢ (extrapolated: past L₀ = "
         f"{found.original:,} they turn to angles never trained on, harmless when their wavelength is far below L₀), "
-        f"{found.count('interpolated')} are slowed by the factor s = {found.factor:g} or more (interpolated: over "
-        f"{found.context:,} positions they stay within the angles of L₀), {found.count('in between')} in between."
+        f"{found.count('interpolated')} are slowed by the factor s = {found.factor:g} or more (interpolated: up to "
+        f"s·L₀ = {found.factor * found.original:,.0f} positions they stay within the angles of L₀"
+        + (f"; the model's {found.context:,} positions reach {found.context / (found.factor * found.original):.3g}× "
+           "farther" if found.context > found.factor * found.original * (1 + 1e-9) else "")
+        + f"), {found.count('in between')} in between."
         + (f" The scaling's own bounds: wavelengths {found.bounds[0]:,.4g} and {found.bounds[1]:,.4g}."
            if found.bounds else ""))
 

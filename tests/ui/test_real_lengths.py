@@ -36,7 +36,8 @@ def test_llama_3_1_curves_reach_131072_positions():
     found = scaling_regions.scaling_regions(128, 500_000.0, "llama3", context=131_072, **_LLAMA3_SCALING)
     after = {t["name"]: t for t in regions["data"]}["after, interpolated (29)"]
     np.testing.assert_allclose(decode(after["y"]), found.after[found.region == "interpolated"], rtol=1e-12)
-    assert any("29 keep θᵢ" in c.value and "6 in between" in c.value for c in at.caption)
+    assert any("29 keep θᵢ" in c.value and "6 in between" in c.value and "s·L₀ = 65,536" in c.value
+               and "131,072 positions reach 2× farther" in c.value for c in at.caption)
     assert any(f"computed at {len(distances)} distances" in c.value for c in at.caption)
 
 
