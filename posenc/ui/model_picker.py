@@ -46,8 +46,13 @@ def preset(key: str) -> tuple[dict[str, int | float | str], dict[str, object]]:
     if positional.base:
         values["n"] = float(positional.base)
     controls = {option.name: option for option in entry.options}
+    options = dict(positional.options)
+    if "factor" in controls and "factor" not in options and "max_position_embeddings" in options:
+        # a config without a factor (Phi-3's LongRoPE): transformers takes s = max / original positions
+        # (modeling_rope_utils._compute_longrope_parameters); the sidebar's default 4 would win over it
+        options["factor"] = options["max_position_embeddings"] / options["original_max_position_embeddings"]
     left_out = {}
-    for name, value in positional.options.items():
+    for name, value in options.items():
         option = controls.get(name)
         if option is None or (not option.choices and not option.minimum <= value <= option.maximum):
             left_out[name] = value

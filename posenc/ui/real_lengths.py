@@ -16,22 +16,11 @@ from posenc import models
 from posenc.analysis import reach, scaling_regions
 from posenc.figures import long_context as figures
 from posenc.schemes.rope.frequencies import rotary_dims
-from posenc.ui import compute, model_picker, presenter
+from posenc.ui import compute, presenter
 from posenc.ui.compute import shared_figure
 from posenc.ui.sidebar import Controls
 
 POINTS = 256  # log-spaced distances asked per curve (rounding to whole ones merges the smallest: ~210 drawn)
-
-
-def model_options(c: Controls) -> tuple[tuple[str, object], ...]:
-    """The selected scheme's options: the sidebar's, plus the model's values the sidebar has no control for
-    (Llama 3's bands, YaRN's betas, LongRoPE's lists) when the model's shown layers use that scheme."""
-    model = models.get(c.model)
-    if model.positional(model_picker.shown_layer(model)).scheme != c.scheme:
-        return c.options
-    _, left_out = model_picker.preset(c.model)
-    held = dict(c.options)
-    return c.options + tuple((name, value) for name, value in sorted(left_out.items()) if name not in held)
 
 
 def _extension(options: dict) -> bool:
@@ -88,7 +77,7 @@ def decay_view(c: Controls) -> None:
         return
     model = models.get(c.model)
     st.subheader(f"The decay as far as {model.label}'s context ({model.context_length:,} positions)")
-    presenter.chart(compute.or_stop(decay_figure, c.scheme, model.context_length, c.d_model, c.base, model_options(c)),
+    presenter.chart(compute.or_stop(decay_figure, c.scheme, model.context_length, c.d_model, c.base, c.options),
                     key="decay_to_context")
 
 
@@ -117,7 +106,7 @@ def scaling_view(d_model: int, base: float, options: tuple, context: int, label:
 def comparison(c: Controls) -> None:
     """The Comparison page under a model: every curve to the model's context, then where its scaling acts."""
     model = models.get(c.model)
-    options = model_options(c)
+    options = c.options  # the sidebar's, with the model's options it cannot set (sidebar.draw)
     drawn = len(reach.log_offsets(model.context_length, POINTS)) - 1
     st.caption(f"Under **{model.label}**: every curve reaches its context, {model.context_length:,} positions, "
                f"computed at {drawn} distances spaced on a log axis (a key i − j positions before its query; the "

@@ -114,3 +114,27 @@ def test_the_views_compute_with_the_model_s_options_the_sidebar_cannot_set(name,
     assert any("the views use the model's" in c.value for c in at.sidebar.caption)
     at.sidebar.selectbox(key="rope.rope_type").select("linear").run()
     assert any("not used with this scheme or scaling" in c.value for c in at.sidebar.caption)
+
+
+@pytest.mark.parametrize("name", posenc.models.names())
+def test_the_sidebar_s_settings_give_the_model_s_frequencies(name):
+    """What ?model= puts in the sidebar, with the options in force the sidebar cannot set, gives the frequencies and
+    attention factor transformers computes for the model's shown layers (posenc.models.rope_inv_freq), inside the
+    trained context and at the model's whole context (Phi-3: factor 32 = 131,072 / 4,096, as transformers derives it)."""
+    import numpy as np
+
+    from posenc.schemes.rope.entry import rope_keywords
+
+    model = posenc.models.get(name)
+    values, left_out = model_picker.preset(name)
+    if values["scheme"] != "rope":
+        pytest.skip(f"{name} does not rotate")
+    scheme = "rope"
+    options = {key.split(".", 1)[1]: value for key, value in values.items() if key.startswith(f"{scheme}.")}
+    options |= dict(model_picker.in_force((name, values, left_out), scheme, tuple(options.items())))
+    params = {key: value for key, value in rope_keywords(options).items() if key != "layout"}
+    for seq_len in (None, model.context_length):
+        theta, attention = posenc.rope_inv_freq(values["d_model"], values["n"], seq_len=seq_len, **params)
+        want, want_attention = posenc.models.rope_inv_freq(name, model_picker.shown_layer(model), seq_len=seq_len)
+        np.testing.assert_allclose(theta[theta > 0], want, rtol=1e-12)
+        assert attention == pytest.approx(want_attention, rel=1e-12)

@@ -6,10 +6,11 @@ import numpy as np
 import streamlit as st
 
 import posenc
+from posenc import models
 from posenc.figures import charts
 from posenc.schemes.rope.entry import rope_keywords
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, compute, motion, presenter, views
+from posenc.ui import binding, compute, motion, presenter, real_lengths, views
 from posenc.ui.how_it_works.images import rope_grid
 from posenc.ui.sidebar import Controls
 
@@ -26,6 +27,7 @@ def rope(c: Controls) -> None:
     offsets, scores = compute.or_stop(compute.offset_curve, c.scheme, c.length, c.d_model, c.base, c.options)
     presenter.chart(charts.line_chart(offsets, {"q·k / d_model": scores}, title="q·k against the offset: long-range decay",
                                        x_label="offset n − m", y_label="score (q = k = ones)"), key="rope_decay")
+    real_lengths.decay_view(c)  # under a model: the same decay as far as its context, at log-spaced distances
     original = int(options["original_max_position_embeddings"])
     waves = {name: w for name, w in compute.rope_wavelengths(c.d_model, c.base, c.options, c.length).items()
              if len(w) == rotated}
@@ -34,6 +36,9 @@ def rope(c: Controls) -> None:
                              y_label="wavelength (positions)", log_y=True)
     fig.update_traces(selector=dict(name=f"original context {original}"), line_dash="dash")
     presenter.chart(fig, key="rope_wavelengths")
+    if c.model:  # where the model's scaling acts, pair by pair, against its trained and its whole context
+        model = models.get(c.model)
+        real_lengths.scaling_view(c.d_model, c.base, c.options, model.context_length, model.label)
     missing = [name for name in posenc.ROPE_SCALINGS if name not in waves]
     if missing:
         st.caption(f"Not drawn: {', '.join(missing)} (they cannot take these settings: ntk and dynamic need at "
