@@ -3,6 +3,7 @@
 import streamlit as st
 
 from posenc.lab import results
+from posenc.lab.extension import METHODS
 from posenc.lab.names import SCHEME_LABELS, SCHEMES, TASKS
 from posenc.lab.recipe import DEFAULT
 from posenc.schemes.scheme import Option
@@ -46,6 +47,22 @@ st.caption(f"The seed-0 model of {SCHEME_LABELS[map_scheme]}, reading one test s
 lab.attention_view(task, map_scheme, int(layer))
 st.markdown(f"**As the string grows**: the same heads at every test length from 1 to {DEFAULT.test_max_length} digits.")
 lab.attention_animation_view(task, map_scheme, int(layer))
+
+st.subheader("Stretching RoPE")
+st.markdown(f"RoPE fails past {length} digits above, yet the models people use are RoPE stretched 4× to 64× past "
+            "their training context. Here the shipped RoPE models are stretched to 2L or 4L by the scalings of the "
+            "RoPE page (plain extrapolation, position interpolation, NTK-aware, YaRN, Llama 3; original context: "
+            f"the {2 * length + 2} tokens of the longest training sequence) and tested as they are (zero-shot) and "
+            "after a short fine-tune at the stretched lengths.")
+methods = binding.bound_names("methods", tuple(METHODS), tuple(METHODS), "stretch_methods",
+                              help="The curves drawn. " + lab.METHOD_NAMES)
+columns = st.columns(2)
+stretch = []
+for column, option in zip(columns, lab.STRETCH):
+    with column:
+        stretch.append(int(binding.bound_control(option, option.name)))
+lab.stretching_view(task, methods, *stretch)
+st.markdown("**The papers' claims, checked on these numbers**\n\n" + lab.claims_reading())
 
 st.subheader("Train your own")
 st.markdown("One scheme on the task above with your own training length, steps and seed, trained now on this "

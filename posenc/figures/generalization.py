@@ -22,9 +22,11 @@ def _rgba(colour: str, alpha: float) -> str:
 
 
 def accuracy_chart(lengths: np.ndarray, series: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]], *,
-                   train_max_length: int, title: str, height: int = 480) -> go.Figure:
+                   train_max_length: int, title: str, height: int = 480,
+                   extended_length: int | None = None) -> go.Figure:
     """One curve per entry of ``series`` (label -> (mean, lowest, highest) over seeds, one value per
-    test length), the band between lowest and highest shaded, and the training lengths 1…L shaded grey."""
+    test length), the band between lowest and highest shaded, and the training lengths 1…L shaded grey;
+    ``extended_length``: a dashed line at the end of a stretched context (1…F·L), labelled."""
     lengths = np.asarray(lengths)
     data: list[dict] = []
     for n, (label, (mean, low, high)) in enumerate(series.items()):
@@ -48,6 +50,13 @@ def accuracy_chart(lengths: np.ndarray, series: dict[str, tuple[np.ndarray, np.n
                              fillcolor="rgba(120,120,120,0.12)", line=dict(width=0), layer="below")]
     layout["annotations"] = [dict(text=f"trained on 1…{train_max_length}", x=(train_max_length + 1) / 2, y=1.0,
                                   xref="x", yref="paper", yanchor="bottom", showarrow=False, font=dict(size=13))]
+    if extended_length is not None:
+        layout["shapes"].append(dict(type="line", xref="x", yref="paper", x0=extended_length + 0.5,
+                                     x1=extended_length + 0.5, y0=0, y1=1, line=dict(color=PALETTE[1], width=2,
+                                                                                    dash="dash")))
+        layout["annotations"].append(dict(text=f"stretched to {extended_length}", x=extended_length + 0.5, y=1.0,
+                                          xref="x", yref="paper", xanchor="right", yanchor="bottom",
+                                          showarrow=False, font=dict(size=13)))
     layout["legend"] = dict(orientation="v", x=1.01, y=1, xanchor="left", yanchor="top")
     layout["margin"] = dict(l=70, r=170, t=70, b=60)
     return figure(data, layout)

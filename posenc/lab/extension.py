@@ -170,7 +170,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("Chen et al. 2023, arXiv:2306.15595",
           f"PI with a short fine-tune ({FINETUNE_STEPS[-1]} steps) beats plain extrapolation fine-tuned as long",
           ("pi", FINETUNE_STEPS[-1]), ("none", FINETUNE_STEPS[-1])),
-    Claim("Peng et al. 2023, arXiv:2309.00071 (NTK-aware: /u/bloc97)", "NTK-aware scaling beats PI zero-shot",
+    Claim("Peng et al. 2023, arXiv:2309.00071, after /u/bloc97", "NTK-aware scaling beats PI zero-shot",
           ("ntk", 0), ("pi", 0)),
     Claim("Peng et al. 2023, arXiv:2309.00071",
           f"YaRN matches or beats PI with fewer steps ({FINETUNE_STEPS[1]} against {FINETUNE_STEPS[-1]})",

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from posenc.figures import generalization as figures
-from posenc.lab import jobs, results
+from posenc.lab import extension, jobs, results
 from posenc.lab.names import SCHEME_LABELS, SCHEMES, TOKEN_NAMES
 from posenc.lab.recipe import DEFAULT, LIVE_BOUNDS
 from posenc.lab.shipped import animation_lengths
@@ -295,3 +295,61 @@ def _show_result(ticket: jobs.Ticket) -> None:
     layer = binding.bound_control(Option("own_layer", "layer of your model", layers, 1, layers), "own_layer")
     attention_view(request.task, request.scheme, int(layer), maps_by_length=maps,
                    accuracy={int(r["test_length"]): float(r["accuracy"]) for r in records}, key="own_attention")
+
+
+# -- stretching RoPE (issue 30) ----------------------------------------------------------------------
+
+STRETCH = (
+    Option("stretch_factor", "stretched to (× L)", str(extension.FACTORS[0]),
+           choices=tuple(str(f) for f in extension.FACTORS),
+           help="The new context: 2L or 4L digits (the scaling's factor)."),
+    Option("stretch_steps", "fine-tune steps", str(extension.FINETUNE_STEPS[-1]),
+           choices=tuple(str(s) for s in extension.FINETUNE_STEPS if s),
+           help="The fine-tuned chart: steps at lengths 1…F·L after stretching (the other chart: none)."),
+)
+
+METHOD_NAMES = "The methods by name: " + "; ".join(f"{name}: {text}" for name, text in
+                                                     extension.METHOD_LABELS.items()) + "."
+
+
+def stretching_view(task: str, methods: list[str], factor: int, steps: int) -> None:
+    """Accuracy against test length of the stretched RoPE models, zero-shot and after ``steps`` of fine-tune."""
+    records = extension.load_extension(task)
+    if not records:
+        st.info("The stretched models' numbers are not shipped in this copy: run "
+                "`python -m posenc.lab regenerate-extension`.")
+        return
+    length = int(records[0]["train_max_length"])
+    for shown_steps, title in ((0, "zero-shot"), (steps, f"fine-tuned {steps} steps at 1…{factor * length}")):
+        curves = extension.curves(records, task, factor, shown_steps)
+        series = {extension.METHOD_LABELS[m]: (curves[m]["mean"], curves[m]["min"], curves[m]["max"])
+                  for m in methods if m in curves}
+        if not series:
+            st.info("No method chosen: pick some above to draw their curves.")
+            return
+        lengths = next(iter(curves.values()))["lengths"]
+        presenter.chart(figures.accuracy_chart(lengths, series, train_max_length=length,
+                                               extended_length=factor * length,
+                                               title=f"RoPE on {task}, stretched to {factor}L: {title}"),
+                        key=f"lab_stretch_{'zero' if shown_steps == 0 else 'tuned'}", name="stretching", task=task,
+                        factor=factor, steps=shown_steps)
+    seeds = len({r["seed"] for r in records})
+    st.caption(f"The shipped RoPE models (trained on 1…{length} digits, shaded), their rotation stretched to "
+               f"{factor * length} digits (dashed) by each method, tested to {4 * length}: the mean exact match of "
+               f"{seeds} seed{'s' if seeds != 1 else ''}, the band their spread. Reproduced by `python -m posenc.lab extend --task {task} "
+               f"--method METHOD --factor {factor} --finetune-steps STEPS --seed N`.")
+
+
+def claims_reading() -> str:
+    """The papers' claims, each with its verdict and the numbers behind it (mean exact match over 1…F·L)."""
+    lines = []
+    for checked in extension.check_claims():
+        claim = checked["claim"]
+        better, worse = (f"{extension.METHOD_LABELS[m]} at {s} steps" for m, s in (claim.better, claim.worse))
+        numbers = "; ".join(f"{c['task']} ×{c['factor']}: {c['better']:.2f} vs {c['worse']:.2f}"
+                            f"{'' if c['holds'] else ' (not)'}" for c in checked["cases"])
+        lines.append(f"- **{claim.statement}** ({claim.source}): **{checked['verdict']}**. {better} against "
+                     f"{worse}, mean exact match over the stretched context 1…F·L: {numbers or 'no numbers'}.")
+    lines.append(f"- 'Matches' allows {extension.MATCH_TOLERANCE:.2f} below; a gap smaller than the seed bands "
+                 "above is not a finding at this scale.")
+    return "\n".join(lines)

@@ -120,3 +120,52 @@ def test_the_attention_animation_holds_the_shipped_map_of_every_test_length():
     accuracy = {r["test_length"]: r["accuracy"] for r in results.load_records("reverse", "rope") if r["seed"] == 0}
     assert frames[23]["layout"]["title"]["text"].endswith(f"past the training length 8; exact match {accuracy[24]:.2f}")
     assert "24 frames, one per test length" in " ".join(c.value for c in at.caption)
+
+
+# -- Stretching RoPE (issue 30) -------------------------------------------------------------------------
+
+def _stretch_charts(at) -> list[dict]:
+    return [c for c in charts(at) if c["layout"]["title"]["text"].startswith("RoPE on ")]
+
+
+@pytest.mark.parametrize(("task", "factor", "steps"), [("copy", "2", "200"), ("reverse", "4", "50")])
+def test_stretching_draws_the_shipped_means_zero_shot_and_fine_tuned_with_both_lengths_marked(task, factor, steps):
+    from posenc.lab import extension
+
+    at = run({"task": task, "stretch_factor": factor, "stretch_steps": steps, "stretch_methods": ["none", "pi", "yarn"]})
+    assert not at.error and not at.warning
+    zero, tuned = _stretch_charts(at)
+    assert "zero-shot" in zero["layout"]["title"]["text"] and f"fine-tuned {steps} steps" in tuned["layout"]["title"]["text"]
+    records = extension.load_extension(task)
+    for chart, shown in ((zero, 0), (tuned, int(steps))):
+        curves = extension.curves(records, task, int(factor), shown)
+        lines = [t for t in chart["data"] if t.get("mode") == "lines+markers"]
+        assert [t["name"] for t in lines] == ["Extrapolation", "PI", "YaRN"]
+        for trace, method in zip(lines, ["none", "pi", "yarn"]):
+            np.testing.assert_array_equal(decode(trace["y"]), curves[method]["mean"])
+            assert decode(trace["x"])[-1] == 4 * results.train_max_length()
+        shaded, extended = chart["layout"]["shapes"]
+        assert shaded["x1"] == results.train_max_length() + 0.5
+        assert extended["x0"] == int(factor) * results.train_max_length() + 0.5
+    assert at.selectbox(key="stretch_factor").value == factor
+
+
+def test_the_claims_verdicts_are_built_from_the_numbers():
+    from posenc.lab import extension
+
+    at = run({})
+    text = " ".join(m.value for m in at.markdown)
+    for checked in extension.check_claims():
+        assert f"**{checked['claim'].statement}** ({checked['claim'].source}): **{checked['verdict']}**" in text
+        for case in checked["cases"]:
+            assert f"{case['task']} ×{case['factor']}: {case['better']:.2f} vs {case['worse']:.2f}" in text
+
+
+def test_bad_stretching_values_in_the_url_get_a_warning():
+    at = run({"stretch_factor": "3", "stretch_steps": "<i>9</i>", "stretch_methods": ["pi", "rope"]})
+    assert not at.error and not at.exception
+    warnings = " ".join(w.value for w in at.warning)
+    assert "<i>9</i>" in warnings and "rope" in warnings and "stretch_factor" in warnings
+    assert at.selectbox(key="stretch_factor").value == "2" and at.selectbox(key="stretch_steps").value == "200"
+    assert at.multiselect(key="stretch_methods").value == ["pi"]
+    assert len(_stretch_charts(at)) == 2
