@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from posenc.checks import check_choice
 
-TASKS: tuple[str, ...] = ("copy", "reverse")
-"""copy: the digits again, in order; reverse: the digits in reverse order."""
+TASKS: tuple[str, ...] = ("copy", "reverse", "selective_copy")
+"""copy: the digits again, in order; reverse: the digits in reverse order; selective_copy: the non-zero digits in
+order, then the zeros (the blanks) moved to the end (posenc.lab.tasks has the exact formats)."""
 
 SCHEMES: tuple[str, ...] = ("sinusoidal", "learned", "nope", "rope", "xpos", "shaw", "t5", "alibi", "kerple",
-                            "transformer_xl", "drope")
-"""The ten keys of posenc.schemes.registry.SCHEMES, in its order, then DroPE (arXiv:2512.12167)."""
+                            "transformer_xl", "drope", "fire", "cope")
+"""The ten keys of posenc.schemes.registry.SCHEMES, in its order, then DroPE (arXiv:2512.12167), then two learned
+positions of the lab only (not in the registry): FIRE (arXiv:2310.04418) and CoPE (arXiv:2405.18719)."""
 
 SCHEME_LABELS: dict[str, str] = {
     "sinusoidal": "Sinusoidal", "learned": "Learned", "nope": "NoPE", "rope": "RoPE", "xpos": "xPos",
     "shaw": "Shaw", "t5": "T5 bias", "alibi": "ALiBi", "kerple": "KERPLE", "transformer_xl": "Transformer-XL",
-    "drope": "DroPE",
+    "drope": "DroPE", "fire": "FIRE", "cope": "CoPE",
 }
 
 DIGITS = 10

@@ -9,7 +9,8 @@ Every scheme acts through the same hooks, as torchtune hands its attention one `
   dropped, DroPE arXiv:2512.12167), ``scores(q, k, scale) → logits`` (the plain q·kᵀ·scale, or
   ``transformer_xl``'s whole score q·k + q·W_R R + u·k + v·W_R R, one module per head), and
   ``bias(logits, q, scale) → logits`` (``shaw``: + q·a_{clip(j−i)}·scale, ``t5``: + the bucketed learned bias,
-  ``alibi``: − m_h·|i−j|, ``kerple``: − r1·ln(1 + r2·|i−j|)); ``nope`` keeps all three as the identity.
+  ``alibi``: − m_h·|i−j|, ``kerple``: − r1·ln(1 + r2·|i−j|), ``fire``: + f_θ(ψ(i−j)/ψ(max(L, i))), ``cope``:
+  + q_i·e[p_ij], p_ij the gated count of the keys j…i); ``nope`` keeps all three as the identity.
 
 The attention computes, in this order: q, k = rotate(q, k); logits = bias(scores(q, k, scale), q, scale).
 
@@ -29,6 +30,8 @@ from torch import nn
 
 from posenc.modules import (
     ALiBiBias,
+    ContextualPositions,
+    FIREBias,
     KerpleBias,
     LearnedPositionalEmbedding,
     RotaryEmbedding,
@@ -145,6 +148,20 @@ class TransformerXLScore(Positions):
         return torch.stack([score(q[:, h], k[:, h]) for h, score in enumerate(self.txl)], dim=1) * scale
 
 
+class ContextualBias(Positions):
+    """CoPE (arXiv:2405.18719): logits + q_i·e[p_ij], p_ij = Σ_{t=j..i} σ(logit_it) counted on the causally masked
+    logits (so later keys count 0); q unscaled, as the paper's code."""
+
+    def __init__(self, head_dim: int, npos_max: int) -> None:
+        super().__init__()
+        self.cope = ContextualPositions(head_dim, npos_max)
+
+    def bias(self, logits, q, scale):
+        length = logits.shape[-1]
+        causal = torch.ones(length, length, dtype=torch.bool, device=logits.device).triu(1)
+        return logits + self.cope(q, logits.masked_fill(causal, -torch.inf))
+
+
 def _none(sizes: Sizes, seed: int) -> Positions:
     return Positions()
 
@@ -172,6 +189,17 @@ def _alibi(sizes: Sizes, seed: int) -> Positions:
 
 def _kerple(sizes: Sizes, seed: int) -> Positions:
     return LengthBias(KerpleBias(sizes.heads, variant="log", causal=True))
+
+
+def _fire(sizes: Sizes, seed: int) -> Positions:
+    # L₀ a quarter of the longest training sequence, as the paper's 512 for training at 2,048: later queries in
+    # training already see distances normalized by their own position, and L is learned from them
+    return LengthBias(FIREBias(sizes.heads, threshold=sizes.train_tokens / 4, seed=seed))
+
+
+def _cope(sizes: Sizes, seed: int) -> Positions:
+    # a vector for every count a training sequence can reach (p ≤ its tokens − 1); longer counts share the last
+    return ContextualBias(sizes.head_dim, npos_max=sizes.train_tokens)
 
 
 def _transformer_xl(sizes: Sizes, seed: int) -> Positions:
@@ -214,5 +242,7 @@ POSITIONS: dict[str, LabScheme] = {
     "kerple": LabScheme(_kerple),
     "transformer_xl": LabScheme(_transformer_xl),
     "drope": LabScheme(_rotary, drops=True),
+    "fire": LabScheme(_fire),
+    "cope": LabScheme(_cope),
 }
 """What each of posenc.lab.names.SCHEMES does in the model, keyed by its key; a new scheme adds one entry."""
