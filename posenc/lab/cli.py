@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from posenc.lab.extension import FACTORS, FINETUNE_STEPS, METHODS
+from posenc.lab.extension import TASKS as EXTENSION_TASKS
 from posenc.lab.names import SCHEMES, SEEDS, TASKS
 
 
@@ -44,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="train on 1…L digits and test to 3L, as the page's 'train your own' (default: the recipe's)")
     run.add_argument("--steps", default=None, help="optimizer steps, as the page's 'train your own' (default: the recipe's)")
     extend = commands.add_parser("extend", help="stretch a shipped RoPE model past its training length, print JSON lines")
-    extend.add_argument("--task", required=True, help=f"one of {', '.join(TASKS)}")
+    extend.add_argument("--task", required=True, help=f"one of {', '.join(EXTENSION_TASKS)}")
     extend.add_argument("--method", required=True, help=f"one of {', '.join(METHODS)}")
     extend.add_argument("--factor", required=True, help=f"one of {', '.join(map(str, FACTORS))}")
     extend.add_argument("--finetune-steps", required=True, help=f"one of {', '.join(map(str, FINETUNE_STEPS))}")
@@ -180,8 +181,7 @@ def _one_of(text: str, name: str, allowed: tuple[int, ...], meaning: str) -> int
 
 def _extend_arguments(args: argparse.Namespace) -> tuple[str, str, int, int, int]:
     """(task, method, factor, finetune_steps, seed), each checked with a sentence before any training."""
-    from posenc.lab.extension import check_method
-    from posenc.lab.names import check_task
+    from posenc.lab.extension import check_method, check_task
 
     return (check_task(args.task), check_method(args.method),
             _one_of(args.factor, "factor", FACTORS, "how many times the training length the context is stretched"),
@@ -205,7 +205,7 @@ def regenerate_extension(out: Path | None = None, fresh: bool = False, stream=sy
         partial.write_text(path.read_text())
     records = [json.loads(line) for line in partial.read_text().splitlines() if line.strip()] if partial.exists() else []
     done = {_cell_of(r) for r in records}
-    bases = [(task, seed) for seed in SEEDS for task in TASKS] if only is None else list(only)
+    bases = [(task, seed) for seed in SEEDS for task in EXTENSION_TASKS] if only is None else list(only)
     todo = [cell for base in bases for cell in cells(*base)]
     start, finished = time.monotonic(), 0
 
@@ -243,7 +243,7 @@ def _cell_of(record: dict) -> tuple[str, str, int, int, int]:
 
 
 def _order(record: dict) -> tuple:
-    return (TASKS.index(record["task"]), list(METHODS).index(record["method"]), record["factor"],
+    return (EXTENSION_TASKS.index(record["task"]), list(METHODS).index(record["method"]), record["factor"],
             record["finetune_steps"], record["seed"], record["test_length"])
 
 

@@ -13,9 +13,8 @@ from collections.abc import Callable
 import torch
 
 from posenc.lab.evaluate import evaluate
-from posenc.lab.extension import FINETUNE_LR, METHODS, TEST_FACTOR, check_factor, check_method
+from posenc.lab.extension import FINETUNE_LR, METHODS, TEST_FACTOR, check_factor, check_method, check_task
 from posenc.lab.model import LabModel
-from posenc.lab.names import check_task
 from posenc.lab.recipe import DEFAULT
 from posenc.lab.tasks import sequence_length
 from posenc.lab.train import _run, deterministic_torch, train

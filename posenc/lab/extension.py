@@ -19,7 +19,6 @@ from pathlib import Path
 import numpy as np
 
 from posenc.checks import check_choice
-from posenc.lab.names import TASKS, check_task
 from posenc.lab.shipped import HERE
 
 EXTENSION_PATH = HERE / "extension.jsonl"
@@ -28,6 +27,10 @@ EXTENSION_PATH = HERE / "extension.jsonl"
 EXTENSION_KEYS = ("task", "method", "factor", "finetune_steps", "train_max_length", "seed", "test_length",
                   "accuracy", "examples")
 """The keys of one record, in order (the same as ``python -m posenc.lab extend`` prints)."""
+
+TASKS: tuple[str, ...] = ("copy", "reverse")
+"""The tasks of the experiment (issue 30: the two tasks of the lab when it was built); a task added to the lab
+joins it by being added here and ``regenerate-extension`` run again."""
 
 FACTORS: tuple[int, ...] = (2, 4)
 """How many times the training length the model is stretched to: 2L and 4L (16 and 32 digits)."""
@@ -72,6 +75,11 @@ named as the app's RoPE options name them (rope_type, factor, original_max_posit
 
 METHOD_LABELS: dict[str, str] = {"none": "Extrapolation", "pi": "PI", "ntk": "NTK-aware", "yarn": "YaRN",
                                  "llama3": "Llama 3"}
+
+
+def check_task(task: object) -> str:
+    """One of the experiment's TASKS, or a ValueError listing them."""
+    return check_choice(task, "task", TASKS)
 
 
 def check_method(method: object) -> str:

@@ -314,6 +314,9 @@ METHOD_NAMES = "The methods by name: " + "; ".join(f"{name}: {text}" for name, t
 
 def stretching_view(task: str, methods: list[str], factor: int, steps: int) -> None:
     """Accuracy against test length of the stretched RoPE models, zero-shot and after ``steps`` of fine-tune."""
+    if task not in extension.TASKS:
+        st.info(f"Stretching RoPE is measured on {' and '.join(extension.TASKS)}: choose one of them as the task above.")
+        return
     records = extension.load_extension(task)
     if not records:
         st.info("The stretched models' numbers are not shipped in this copy: run "

@@ -22,13 +22,14 @@ from posenc.lab.extension import (
     FACTORS,
     FINETUNE_STEPS,
     METHODS,
+    TASKS,
     check_claims,
     load_extension,
     read_extension,
     window_mean,
 )
 from posenc.lab.model import LabModel
-from posenc.lab.names import SEEDS, TASKS
+from posenc.lab.names import SEEDS
 from posenc.lab.recipe import DEFAULT, Recipe
 from posenc.lab.results import load_records
 from posenc.lab.train import train
@@ -41,7 +42,8 @@ TINY = Recipe(d_model=32, layers=1, heads=2, steps=20, batch=16, warmup_steps=2,
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
-    (["--task", "sort", "--method", "pi", "--factor", "2", "--finetune-steps", "0", "--seed", "0"], "task must be one of"),
+    (["--task", "sort", "--method", "pi", "--factor", "2", "--finetune-steps", "0", "--seed", "0"],
+     "task must be one of 'copy', 'reverse'"),
     (["--task", "copy", "--method", "rope", "--factor", "2", "--finetune-steps", "0", "--seed", "0"],
      "method must be one of 'none', 'pi', 'ntk', 'yarn', 'llama3'"),
     (["--task", "copy", "--method", "pi", "--factor", "8", "--finetune-steps", "0", "--seed", "0"],

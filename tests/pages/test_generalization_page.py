@@ -169,3 +169,14 @@ def test_bad_stretching_values_in_the_url_get_a_warning():
     assert at.selectbox(key="stretch_factor").value == "2" and at.selectbox(key="stretch_steps").value == "200"
     assert at.multiselect(key="stretch_methods").value == ["pi"]
     assert len(_stretch_charts(at)) == 2
+
+
+def test_a_lab_task_outside_the_stretching_experiment_says_so():
+    from posenc.lab import extension
+
+    others = [task for task in TASKS if task not in extension.TASKS]
+    if not others:
+        pytest.skip("every task of the lab is in the stretching experiment")
+    at = run({"task": others[0]})
+    assert not at.error and not at.warning and not _stretch_charts(at)
+    assert any("Stretching RoPE is measured on copy and reverse" in i.value for i in at.info)
