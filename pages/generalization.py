@@ -21,7 +21,7 @@ st.markdown(
     "`python -m posenc.lab run --task TASK --scheme SCHEME --seed N`.")
 
 task = binding.bound_control(Option("task", "task", "copy", choices=TASKS,
-                                    help="copy: the digits again, in order; reverse: in reverse order."), "task")
+                                    help=lab.TASK_HELP), "task")
 DEFAULT_SCHEMES = ("sinusoidal", "learned", "nope", "rope", "alibi", "t5", "drope")
 schemes = binding.bound_names("schemes", SCHEMES, DEFAULT_SCHEMES, "lab_schemes",
                               help="The curves drawn; every scheme's numbers are in the table below. " + lab.SCHEME_NAMES)
@@ -43,7 +43,7 @@ st.caption(f"The seed-0 model of {SCHEME_LABELS[map_scheme]}, reading one test s
            f"length) and one of {results.attention_lengths()[1]} (past it). Row: the token that predicts the next "
            "one (the query); column: the token it reads (the key). ^ starts the string, | separates it from "
            f"the answer. To {task} a digit, the query at the answer must find the digit it repeats: "
-           + ("a fixed distance back (n + 1 tokens)." if task == "copy" else "the mirror position around |."))
+           + lab.WHERE_TO_LOOK[task])
 lab.attention_view(task, map_scheme, int(layer))
 st.markdown(f"**As the string grows**: the same heads at every test length from 1 to {DEFAULT.test_max_length} digits.")
 lab.attention_animation_view(task, map_scheme, int(layer))

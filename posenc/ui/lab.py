@@ -23,6 +23,16 @@ from posenc.ui.compute import shared_figure
 # A bound selectbox shows the names the URL carries (binding.bound_control); their labels are in the help.
 SCHEME_NAMES = "The schemes by name: " + "; ".join(f"{name}: {text}" for name, text in SCHEME_LABELS.items()) + "."
 
+TASK_HELP = "copy: the digits again, in order; reverse: in reverse order; selective_copy: the non-zero digits in order, then the zeros."
+
+WHERE_TO_LOOK: dict[str, str] = {
+    "copy": "a fixed distance back (n + 1 tokens).",
+    "reverse": "the mirror position around |.",
+    "selective_copy": "the next non-zero digit after those already written: a place found by counting digits by "
+                      "their content, not by a fixed distance.",
+}
+"""What the query at the answer must find to do each task of posenc.lab.names.TASKS (one entry per task)."""
+
 TICKET = "_posenc_lab_ticket"  # this session's live training (a jobs.Ticket), if any
 
 OWN = (

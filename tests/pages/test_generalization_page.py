@@ -180,3 +180,12 @@ def test_a_lab_task_outside_the_stretching_experiment_says_so():
     at = run({"task": others[0]})
     assert not at.error and not at.warning and not _stretch_charts(at)
     assert any("Stretching RoPE is measured on copy and reverse" in i.value for i in at.info)
+
+
+def test_every_task_says_where_its_query_must_look():
+    from posenc.ui import lab
+
+    assert set(lab.WHERE_TO_LOOK) == set(TASKS) and all(task in lab.TASK_HELP for task in TASKS)
+    for task in TASKS:
+        at = run({"task": task})
+        assert any(lab.WHERE_TO_LOOK[task] in c.value for c in at.caption), task
