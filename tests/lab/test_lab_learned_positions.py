@@ -62,7 +62,7 @@ def test_fire_and_cope_are_lab_schemes_only():
 def test_fires_entry_is_a_length_bias_whose_threshold_is_a_quarter_of_the_training_sequence():
     positions = POSITIONS["fire"].layer(SIZES, 0)
     assert isinstance(positions, LengthBias) and isinstance(positions.module, FIREBias)
-    assert float(positions.module.threshold) == 18 / 4
+    assert float(positions.module.threshold.detach()) == 18 / 4
     logits, q = torch.randn(2, 4, 6, 6), torch.randn(2, 4, 6, 16)
     assert torch.equal(positions.bias(logits, q, 0.25), logits + positions.module(6))
 
