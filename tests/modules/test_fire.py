@@ -68,7 +68,7 @@ def test_one_seed_gives_the_same_weights_drawn_as_nn_linear():
     assert not torch.equal(first.out.weight, other.out.weight)
     assert float(first.hidden.weight.abs().max()) <= 1.0  # U(−1/√1, 1/√1)
     assert float(first.out.weight.abs().max()) <= 1 / math.sqrt(32)
-    assert float(first.c) == pytest.approx(0.1) and float(first.threshold) == 512.0
+    assert float(first.c.detach()) == pytest.approx(0.1) and float(first.threshold.detach()) == 512.0
 
 
 def test_c_and_the_threshold_are_learned():
