@@ -19,6 +19,8 @@
     python -m posenc.lab regenerate-extension [--fresh]
         every cell of extension.jsonl, each base model trained once per (task, seed) and reused for every
         method, factor and fine-tune; progress on stderr, resumable (cells written are kept unless --fresh).
+        Measured: 1,631 s (27 min) for all 180 cells on this machine's 2 shared cores (one thread; about 22 s a
+        base model, 2.5 s a zero-shot test, 4–13 s a fine-tune and its test).
 """
 
 from __future__ import annotations
