@@ -18,7 +18,9 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 import posenc
+from posenc.lab import extension
 from posenc.lab.names import SCHEMES as SCHEMES_OF_THE_LAB
+from posenc.lab.names import TASKS as LAB_TASKS
 from posenc.settings.parsing import SHARED_CONTROLS
 
 config.set_option("client.showErrorDetails", "full")  # the tests see what a reader would not
@@ -26,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 PAGES = re.findall(r'st\.Page\("(pages/[a-z_]+\.py)"', (ROOT / "app.py").read_text())
 
-LAB_SCHEMES = SCHEMES_OF_THE_LAB  # the registry's ten and DroPE
+LAB_SCHEMES = SCHEMES_OF_THE_LAB  # the registry's ten, DroPE, FIRE and CoPE
 # Whole-number page controls (key -> a plausible valid range); lists are repeated keys.
 PAGE_NUMBERS = {"pos": (0, 4095), "k": (-4095, 4095), "head": (1, 64), "query": (0, 4095), "key": (0, 4095),
                 "shift": (0, 4095), "rope_m": (0, 4095), "rope_n": (0, 4095), "step": (1, 9), "i": (0, 511),
@@ -39,11 +41,12 @@ PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"), "mo
                 "download": ("true", "false"),
                 "view": ("whole", "window"), "matrix": ("Table", "Similarity"),
                 "curves": ("Against position", "Against dimension", "Wavelengths"),
-                "dtype": ("float32", "float16", "bfloat16"), "task": ("copy", "reverse"),
+                "dtype": ("float32", "float16", "bfloat16"), "task": LAB_TASKS,
+                "stretch_factor": tuple(map(str, extension.FACTORS)), "stretch_steps": tuple(map(str, extension.FINETUNE_STEPS)),
                 "map_scheme": LAB_SCHEMES, "own_scheme": LAB_SCHEMES, "lab_table": ("true", "false"),
                 "lecture": ("sinusoidal", "rope-to-128k"), "model": ("none", *posenc.models.names()), "notes": ("true", "false"), "qr": ("true", "false")}
 # Name lists (repeated keys): the Length generalization page's curves.
-PAGE_NAMES = {"lab_schemes": LAB_SCHEMES}
+PAGE_NAMES = {"lab_schemes": LAB_SCHEMES, "stretch_methods": tuple(extension.METHODS)}
 
 HOSTILE = (
     "nan", "NaN", "inf", "-inf", "1e400", "-1e400", "-0", "0x10", "1_000", "١٢٨", "６４", "", " ", "\t",
