@@ -62,6 +62,7 @@ for column, option in zip(columns, lab.STRETCH):
     with column:
         stretch.append(int(binding.bound_control(option, option.name)))
 lab.stretching_view(task, methods, *stretch)
+lab.stretched_animation_view(task)
 st.markdown("**The papers' claims, checked on these numbers**\n\n" + lab.claims_reading())
 
 st.subheader("Train your own")

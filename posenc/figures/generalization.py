@@ -96,11 +96,13 @@ def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[l
 
 
 def attention_animation(maps: list[np.ndarray], lengths: list[int], headings: list[str], *, train_max_length: int,
-                        title: str, frame_ms: int = 700) -> go.Figure:
+                        title: str, frame_ms: int = 700, extended_length: int | None = None) -> go.Figure:
     """The attention of every head as the test string grows, one frame per length: ``maps[f]`` is
     [heads, T, T] (T = 2·lengths[f] + 1 tokens read), ``headings[f]`` the frame's title. The axes stay those
     of the longest string, so a map grows frame by frame; a dashed square marks the tokens of a string of
-    ``train_max_length`` digits, the longest seen in training: past it, the model reads positions it never saw."""
+    ``train_max_length`` digits, the longest seen in training: past it, the model reads positions it never saw.
+    ``extended_length``: a second square (dotted) at the digits of a stretched context F·L, its slider label
+    marked "◂ FL" (4L: "◂ 4L") as the training length's "◂ L"."""
     heads = max(m.shape[0] for m in maps)
     size = max(m.shape[-1] for m in maps)
     seen = 2 * train_max_length + 1
@@ -121,12 +123,20 @@ def attention_animation(maps: list[np.ndarray], lengths: list[int], headings: li
                                            **ticks | dict(range=[size - 0.5, -0.5]))
         shapes.append(dict(type="rect", xref=x_name, yref=y_name, x0=-0.5, y0=-0.5, x1=seen - 0.5, y1=seen - 0.5,
                            line=dict(color=PALETTE[1], width=2, dash="dash")))
+        if extended_length is not None:
+            stretched = 2 * extended_length + 1
+            shapes.append(dict(type="rect", xref=x_name, yref=y_name, x0=-0.5, y0=-0.5, x1=stretched - 0.5,
+                               y1=stretched - 0.5, line=dict(color=PALETTE[3], width=2, dash="dot")))
         notes.append(subplot_title(f"head {n}", columns[h], 1.0))
     layout["shapes"], layout["annotations"] = shapes, notes
     layout["margin"] = dict(l=40, r=40, t=110)
     frames = [dict(name=str(length), traces=list(range(heads)), layout=dict(title=dict(text=heading)),
                    data=[dict(type="heatmap", z=np.asarray(m[h], np.float32)) for h in range(m.shape[0])])
               for m, length, heading in zip(maps, lengths, headings)]
-    labels = [f"{length}{' ◂ L' if length == train_max_length else ''}" for length in lengths]
+    marks = {train_max_length: " ◂ L"}
+    if extended_length is not None:
+        factor, rest = divmod(extended_length, train_max_length)
+        marks[extended_length] = f" ◂ {factor}L" if rest == 0 else " ◂ stretched"
+    labels = [f"{length}{marks.get(length, '')}" for length in lengths]
     return animated(data, layout, frames, labels=labels, frame_ms=frame_ms, prefix="digits: ", redraw=True,
                     axis_room=30)

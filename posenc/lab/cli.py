@@ -21,6 +21,11 @@
         method, factor and fine-tune; progress on stderr, resumable (cells written are kept unless --fresh).
         Measured: 1,631 s (27 min) for all 180 cells on this machine's 2 shared cores (one thread; about 22 s a
         base model, 2.5 s a zero-shot test, 4–13 s a fine-tune and its test).
+    python -m posenc.lab regenerate-extension-maps [--out DIR]
+        posenc/lab/extension_attention.npz: the attention maps of the seed-0 RoPE models stretched by every method
+        to 4L and fine-tuned 200 steps (extension.map_cells), both tasks, at every test length 1…4L, rounded as
+        attention.npz's; each stretched model's exact match must equal extension.jsonl's first (else an error:
+        the maps would belong to another model).
 """
 
 from __future__ import annotations
@@ -55,6 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     again = commands.add_parser("regenerate-extension", help="regenerate extension.jsonl")
     again.add_argument("--fresh", action="store_true", help="recompute every cell, even those already written")
     again.add_argument("--out", default=None, help="a folder to write into instead of posenc/lab/")
+    maps = commands.add_parser("regenerate-extension-maps", help="regenerate extension_attention.npz")
+    maps.add_argument("--out", default=None, help="a folder to write into instead of posenc/lab/")
     regenerate = commands.add_parser("regenerate", help="regenerate results.jsonl and attention.npz")
     regenerate.add_argument("--fresh", action="store_true", help="retrain every cell, even those already written")
     regenerate.add_argument("--out", default=None, help="a folder to write into instead of posenc/lab/")
@@ -240,6 +247,59 @@ def regenerate_extension(out: Path | None = None, fresh: bool = False, stream=sy
     stream.write(f"\rwrote {path} ({len(records)} records) in {time.monotonic() - start:.0f} s".ljust(100) + "\n")
 
 
+def regenerate_extension_maps(out: Path | None = None, stream=sys.stderr,
+                              only: list[tuple[str, str, int, int]] | None = None,
+                              records: list[dict] | None = None) -> None:
+    """The maps of every cell of extension.map_cells (``only``: a subset), one base model per task, each
+    stretched model's exact match checked equal to ``records``' (default: extension.jsonl's) before its maps are
+    kept; written in key order, as attention.npz, with the same rounding (shipped.stored_map)."""
+    import numpy as np
+
+    from posenc.lab.evaluate import attention_maps, evaluate
+    from posenc.lab.extend import base_model, finetune, stretched
+    from posenc.lab.extension import EXTENSION_ATTENTION_PATH, TEST_FACTOR, load_extension, map_cells, map_key
+    from posenc.lab.shipped import MAP_SEED, stored_map
+
+    path = EXTENSION_ATTENTION_PATH if out is None else Path(out) / EXTENSION_ATTENTION_PATH.name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    records = load_extension() if records is None else records
+    todo = map_cells() if only is None else list(only)
+    maps, start = {}, time.monotonic()
+    for task in dict.fromkeys(task for task, *_ in todo):
+        base = base_model(task, MAP_SEED)
+        for index, cell in enumerate(todo):
+            if cell[0] != task:
+                continue
+            _, method, factor, steps = cell
+            stream.write(f"\r{_bar(index, len(todo))} {task}/{method}/×{factor}/{steps} steps "
+                         f"{time.monotonic() - start:6.0f} s")
+            stream.flush()
+            model = finetune(stretched(base, method, factor), task, factor, steps, MAP_SEED)
+            _check_accuracy(cell, evaluate(model, task, MAP_SEED), records)
+            for length in range(1, TEST_FACTOR * model.recipe.train_max_length + 1):
+                probabilities, tokens = attention_maps(model, task, length, seed=model.recipe.eval_seed)
+                maps[f"{map_key(*cell, length)}/maps"] = stored_map(probabilities)
+                maps[f"{map_key(*cell, length)}/tokens"] = tokens.astype(np.int8)
+    np.savez_compressed(path, **dict(sorted(maps.items())))
+    stream.write(f"\rwrote {path} ({len(todo)} models, {path.stat().st_size:,} bytes) in "
+                 f"{time.monotonic() - start:.0f} s".ljust(100) + "\n")
+
+
+def _check_accuracy(cell: tuple[str, str, int, int], evaluated: list[dict], records: list[dict]) -> None:
+    """The stretched model whose maps are kept must be extension.jsonl's: the same exact match at every length."""
+    from posenc.lab.shipped import MAP_SEED
+
+    task, method, factor, steps = cell
+    written = {r["test_length"]: r["accuracy"] for r in records
+               if (r["task"], r["method"], r["factor"], r["finetune_steps"], r["seed"]) == (*cell, MAP_SEED)}
+    now = {r["test_length"]: r["accuracy"] for r in evaluated}
+    if written != now:
+        differ = [(n, written.get(n), now.get(n)) for n in sorted(set(written) | set(now)) if written.get(n) != now.get(n)]
+        raise ValueError(f"{task}/{method}/×{factor}/{steps} steps/seed {MAP_SEED}: the stretched model's exact match "
+                         f"is not extension.jsonl's (test length, written, now: {differ[:5]}); its maps would not be "
+                         "those of the written model. Regenerate extension.jsonl on this machine first.")
+
+
 def _cell_of(record: dict) -> tuple[str, str, int, int, int]:
     return record["task"], record["method"], record["factor"], record["finetune_steps"], record["seed"]
 
@@ -287,6 +347,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(json.dumps(record), flush=True)
         elif args.command == "regenerate-extension":
             regenerate_extension(args.out, args.fresh)
+        elif args.command == "regenerate-extension-maps":
+            regenerate_extension_maps(args.out)
         else:
             regenerate(args.out, args.fresh)
     except ValueError as err:

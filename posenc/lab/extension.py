@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from posenc.checks import check_choice
-from posenc.lab.shipped import HERE
+from posenc.lab.shipped import HERE, MAP_SEED
 
 EXTENSION_PATH = HERE / "extension.jsonl"
 """One JSON record per line (EXTENSION_KEYS): every (task, method, factor, finetune_steps, seed, test_length)."""
@@ -75,6 +75,15 @@ named as the app's RoPE options name them (rope_type, factor, original_max_posit
 
 METHOD_LABELS: dict[str, str] = {"none": "Extrapolation", "pi": "PI", "ntk": "NTK-aware", "yarn": "YaRN",
                                  "llama3": "Llama 3"}
+
+EXTENSION_ATTENTION_PATH = HERE / "extension_attention.npz"
+"""Attention maps of the stretched seed-0 (MAP_SEED) RoPE models of MAP_CELLS at every test length 1…4L: keys
+``{task}/{method}/{factor}/{finetune_steps}/{length}/maps`` (float16 multiples of 1/MAP_STEPS, as attention.npz,
+[layers, heads, T, T]) and ``…/{length}/tokens`` (int8, [T]); ``python -m posenc.lab regenerate-extension-maps``."""
+
+MAP_FACTOR, MAP_FINETUNE_STEPS = 4, 200
+"""The stretch whose maps are shipped: to 4L, fine-tuned 200 steps (every method, both tasks, 1…32 digits:
+2.7 MB). A second factor or fine-tune would double it, past the 4 MB the lab allows this view."""
 
 
 def check_task(task: object) -> str:
@@ -209,3 +218,47 @@ def check_claims(records: list[dict[str, object]] | None = None) -> list[dict[st
                    else f"holds in {held} of {len(cases)} cases")
         out.append({"claim": claim, "cases": cases, "holds": held, "verdict": verdict})
     return out
+
+
+def map_cells() -> list[tuple[str, str, int, int]]:
+    """(task, method, factor, finetune_steps) of the shipped maps, in the order they are computed."""
+    return [(task, method, MAP_FACTOR, MAP_FINETUNE_STEPS) for task in TASKS for method in METHODS]
+
+
+def map_key(task: str, method: str, factor: int, finetune_steps: int, length: int) -> str:
+    """The prefix of one map's keys in extension_attention.npz (``…/maps``, ``…/tokens``)."""
+    return f"{task}/{method}/{factor}/{finetune_steps}/{length}"
+
+
+@functools.cache
+def _shipped_maps() -> dict[str, np.ndarray]:
+    if not EXTENSION_ATTENTION_PATH.exists():
+        return {}
+    with np.load(EXTENSION_ATTENTION_PATH) as archive:
+        return {key: archive[key] for key in archive.files}
+
+
+def has_maps(task: str, method: str, factor: int, finetune_steps: int) -> bool:
+    """Whether the shipped maps hold that stretched model (at test length 1, the first of its frames)."""
+    return f"{map_key(task, method, factor, finetune_steps, 1)}/maps" in _shipped_maps()
+
+
+def load_extension_attention(task: str, method: str, factor: int, finetune_steps: int,
+                             length: int) -> tuple[np.ndarray, np.ndarray]:
+    """(probabilities [layers, heads, T, T] float32, tokens [T] int) of the stretched seed-0 RoPE model of
+    (task, method, factor, finetune_steps) reading a string of ``length`` digits (T = 2·length + 1); a
+    ValueError naming the command that writes them if the shipped maps lack it."""
+    key = map_key(check_task(task), check_method(method), check_factor(factor), finetune_steps, length)
+    maps = _shipped_maps()
+    if f"{key}/maps" not in maps:
+        raise ValueError(f"no shipped attention map of the stretched RoPE model {key} (task/method/factor/"
+                         f"fine-tune steps/digits; shipped: {', '.join('/'.join(map(str, c)) for c in map_cells())}, "
+                         f"seed {MAP_SEED}, 1…{TEST_FACTOR}L digits); run python -m posenc.lab regenerate-extension-maps.")
+    return maps[f"{key}/maps"].astype(np.float32), maps[f"{key}/tokens"].astype(np.int64)
+
+
+def seed_accuracy(task: str, method: str, factor: int, finetune_steps: int, seed: int = MAP_SEED) -> dict[int, float]:
+    """test length → exact match of one stretched model (one seed) in the shipped records (empty if absent)."""
+    return {int(r["test_length"]): float(r["accuracy"]) for r in _shipped()
+            if (r["task"], r["method"], r["factor"], r["finetune_steps"], r["seed"])
+            == (task, method, factor, finetune_steps, seed)}

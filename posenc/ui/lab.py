@@ -353,6 +353,81 @@ def stretching_view(task: str, methods: list[str], factor: int, steps: int) -> N
                f"--method METHOD --factor {factor} --finetune-steps STEPS --seed N`.")
 
 
+STRETCH_MAP = (
+    Option("stretch_map_method", "stretched by", "yarn", choices=tuple(extension.METHODS),
+           help="The method whose stretched model the animation shows. " + METHOD_NAMES),
+    Option("stretch_map_layer", "layer", DEFAULT.layers, 1, DEFAULT.layers),
+)
+
+
+def _where(n: int, length: int, stretched: int) -> str:
+    if n <= length:
+        return f"within 1…{length} (trained)"
+    return f"within the stretched context 1…{stretched}" if n <= stretched else f"past the stretched context {stretched}"
+
+
+@shared_figure
+def stretched_animation_figure(task: str, method: str, layer: int):
+    """Every head of one layer of the stretched seed-0 RoPE model (extension.MAP_FACTOR, MAP_FINETUNE_STEPS), one
+    frame per test length 1…4L; each frame's exact match from extension.jsonl (that seed)."""
+    factor, steps = extension.MAP_FACTOR, extension.MAP_FINETUNE_STEPS
+    length = results.train_max_length()
+    accuracy = extension.seed_accuracy(task, method, factor, steps)
+    lengths = list(animation_lengths(extension.TEST_FACTOR * length))
+    name = f"RoPE stretched by {extension.METHOD_LABELS[method]} to {factor}L, fine-tuned {steps} steps"
+    maps, headings = [], []
+    for n in lengths:
+        maps.append(extension.load_extension_attention(task, method, factor, steps, n)[0][layer - 1])
+        score = f"exact match {accuracy[n]:.2f}" if n in accuracy else "exact match not shipped"
+        headings.append(f"{name}, on {task}, layer {layer}: {n} digit{'s' if n != 1 else ''}, "
+                        f"{_where(n, length, factor * length)}; {score}")
+    return figures.attention_animation(maps, lengths, headings, train_max_length=length,
+                                       extended_length=factor * length, title=f"{name}, on {task}: layer {layer}")
+
+
+def stretched_animation_view(task: str) -> None:
+    """The animation of a stretched model's attention maps over every test length 1…4L, its method and layer
+    bound to the URL (stretch_map_method, stretch_map_layer); a message when the shipped maps lack it."""
+    if task not in extension.TASKS:
+        return  # stretching_view says which tasks the experiment measures
+    st.markdown(f"**Inside a stretched model**: the heads of a stretched RoPE model at every test length from 1 to "
+                f"{extension.TEST_FACTOR * results.train_max_length()} digits, as the string grows past its training "
+                "length and into the stretched context.")
+    columns = st.columns(2)
+    values = []
+    for column, option in zip(columns, STRETCH_MAP):
+        with column:
+            values.append(binding.bound_control(option, option.name))
+    method, layer = str(values[0]), int(values[1])
+    factor, steps = extension.MAP_FACTOR, extension.MAP_FINETUNE_STEPS
+    if not extension.has_maps(task, method, factor, steps):
+        st.info(f"The attention maps of RoPE stretched by {extension.METHOD_LABELS[method]} to {factor}L on {task} "
+                "are not shipped in this copy: run `python -m posenc.lab regenerate-extension-maps`.")
+        return
+    figure = stretched_animation_figure(task, method, layer)
+    motion.animation(figure, "lab_stretch_animation", what="test length", name="stretch_animation", task=task,
+                     method=method, layer=layer)
+    st.caption(stretched_animation_caption(task, method))
+
+
+def stretched_animation_caption(task: str, method: str) -> str:
+    """What the animation's squares mark, and the seed-0 model's exact match inside each of them."""
+    factor, steps = extension.MAP_FACTOR, extension.MAP_FINETUNE_STEPS
+    length = results.train_max_length()
+    accuracy = extension.seed_accuracy(task, method, factor, steps)
+    spans = [(1, length), (length + 1, factor * length), (factor * length + 1, extension.TEST_FACTOR * length)]
+    means = [f"{np.mean([accuracy[n] for n in range(a, b + 1)]):.2f} on {a}…{b} digits" for a, b in spans
+             if a <= b and all(n in accuracy for n in range(a, b + 1))]
+    worst = min(accuracy, key=lambda n: (accuracy[n], n)) if accuracy else None
+    lowest = f"; lowest {accuracy[worst]:.2f} at {worst} digits" if worst is not None else ""
+    return (f"The seed-0 RoPE model of {task}, its rotation stretched by {extension.METHOD_LABELS[method]} to "
+            f"{factor * length} digits and fine-tuned {steps} steps at 1…{factor * length}. Dashed square: the "
+            f"{2 * length + 1} tokens of the longest training string ({length} digits); dotted: the "
+            f"{2 * factor * length + 1} tokens of the stretched context ({factor * length} digits). Its exact match "
+            f"({DEFAULT.examples} test strings a length, extension.jsonl): {', '.join(means) or 'not shipped'}{lowest}. Reproduced "
+            "by `python -m posenc.lab regenerate-extension-maps`.")
+
+
 def claims_reading() -> str:
     """The papers' claims, each with its verdict and the numbers behind it (mean exact match over 1…F·L)."""
     lines = []

@@ -66,3 +66,32 @@ def test_stretching_rope_draws_zero_shot_and_fine_tuned_and_keeps_its_controls_i
                            "p.layout.title.text.includes('stretched to 4L: zero-shot'))", timeout=30_000)
     assert "RoPE on copy, stretched to 4L: fine-tuned 50 steps at 1…32" in _titles(page)
     assert "stretch_steps=50" in page.url and page.url.count("stretch_methods=") == 2
+
+
+def test_the_stretched_models_animation_opens_paused_and_plays_in_the_browser(app, page):
+    """Stretching RoPE's animation (issue 30 part 3): its method in the URL, paused on 1 digit, ▶ Play steps
+    through the 32 test lengths in the browser alone."""
+    from test_animations_browser import STATE, animated_plots
+
+    page.goto(f"{app}/generalization?task=reverse&stretch_map_method=pi&stretch_map_layer=2")
+    wait_idle(page, charts=6)
+    page.wait_for_function("() => [...document.querySelectorAll('g.updatemenu-button')].length > 0", timeout=60_000)
+    assert page.locator("[data-testid=stException], [data-testid=stAlertContentError], [data-testid=stAlert]").count() == 0
+    plots = [p for p in animated_plots(page) if "stretched by PI" in p.evaluate("p => p.layout.title.text")]
+    assert len(plots) == 1
+    plot = plots[0]
+    plot.scroll_into_view_if_needed()
+    first = plot.evaluate(STATE)
+    assert first["active"] == 0 and first["frames"] == 32
+    page.wait_for_timeout(800)
+    assert plot.evaluate(STATE)["data"] == first["data"]  # paused: nothing moves by itself
+    plot.locator("g.updatemenu-button", has_text="▶ Play").click()
+    seen = [first]
+    for _ in range(50):  # up to 15 s: a loaded machine draws 32 heatmap frames slowly
+        page.wait_for_timeout(300)
+        seen.append(plot.evaluate(STATE))
+        if len({s["data"] for s in seen}) >= 4 and seen[-1]["active"] > 2:
+            break
+    assert len({s["data"] for s in seen}) >= 4 and seen[-1]["active"] > 2
+    plot.locator("g.updatemenu-button", has_text="Pause").click()
+    assert "stretch_map_method=pi" in page.url and "stretch_map_layer=2" in page.url

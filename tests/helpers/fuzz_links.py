@@ -34,7 +34,7 @@ PAGE_NUMBERS = {"pos": (0, 4095), "k": (-4095, 4095), "head": (1, 64), "query": 
                 "shift": (0, 4095), "rope_m": (0, 4095), "rope_n": (0, 4095), "step": (1, 9), "i": (0, 511),
                 "offset": (0, 4095), "window.pos": (0, 4095), "window.dim": (0, 1023),
                 "grid_h": (1, 32), "grid_w": (1, 32), "frames": (1, 4), "patch_row": (0, 31), "patch_col": (0, 31),
-                "map_layer": (1, 3), "own_layer": (1, 3), "own_length": (2, 10), "own_steps": (100, 1500),
+                "map_layer": (1, 3), "stretch_map_layer": (1, 3), "own_layer": (1, 3), "own_length": (2, 10), "own_steps": (100, 1500),
                 "own_seed": (0, 9999), "slide": (1, 12)}
 PAGE_LISTS = {"dims": (0, 1023), "positions": (0, 4095), "pairs": (0, 511), "rope_pairs": (0, 511)}
 PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"), "module": ("true", "false"),
@@ -43,6 +43,7 @@ PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"), "mo
                 "curves": ("Against position", "Against dimension", "Wavelengths"),
                 "dtype": ("float32", "float16", "bfloat16"), "task": LAB_TASKS,
                 "stretch_factor": tuple(map(str, extension.FACTORS)), "stretch_steps": tuple(map(str, extension.FINETUNE_STEPS)),
+                "stretch_map_method": tuple(extension.METHODS),
                 "map_scheme": LAB_SCHEMES, "own_scheme": LAB_SCHEMES, "lab_table": ("true", "false"),
                 "lecture": ("sinusoidal", "rope-to-128k"), "model": ("none", *posenc.models.names()), "notes": ("true", "false"), "qr": ("true", "false")}
 # Name lists (repeated keys): the Length generalization page's curves.

@@ -108,7 +108,7 @@ def test_the_page_loads_no_torch():
 
 def test_the_attention_animation_holds_the_shipped_map_of_every_test_length():
     at = run({"task": "reverse", "map_scheme": "rope", "map_layer": "2"})
-    animated = [c for c in charts(at) if c.get("frames")]
+    animated = [c for c in charts(at) if c.get("frames") and "stretched" not in c["layout"]["title"]["text"]]
     assert len(animated) == 1
     frames = animated[0]["frames"]
     assert [f["name"] for f in frames] == [str(n) for n in range(1, 25)]
@@ -189,3 +189,54 @@ def test_every_task_says_where_its_query_must_look():
     for task in TASKS:
         at = run({"task": task})
         assert any(lab.WHERE_TO_LOOK[task] in c.value for c in at.caption), task
+
+
+def _stretched_animation(at) -> list[dict]:
+    return [c for c in charts(at) if c.get("frames") and c["layout"]["title"]["text"].startswith("RoPE stretched by ")]
+
+
+def test_the_stretched_models_animation_holds_its_shipped_maps_and_the_records_accuracy():
+    from posenc.lab import extension
+
+    at = run({"task": "reverse", "stretch_map_method": "pi", "stretch_map_layer": "2"})
+    assert not at.error and not at.warning and not at.exception
+    (animation,) = _stretched_animation(at)
+    frames = animation["frames"]
+    longest = extension.TEST_FACTOR * results.train_max_length()
+    assert [f["name"] for f in frames] == [str(n) for n in range(1, longest + 1)]
+    for frame in (frames[0], frames[7], frames[-1]):
+        maps, _ = extension.load_extension_attention("reverse", "pi", 4, 200, int(frame["name"]))
+        for head, trace in enumerate(frame["data"]):
+            np.testing.assert_array_equal(decode(trace["z"]), maps[1, head])  # layer 2
+    accuracy = extension.seed_accuracy("reverse", "pi", 4, 200)
+    assert frames[-1]["layout"]["title"]["text"].endswith(
+        f"32 digits, within the stretched context 1…32; exact match {accuracy[32]:.2f}")
+    assert frames[8]["layout"]["title"]["text"].endswith(f"exact match {accuracy[9]:.2f}")
+    steps = [s["label"] for s in animation["layout"]["sliders"][0]["steps"]]
+    assert steps[7] == "8 ◂ L" and steps[31] == "32 ◂ 4L"
+    assert [s["x1"] for s in animation["layout"]["shapes"][:2]] == [16.5, 64.5]  # 17 and 65 tokens
+    captions = " ".join(c.value for c in at.caption)
+    inside = np.mean([accuracy[n] for n in range(1, 9)])
+    assert f"{longest} frames, one per test length" in captions
+    assert f"{inside:.2f} on 1…8 digits" in captions and "regenerate-extension-maps" in captions
+    assert at.selectbox(key="stretch_map_method").value == "pi"
+
+
+def test_a_bad_stretched_animation_value_gets_a_warning_and_the_default_model():
+    at = run({"task": "copy", "stretch_map_method": "<b>rope</b>", "stretch_map_layer": "7"})
+    assert not at.error and not at.exception
+    warnings = " ".join(w.value for w in at.warning)
+    assert "<b>rope</b>" in warnings and "stretch_map_method" in warnings and "stretch_map_layer" in warnings
+    assert at.selectbox(key="stretch_map_method").value == "yarn"
+    (animation,) = _stretched_animation(at)
+    assert animation["layout"]["title"]["text"].startswith("RoPE stretched by YaRN to 4L, fine-tuned 200 steps, on copy")
+
+
+def test_a_missing_stretched_combination_says_so(monkeypatch):
+    from posenc.lab import extension
+
+    monkeypatch.setattr(extension, "_shipped_maps", lambda: {})
+    at = run({"task": "copy"})
+    assert not at.error and not at.exception and not _stretched_animation(at)
+    assert any("not shipped in this copy: run `python -m posenc.lab regenerate-extension-maps`" in i.value
+               for i in at.info)
