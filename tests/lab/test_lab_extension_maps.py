@@ -2,6 +2,10 @@
 extension.map_cells at every test length 1…4L, rounded as attention.npz, written only from a model whose exact
 match equals extension.jsonl's, one cell reproduced bit for bit by the command; the animation marks L and F·L."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -25,6 +29,7 @@ from posenc.lab.recipe import DEFAULT, Recipe
 from posenc.lab.shipped import MAP_STEPS
 from posenc.lab.train import train
 
+ROOT = Path(__file__).resolve().parents[2]
 TINY = Recipe(d_model=32, layers=1, heads=2, steps=20, batch=16, warmup_steps=2, train_max_length=3,
               test_max_length=12, examples=20)
 """A 1-layer model on 1…3 digits tested to 4L = 12: a second of one core."""
@@ -96,6 +101,14 @@ def test_a_missing_combination_is_refused_with_the_command_that_writes_it():
         load_extension_attention("copy", "pi", 4, 200, 33)
     with pytest.raises(ValueError, match="method must be one of"):
         load_extension_attention("copy", "rope", 4, 200, 5)
+
+
+@shipped
+def test_reading_the_maps_loads_no_torch():
+    check = ("import sys, posenc.lab.extension as e; e.load_extension_attention('reverse', 'ntk', 4, 200, 32); "
+             "print(sorted({m.split('.')[0] for m in sys.modules} & {'torch', 'streamlit', 'plotly', 'pandas'}))")
+    result = subprocess.run([sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
 
 
 @shipped

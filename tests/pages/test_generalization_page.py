@@ -220,6 +220,10 @@ def test_the_stretched_models_animation_holds_its_shipped_maps_and_the_records_a
     assert f"{longest} frames, one per test length" in captions
     assert f"{inside:.2f} on 1…8 digits" in captions and "regenerate-extension-maps" in captions
     assert at.selectbox(key="stretch_map_method").value == "pi"
+    from posenc.figures.animations import frame_bytes
+    from posenc.ui import lab
+
+    assert frame_bytes(lab.stretched_animation_figure("reverse", "pi", 2)) < 1_100_000  # 1.04 MB: 32 lengths × 4 heads
 
 
 def test_a_bad_stretched_animation_value_gets_a_warning_and_the_default_model():
