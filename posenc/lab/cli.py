@@ -25,7 +25,7 @@
         posenc/lab/extension_attention.npz: the attention maps of the seed-0 RoPE models stretched by every method
         to 4L and fine-tuned 200 steps (extension.map_cells), both tasks, at every test length 1…4L, rounded as
         attention.npz's; each stretched model's exact match must equal extension.jsonl's first (else an error:
-        the maps would belong to another model).
+        the maps would belong to another model). Measured: 176 s for the 10 models (2.66 MB) on this machine.
 """
 
 from __future__ import annotations
