@@ -22,7 +22,7 @@ st.markdown(
 
 task = binding.bound_control(Option("task", "task", "copy", choices=TASKS,
                                     help=lab.TASK_HELP), "task")
-DEFAULT_SCHEMES = ("sinusoidal", "learned", "nope", "rope", "alibi", "t5", "drope")
+DEFAULT_SCHEMES = ("sinusoidal", "learned", "nope", "rope", "alibi", "t5", "drope", "fire", "cope")
 schemes = binding.bound_names("schemes", SCHEMES, DEFAULT_SCHEMES, "lab_schemes",
                               help="The curves drawn; every scheme's numbers are in the table below. " + lab.SCHEME_NAMES)
 lab.accuracy_view(task, schemes)
