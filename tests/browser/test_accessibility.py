@@ -31,9 +31,10 @@ STREAMLIT_EXCLUSIONS: list[tuple[str, str]] = []
 
 
 def links() -> list[str]:
-    """Every page, How it works under several schemes, and a lecture's slide (its bar above the view)."""
+    """Every page, How it works under several schemes, a lecture's slide (its bar above the view), and the views
+    of a released model's real context (the Comparison page and How it works under ?model=)."""
     return (page_paths() + [f"details?scheme={scheme}" for scheme in SCHEMES_OF_HOW_IT_WORKS]
-            + ["?lecture=sinusoidal&slide=1"])
+            + ["?lecture=sinusoidal&slide=1", "compare?model=llama-3.1-8b", "details?model=llama-3.1-8b"])
 
 
 def with_query(path: str, query: str) -> str:
