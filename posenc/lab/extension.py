@@ -11,7 +11,6 @@ context, then tested zero-shot (0 steps) and after a short fine-tune at lengths 
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from posenc.checks import check_choice
-from posenc.lab.shipped import HERE, MAP_SEED
+from posenc.lab.shipped import HERE, MAP_SEED, read_jsonl
 
 EXTENSION_PATH = HERE / "extension.jsonl"
 """One JSON record per line (EXTENSION_KEYS): every (task, method, factor, finetune_steps, seed, test_length)."""
@@ -116,16 +115,7 @@ def is_base_cell(record: dict[str, object]) -> bool:
 
 def read_extension(path: str | Path) -> list[dict[str, object]]:
     """The records of a JSON-lines file, each checked to have exactly EXTENSION_KEYS (ValueError otherwise)."""
-    records = []
-    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
-        if not line.strip():
-            continue
-        record = json.loads(line)
-        if not isinstance(record, dict) or tuple(record) != EXTENSION_KEYS:
-            raise ValueError(f"{path}, line {number}: a record must have the keys {', '.join(EXTENSION_KEYS)}, "
-                             f"in order; got {line[:200]!r}.")
-        records.append(record)
-    return records
+    return read_jsonl(path, EXTENSION_KEYS)
 
 
 @functools.cache

@@ -8,13 +8,12 @@ reads one shipped attention map of a seed-0 model.
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 
 import numpy as np
 
 from posenc.lab.names import SCHEMES, TASKS, check_scheme, check_task
-from posenc.lab.shipped import ATTENTION_PATH, RESULTS_PATH, map_lengths, stored_lengths
+from posenc.lab.shipped import ATTENTION_PATH, RESULTS_PATH, map_lengths, read_jsonl, stored_lengths
 
 RECORD_KEYS = ("task", "scheme", "seed", "train_max_length", "test_length", "accuracy", "examples")
 """The keys of one record, in order (the same as ``python -m posenc.lab run`` prints)."""
@@ -22,16 +21,7 @@ RECORD_KEYS = ("task", "scheme", "seed", "train_max_length", "test_length", "acc
 
 def read_records(path: str | Path) -> list[dict[str, object]]:
     """The records of a JSON-lines file, each checked to have exactly RECORD_KEYS (ValueError otherwise)."""
-    records = []
-    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
-        if not line.strip():
-            continue
-        record = json.loads(line)
-        if not isinstance(record, dict) or tuple(record) != RECORD_KEYS:
-            raise ValueError(f"{path}, line {number}: a record must have the keys {', '.join(RECORD_KEYS)}, in order; "
-                             f"got {line[:200]!r}.")
-        records.append(record)
-    return records
+    return read_jsonl(path, RECORD_KEYS)
 
 
 @functools.cache

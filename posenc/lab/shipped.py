@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -46,3 +47,18 @@ def cells() -> list[tuple[str, str, int]]:
     """(task, scheme, seed) of the shipped set, in the order regenerate trains them: seed 0 of every cell
     first (its maps too), then seeds 1 and 2."""
     return [(task, scheme, seed) for seed in SEEDS for task in TASKS for scheme in SCHEMES]
+
+
+def read_jsonl(path: str | Path, keys: tuple[str, ...]) -> list[dict[str, object]]:
+    """The records of a JSON-lines file (blank lines skipped), each checked to have exactly ``keys``, in order
+    (ValueError naming the file and the line otherwise): results.jsonl's and extension.jsonl's reader."""
+    records = []
+    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        if not isinstance(record, dict) or tuple(record) != keys:
+            raise ValueError(f"{path}, line {number}: a record must have the keys {', '.join(keys)}, in order; "
+                             f"got {line[:200]!r}.")
+        records.append(record)
+    return records
