@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import torch
 
+from lab_recipes import STRETCH_TINY
 from posenc.lab import extend as extend_module
 from posenc.lab import extension
 from posenc.lab.cli import main, regenerate_extension
@@ -30,15 +31,12 @@ from posenc.lab.extension import (
 )
 from posenc.lab.model import LabModel
 from posenc.lab.names import SEEDS
-from posenc.lab.recipe import DEFAULT, Recipe
+from posenc.lab.recipe import DEFAULT
 from posenc.lab.results import load_records
 from posenc.lab.train import train
 from posenc.schemes.rope.scalings import ROPE_SCALINGS
 
 ROOT = Path(__file__).resolve().parents[2]
-TINY = Recipe(d_model=32, layers=1, heads=2, steps=20, batch=16, warmup_steps=2, train_max_length=3,
-              test_max_length=12, examples=20)
-"""A 1-layer model on 1…3 digits tested to 4L = 12: a second of one core."""
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
@@ -71,7 +69,7 @@ def test_a_method_is_one_of_posencs_own_rope_scalings_with_the_training_sequence
 
 def test_stretching_changes_the_rotation_alone_and_leaves_the_base_as_it_was():
     torch.manual_seed(0)
-    base = LabModel("rope", TINY)
+    base = LabModel("rope", STRETCH_TINY)
     before = [p.clone() for p in base.parameters()]
     pi = stretched(base, "pi", 2)
     assert all(torch.equal(a, b) for a, b in zip(before, base.parameters()))
@@ -86,7 +84,7 @@ def test_stretching_changes_the_rotation_alone_and_leaves_the_base_as_it_was():
 
 
 def test_a_fine_tune_trains_at_the_stretched_lengths_and_is_deterministic():
-    base = train("copy", "rope", 0, TINY)
+    base = train("copy", "rope", 0, STRETCH_TINY)
     steps = []
     first = finetune(stretched(base, "pi", 2), "copy", 2, 5, 0, progress=lambda s, t: steps.append((s, t)))
     assert steps == [(s, 5) for s in range(1, 6)]
@@ -103,11 +101,11 @@ def test_regenerate_extension_trains_each_base_once_and_resumes(tmp_path, monkey
 
     def tiny_base(task, seed, progress=None):
         bases.append((task, seed))
-        return train(task, "rope", seed, TINY)
+        return train(task, "rope", seed, STRETCH_TINY)
 
     monkeypatch.setattr(extend_module, "base_model", tiny_base)
     monkeypatch.setattr(extension, "FINETUNE_STEPS", (0, 2))
-    monkeypatch.setattr("posenc.lab.cli._check_base", lambda records: None)  # TINY is not the shipped recipe
+    monkeypatch.setattr("posenc.lab.cli._check_base", lambda records: None)  # STRETCH_TINY is not the shipped recipe
     log = tmp_path / "log.txt"
     with log.open("w") as stream:
         regenerate_extension(tmp_path, fresh=True, stream=stream, only=[("reverse", 1)])

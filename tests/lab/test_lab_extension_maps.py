@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lab_recipes import STRETCH_TINY
 from posenc.figures import generalization
 from posenc.lab import extend as extend_module
 from posenc.lab import extension
@@ -25,20 +26,17 @@ from posenc.lab.extension import (
     map_cells,
     map_key,
 )
-from posenc.lab.recipe import DEFAULT, Recipe
+from posenc.lab.recipe import DEFAULT
 from posenc.lab.shipped import MAP_STEPS
 from posenc.lab.train import train
 
 ROOT = Path(__file__).resolve().parents[2]
-TINY = Recipe(d_model=32, layers=1, heads=2, steps=20, batch=16, warmup_steps=2, train_max_length=3,
-              test_max_length=12, examples=20)
-"""A 1-layer model on 1…3 digits tested to 4L = 12: a second of one core."""
 
 
 def _tiny(monkeypatch, bases: list) -> None:
     def tiny_base(task, seed, progress=None):
         bases.append((task, seed))
-        return train(task, "rope", seed, TINY)
+        return train(task, "rope", seed, STRETCH_TINY)
 
     monkeypatch.setattr(extend_module, "base_model", tiny_base)
 
@@ -47,7 +45,7 @@ def test_the_maps_are_written_from_the_model_of_the_records_and_refused_otherwis
     bases = []
     _tiny(monkeypatch, bases)
     cells = [("reverse", "pi", 4, 5), ("reverse", "yarn", 4, 0)]
-    base = train("reverse", "rope", 0, TINY)
+    base = train("reverse", "rope", 0, STRETCH_TINY)
     records = [r for _, method, factor, steps in cells
                for r in extension_records(base, "reverse", method, factor, steps, 0)]
     regenerate_extension_maps(tmp_path, stream=open(tmp_path / "log", "w"), only=cells, records=records)
