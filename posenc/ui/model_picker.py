@@ -18,6 +18,7 @@ import streamlit as st
 
 import posenc
 from posenc import models
+from posenc.schemes.rope.scalings import longrope_scaling_factor
 from posenc.schemes.scheme import Option
 from posenc.settings.constraints import fraction_for
 from posenc.settings.parsing import MAX_LENGTH, SHARED_CONTROLS, number_text
@@ -48,9 +49,10 @@ def preset(key: str) -> tuple[dict[str, int | float | str], dict[str, object]]:
     controls = {option.name: option for option in entry.options}
     options = dict(positional.options)
     if "factor" in controls and "factor" not in options and "max_position_embeddings" in options:
-        # a config without a factor (Phi-3's LongRoPE): transformers takes s = max / original positions
-        # (modeling_rope_utils._compute_longrope_parameters); the sidebar's default 4 would win over it
-        options["factor"] = options["max_position_embeddings"] / options["original_max_position_embeddings"]
+        # a config without a factor (Phi-3's LongRoPE): the scaling's own s = max / original positions, as
+        # transformers derives it; the sidebar's default 4 would win over it
+        options["factor"] = longrope_scaling_factor(None, options["original_max_position_embeddings"],
+                                                    options["max_position_embeddings"])
     left_out = {}
     for name, value in options.items():
         option = controls.get(name)
