@@ -48,6 +48,14 @@ def check_float_dtype(dtype: object) -> torch.dtype:
     return dtype
 
 
+def check_fits_dtype(value: float, name: str, dtype: torch.dtype) -> float:
+    """``value`` if ``dtype`` can hold it (|value| ≤ its largest finite number), else a ValueError naming both."""
+    largest = torch.finfo(dtype).max
+    if abs(value) > largest:
+        raise ValueError(f"{name} = {value!r} does not fit in {dtype} (its largest value is {largest!r}).")
+    return value
+
+
 def check_finite_output(result: torch.Tensor, what: str) -> torch.Tensor:
     """Refuse a result that overflowed its dtype (e.g. float16 near 65504) instead of returning inf."""
     if not bool(torch.isfinite(result).all()):

@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 from posenc.checks import check_flag, check_length, check_size
-from posenc.modules.checks import check_finite_output, check_float_dtype
+from posenc.modules.checks import check_finite_output, check_fits_dtype, check_float_dtype
 from posenc.modules.relative import _offsets
 from posenc.schemes.bias import check_heads
 from posenc.schemes.kerple import MAX_POWER, check_kerple_parameters
@@ -44,8 +44,8 @@ class KerpleBias(nn.Module):
             raise ValueError(f"r1 and r2 must be at least {PROJECTION_FLOOR} in the module: it keeps them there "
                              f"during training, as the KERPLE code does; got r1={r1:g}, r2={r2:g}.")
         self.causal = check_flag(causal, "causal")
-        self.r1 = nn.Parameter(torch.full((heads,), r1, dtype=dtype))
-        self.r2 = nn.Parameter(torch.full((heads,), r2, dtype=dtype))
+        self.r1 = nn.Parameter(torch.full((heads,), check_fits_dtype(r1, "r1", dtype), dtype=dtype))
+        self.r2 = nn.Parameter(torch.full((heads,), check_fits_dtype(r2, "r2", dtype), dtype=dtype))
 
     def extra_repr(self) -> str:
         return f"num_heads={len(self.r1)}, variant={self.variant!r}, causal={self.causal}"

@@ -232,3 +232,11 @@ def test_torch_buckets_refuse_or_equal_numpy(relative, bidirectional):
 def test_a_modules_repr_states_its_settings(module, shown):
     """The Encoding matrix page shows repr(module): it must say what the module was built with."""
     assert shown in repr(module)
+
+
+def test_kerple_refuses_a_parameter_its_dtype_cannot_hold():
+    """Found by the long property run: r1 just past float32's largest value raised torch's RuntimeError."""
+    with pytest.raises(ValueError, match=r"r1 = 3.402823466385289e\+38 does not fit in torch.float32"):
+        KerpleBias(r1=3.402823466385289e+38)
+    with pytest.raises(ValueError, match=r"r2 = 70000.0 does not fit in torch.float16 \(its largest value is 65504.0\)"):
+        KerpleBias(r2=70000.0, dtype=torch.float16)
