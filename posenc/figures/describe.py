@@ -139,12 +139,24 @@ def data_tables(fig: go.Figure, max_cells: int = 100_000) -> list[tuple[str, dic
         name = plain(trace.name) or f"trace {number_ + 1}"
         if trace.type == "heatmap":
             z = np.atleast_2d(np.asarray(trace.z))
-            x, y = _coordinates(trace, "x"), _coordinates(trace, "y")
-            columns = {"y": np.asarray(y)} | {plain(str(v)): z[:, j] for j, v in enumerate(x)}
+            x, y = (np.atleast_1d(np.asarray(_coordinates(trace, label))) for label in ("x", "y"))
+            columns = {"y": y} | {plain(str(v)): z[:, j] for j, v in enumerate(x[:z.shape[1]])}
         else:
-            columns = {key: np.asarray(trace[key]) for key in ("x", "y") if trace[key] is not None}
+            columns = {key: np.atleast_1d(np.asarray(trace[key])) for key in ("x", "y") if trace[key] is not None}
+        columns = _drawn(columns, single_for_all=trace.type != "heatmap")
         rows = max((len(c) for c in columns.values()), default=0)
         keep = max(1, max_cells // max(1, len(columns)))
         caption = name if rows <= keep else f"{name}: the first {keep} of {rows} rows"
         tables.append((caption, {key: c[:keep] for key, c in columns.items()}))
     return tables
+
+
+def _drawn(columns: dict[str, np.ndarray], single_for_all: bool) -> dict[str, np.ndarray]:
+    """The columns as plotly draws them, of one length (a table needs equal columns): points pair by index
+    and plotly draws as many as the shortest column has; with ``single_for_all`` (a line's, a bar's) a single
+    number, as a marker's x or an animation frame's point may be, stands for every point."""
+    lengths = {len(c) for c in columns.values()}
+    if len(lengths) <= 1:
+        return columns
+    rows = min(lengths - {1} if single_for_all else lengths)
+    return {key: np.repeat(c, rows) if len(c) == 1 else c[:rows] for key, c in columns.items()}

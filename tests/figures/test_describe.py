@@ -82,3 +82,25 @@ def test_data_tables_keep_the_first_rows_of_a_large_trace_and_say_so():
     [(caption, columns)] = data_tables(fig, max_cells=100)
     assert caption == "a: the first 50 of 1000 rows"
     assert len(columns["x"]) == 50
+
+
+def test_data_tables_take_a_single_number_and_columns_of_other_lengths():
+    """A marker's or an animation frame's x or y can be one number (it crashed "Chart data": len() of unsized
+    object); points pair by index, as plotly draws them, so every table's columns have one length."""
+    import pandas as pd
+    import plotly.graph_objects as go
+
+    # unvalidated, as posenc.figures.animations builds its figures (plotly's validation refuses a scalar x)
+    fig = go.Figure(dict(data=[dict(type="scatter", x=np.float64(3.0), y=np.array([1.0, 2.0]), name="marker"),
+                               dict(type="scatter", x=[0, 1, 2], y=[5.0, 6.0], name="short"),
+                               dict(type="scatter", x=4, y=7.5, name="point"),
+                               dict(type="heatmap", z=np.arange(6.0).reshape(2, 3), x=[10, 20, 30, 40], y=[0])]),
+                    _validate=False)
+    tables = dict(data_tables(fig))
+    np.testing.assert_array_equal(tables["marker"]["x"], [3.0, 3.0])
+    np.testing.assert_array_equal(tables["short"]["x"], [0, 1])
+    np.testing.assert_array_equal(tables["point"]["y"], [7.5])
+    assert list(tables["trace 4"]) == ["y", "10", "20", "30"]
+    np.testing.assert_array_equal(tables["trace 4"]["20"], [1.0])  # the rows y names
+    for columns in tables.values():
+        pd.DataFrame(columns)  # st.dataframe's own conversion: equal lengths
