@@ -1,0 +1,420 @@
+r"""A model from its ``config.json``: the same :class:`~posenc.models.presets.Model` as a preset (numpy-free).
+
+:func:`from_config` reads what transformers 5.23 reads for positions, in the order it reads them:
+
+- the language model's fields (``text_config`` laid over the top level), the family's class defaults
+  (:mod:`posenc.models.families`) under them;
+- RoPE's parameters per layer type (:func:`rope_parameters`): v4's ``rope_scaling`` wins over v5's
+  ``rope_parameters`` (``rope_scaling or rope_parameters``), flat or nested by layer type; the type is
+  ``rope_type``, else v4's ``type``, else "default"; θ is the dict's ``rope_theta``, else the family's
+  field for that layer type (Gemma 3's ``rope_local_base_freq``, ModernBERT's ``local_rope_theta``), else
+  ``rope_theta``, GPT-NeoX's ``rotary_emb_base``, the class default, 10,000; llama3, YaRN and LongRoPE
+  take ``original_max_position_embeddings`` from the top level when it is there (Phi-3), else from the
+  dict, else ``max_position_embeddings`` (``standardize_rope_params``);
+- the rotated width: ``head_dim`` (else hidden / heads) times ``partial_rotary_factor`` (GPT-NeoX's
+  ``rotary_pct``, GPT-J's ``rotary_dim`` / head, DeepSeek's ``qk_rope_head_dim`` of a
+  ``qk_nope_head_dim + qk_rope_head_dim`` head);
+- the layers: ``layer_types`` when given, else the family's rule (windows, Gemma's pattern, ModernBERT's
+  global layer every n), Llama 4's and SmolLM3's ``no_rope_layers`` (0: a layer without positions);
+  a sliding window as long as the context never masks, so its layers read as full attention.
+
+Unknown fields are ignored; a field that is needed and cannot be read raises a ValueError naming it and
+its value. GPT-2 and BERT-style models read as a learned table, T5 as its buckets, BLOOM and MPT as ALiBi.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from posenc.models.config_file import read_config, text_fields
+from posenc.models.families import Family, family
+from posenc.models.presets import Model, Positional
+from posenc.schemes.rope.scalings import ROPE_SCALINGS, rope_scaling_parameters
+
+KNOWN_LAYER_TYPES = ("full_attention", "sliding_attention", "chunked_attention")
+"""The layer types of ``layer_types`` this reader knows (transformers' names of attention with positions)."""
+MAX_LAYERS = 4096
+MAX_SIZE = 1 << 40
+ROPE_FIELDS = ("rope_theta", "rope_scaling", "rope_parameters", "rotary_pct", "rotary_emb_base", "rotary_dim",
+               "partial_rotary_factor", "rope_local_base_freq", "global_rope_theta", "local_rope_theta",
+               "qk_rope_head_dim")
+"""Fields whose presence says a model rotates (one of them, or a family that does)."""
+
+
+def from_config(source: object) -> Model:
+    """The :class:`Model` a config describes; ``source``: a dict, a JSON text or a path to a config.json.
+
+    Its layers, each layer type's :class:`Positional` (scheme, options under the registry's names, θ's
+    base, rotated dimensions, window, head width, chunk, extras such as ``mrope_section``), the context
+    (``max_position_embeddings``, ``n_positions``, ...), whether it is causal and the softmax's d, as
+    the presets hold them. Refused with a ValueError naming the field: bad JSON, a field of the wrong
+    kind, a scaling type posenc does not know, no positional field at all.
+    """
+    config = read_config(source)
+    fields = Fields(config)
+    scheme = fields.scheme()
+    builder = {"rope": _rope_model, "learned": _learned_model, "t5": _t5_model, "alibi": _alibi_model}[scheme]
+    layer_types, positionals, context, softmax_dim = builder(fields)
+    label = config.get("_name_or_path")
+    label = label[:80] if isinstance(label, str) and label.strip() else f"{fields.model_type or 'unnamed'} config"
+    return Model(key="config", label=label, layer_types=tuple(layer_types),
+                 positionals=MappingProxyType(positionals), context_length=context, causal=fields.family.causal,
+                 softmax_dim=softmax_dim,
+                 source=f"a config.json (model_type {fields.model_type or 'not given'}), read as transformers 5.23 "
+                        f"reads it ({fields.family.class_name or 'a Llama-style decoder'})")
+
+
+class Fields:
+    """A config's language-model fields over its family's defaults, read with checks that name the field."""
+
+    def __init__(self, config: Mapping[str, object]):
+        self.raw = text_fields(config)
+        model_type = self.raw.get("model_type")
+        self.model_type = model_type if isinstance(model_type, str) else None
+        self.family: Family = family(self.model_type)
+        self.values = {**self.family.defaults, **{k: v for k, v in self.raw.items() if v is not None}}
+
+    def has(self, name: str) -> bool:
+        return self.values.get(name) is not None
+
+    def get(self, name: str, default: object = None) -> object:
+        value = self.values.get(name)
+        return default if value is None else value
+
+    def integer(self, name: str, *aliases: str, minimum: int = 1, default: int | None = None,
+                required: bool = True, maximum: int = MAX_SIZE) -> int | None:
+        """The first of ``name``, ``aliases`` given, as a whole number in [minimum, maximum]."""
+        for key in (name, *aliases):
+            if self.has(key):
+                return whole(self.values[key], key, minimum, maximum)
+        if default is not None or not required:
+            return default
+        names = " or ".join(repr(k) for k in (name, *aliases))
+        raise ValueError(f"the config has no {names}, which this model needs.")
+
+    def number(self, name: str, value: object = None, minimum: float = 0.0, strict: bool = True) -> float:
+        return real(self.get(name) if value is None else value, name, minimum, strict)
+
+    def scheme(self) -> str:
+        if self.family.scheme != "rope":
+            return self.family.scheme
+        attention = self.raw.get("attn_config")
+        if self.raw.get("alibi") is True or (isinstance(attention, Mapping) and attention.get("alibi") is True):
+            return "alibi"
+        if self.has("relative_attention_num_buckets"):
+            return "t5"
+        if self.family.defaults or any(self.raw.get(name) is not None for name in ROPE_FIELDS):
+            return "rope"
+        if self.raw.get("position_embedding_type") == "absolute" or self.has("n_positions"):
+            return "learned"
+        raise ValueError("the config has no positional field: none of rope_theta, rope_scaling, rope_parameters, "
+                         "rotary_pct, n_positions, position_embedding_type, relative_attention_num_buckets or "
+                         "alibi, and its model_type "
+                         f"{self.model_type!r:.40} is not a family posenc knows; it cannot say how this model "
+                         "encodes positions.")
+
+    def layers(self) -> int:
+        return self.integer("num_hidden_layers", "n_layer", "num_layers", "n_layers", maximum=MAX_LAYERS)
+
+    def heads(self) -> int:
+        return self.integer("num_attention_heads", "n_head", "num_heads", "n_heads")
+
+    def head_dim(self) -> int:
+        if self.has("head_dim"):
+            return whole(self.values["head_dim"], "head_dim", 1)
+        hidden = self.integer("hidden_size", "n_embd", "d_model", "dim")
+        heads = self.heads()
+        if hidden < heads:
+            raise ValueError(f"hidden_size ({hidden}) is smaller than num_attention_heads ({heads}), so a head "
+                             "would have no dimensions.")
+        return hidden // heads
+
+    def context(self) -> int:
+        return self.integer("max_position_embeddings", "n_positions", "n_ctx", "max_seq_len", "seq_length",
+                            "max_sequence_length")
+
+
+def whole(value: object, name: str, minimum: int = 1, maximum: int = MAX_SIZE) -> int:
+    """``value`` as a whole number in [minimum, maximum], or a ValueError naming the field and the value."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or isinstance(value, float) and (
+            not math.isfinite(value) or not value.is_integer()):
+        raise ValueError(f"{name} must be a whole number; the config has {value!r:.60}.")
+    value = int(value)
+    if not minimum <= value <= maximum:
+        raise ValueError(f"{name} must be a whole number from {minimum} to {maximum:,}; the config has {value}.")
+    return value
+
+
+def real(value: object, name: str, minimum: float = 0.0, strict: bool = True) -> float:
+    """``value`` as a finite number above ``minimum`` (at least it, when not strict), or a ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
+        raise ValueError(f"{name} must be a finite number; the config has {value!r:.60}.")
+    value = float(value)
+    if value < minimum or (strict and value == minimum):
+        bound = "greater than" if strict else "at least"
+        raise ValueError(f"{name} must be {bound} {minimum:g}; the config has {value:g}.")
+    return value
+
+
+# --- layers ---------------------------------------------------------------------------------------------
+
+def layer_types(fields: Fields) -> list[str]:
+    """Each layer's type: ``layer_types`` when given, else the family's rule; "nope" for NoPE layers."""
+    given = fields.raw.get("layer_types")
+    if given is not None:
+        if not isinstance(given, list) or not given:
+            raise ValueError(f"layer_types must be a list of layer types; the config has {given!r:.60}.")
+        for index, name in enumerate(given):
+            if name not in KNOWN_LAYER_TYPES:
+                raise ValueError(f"layer_types[{index}] is {name!r:.40}; posenc knows "
+                                 f"{', '.join(map(repr, KNOWN_LAYER_TYPES))}.")
+        if len(given) > MAX_LAYERS:
+            raise ValueError(f"layer_types lists {len(given)} layers; posenc reads models of at most {MAX_LAYERS}.")
+        types = list(given)
+    else:
+        types = _family_layers(fields, fields.layers())
+    if fields.family.nope_layers:
+        types = [t if rotates else "nope" for t, rotates in zip(types, _rope_layers(fields, len(types)))]
+    return types
+
+
+def _family_layers(fields: Fields, count: int) -> list[str]:
+    rule, window = fields.family.windows, _window(fields)
+    if rule == "every":
+        every = fields.integer(fields.family.pattern_field)
+        if fields.model_type == "modernbert":  # layer 0 global, then one in n
+            return ["sliding_attention" if i % every else "full_attention" for i in range(count)]
+        return ["sliding_attention" if (i + 1) % every else "full_attention" for i in range(count)]
+    if rule == "chunked":
+        return ["chunked_attention"] * count
+    if rule == "alternate":
+        return ["sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(count)]
+    if window is None or rule == "none":
+        return ["full_attention"] * count
+    if rule == "qwen":
+        if fields.get("use_sliding_window") is not True:
+            return ["full_attention"] * count
+        first = fields.integer("max_window_layers", minimum=0)
+        return ["sliding_attention" if i >= first else "full_attention" for i in range(count)]
+    if fields.get("use_sliding_window") is False:
+        return ["full_attention"] * count
+    return ["sliding_attention"] * count
+
+
+def _rope_layers(fields: Fields, count: int) -> list[bool]:
+    """Llama 4 / SmolLM3: no_rope_layers[i] = 1 when layer i rotates (0: NoPE), else one NoPE layer in n."""
+    listed = fields.raw.get("no_rope_layers")
+    if listed:
+        if not isinstance(listed, list) or len(listed) != count or any(v not in (0, 1) for v in listed):
+            raise ValueError(f"no_rope_layers must list 0 or 1 for each of the {count} layers; the config has "
+                             f"{listed!r:.80}.")
+        return [bool(v) for v in listed]
+    every = fields.integer("no_rope_layer_interval")
+    return [(i + 1) % every != 0 for i in range(count)]
+
+
+def _window(fields: Fields) -> int | None:
+    """transformers' ``sliding_window`` (ModernBERT: local_attention // 2), None for none."""
+    name, rule = fields.family.window_field
+    if not fields.has(name):
+        return None
+    value = whole(fields.get(name), name, 1)
+    return value // 2 if rule == "half" else value
+
+
+# --- RoPE -----------------------------------------------------------------------------------------------
+
+def rope_parameters(fields: Fields, rotary_types: list[str]) -> dict[str, dict]:
+    """layer type -> the rope parameters transformers 5.23 computes that layer type's frequencies from."""
+    declared = fields.raw.get("rope_scaling") or fields.raw.get("rope_parameters")
+    name = "rope_scaling" if fields.raw.get("rope_scaling") else "rope_parameters"
+    if declared is not None and not isinstance(declared, Mapping):
+        raise ValueError(f"{name} must be an object of RoPE parameters; the config has {declared!r:.60}.")
+    declared = dict(declared or {})
+    nested = [key for key in declared if key in set(rotary_types) | set(KNOWN_LAYER_TYPES)]
+    parameters = {}
+    for layer_type in rotary_types:
+        if nested:
+            chosen = declared.get(layer_type)
+            where = f"{name}.{layer_type}"
+            if chosen is not None and not isinstance(chosen, Mapping):
+                raise ValueError(f"{where} must be an object of RoPE parameters; the config has {chosen!r:.60}.")
+            chosen = dict(chosen or {})
+        else:
+            scaled = fields.family.scaling_layers is None or layer_type in fields.family.scaling_layers
+            chosen, where = (dict(declared) if scaled else {}), name
+        parameters[layer_type] = _complete(fields, chosen, layer_type, where)
+    return parameters
+
+
+def _complete(fields: Fields, chosen: dict, layer_type: str, where: str) -> dict:
+    """One layer type's parameters with transformers' defaults filled in (θ, type, original context)."""
+    theta_field = fields.family.theta_fields.get(layer_type)
+    theta = next((fields.get(f) for f in (theta_field, "rope_theta", "rotary_emb_base") if f and fields.has(f)),
+                 10_000.0)
+    chosen.setdefault("rope_theta", theta)
+    rope_type = chosen.get("rope_type", chosen.get("type", "default"))
+    if fields.get("partial_rotary_factor") is not None:
+        chosen.setdefault("partial_rotary_factor", fields.get("partial_rotary_factor"))
+    if rope_type == "mrope":  # Qwen2-VL's v4 name: default frequencies, sections apart
+        rope_type = "default"
+    rope_type = fields.family.rope_type_aliases.get(rope_type, rope_type)
+    if not isinstance(rope_type, str) or rope_type not in ROPE_SCALINGS or rope_type in ("ntk", "proportional"):
+        key = "rope_type" if "rope_type" in chosen else "type"
+        raise ValueError(f"{where}.{key} is {rope_type!r:.40}, a RoPE scaling posenc does not compute; it knows "
+                         "'default', 'linear', 'dynamic', 'yarn', 'llama3' and 'longrope'.")
+    chosen["rope_type"] = rope_type
+    if rope_type in ("llama3", "yarn", "longrope"):
+        if "original_max_position_embeddings" in fields.raw:
+            chosen["original_max_position_embeddings"] = fields.raw["original_max_position_embeddings"]
+        elif fields.model_type == "phi3" and "original_max_position_embeddings" not in chosen:
+            chosen["original_max_position_embeddings"] = fields.get("original_max_position_embeddings")
+        chosen.setdefault("original_max_position_embeddings", fields.context())
+    chosen["_where"] = where
+    return chosen
+
+
+def _rotary(fields: Fields, head_dim: int) -> tuple[int, float]:
+    """(the dimensions that rotate, the head's width they are a part of): partial rotary, GPT-J, DeepSeek."""
+    if fields.has("qk_rope_head_dim"):
+        return whole(fields.get("qk_rope_head_dim"), "qk_rope_head_dim", 2), head_dim
+    if fields.model_type == "gptj":
+        return whole(fields.get("rotary_dim"), "rotary_dim", 2), head_dim
+    fraction = fields.get("partial_rotary_factor", fields.get("rotary_pct", 1.0))
+    name = "partial_rotary_factor" if fields.has("partial_rotary_factor") else "rotary_pct"
+    fraction = real(fraction, name, 0.0)
+    if fraction > 1:
+        raise ValueError(f"{name} must be at most 1 (the share of a head that rotates); the config has {fraction:g}.")
+    return int(head_dim * fraction), head_dim
+
+
+def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, int]:
+    types = layer_types(fields)
+    context = fields.context()
+    head_dim = fields.head_dim()
+    rotary_dims, _ = _rotary(fields, head_dim)
+    if fields.has("qk_rope_head_dim"):  # DeepSeek: a head of qk_nope + qk_rope dimensions, the last rotating
+        head_dim = whole(fields.get("qk_nope_head_dim"), "qk_nope_head_dim", 0) + rotary_dims
+    if rotary_dims % 2 or rotary_dims == 0:
+        raise ValueError(f"the rotated width of a head must be an even number of dimensions (RoPE turns pairs); "
+                         f"this config rotates {rotary_dims} of {head_dim}.")
+    window = _window(fields)
+    if window is not None and window >= context and "sliding_attention" in types:
+        types = ["full_attention" if t == "sliding_attention" else t for t in types]  # it never masks
+    rotary_types = [t for t in dict.fromkeys(types) if t != "nope"]
+    parameters = rope_parameters(fields, rotary_types)
+    positionals = {t: _rope_positional(fields, t, parameters[t], head_dim, rotary_dims, window, context)
+                   for t in rotary_types}
+    if "nope" in types:
+        positionals["nope"] = Positional("nope", MappingProxyType({}), None, 0, None, head_dim, None,
+                                         MappingProxyType(_temperature(fields)))
+    softmax = fields.integer("query_pre_attn_scalar", default=head_dim)
+    return types, positionals, context, softmax
+
+
+def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim: int, rotary_dims: int,
+                     window: int | None, context: int) -> Positional:
+    where = parameters["_where"]
+    rope_type = parameters["rope_type"]
+    base = real(parameters["rope_theta"], f"{where}.rope_theta", 0.0)
+    fraction = parameters.get("partial_rotary_factor")
+    if fraction is not None and not fields.has("qk_rope_head_dim"):
+        fraction = real(fraction, f"{where}.partial_rotary_factor", 0.0)
+        rotary_dims = int(head_dim * min(fraction, 1.0))
+    scaling = _scaling(parameters, rope_type, where, context)
+    layout = "interleaved" if fields.family.layout == "interleaved" and fields.get("rope_interleave", True) else "half"
+    options = {"layout": layout, "rope_type": rope_type, "rotary_fraction": rotary_dims / head_dim, **scaling}
+    extra = {}
+    section = parameters.get("mrope_section")
+    if section is not None:
+        if not isinstance(section, list) or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                                                    for v in section):
+            raise ValueError(f"{where}.mrope_section must be a list of whole numbers; the config has {section!r:.60}.")
+        extra["mrope_section"] = tuple(section)
+        if parameters.get("mrope_interleaved") is True:
+            extra["mrope_interleaved"] = True
+    if fields.model_type == "gpt_oss":
+        extra["attention_sinks"] = True
+    if fields.has("qk_rope_head_dim"):
+        extra.update(qk_nope_head_dim=head_dim - rotary_dims,
+                     v_head_dim=whole(fields.get("v_head_dim", head_dim - rotary_dims), "v_head_dim", 1))
+    chunk = fields.integer("attention_chunk_size", required=False) if layer_type == "chunked_attention" else None
+    return Positional("rope", MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}),
+                      base, rotary_dims, window if layer_type == "sliding_attention" else None, head_dim, chunk,
+                      MappingProxyType(extra))
+
+
+def _scaling(parameters: dict, rope_type: str, where: str, context: int) -> dict:
+    """The scaling's parameters under posenc's names (those the scaling takes; unknown keys dropped)."""
+    takes = rope_scaling_parameters(rope_type)
+    scaling = {key: parameters[key] for key in takes if parameters.get(key) is not None}
+    if rope_type == "dynamic":  # transformers' dynamic NTK reads L₀ from max_position_embeddings
+        scaling["original_max_position_embeddings"] = context
+    if rope_type == "yarn" and "factor" not in scaling and "original_max_position_embeddings" in scaling:
+        scaling["factor"] = context / whole(scaling["original_max_position_embeddings"],
+                                            f"{where}.original_max_position_embeddings")
+    if rope_type == "longrope" and "factor" not in scaling:
+        scaling["max_position_embeddings"] = context
+    for key, value in scaling.items():
+        if key in ("short_factor", "long_factor"):
+            if not isinstance(value, list) or not all(isinstance(v, numbers.Real) and not isinstance(v, bool)
+                                                      for v in value):
+                raise ValueError(f"{where}.{key} must be a list of numbers; the config has {value!r:.60}.")
+        elif key == "truncate":
+            if not isinstance(value, bool):
+                raise ValueError(f"{where}.truncate must be true or false; the config has {value!r:.40}.")
+        elif key in ("original_max_position_embeddings", "max_position_embeddings"):
+            scaling[key] = whole(value, f"{where}.{key}")
+        else:
+            scaling[key] = real(value, f"{where}.{key}", 0.0, strict=False)
+    missing = [key for key, default in takes.items() if default is _REQUIRED and key not in scaling]
+    if missing:
+        raise ValueError(f"{where} has rope_type {rope_type!r} but no {', '.join(missing)}, which that scaling "
+                         "needs.")
+    return scaling
+
+
+_REQUIRED = next(iter(rope_scaling_parameters("linear").values()))  # inspect.Parameter.empty
+
+
+def _temperature(fields: Fields) -> dict:
+    """Llama 4's NoPE-layer query temperature, when the config turns it on."""
+    if fields.model_type != "llama4_text" or fields.get("attn_temperature_tuning") in (False, 0):
+        return {}
+    return {"attn_temperature_tuning": True, "floor_scale": whole(fields.get("floor_scale"), "floor_scale"),
+            "attn_scale": real(fields.get("attn_scale"), "attn_scale", 0.0, strict=False)}
+
+
+# --- learned tables, T5's buckets, ALiBi -------------------------------------------------------------------
+
+def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, int]:
+    if fields.raw.get("position_embedding_type", "absolute") != "absolute":
+        raise ValueError(f"position_embedding_type is {fields.raw['position_embedding_type']!r:.40}; posenc reads "
+                         "'absolute' (a learned table) only.")
+    size, head_dim, count = fields.context(), fields.head_dim(), fields.layers()
+    learned = Positional("learned", MappingProxyType({"table_size": size}), None, 0, None, head_dim)
+    return ["full_attention"] * count, {"full_attention": learned}, size, head_dim
+
+
+def _t5_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, None]:
+    heads = fields.heads()
+    options = {"num_heads": heads, "num_buckets": fields.integer("relative_attention_num_buckets", minimum=2),
+               "max_distance": fields.integer("relative_attention_max_distance", default=128, minimum=2),
+               "direction": "bidirectional"}
+    head_dim = fields.integer("d_kv", default=None, required=False) or fields.head_dim()
+    t5 = Positional("t5", MappingProxyType(options), None, 0, None, head_dim)
+    context = fields.integer("n_positions", "max_position_embeddings", default=512)
+    return ["full_attention"] * fields.layers(), {"full_attention": t5}, context, None
+
+
+def _alibi_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, int]:
+    heads, head_dim = fields.heads(), fields.head_dim()
+    if fields.model_type == "bloom":  # BLOOM's config has no length: its model card's training sequence
+        context = fields.integer("seq_length", "max_position_embeddings", default=2048)
+    else:
+        context = fields.context()
+    alibi = Positional("alibi", MappingProxyType({"num_heads": heads, "direction": "causal"}), None, 0, None, head_dim)
+    return ["full_attention"] * fields.layers(), {"full_attention": alibi}, context, head_dim

@@ -1,0 +1,163 @@
+r"""Reading a model's ``config.json`` safely: a dict, a JSON text or a path in, a plain dict out (no numpy).
+
+A config comes from a user (an upload, a pasted text, a file on disk), so everything that could make a
+reader hang, recurse or accept a number that is not one is refused here with one sentence, as a
+ValueError: more than :data:`MAX_BYTES` of text, nesting deeper than :data:`MAX_DEPTH`, NaN and
+±Infinity (JSON has neither; Python's ``json`` accepts them), numbers too large for a float or with more
+digits than any config needs, and anything but a JSON object at the top. Vision-language models keep
+their language model's fields in ``text_config`` (Qwen3-VL, Gemma 3, Llama 4): :func:`text_fields`
+lays those over the top level, as transformers reads the text model's configuration from them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+MAX_BYTES = 1_000_000
+"""The largest config read (1 MB); Phi-3's, with its two lists of 48 factors, is under 4 kB."""
+MAX_DEPTH = 32
+"""The deepest nesting of objects and lists accepted (a config nests three or four levels)."""
+MAX_DIGITS = 40
+"""The most characters of one number (a float32 written in full has 20)."""
+
+
+def read_config(source: object) -> dict:
+    """The config as a dict: ``source`` is a dict, a JSON text (``str`` or ``bytes``) or a path to a file.
+
+    A ``str`` that starts with ``{`` (after white space) is read as JSON text, any other ``str`` or a
+    :class:`os.PathLike` as a path. Refused with a ValueError: more than 1 MB, not JSON, NaN or ±Infinity,
+    nesting deeper than 32, a top level that is not an object, a dict with keys that are not strings.
+    """
+    if isinstance(source, Mapping):
+        config = dict(source)
+        _check_value(config, "the config", 0)
+        return config
+    if isinstance(source, (bytes, bytearray)):
+        if len(source) > MAX_BYTES:
+            raise ValueError(_too_big(len(source)))
+        try:
+            return parse_json(bytes(source).decode("utf-8"))
+        except UnicodeDecodeError as error:
+            raise ValueError(f"the config is not UTF-8 text (byte {error.start} cannot be read).") from None
+    if isinstance(source, str) and source.lstrip().startswith("{"):
+        return parse_json(source)
+    if isinstance(source, (str, os.PathLike)):
+        return parse_json(_read_file(source))
+    raise ValueError(f"a config must be a dict, a JSON text or the path of a config.json; got a "
+                     f"{type(source).__name__}.")
+
+
+def _read_file(path: str | os.PathLike) -> str:
+    try:
+        with open(Path(path), "rb") as file:
+            data = file.read(MAX_BYTES + 1)
+    except (OSError, ValueError) as error:  # ValueError: a path with a NUL byte
+        shown = os.fspath(path) if isinstance(path, os.PathLike) else path
+        reason = getattr(error, "strerror", None) or str(error)
+        raise ValueError(f"cannot read the config file {str(shown)[:200]!r}: {reason}.") from None
+    if len(data) > MAX_BYTES:
+        raise ValueError(_too_big(len(data), at_least=True))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"the config file is not UTF-8 text (byte {error.start} cannot be read).") from None
+
+
+def _too_big(size: int, at_least: bool = False) -> str:
+    more = "more than " if at_least else ""
+    return (f"the config is {more}{size:,} bytes; a config.json is a few kilobytes, and at most "
+            f"{MAX_BYTES:,} bytes are read.")
+
+
+def parse_json(text: str) -> dict:
+    """A JSON object's text as a dict, refused as :func:`read_config` says."""
+    if len(text) > MAX_BYTES:
+        raise ValueError(_too_big(len(text)))
+    _check_nesting(text)
+    try:
+        config = json.loads(text, parse_constant=_no_constant, parse_float=_float, parse_int=_int)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"the config is not valid JSON: {error.msg} at line {error.lineno}, column "
+                         f"{error.colno}.") from None
+    except RecursionError:  # _check_nesting makes this unreachable; kept so no other exception escapes
+        raise ValueError(f"the config nests deeper than {MAX_DEPTH} levels.") from None
+    if not isinstance(config, dict):
+        raise ValueError(f"a config.json holds one JSON object ({{...}}); this text holds a "
+                         f"{type(config).__name__}.")
+    return config
+
+
+def _check_nesting(text: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH before the parser recurses (brackets inside strings skipped)."""
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ValueError(f"the config nests deeper than {MAX_DEPTH} levels of objects and lists; a "
+                                 "config.json nests three or four.")
+        elif char in "]}":
+            depth -= 1
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"the config holds {name}, which is not a JSON number (a field must be a finite number).")
+
+
+def _float(text: str) -> float:
+    if len(text) > MAX_DIGITS:
+        raise ValueError(f"the config holds a number of {len(text)} characters ({text[:20]}...); at most "
+                         f"{MAX_DIGITS} are read.")
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the config holds {text}, too large for a 64-bit float (it would be infinite).")
+    return value
+
+
+def _int(text: str) -> int:
+    if len(text) > MAX_DIGITS:
+        raise ValueError(f"the config holds a whole number of {len(text)} digits ({text[:20]}...); at most "
+                         f"{MAX_DIGITS} are read.")
+    return int(text)
+
+
+def _check_value(value: object, where: str, depth: int) -> None:
+    """A dict given directly: JSON's kinds only (str keys; str, bool, None, finite numbers, lists, dicts)."""
+    if depth > MAX_DEPTH:
+        raise ValueError(f"the config nests deeper than {MAX_DEPTH} levels of objects and lists.")
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ValueError(f"{where} has a key {key!r:.40} that is not a string, as every JSON key is.")
+            _check_value(item, f"{where}.{key}" if depth else key, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            _check_value(item, f"{where}[{index}]", depth + 1)
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{where} is {value}, not a finite number.")
+    elif not isinstance(value, (str, bool, int, float, type(None))):
+        raise ValueError(f"{where} is a {type(value).__name__}, not a JSON value (text, number, true/false, "
+                         "null, list or object).")
+
+
+def text_fields(config: Mapping[str, object]) -> dict:
+    """The fields the language model reads: ``text_config``'s laid over the top level's (when it is an object)."""
+    text = config.get("text_config")
+    if isinstance(text, Mapping):
+        merged = {key: value for key, value in config.items() if key != "text_config"}
+        merged.update(text)
+        return merged
+    return dict(config)

@@ -1,0 +1,126 @@
+r"""What a model family's configuration class adds to its ``config.json`` (transformers 5.23), one record each.
+
+A config.json lists only what differs from its configuration class's defaults: Gemma 3's leaves out
+``rope_theta`` (Gemma3TextConfig: 1,000,000 for global layers) and often ``max_position_embeddings``;
+GPT-NeoX's rotates a quarter of each head unless ``rotary_pct`` says otherwise. :data:`FAMILIES` holds,
+for each ``model_type`` whose defaults or rules change a position, the record :func:`family` returns;
+every other model_type reads as a Llama-style decoder (one θ, a window on every layer when
+``sliding_window`` is set). Only the fields positions depend on are listed; each entry states only what
+differs from :class:`Family`'s defaults, as transformers' configuration classes do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+
+@dataclass(frozen=True)
+class Family:
+    """How one family's configuration class reads positions.
+
+    ``scheme``: "rope", "learned", "t5" or "alibi"; ``defaults``: the class's default of each positional
+    field; ``theta_fields``: layer type -> the v4 field holding its θ (Gemma 3's ``rope_local_base_freq``);
+    ``scaling_layers``: the layer types a v4 ``rope_scaling`` applies to (None: every rotary one);
+    ``layout``: "half" (rotate_half) or "interleaved" (adjacent pairs); ``causal``: a decoder;
+    ``windows``: how layers get windows without ``layer_types`` ("all": every layer when
+    ``sliding_window`` is set, "qwen": from layer ``max_window_layers`` on when ``use_sliding_window``,
+    "every": one full layer in ``pattern_field`` layers, "alternate": Gemma 2's every other layer,
+    "chunked": Llama 4's chunked attention on every layer that rotates, "none");
+    ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
+    ("half": ModernBERT's ``local_attention`` // 2); ``nope_layers``: reads ``no_rope_layers`` (Llama 4,
+    SmolLM3); ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope").
+    """
+
+    scheme: str = "rope"
+    defaults: Mapping[str, object] = field(default_factory=dict)
+    theta_fields: Mapping[str, str] = field(default_factory=dict)
+    scaling_layers: tuple[str, ...] | None = None
+    layout: str = "half"
+    causal: bool = True
+    windows: str = "all"
+    window_field: tuple[str, str] = ("sliding_window", "as is")
+    pattern_field: str = ""
+    nope_layers: bool = False
+    rope_type_aliases: Mapping[str, str] = field(default_factory=dict)
+    class_name: str = ""
+
+
+def _family(**kwargs: object) -> Family:
+    for key in ("defaults", "theta_fields", "rope_type_aliases"):
+        if key in kwargs:
+            kwargs[key] = MappingProxyType(dict(kwargs[key]))
+    return Family(**kwargs)
+
+
+_QWEN = dict(windows="qwen", defaults={"use_sliding_window": False, "max_window_layers": 28})
+
+FAMILIES: Mapping[str, Family] = MappingProxyType({
+    "llama": _family(class_name="LlamaConfig", windows="none", defaults={"max_position_embeddings": 2048}),
+    "mistral": _family(class_name="MistralConfig", defaults={"max_position_embeddings": 131_072,
+                                                             "sliding_window": 4096}),
+    "qwen2": _family(class_name="Qwen2Config", **_QWEN),
+    "qwen3": _family(class_name="Qwen3Config", **_QWEN),
+    "qwen2_moe": _family(class_name="Qwen2MoeConfig", **_QWEN),
+    "qwen3_moe": _family(class_name="Qwen3MoeConfig", **_QWEN),
+    "qwen2_vl": _family(class_name="Qwen2VLTextConfig", **_QWEN),
+    "qwen2_vl_text": _family(class_name="Qwen2VLTextConfig", **_QWEN),
+    "qwen2_5_vl": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN),
+    "qwen2_5_vl_text": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN),
+    "qwen3_vl_text": _family(class_name="Qwen3VLTextConfig", windows="none",
+                             defaults={"rope_theta": 5_000_000.0, "max_position_embeddings": 128_000}),
+    "phi3": _family(class_name="Phi3Config", rope_type_aliases={"su": "longrope", "yarn": "longrope"},
+                    defaults={"original_max_position_embeddings": 4096, "max_position_embeddings": 4096}),
+    "gemma2": _family(class_name="Gemma2Config", windows="alternate",
+                      defaults={"head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096}),
+    "gemma3_text": _family(class_name="Gemma3TextConfig", windows="every", pattern_field="sliding_window_pattern",
+                           theta_fields={"full_attention": "rope_theta", "sliding_attention": "rope_local_base_freq"},
+                           scaling_layers=("full_attention",),
+                           defaults={"head_dim": 256, "max_position_embeddings": 131_072, "sliding_window": 4096,
+                                     "sliding_window_pattern": 6, "rope_theta": 1_000_000.0,
+                                     "rope_local_base_freq": 10_000.0, "num_hidden_layers": 26,
+                                     "query_pre_attn_scalar": 256}),
+    "llama4_text": _family(class_name="Llama4TextConfig", windows="chunked", layout="interleaved", nope_layers=True,
+                           defaults={"rope_theta": 500_000.0, "head_dim": 128, "max_position_embeddings": 131_072,
+                                     "no_rope_layer_interval": 4, "attention_chunk_size": 8192,
+                                     "attn_temperature_tuning": True, "floor_scale": 8192, "attn_scale": 0.1}),
+    "smollm3": _family(class_name="SmolLM3Config", windows="none", nope_layers=True,
+                       defaults={"rope_theta": 2_000_000.0, "max_position_embeddings": 32_768,
+                                 "no_rope_layer_interval": 4}),
+    "gpt_oss": _family(class_name="GptOssConfig", windows="none",
+                       defaults={"head_dim": 64, "sliding_window": 128, "rope_theta": 150_000.0,
+                                 "max_position_embeddings": 131_072}),
+    "deepseek_v3": _family(class_name="DeepseekV3Config", windows="none", layout="interleaved",
+                           defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,
+                                     "max_position_embeddings": 4096}),
+    "modernbert": _family(class_name="ModernBertConfig", causal=False, windows="every",
+                          pattern_field="global_attn_every_n_layers", window_field=("local_attention", "half"),
+                          theta_fields={"full_attention": "global_rope_theta",
+                                        "sliding_attention": "local_rope_theta"},
+                          defaults={"global_rope_theta": 160_000.0, "local_rope_theta": 10_000.0,
+                                    "local_attention": 128, "global_attn_every_n_layers": 3,
+                                    "max_position_embeddings": 8192}),
+    "gpt_neox": _family(class_name="GPTNeoXConfig", windows="none",
+                        defaults={"rotary_pct": 0.25, "rotary_emb_base": 10_000.0, "max_position_embeddings": 2048}),
+    "gptj": _family(class_name="GPTJConfig", windows="none", layout="interleaved",
+                    defaults={"rotary_dim": 64, "n_positions": 2048}),
+    "gpt2": _family(scheme="learned", class_name="GPT2Config", windows="none", defaults={"n_positions": 1024}),
+    "bert": _family(scheme="learned", class_name="BertConfig", causal=False, windows="none",
+                    defaults={"max_position_embeddings": 512}),
+    "roberta": _family(scheme="learned", class_name="RobertaConfig", causal=False, windows="none",
+                       defaults={"max_position_embeddings": 512}),
+    "t5": _family(scheme="t5", class_name="T5Config", causal=False, windows="none",
+                  defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128,
+                            "d_kv": 64, "num_heads": 8, "num_layers": 6, "n_positions": 512}),
+    "bloom": _family(scheme="alibi", class_name="BloomConfig", windows="none", defaults={"n_head": 8, "n_layer": 2}),
+})
+"""model_type -> :class:`Family`; a model_type not listed reads as :data:`DEFAULT_FAMILY`."""
+
+DEFAULT_FAMILY = _family()
+"""A Llama-style decoder: RoPE in halves, θ 10,000 unless ``rope_theta``, a window when ``sliding_window``."""
+
+
+def family(model_type: object) -> Family:
+    """The record of ``model_type`` (a config's "model_type"), or the Llama-style default."""
+    return FAMILIES.get(model_type, DEFAULT_FAMILY) if isinstance(model_type, str) else DEFAULT_FAMILY
