@@ -14,6 +14,8 @@ those settings over the model's, and the sidebar says which settings now differ 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 import posenc
@@ -92,23 +94,54 @@ def picker() -> tuple[str, dict[str, int | float | str], dict[str, object]] | No
     return key, values, left_out
 
 
-def in_force(picked, scheme: str, options: tuple[tuple[str, object], ...]) -> tuple[tuple[str, object], ...]:
+def read_against(picked):
+    """``read(option, key)``: the option with the default a link is read against. A link with ``model=`` opens
+    at the model's settings, so under a model the widget's own default (what Streamlit leaves out of the
+    address bar) is the model's value: a value equal to posenc's default, 10,000 for n under Qwen3's
+    1,000,000, must stay in the link, and the model's own value may be left out (binding.bound_control)."""
+    values = picked[1] if picked else {}
+
+    def read(option: Option, key: str) -> Option:
+        return replace(option, default=values[key]) if key in values else option
+    return read
+
+
+def in_force(picked, scheme: str, options: tuple[tuple[str, object], ...], setting: tuple[int, int, float],
+             ) -> tuple[tuple[tuple[str, object], ...], str | None]:
     """The model's values of the options the sidebar has no control for, as (name, value) pairs to append to the
-    sidebar's ``options``: while the sidebar shows the model's scheme with the model's choices (its rope_type and
-    layout), the views compute what the model computes (Llama 4's high_freq_factor = 1, gpt-oss's untruncated
-    YaRN, DeepSeek-V3's mscale, Phi-3's factor lists); once a student picks another scheme or scaling, none."""
+    sidebar's ``options``, and why they are not used when they are not: while the sidebar shows the model's scheme
+    with the model's choices (its rope_type and layout), the views compute what the model computes (Llama 4's
+    high_freq_factor = 1, gpt-oss's untruncated YaRN, DeepSeek-V3's mscale, Phi-3's factor lists); once a student
+    picks another scheme or scaling, none. Values that fit the model's own width only (LongRoPE's lists, one factor
+    per rotated pair) are dropped, with a sentence, when the sidebar's ``setting`` (length, d_model, base) no longer
+    fits them: a slider the student may move never ends in an error."""
     _, values, left_out = picked
     if values["scheme"] != scheme:
-        return ()
+        return (), None
     held = dict(options)
     prefix = f"{scheme}."
     if any(str(held.get(name.removeprefix(prefix))) != value
            for name, value in values.items() if name.startswith(prefix) and isinstance(value, str)):
-        return ()
-    return tuple(sorted((name, value) for name, value in left_out.items() if name not in held))
+        return (), None
+    extra = tuple(sorted((name, value) for name, value in left_out.items() if name not in held))
+    if not extra:
+        return extra, None
+    length, d_model, base = setting
+    try:
+        posenc.get_scheme(scheme).offset_curve(min(int(length), 2), int(d_model), float(base), **(held | dict(extra)))
+    except ValueError as refusal:
+        names = ", ".join(name for name, _ in extra)
+        return (), (f"The model's {names} apply at its own settings only (d_model = {values['d_model']}); with "
+                    f"d_model = {int(d_model)} here the views compute without them ({_sentence(refusal)}).")
+    return extra, None
 
 
-def describe(picked, held: dict[str, object], applied: bool = True) -> None:
+def _sentence(refusal: ValueError) -> str:
+    text = str(refusal).strip().rstrip(".")
+    return text[:1].lower() + text[1:]
+
+
+def describe(picked, held: dict[str, object], applied: bool = True, unfit: str | None = None) -> None:
     """The line "as in <model>", what the sidebar cannot set, and which settings now differ from the model."""
     key, values, left_out = picked
     model = models.get(key)
@@ -123,13 +156,16 @@ def describe(picked, held: dict[str, object], applied: bool = True) -> None:
     if model.context_length > MAX_LENGTH:
         lines.append(f"Length {MAX_LENGTH:,} of its {model.context_length:,} (the sidebar's cap).")
     if left_out:
-        lines.append(("Not in the sidebar, the views use the model's: " if applied else
-                      "Not in the sidebar, the model's (not used with this scheme or scaling): ") + ", ".join(
-            f"{name} = {_short(value)}" for name, value in left_out.items()) + ".")
+        whose = ("the views use the model's" if applied else "the model's (not used: see below)" if unfit
+                 else "the model's (not used with this scheme or scaling)")
+        lines.append(f"Not in the sidebar, {whose}: " +
+                     ", ".join(f"{name} = {_short(value)}" for name, value in left_out.items()) + ".")
     differ = [f"{name} is {number_text(held[name]) if not isinstance(held[name], str) else held[name]} here, "
               f"{number_text(value) if not isinstance(value, str) else value} in {model.label}"
               for name, value in values.items() if name in held and not _same(held[name], value)]
     st.caption(" ".join(lines))
+    if unfit:
+        st.caption(f":orange[{unfit}]")
     if differ:
         st.caption(":orange[Differs from the model: " + "; ".join(differ) + ".]")
 

@@ -77,16 +77,20 @@ def draw() -> Controls:
         picked = model_picker.picker()  # ?model=: a released model's settings, set before their widgets
         names = "; ".join(f"{key}: {s.label}" for key, s in schemes.items())
         scheme_option = Option("scheme", "scheme", next(iter(schemes)), choices=tuple(schemes), help=names)
-        scheme = bound_control(scheme_option, "scheme")
+        read = model_picker.read_against(picked)  # under a model, a link is read against the model's values
+        scheme = bound_control(read(scheme_option, "scheme"), "scheme")
         st.caption(schemes[scheme].label)  # a caption, not the widget's format_func: see binding.bound_control
         _apply_corrections()
-        d_model, base, length = (bound_control(o, o.name) for o in SHARED_CONTROLS)
-        options = tuple((o.name, bound_control(o, f"{scheme}.{o.name}")) for o in schemes[scheme].options)
+        d_model, base, length = (bound_control(read(o, o.name), o.name) for o in SHARED_CONTROLS)
+        options = tuple((o.name, bound_control(read(o, f"{scheme}.{o.name}"), f"{scheme}.{o.name}"))
+                        for o in schemes[scheme].options)
         d_model, base, length, options = _combined(scheme, d_model, base, length, options)
-        extra = model_picker.in_force(picked, scheme, options) if picked else ()  # the model's unset options
+        # the model's options the sidebar cannot set, while they fit the sidebar's settings
+        extra, unfit = model_picker.in_force(picked, scheme, options, (length, d_model, base)) if picked else ((), None)
         if picked:
             held = {"scheme": scheme, "d_model": d_model, "n": base, "length": length}
-            model_picker.describe(picked, held | {f"{scheme}.{name}": value for name, value in options}, bool(extra))
+            model_picker.describe(picked, held | {f"{scheme}.{name}": value for name, value in options}, bool(extra),
+                                  unfit)
         options += extra
         present = presenter.toggle()
     presenter.apply(present)

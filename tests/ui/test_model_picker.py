@@ -131,10 +131,42 @@ def test_the_sidebar_s_settings_give_the_model_s_frequencies(name):
         pytest.skip(f"{name} does not rotate")
     scheme = "rope"
     options = {key.split(".", 1)[1]: value for key, value in values.items() if key.startswith(f"{scheme}.")}
-    options |= dict(model_picker.in_force((name, values, left_out), scheme, tuple(options.items())))
+    extra, unfit = model_picker.in_force((name, values, left_out), scheme, tuple(options.items()),
+                                         (values["length"], values["d_model"], values["n"]))
+    assert unfit is None  # at the model's own settings, its options always apply
+    options |= dict(extra)
     params = {key: value for key, value in rope_keywords(options).items() if key != "layout"}
     for seq_len in (None, model.context_length):
         theta, attention = posenc.rope_inv_freq(values["d_model"], values["n"], seq_len=seq_len, **params)
         want, want_attention = posenc.models.rope_inv_freq(name, model_picker.shown_layer(model), seq_len=seq_len)
         np.testing.assert_allclose(theta[theta > 0], want, rtol=1e-12)
         assert attention == pytest.approx(want_attention, rel=1e-12)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_model_s_lists_at_another_width_are_left_out_with_a_sentence(page):
+    """Phi-3's LongRoPE lists hold one factor per rotated pair of its 96-wide heads: at d_model 718 (a slider the
+    student may move) every page computes without them and says so, instead of an error box (issue 38.2)."""
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["model"] = "phi-3-mini-128k"
+    at.query_params["d_model"] = "718"
+    at.switch_page(page).run()
+    assert not at.exception, (page, [e.value for e in at.exception])
+    assert not at.error, (page, [e.value for e in at.error])
+    said = [c.value for c in at.sidebar.caption if "apply at its own settings only" in c.value]
+    assert said and "d_model = 96" in said[0] and "d_model = 718" in said[0], [c.value for c in at.sidebar.caption]
+    assert any("not used: see below" in c.value for c in at.sidebar.caption)
+
+
+def test_under_a_model_the_widgets_are_read_against_the_model_s_values():
+    """Streamlit leaves out of the address bar a value equal to the widget's own default: under a model that
+    default is the model's (a link with model= opens at it), so n = 10,000 under Qwen3 stays in the link and the
+    model's own 1,000,000 may be left out (issue 38.3)."""
+    read = model_picker.read_against(("qwen3-8b", *model_picker.preset("qwen3-8b")))
+    shared = {option.name: option for option in posenc.settings.parsing.SHARED_CONTROLS}
+    assert read(shared["n"], "n").default == 1_000_000.0
+    assert read(shared["d_model"], "d_model").default == 128
+    rope_type = next(o for o in posenc.get_scheme("rope").options if o.name == "rope_type")
+    llama = model_picker.read_against(("llama-3.1-8b", *model_picker.preset("llama-3.1-8b")))
+    assert llama(rope_type, "rope.rope_type").default == "llama3"
+    assert model_picker.read_against(None)(shared["n"], "n") is shared["n"]
