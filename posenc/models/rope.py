@@ -10,7 +10,8 @@ then the scaling's θ'_i and the factor cos and sin are multiplied by (YaRN, arX
 arXiv:2402.13753; Llama 3's bands, arXiv:2407.21783; position interpolation, arXiv:2306.15595). The result
 equals what the family's RotaryEmbedding class of transformers 5.23 holds in ``inv_freq`` and
 ``attention_scaling`` (``[layer_type]_inv_freq`` for Gemma 3 and ModernBERT) for the same configuration,
-to float32 rounding (transformers computes in float32, posenc in float64): tests/models/test_rope_models.py.
+to float32 rounding (transformers computes in float32, posenc in float64): tests/models/test_model_rope.py,
+and tests/models/test_model_config.py for models read from a config.json.
 """
 
 from __future__ import annotations
@@ -42,25 +43,54 @@ def rotary_layer(model: Model, layer_type: str | None) -> tuple[str, Positional]
     return layer_type, positional
 
 
-def rope_inv_freq(name: str, layer_type: str | None = None, seq_len: int | None = None) -> tuple[np.ndarray, float]:
-    """(θ'_i, attention_scaling) of model ``name``'s ``layer_type`` layers, as transformers 5.23 computes them.
+def _model(model: str | Model) -> Model:
+    """A preset's name or a Model (from_config's) as a Model."""
+    return model if isinstance(model, Model) else get(model)
 
-    θ'_i for the d_rot/2 rotated pairs (d_rot = the preset's ``rotary_dims``): θ_i = base^(−2i/d_rot), then
-    the layer type's scaling (``rope_type``: default, linear, llama3, yarn, longrope), whose
-    ``attention_scaling`` multiplies cos and sin (1 except YaRN's 0.1·ln s + 1 and LongRoPE's
-    √(1 + ln s / ln L₀)). ``layer_type`` may be omitted when the model has one rotary layer type;
-    ``seq_len``, the current sequence length, matters to LongRoPE only (Phi-3: its short factors up to
-    L₀ = 4096 tokens, its long factors beyond). A ValueError names the known models or layer types.
-    """
-    model = get(name)
-    _, positional = rotary_layer(model, layer_type)
+
+def _frequencies(positional: Positional, seq_len: int | None) -> tuple[np.ndarray, float]:
     options = dict(positional.options)
     scaling = {key: value for key, value in options.items() if key not in _NOT_SCALING}
     return _scheme_inv_freq(positional.rotary_dims, positional.base, rope_type=options["rope_type"],
                             seq_len=seq_len, **scaling)
 
 
-def decoupled_rope(x: np.ndarray, positions: np.ndarray, name: str = "deepseek-v3") -> np.ndarray:
+def rope_inv_freq(model: str | Model, layer_type: str | None = None,
+                  seq_len: int | None = None) -> tuple[np.ndarray, float]:
+    """(θ'_i, attention_scaling) of ``model``'s ``layer_type`` layers, as transformers 5.23 computes them.
+
+    ``model``: a preset's name or a :class:`Model` (e.g. :func:`posenc.models.from_config`'s). θ'_i for
+    the d_rot/2 rotated pairs (d_rot = the layer type's ``rotary_dims``): θ_i = base^(−2i/d_rot), then
+    the layer type's scaling (``rope_type``: default, linear, dynamic, llama3, yarn, longrope), whose
+    ``attention_scaling`` multiplies cos and sin (1 except YaRN's 0.1·ln s + 1 and LongRoPE's
+    √(1 + ln s / ln L₀)). ``layer_type`` may be omitted when the model has one rotary layer type, or when
+    all of them rotate alike (the same θ'_i and factor, as gpt-oss's sliding and full layers);
+    ``seq_len``, the current sequence length, matters to dynamic NTK and LongRoPE only (Phi-3: its short
+    factors up to L₀ = 4096 tokens, its long factors beyond). A ValueError names the known models or
+    layer types.
+    """
+    model = _model(model)
+    if layer_type is None:
+        alike = _alike(model, seq_len)
+        if alike is not None:
+            return alike
+    _, positional = rotary_layer(model, layer_type)
+    return _frequencies(positional, seq_len)
+
+
+def _alike(model: Model, seq_len: int | None) -> tuple[np.ndarray, float] | None:
+    """The one (θ'_i, factor) every rotary layer type of ``model`` has, or None when they differ (or none rotate)."""
+    rotary = [positional for positional in model.positionals.values() if positional.rotary_dims]
+    if len(rotary) < 2:
+        return None
+    results = [_frequencies(positional, seq_len) for positional in rotary]
+    first, factor = results[0]
+    if all(f == factor and inv.shape == first.shape and np.array_equal(inv, first) for inv, f in results[1:]):
+        return first, factor
+    return None
+
+
+def decoupled_rope(x: np.ndarray, positions: np.ndarray, name: str | Model = "deepseek-v3") -> np.ndarray:
     """Rotate the rotary part of each head as DeepSeek-V3's decoupled RoPE; x (..., length, d_nope + d_rope).
 
     A head of d_nope + d_rope = 128 + 64 dimensions keeps its first d_nope dimensions unrotated (they carry
@@ -68,9 +98,10 @@ def decoupled_rope(x: np.ndarray, positions: np.ndarray, name: str = "deepseek-v
     θ'_i and the factor a of cos and sin from :func:`rope_inv_freq` (YaRN ×40 from 4096, a = 1 for
     DeepSeek-V3): y = [x_nope, a·(x_even·cos − x_odd·sin), a·(x_odd·cos + x_even·sin)], the rotated pairs
     written as two halves exactly as transformers 5.23's ``apply_rotary_pos_emb_interleave`` (DeepSeek-V2,
-    arXiv:2405.04434, §2.1.3). positions: (length,) whole numbers; float64 out, x's shape.
+    arXiv:2405.04434, §2.1.3). positions: (length,) whole numbers; float64 out, x's shape. ``name``: a
+    preset's name or a :class:`Model` whose heads split so (DeepSeek's config, :func:`from_config`).
     """
-    model = get(name)
+    model = _model(name)
     _, positional = rotary_layer(model, None)
     nope = positional.extra.get("qk_nope_head_dim")
     if nope is None:
@@ -81,7 +112,7 @@ def decoupled_rope(x: np.ndarray, positions: np.ndarray, name: str = "deepseek-v
     if x.shape[-1] != width:
         raise ValueError(f"x must end with one {model.label} query-key head of {nope} + {positional.rotary_dims} = "
                          f"{width} dimensions; got shape {x.shape}.")
-    inv_freq, scaling = rope_inv_freq(name)
+    inv_freq, scaling = rope_inv_freq(model)
     angles = _whole(positions, x.shape[-2])[:, None] * inv_freq  # (length, d_rope/2)
     cos, sin = scaling * np.cos(angles), scaling * np.sin(angles)
     even, odd = x[..., nope::2], x[..., nope + 1::2]

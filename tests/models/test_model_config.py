@@ -1,0 +1,167 @@
+"""posenc.models.from_config against the presets and against transformers 5.23's own rotary embeddings.
+
+tests/models/configs/ holds config.json files, each citing in "_source" where it comes from (a copy read from a
+public repository, or the preset's cited fields where no copy could be read: see configs/README.md). For each:
+
+- a preset's config gives exactly the preset (layers, every layer type's Positional, context, causality, the
+  softmax's d);
+- transformers builds its configuration class from the same file (AutoConfig, no download), then the family's
+  RotaryEmbedding; its ``inv_freq`` (``<layer_type>_inv_freq`` for per-layer-type classes) and
+  ``attention_scaling`` equal posenc.models.rope_inv_freq(from_config(file), layer_type) for every rotary layer
+  type, to float32 rounding;
+- the same configuration written back by transformers (v5's layout: ``rope_parameters``, nested per layer type
+  for Gemma 3 and ModernBERT) reads to the same model.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from posenc import models
+from posenc.models import MODELS, from_config, rope_inv_freq
+
+CONFIGS = Path(__file__).parent / "configs"
+FILES = sorted(CONFIGS.glob("*.json"))
+
+
+def test_every_preset_has_a_config_file():
+    assert set(MODELS) <= {path.stem for path in FILES}
+
+
+def equal_models(got: models.Model, expected: models.Model) -> None:
+    assert got.layer_types == expected.layer_types
+    assert (got.context_length, got.causal, got.softmax_dim) == (expected.context_length, expected.causal,
+                                                                 expected.softmax_dim)
+    assert set(got.positionals) == set(expected.positionals)
+    for layer_type, positional in expected.positionals.items():
+        mine = got.positionals[layer_type]
+        assert mine._replace(options={}, extra={}) == positional._replace(options={}, extra={}), layer_type
+        assert dict(mine.options) == dict(positional.options), layer_type
+        assert dict(mine.extra) == dict(positional.extra), layer_type
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_a_presets_config_reads_as_the_preset(name):
+    equal_models(from_config(CONFIGS / f"{name}.json"), MODELS[name])
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_every_config_cites_its_source_and_reads_from_a_dict_a_text_and_a_path(path):
+    text = path.read_text()
+    config = json.loads(text)
+    assert len(config["_source"]) > 60
+    by_path = from_config(path)
+    equal_models(from_config(config), by_path)
+    equal_models(from_config(text), by_path)
+    equal_models(from_config(str(path)), by_path)
+
+
+# --- transformers 5.23 ------------------------------------------------------------------------------------
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+transformers.logging.set_verbosity_error()  # Llama 4 Scout's high = low frequency factor is only warned about
+
+# model_type -> the family's rotary embedding class (module under transformers.models, class name)
+ROTARY_CLASSES = {
+    "llama": ("llama.modeling_llama", "LlamaRotaryEmbedding"),
+    "mistral": ("mistral.modeling_mistral", "MistralRotaryEmbedding"),
+    "qwen3": ("qwen3.modeling_qwen3", "Qwen3RotaryEmbedding"),
+    "qwen2_vl_text": ("qwen2_vl.modeling_qwen2_vl", "Qwen2VLRotaryEmbedding"),
+    "qwen3_vl_text": ("qwen3_vl.modeling_qwen3_vl", "Qwen3VLTextRotaryEmbedding"),
+    "phi3": ("phi3.modeling_phi3", "Phi3RotaryEmbedding"),
+    "gemma2": ("gemma2.modeling_gemma2", "Gemma2RotaryEmbedding"),
+    "gemma3_text": ("gemma3.modeling_gemma3", "Gemma3RotaryEmbedding"),
+    "llama4_text": ("llama4.modeling_llama4", "Llama4TextRotaryEmbedding"),
+    "smollm3": ("smollm3.modeling_smollm3", "SmolLM3RotaryEmbedding"),
+    "gpt_oss": ("gpt_oss.modeling_gpt_oss", "GptOssRotaryEmbedding"),
+    "deepseek_v3": ("deepseek_v3.modeling_deepseek_v3", "DeepseekV3RotaryEmbedding"),
+    "modernbert": ("modernbert.modeling_modernbert", "ModernBertRotaryEmbedding"),
+    "gpt_neox": ("gpt_neox.modeling_gpt_neox", "GPTNeoXRotaryEmbedding"),
+}
+
+
+def hf_text_config(path: Path, tmp_path: Path):
+    """transformers' configuration of the file's language model, built as from_pretrained builds it.
+
+    Phi-3's April 2024 type "su" is renamed "longrope" first: transformers 5.23 renames it only after filling in
+    original_max_position_embeddings, so it refuses the file as it is (test_transformers_refuses_phi3_su).
+    """
+    config = json.loads(path.read_text())
+    if (config.get("rope_scaling") or {}).get("type") == "su":
+        config["rope_scaling"]["type"] = "longrope"
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    return transformers.AutoConfig.from_pretrained(tmp_path).get_text_config()
+
+
+def test_transformers_refuses_phi3_su(tmp_path):
+    """What posenc.models.check reports as an error: Phi-3's "su" lists, read by transformers 5.23, raise."""
+    (tmp_path / "config.json").write_text((CONFIGS / "phi-3-vision-128k-instruct.json").read_text())
+    with pytest.raises(KeyError, match="original_max_position_embeddings"):
+        transformers.AutoConfig.from_pretrained(tmp_path)
+
+
+def hf_rotary(config):
+    module, name = ROTARY_CLASSES[config.model_type]
+    return getattr(importlib.import_module(f"transformers.models.{module}"), name)(config)
+
+
+def hf_frequencies(rotary, layer_type: str) -> tuple[np.ndarray, float]:
+    if hasattr(rotary, f"{layer_type}_inv_freq"):  # one buffer per layer type (Gemma 3, ModernBERT)
+        return (getattr(rotary, f"{layer_type}_inv_freq").double().numpy(),
+                float(getattr(rotary, f"{layer_type}_attention_scaling")))
+    return rotary.inv_freq.double().numpy(), float(rotary.attention_scaling)
+
+
+def float32_rtol(base: float) -> float:
+    """transformers computes base ** (2i/d) in float32: the exponent's rounding (~6e-8) grows by ln(base)."""
+    return 3e-7 * (1 + math.log(base))
+
+
+ROTARY_CASES = [(path, layer_type) for path in FILES for layer_type, positional in from_config(path).positionals.items()
+                if positional.scheme == "rope"]
+
+
+@pytest.mark.parametrize(("path", "layer_type"), ROTARY_CASES, ids=[f"{p.stem}.{t}" for p, t in ROTARY_CASES])
+def test_frequencies_equal_the_family_rotary_embedding(path, layer_type, tmp_path):
+    model = from_config(path)
+    config = hf_text_config(path, tmp_path)
+    positional = model.positional(layer_type)
+    got, scaling = rope_inv_freq(model, layer_type)
+    assert got.shape == (positional.rotary_dims // 2,)
+    if config.model_type == "gptj":  # no rotary class: create_sinusoidal_positions' θ_i = 10000^(−2i/rotary_dim)
+        from transformers.models.gptj.modeling_gptj import create_sinusoidal_positions
+        table = create_sinusoidal_positions(2, config.rotary_dim).double().numpy()  # (2, rotary_dim): sin, cos
+        np.testing.assert_allclose(np.sin(got), table[1, : config.rotary_dim // 2], rtol=1e-6)
+        assert scaling == 1.0
+        return
+    expected, expected_scaling = hf_frequencies(hf_rotary(config), layer_type)
+    np.testing.assert_allclose(got, expected, rtol=float32_rtol(positional.base), atol=0)
+    assert scaling == pytest.approx(expected_scaling, rel=1e-12)
+
+
+@pytest.mark.parametrize("path", [p for p in FILES if from_config(p).positionals.keys() - {"nope"}
+                                  and any(q.scheme == "rope" for q in from_config(p).positionals.values())],
+                         ids=lambda p: p.stem)
+def test_transformers_v5_layout_reads_to_the_same_model(path, tmp_path):
+    """The config as transformers 5.23 writes it (rope_parameters, nested per layer type) reads the same."""
+    config = hf_text_config(path, tmp_path)
+    written = json.loads(config.to_json_string(use_diff=False))
+    assert "rope_scaling" not in written
+    got, expected = from_config(written), from_config(path)
+    equal_models(got, expected)
+
+
+def test_phi3_vision_su_lists_switch_past_4096_as_transformers(tmp_path):
+    path = CONFIGS / "phi-3-vision-128k-instruct.json"
+    rotary = hf_rotary(hf_text_config(path, tmp_path))
+    rotary(torch.zeros(1, dtype=torch.float32), torch.tensor([[4096]]))  # forward at 4097 tokens: long factors
+    got, scaling = rope_inv_freq(from_config(path), seq_len=4097)
+    np.testing.assert_allclose(got, rotary.inv_freq.double().numpy(), rtol=float32_rtol(10_000.0), atol=0)
+    assert scaling == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)), rel=1e-15)
