@@ -8,17 +8,19 @@
 - :mod:`~posenc.models.windows`: which keys a query sees (:func:`attention_mask`) and how far stacked
   windows reach (:func:`receptive_field`);
 - :mod:`~posenc.models.config`: a model from its ``config.json`` (:func:`from_config`), read safely by
-  :mod:`~posenc.models.config_file` with each family's defaults (:mod:`~posenc.models.families`).
+  :mod:`~posenc.models.config_file` with each family's defaults (:mod:`~posenc.models.families`), and
+  what is wrong with it (:func:`check`, :mod:`~posenc.models.check`; ``python -m posenc.models check``).
 
 Every number is checked against transformers 5.23's own code for the same configuration (tests/models/).
 """
 
 from posenc.models.attention import attention_temperature, attention_with_sinks, query_scale, softmax_scale
+from posenc.models.check import Finding, check
 from posenc.models.config import from_config
 from posenc.models.presets import LAYER_TYPES, MODELS, Model, Positional, get, names
 from posenc.models.rope import decoupled_rope, rope_inv_freq
 from posenc.models.windows import attention_mask, layer_reach, receptive_field
 
-__all__ = ["LAYER_TYPES", "MODELS", "Model", "Positional", "attention_mask", "attention_temperature",
-           "attention_with_sinks", "decoupled_rope", "from_config", "get", "layer_reach", "names", "query_scale", "receptive_field",
-           "rope_inv_freq", "softmax_scale"]
+__all__ = ["LAYER_TYPES", "MODELS", "Finding", "Model", "Positional", "attention_mask", "attention_temperature",
+           "attention_with_sinks", "check", "decoupled_rope", "from_config", "get", "layer_reach", "names",
+           "query_scale", "receptive_field", "rope_inv_freq", "softmax_scale"]

@@ -104,7 +104,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "gpt_neox": _family(class_name="GPTNeoXConfig", windows="none",
                         defaults={"rotary_pct": 0.25, "rotary_emb_base": 10_000.0, "max_position_embeddings": 2048}),
     "gptj": _family(class_name="GPTJConfig", windows="none", layout="interleaved",
-                    defaults={"rotary_dim": 64, "n_positions": 2048}),
+                    defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),  # θ fixed in its code
     "gpt2": _family(scheme="learned", class_name="GPT2Config", windows="none", defaults={"n_positions": 1024}),
     "bert": _family(scheme="learned", class_name="BertConfig", causal=False, windows="none",
                     defaults={"max_position_embeddings": 512}),

@@ -1,0 +1,375 @@
+r"""What is wrong with a ``config.json``'s positions: findings, each naming its field, with the numbers.
+
+The costliest positional bugs are configurations read wrong: a scaling a loader drops (no ``rope_type``, a
+type it does not know, v4's ``rope_scaling`` beside v5's ``rope_parameters``), a factor that does not
+match the lengths it stretches (Llama 3.2's factor 8 where 32 was meant), a θ lost on the way
+(transformers falls back to 10,000). :func:`check` reads a config as transformers 5.23 reads it
+(:func:`posenc.models.from_config`) and returns :class:`Finding` s, errors first:
+
+- ``error``: a loader would refuse the config or silently drop or misread a setting;
+- ``warning``: legal, but likely not what was meant;
+- ``info``: worth knowing (an explicit head width, a rule that leaves no band in between).
+
+Each check is one function of :data:`CHECKS`, taking the read config (:class:`Reading`) and yielding
+findings; ``python -m posenc.models check CONFIG.json`` prints them.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from posenc.models.config import KNOWN_LAYER_TYPES, Fields, from_config
+from posenc.models.config_file import read_config
+from posenc.models.presets import Model
+
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+KNOWN_ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope", "mrope")
+"""The rope types transformers 5.23 computes (plus Qwen2-VL's v4 "mrope", read as "default")."""
+SCALING_KEYS = ("factor", "low_freq_factor", "high_freq_factor", "beta_fast", "beta_slow", "short_factor",
+                "long_factor", "original_max_position_embeddings", "attention_factor", "mscale", "mscale_all_dim")
+
+
+class Finding(NamedTuple):
+    """One thing to say about a config: ``severity`` ('error', 'warning', 'info'), ``field`` (a dotted path
+    in the file, e.g. ``rope_scaling.factor``) and ``message`` (a sentence with the numbers)."""
+
+    severity: Severity
+    field: str
+    message: str
+
+
+@dataclass
+class Reading:
+    """A config as :func:`check` reads it: the file, its language model's fields, each RoPE parameter dict
+    (with its dotted path) and the :class:`Model` (None when :func:`from_config` refused it)."""
+
+    config: dict
+    fields: Fields
+    scalings: list[tuple[str, dict]]
+    model: Model | None
+
+    def path(self, key: str) -> str:
+        """``key``'s dotted path in the file: under ``text_config`` when that is where it is."""
+        text = self.config.get("text_config")
+        return f"text_config.{key}" if isinstance(text, Mapping) and key in text else key
+
+    def number(self, mapping: Mapping, key: str) -> float | None:
+        value = mapping.get(key)
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            return None
+        return float(value)
+
+    def context(self) -> int | None:
+        for key in ("max_position_embeddings", "n_positions", "n_ctx", "max_seq_len", "seq_length"):
+            value = self.number(self.fields.values, key)
+            if value is not None:
+                return int(value)
+        return None
+
+    def rope_type(self, scaling: Mapping) -> object:
+        return scaling.get("rope_type", scaling.get("type"))
+
+
+def check(config: object) -> list[Finding]:
+    """Findings about ``config`` (a dict, a JSON text or a path to a config.json), errors first.
+
+    A config that cannot be read as JSON (or is over 1 MB, nests too deep, holds NaN) raises a ValueError;
+    one that reads but that :func:`from_config` refuses gives an error finding with its sentence.
+    """
+    raw = read_config(config)
+    fields = Fields(raw)
+    findings: list[Finding] = []
+    try:
+        model = from_config(raw)
+    except ValueError as error:
+        model = None
+        message = str(error)
+        first = message.split(" ", 1)[0]
+        field = first if first.replace(".", "").replace("_", "").replace("[", "").replace("]", "").isalnum() and \
+            ("_" in first or "." in first) else ""
+        findings.append(Finding("error", field, f"posenc cannot read this config: {message}"))
+    reading = Reading(raw, fields, _scalings(raw, fields), model)
+    for rule in CHECKS:
+        findings.extend(rule(reading))
+    return sorted(dict.fromkeys(findings), key=lambda f: SEVERITIES.index(f.severity))
+
+
+def _scalings(raw: Mapping, fields: Fields) -> list[tuple[str, dict]]:
+    """Every RoPE parameter dict of the file with its dotted path (nested ones per layer type)."""
+    found = []
+    for key in ("rope_scaling", "rope_parameters"):
+        value = fields.raw.get(key)
+        if not isinstance(value, Mapping) or not value:
+            continue
+        base = Reading(dict(raw), fields, [], None).path(key)
+        nested = {k: v for k, v in value.items() if k in KNOWN_LAYER_TYPES and isinstance(v, Mapping)}
+        for layer_type, inner in nested.items():
+            found.append((f"{base}.{layer_type}", dict(inner)))
+        if not nested:
+            found.append((base, dict(value)))
+    return found
+
+
+# --- the checks -----------------------------------------------------------------------------------------
+
+def unknown_or_missing_type(reading: Reading) -> Iterator[Finding]:
+    """A scaling a loader refuses (a type it does not know) or drops (no type: read as 'default')."""
+    aliases = reading.fields.family.rope_type_aliases
+    for where, scaling in reading.scalings:
+        rope_type = reading.rope_type(scaling)
+        key = "rope_type" if "rope_type" in scaling else "type"
+        if rope_type is None:
+            scaled = [k for k in ("factor", "short_factor", "low_freq_factor", "beta_fast") if k in scaling]
+            if scaled:
+                shown = scaling[scaled[0]] if scaled[0] == "factor" else "its parameters"
+                yield Finding("error", f"{where}.rope_type",
+                              f"{where} has no 'rope_type' (nor v4's 'type'), so transformers reads it as 'default' "
+                              f"and drops the scaling ({scaled[0]} {_shown(shown)}): the model runs unscaled past "
+                              "its original context.")
+        elif rope_type == "su" and "su" in aliases:
+            yield Finding("error", f"{where}.{key}",
+                          f"{where}.{key} is 'su', Phi-3's April 2024 name of LongRoPE: transformers 5.23 renames it "
+                          "to 'longrope' only after filling in original_max_position_embeddings, and refuses the "
+                          "config (KeyError); write 'longrope'.")
+        elif rope_type not in KNOWN_ROPE_TYPES and rope_type not in aliases:
+            yield Finding("error", f"{where}.{key}",
+                          f"{where}.{key} is {_shown(rope_type)}, a RoPE scaling transformers 5.23 does not know "
+                          f"(it knows {', '.join(map(repr, KNOWN_ROPE_TYPES[:-1]))}); a loader refuses the model or "
+                          "drops the scaling.")
+
+
+def v4_and_v5_keys(reading: Reading) -> Iterator[Finding]:
+    """A v4 key beside the v5 key a loader reads instead, holding another value."""
+    raw = reading.fields.raw
+    scaling, parameters = raw.get("rope_scaling"), raw.get("rope_parameters")
+    if isinstance(scaling, Mapping) and scaling and isinstance(parameters, Mapping) and parameters \
+            and dict(scaling) != dict(parameters):
+        yield Finding("error", reading.path("rope_parameters"),
+                      "the config has both v4's rope_scaling and v5's rope_parameters, and they differ: transformers "
+                      "5.23 reads rope_scaling and ignores rope_parameters, while a v5-only reader takes "
+                      "rope_parameters; keep one.")
+    for where, params in reading.scalings:
+        if "type" in params and "rope_type" in params and params["type"] != params["rope_type"]:
+            yield Finding("error", f"{where}.type",
+                          f"{where} has type {_shown(params['type'])} and rope_type {_shown(params['rope_type'])}: "
+                          "transformers reads rope_type, loaders written for v4's type read the other.")
+        top = reading.number(raw, "rope_theta")
+        inner = reading.number(params, "rope_theta")
+        if top is not None and inner is not None and top != inner and where.split(".")[-1] not in KNOWN_LAYER_TYPES:
+            yield Finding("error", f"{where}.rope_theta",
+                          f"rope_theta is {top:g} at the top level but {inner:g} in {where}: transformers 5.23 uses "
+                          f"{inner:g}, a v4 loader {top:g}.")
+        top_original = reading.number(raw, "original_max_position_embeddings")
+        inner_original = reading.number(params, "original_max_position_embeddings")
+        if top_original is not None and inner_original is not None and top_original != inner_original:
+            yield Finding("warning", f"{where}.original_max_position_embeddings",
+                          f"original_max_position_embeddings is {top_original:g} at the top level but "
+                          f"{inner_original:g} in {where}: transformers 5.23 uses the top level's "
+                          f"{top_original:g} for llama3, YaRN and LongRoPE.")
+
+
+def factor_and_lengths(reading: Reading) -> Iterator[Finding]:
+    """factor × original context = max_position_embeddings (linear, dynamic, YaRN); the original shorter."""
+    context = reading.context()
+    for where, params in reading.scalings:
+        rope_type, factor = reading.rope_type(params), reading.number(params, "factor")
+        original = reading.number(params, "original_max_position_embeddings")
+        if original is None:
+            original = reading.number(reading.fields.raw, "original_max_position_embeddings")
+        if factor is None or original is None or context is None or original <= 0:
+            continue
+        if rope_type in ("linear", "dynamic", "yarn") and factor * original != context:
+            yield Finding("warning", f"{where}.factor",
+                          f"{where}.factor × original_max_position_embeddings = {factor:g} × {original:g} = "
+                          f"{factor * original:g}, but max_position_embeddings is {context}: a {rope_type} scaling "
+                          f"stretches the original context by its factor, so one of the three is likely wrong "
+                          f"({context / original:g} would match).")
+        if factor > 1 and original >= context:
+            yield Finding("warning", f"{where}.original_max_position_embeddings",
+                          f"{where} scales by {factor:g} from an original context of {original:g} tokens, but the "
+                          f"model's context (max_position_embeddings) is {context}, no longer than it: the scaling "
+                          "extends nothing.")
+
+
+def theta_given(reading: Reading) -> Iterator[Finding]:
+    """No θ anywhere: transformers falls back to the class default (10,000 for most)."""
+    model = reading.model
+    if model is None or not any(p.scheme == "rope" for p in model.positionals.values()):
+        return
+    fields = reading.fields
+    named = ("rope_theta", "rotary_emb_base", *fields.family.theta_fields.values())
+    if any(fields.raw.get(key) is not None for key in named):
+        return
+    if any("rope_theta" in params for _, params in reading.scalings):
+        return
+    bases = sorted({p.base for p in model.positionals.values() if p.base is not None})
+    shown = " and ".join(f"{b:,g}" for b in bases)
+    if any(key in fields.family.defaults for key in named):
+        yield Finding("info", "rope_theta",
+                      f"the config gives no rope_theta; {fields.family.class_name} takes its default, θ base {shown}.")
+    else:
+        yield Finding("warning", "rope_theta",
+                      f"the config gives no rope_theta, so transformers falls back to {shown}; a model trained with "
+                      "another base (500,000 for Llama 3, 1,000,000 for Qwen) would be read with the wrong "
+                      "frequencies. State it.")
+
+
+def longrope_lists(reading: Reading) -> Iterator[Finding]:
+    """LongRoPE's short and long lists: one factor per rotated pair."""
+    pairs = _rotated_pairs(reading)
+    if pairs is None:
+        return
+    for where, params in reading.scalings:
+        for key in ("short_factor", "long_factor"):
+            values = params.get(key)
+            if isinstance(values, list) and len(values) != pairs:
+                yield Finding("error", f"{where}.{key}",
+                              f"{where}.{key} has {len(values)} entries, but the head rotates {2 * pairs} dimensions, "
+                              f"{pairs} pairs, one factor each: the frequencies cannot be computed.")
+
+
+def mrope_sections(reading: Reading) -> Iterator[Finding]:
+    """M-RoPE's sections split the rotated pairs: they must add up to half the rotated width."""
+    pairs = _rotated_pairs(reading)
+    for where, params in reading.scalings:
+        section = params.get("mrope_section")
+        if pairs is None or not isinstance(section, list) or not all(isinstance(v, int) for v in section):
+            continue
+        if sum(section) != pairs:
+            yield Finding("error", f"{where}.mrope_section",
+                          f"{where}.mrope_section {section} adds up to {sum(section)} pairs, but the head rotates "
+                          f"{2 * pairs} dimensions, {pairs} pairs: the frame, row and column sections must cover "
+                          "them exactly.")
+
+
+def rotary_width(reading: Reading) -> Iterator[Finding]:
+    """A partial rotary width must be even (RoPE turns pairs of dimensions)."""
+    fields = reading.fields
+    try:
+        head_dim = fields.head_dim()
+    except ValueError:
+        return
+    for key in ("partial_rotary_factor", "rotary_pct"):
+        fraction = reading.number(fields.raw, key)
+        if fraction is not None and 0 < fraction <= 1 and int(head_dim * fraction) % 2:
+            yield Finding("error", reading.path(key),
+                          f"{key} {fraction:g} of a {head_dim}-dimensional head rotates int({head_dim} × {fraction:g})"
+                          f" = {int(head_dim * fraction)} dimensions, an odd number: RoPE turns pairs, so one "
+                          "dimension has no partner.")
+    rotary_dim = reading.number(fields.raw, "rotary_dim")
+    if rotary_dim is not None and rotary_dim % 2:
+        yield Finding("error", reading.path("rotary_dim"),
+                      f"rotary_dim is {rotary_dim:g}, an odd number: RoPE turns pairs of dimensions.")
+
+
+def head_width(reading: Reading) -> Iterator[Finding]:
+    """hidden / heads must be whole when no head_dim is given; an explicit head_dim that differs is news."""
+    raw = reading.fields.values
+    hidden, heads = reading.number(raw, "hidden_size"), reading.number(raw, "num_attention_heads")
+    if hidden is None or heads is None or heads <= 0:
+        return
+    head_dim = reading.number(raw, "head_dim")
+    if head_dim is None and hidden % heads:
+        yield Finding("warning", reading.path("num_attention_heads"),
+                      f"hidden_size {hidden:g} / num_attention_heads {heads:g} = {hidden / heads:g} is not whole and "
+                      f"the config gives no head_dim: transformers takes {int(hidden // heads)} dimensions per head, "
+                      "and the projections will not fit.")
+    elif head_dim is not None and head_dim != hidden / heads and "qk_rope_head_dim" not in raw:
+        yield Finding("info", reading.path("head_dim"),
+                      f"head_dim is {head_dim:g}, not hidden_size / num_attention_heads = {hidden / heads:g}: the "
+                      "rotation uses head_dim (as Gemma and Qwen3 intend).")
+
+
+def llama3_bands(reading: Reading) -> Iterator[Finding]:
+    """llama3's bands: low_freq_factor below high_freq_factor, or no band in between."""
+    for where, params in reading.scalings:
+        if reading.rope_type(params) != "llama3":
+            continue
+        low, high = reading.number(params, "low_freq_factor"), reading.number(params, "high_freq_factor")
+        if low is None or high is None:
+            continue
+        if low > high:
+            yield Finding("error", f"{where}.low_freq_factor",
+                          f"{where}.low_freq_factor {low:g} is above high_freq_factor {high:g}: the smoothing "
+                          "(L₀/λ − low)/(high − low) divides by a negative number and the middle band turns "
+                          "the wrong way.")
+        elif low == high:
+            yield Finding("info", f"{where}.low_freq_factor",
+                          f"{where}.low_freq_factor = high_freq_factor = {low:g}: there is no band in between; every "
+                          f"pair is kept or divided by the factor (as Llama 4 Scout intends).")
+
+
+def yarn_betas(reading: Reading) -> Iterator[Finding]:
+    """YaRN's beta_fast above beta_slow: the ramp runs from the fast pairs to the slow ones."""
+    for where, params in reading.scalings:
+        if reading.rope_type(params) != "yarn":
+            continue
+        fast = reading.number(params, "beta_fast") or 32.0  # transformers: `get("beta_fast") or 32`
+        slow = reading.number(params, "beta_slow") or 1.0
+        if fast < slow:
+            yield Finding("error", f"{where}.beta_fast",
+                          f"{where}.beta_fast {fast:g} is below beta_slow {slow:g}: YaRN's ramp between the pairs that "
+                          "turn beta_fast times and those that turn beta_slow times over the original context runs "
+                          "backwards.")
+        elif fast == slow:
+            yield Finding("warning", f"{where}.beta_fast",
+                          f"{where}.beta_fast = beta_slow = {fast:g}: YaRN's ramp has no width, so every pair is "
+                          "either kept or interpolated, with a jump between them.")
+
+
+def layer_count(reading: Reading) -> Iterator[Finding]:
+    """layer_types lists one type per layer."""
+    raw = reading.fields.raw
+    types, count = raw.get("layer_types"), reading.number(raw, "num_hidden_layers")
+    if isinstance(types, list) and count is not None and len(types) != count:
+        yield Finding("error", reading.path("layer_types"),
+                      f"layer_types lists {len(types)} layers but num_hidden_layers is {count:g}: transformers refuses "
+                      "the config, or some layers get no type.")
+
+
+def window_length(reading: Reading) -> Iterator[Finding]:
+    """A sliding window at or past the context never masks anything."""
+    name, rule = reading.fields.family.window_field
+    window, context = reading.number(reading.fields.raw, name), reading.context()
+    if window is None or context is None or reading.fields.get("use_sliding_window") is False:
+        return
+    effective = window // 2 if rule == "half" else window
+    if effective >= context:
+        yield Finding("warning", reading.path(name),
+                      f"{name} is {window:g}, at or past the context of {context} tokens: the window never masks a "
+                      "key, so these layers attend like full attention (probably not what was meant, or the "
+                      "context is wrong).")
+
+
+CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
+    unknown_or_missing_type, v4_and_v5_keys, factor_and_lengths, theta_given, longrope_lists, mrope_sections,
+    rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
+)
+"""Every check :func:`check` runs, in order."""
+
+
+def _rotated_pairs(reading: Reading) -> int | None:
+    """Half the rotated width of the config's heads, from the model read (None when it could not be read)."""
+    fields = reading.fields
+    try:
+        head_dim = fields.head_dim()
+    except ValueError:
+        return None
+    if fields.has("qk_rope_head_dim"):
+        width = reading.number(fields.values, "qk_rope_head_dim")
+    elif fields.model_type == "gptj":
+        width = reading.number(fields.values, "rotary_dim")
+    else:
+        fraction = reading.number(fields.values, "partial_rotary_factor")
+        fraction = reading.number(fields.values, "rotary_pct") if fraction is None else fraction
+        width = int(head_dim * (1.0 if fraction is None else fraction))
+    return None if width is None else int(width) // 2
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."

@@ -1,0 +1,162 @@
+"""posenc.models.check and ``python -m posenc.models check``: one config per finding, and none for the presets.
+
+Each case takes a config of tests/models/configs/, changes what the check looks for, and expects a finding of
+that severity on that field whose sentence carries the numbers; the unchanged files of the 16 presets give no
+error. The command prints the findings and exits 1 on an error.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from posenc.models import MODELS, check
+from posenc.models.__main__ import main
+from posenc.models.check import CHECKS, Fields, Finding, Reading, _scalings, from_config, read_config
+
+CONFIGS = Path(__file__).parent / "configs"
+
+
+def config(name: str) -> dict:
+    return json.loads((CONFIGS / f"{name}.json").read_text())
+
+
+def changed(name: str, **changes: object) -> dict:
+    """The config ``name`` with dotted keys set (None: removed)."""
+    result = copy.deepcopy(config(name))
+    for dotted, value in changes.items():
+        *parents, key = dotted.split("__")
+        target = result
+        for parent in parents:
+            target = target[parent]
+        if value is None:
+            target.pop(key, None)
+        else:
+            target[key] = value
+    return result
+
+
+LLAMA31 = "llama-3.1-8b"
+CASES = {
+    "unknown type": (changed(LLAMA31, rope_scaling__rope_type="ntk-by-parts"), "error", "rope_scaling.rope_type",
+                     "'ntk-by-parts'"),
+    "no type nor rope_type": (changed(LLAMA31, rope_scaling__rope_type=None), "error", "rope_scaling.rope_type",
+                              "drops the scaling (factor 8.0)"),
+    "Phi-3's su": (config("phi-3-vision-128k-instruct"), "error", "rope_scaling.type", "KeyError"),
+    "rope_scaling beside rope_parameters": (
+        changed(LLAMA31, rope_parameters={"rope_type": "default", "rope_theta": 500000.0}), "error",
+        "rope_parameters", "reads rope_scaling and ignores rope_parameters"),
+    "type and rope_type differ": (changed(LLAMA31, rope_scaling__type="linear"), "error", "rope_scaling.type",
+                                  "type 'linear' and rope_type 'llama3'"),
+    "rope_theta at the top and in rope_parameters": (
+        changed(LLAMA31, rope_scaling=None, rope_parameters={"rope_type": "default", "rope_theta": 10000.0}), "error",
+        "rope_parameters.rope_theta", "500000 at the top level but 10000 in rope_parameters"),
+    "factor × original ≠ context (linear)": (
+        changed(LLAMA31, rope_scaling={"rope_type": "linear", "factor": 4.0, "original_max_position_embeddings": 8192}),
+        "warning", "rope_scaling.factor", "4 × 8192 = 32768, but max_position_embeddings is 131072"),
+    "factor × original ≠ context (yarn)": (
+        changed("gpt-oss-20b", rope_scaling__factor=16.0), "warning", "rope_scaling.factor",
+        "16 × 4096 = 65536, but max_position_embeddings is 131072"),
+    "factor × original ≠ context (dynamic)": (
+        changed(LLAMA31, rope_scaling={"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 8192}),
+        "warning", "rope_scaling.factor", "2 × 8192 = 16384"),
+    "original ≥ context with factor > 1": (changed(LLAMA31, max_position_embeddings=8192), "warning",
+                                           "rope_scaling.original_max_position_embeddings",
+                                           "original context of 8192 tokens, but the model's context"),
+    "no rope_theta": (changed(LLAMA31, rope_theta=None), "warning", "rope_theta", "falls back to 10,000"),
+    "LongRoPE list too short": (changed("phi-3-mini-128k", rope_scaling__long_factor=[1.0] * 47), "error",
+                                "rope_scaling.long_factor", "47 entries, but the head rotates 96 dimensions, 48 pairs"),
+    "mrope_section sum": (changed("qwen2-vl-7b", rope_scaling__mrope_section=[16, 24, 20]), "error",
+                          "rope_scaling.mrope_section", "adds up to 60 pairs, but the head rotates 128 dimensions"),
+    "odd partial rotary width": (changed("pythia-160m", rotary_pct=0.3), "error", "rotary_pct",
+                                 "int(64 × 0.3) = 19 dimensions, an odd number"),
+    "odd partial_rotary_factor": (changed(LLAMA31, partial_rotary_factor=0.15), "error", "partial_rotary_factor",
+                                  "int(128 × 0.15) = 19 dimensions"),
+    "head_dim ≠ hidden / heads, no head_dim": (changed(LLAMA31, head_dim=None, num_attention_heads=30), "warning",
+                                               "num_attention_heads", "4096 / num_attention_heads 30 = 136.533"),
+    "llama3 low > high": (changed(LLAMA31, rope_scaling__low_freq_factor=4.0, rope_scaling__high_freq_factor=1.0),
+                          "error", "rope_scaling.low_freq_factor", "low_freq_factor 4 is above high_freq_factor 1"),
+    "llama3 low = high": (config("llama-4-scout"), "info", "text_config.rope_scaling.low_freq_factor", "= 1"),
+    "YaRN beta_fast < beta_slow": (changed("gpt-oss-20b", rope_scaling__beta_fast=0.5), "error",
+                                   "rope_scaling.beta_fast", "beta_fast 0.5 is below beta_slow 1"),
+    "YaRN beta_fast = beta_slow": (changed("gpt-oss-20b", rope_scaling__beta_fast=1.0), "warning",
+                                   "rope_scaling.beta_fast", "beta_fast = beta_slow = 1"),
+    "layer_types length": (changed("gpt-oss-20b", num_hidden_layers=20), "error", "layer_types",
+                           "lists 24 layers but num_hidden_layers is 20"),
+    "sliding window ≥ context": (changed("mistral-7b-v0.1", sliding_window=32768), "warning", "sliding_window",
+                                 "32768, at or past the context of 32768 tokens"),
+    "explicit head_dim": (config("gemma-3-4b"), "info", "text_config.head_dim", "head_dim is 256, not"),
+    "top-level original differs": (changed(LLAMA31, original_max_position_embeddings=4096), "warning",
+                                   "rope_scaling.original_max_position_embeddings", "4096 at the top level but 8192"),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_each_check_finds_its_mistake(case):
+    source, severity, field, words = CASES[case]
+    findings = check(source)
+    matching = [f for f in findings if f.field == field and f.severity == severity]
+    assert matching, findings
+    assert any(words in f.message for f in matching), matching
+
+
+def test_every_check_has_a_case():
+    found = set()
+    for source, *_ in CASES.values():
+        raw = read_config(source)
+        try:
+            model = from_config(raw)
+        except ValueError:
+            model = None
+        reading = Reading(raw, Fields(raw), _scalings(raw, Fields(raw)), model)
+        found |= {rule.__name__ for rule in CHECKS if list(rule(reading))}
+    assert found == {rule.__name__ for rule in CHECKS}
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_a_presets_config_has_no_error(name):
+    findings = check(CONFIGS / f"{name}.json")
+    assert all(isinstance(f, Finding) and f.severity in ("error", "warning", "info") for f in findings)
+    assert [f for f in findings if f.severity == "error"] == []
+
+
+def test_findings_come_errors_first_with_the_unreadable_field_named():
+    findings = check(changed(LLAMA31, rope_scaling__factor="eight", rope_theta=None))
+    assert [f.severity for f in findings] == sorted((f.severity for f in findings),
+                                                    key=("error", "warning", "info").index)
+    assert findings[0] == Finding("error", "rope_scaling.factor", findings[0].message)
+    assert "rope_scaling.factor must be a finite number; the config has 'eight'" in findings[0].message
+
+
+@pytest.mark.parametrize("bad", ["{", "[1, 2]", '{"a": NaN}', "{" * 40 + "}" * 40, b"\xff\xfe", 3])
+def test_unreadable_input_is_a_valueerror(bad):
+    with pytest.raises(ValueError):
+        check(bad)
+
+
+def test_the_command_prints_findings_and_exits_1_on_an_error(tmp_path, capsys):
+    assert main(["check", str(CONFIGS / "llama-3.1-8b.json")]) == 0
+    assert capsys.readouterr().out.strip() == "0 errors, 0 warnings, 0 info."
+    broken = tmp_path / "config.json"
+    broken.write_text(json.dumps(changed(LLAMA31, rope_scaling__rope_type=None, rope_theta=None)))
+    assert main(["check", str(broken)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("error    rope_scaling.rope_type: rope_scaling has no 'rope_type'")
+    assert lines[1].startswith("warning  rope_theta: the config gives no rope_theta")
+    assert lines[-1] == "1 error, 1 warning, 0 info."
+    broken.write_text("{not json")
+    assert main(["check", str(broken)]) == 1
+    assert capsys.readouterr().out.startswith("error: the config is not valid JSON")
+
+
+def test_python_dash_m_runs_the_command():
+    path = CONFIGS / "phi-3-vision-128k-instruct.json"
+    done = subprocess.run([sys.executable, "-m", "posenc.models", "check", str(path)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 1
+    assert "rope_scaling.type is 'su'" in done.stdout
