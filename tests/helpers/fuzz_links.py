@@ -103,10 +103,23 @@ SHARED_KEYS = ("d_model", "n", "length")
 PAGE_KEYS = tuple(sorted(set(UNIVERSE) - set(SHARED_KEYS) - {"scheme"} - {k for k in UNIVERSE if "." in k}))
 
 
+def _model_controls() -> dict[str, tuple[str, ...]]:
+    """Each released model's key -> the URL keys of every control the model sets (posenc/ui/model_picker.py)."""
+    from posenc.ui.model_picker import preset
+
+    return {name: tuple(preset(name)[0]) for name in posenc.models.names()}
+
+
+MODEL_CONTROLS = _model_controls()
+
+
 @st.composite
 def links(draw) -> dict:
     """A link: the scheme most often, each shared control half the time, the scheme's own options
-    half the time each, and a few other keys (page controls, other schemes' options)."""
+    half the time each, and a few other keys (page controls, other schemes' options). One link in three
+    names a released model with each control the model sets half the time (a student moved it, then shared)."""
+    if draw(st.integers(0, 2)) == 0:
+        return draw(model_links())
     keys = [key for key in SHARED_KEYS if draw(st.booleans())]
     keys += ["scheme"] if draw(st.integers(0, 3)) else []
     keys += draw(st.lists(st.sampled_from(PAGE_KEYS), max_size=4, unique=True))
@@ -117,6 +130,18 @@ def links(draw) -> dict:
         for o in posenc.SCHEMES[scheme].options:
             if draw(st.booleans()):
                 link[f"{scheme}.{o.name}"] = draw(UNIVERSE[f"{scheme}.{o.name}"])
+    return {k: v for k, v in link.items() if v != []}
+
+
+@st.composite
+def model_links(draw) -> dict:
+    """``model=`` with every control that model sets drawn half the time each (valid, at the bounds or hostile),
+    and a page control or two."""
+    model = draw(st.sampled_from(sorted(MODEL_CONTROLS)))
+    link = {"model": model}
+    link |= {key: draw(UNIVERSE[key]) for key in MODEL_CONTROLS[model] if draw(st.booleans())}
+    link |= {key: draw(UNIVERSE[key]) for key in draw(st.lists(st.sampled_from(PAGE_KEYS), max_size=2, unique=True))
+             if key != "model"}
     return {k: v for k, v in link.items() if v != []}
 
 

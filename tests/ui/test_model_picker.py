@@ -170,3 +170,29 @@ def test_under_a_model_the_widgets_are_read_against_the_model_s_values():
     llama = model_picker.read_against(("llama-3.1-8b", *model_picker.preset("llama-3.1-8b")))
     assert llama(rope_type, "rope.rope_type").default == "llama3"
     assert model_picker.read_against(None)(shared["n"], "n") is shared["n"]
+
+
+HOSTILE_NUMBERS = ("1e309", "-1", "nan", "0.5", "١٢٨")
+
+
+@pytest.mark.parametrize("name", posenc.models.names())
+def test_every_control_a_model_sets_survives_posenc_s_default_and_hostile_text(name):
+    """A link with ``model=`` and every control the model sets, at posenc's own default (the value Streamlit used to
+    leave out of the link under a model) and then as hostile text: no exception, no error box, a warning per
+    refused value, and the value held is a valid one."""
+    from fuzz_links import check_page, open_page
+
+    values, _ = model_picker.preset(name)
+    scheme = posenc.get_scheme(values["scheme"])
+    defaults = {option.name: option.default for option in posenc.settings.parsing.SHARED_CONTROLS}
+    defaults |= {f"{scheme.key}.{option.name}": option.default for option in scheme.options}
+    link = {"model": name} | {key: str(defaults[key]) for key in values if key in defaults}
+    at = open_page(link, "pages/details.py", timeout=90)
+    assert not check_page(at, link, "details")
+    assert {key: str(at.session_state[key]) for key in link if key != "model"} == \
+        {key: str(value) for key, value in link.items() if key != "model"}
+    numbers = [key for key, value in values.items() if not isinstance(value, str)]
+    hostile = {"model": name} | {key: HOSTILE_NUMBERS[i % len(HOSTILE_NUMBERS)] for i, key in enumerate(numbers)}
+    at = open_page(hostile, "pages/details.py", timeout=90)
+    assert not check_page(at, hostile, "details")
+    assert len(at.warning) >= 1
