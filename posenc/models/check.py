@@ -135,7 +135,7 @@ def unknown_or_missing_type(reading: Reading) -> Iterator[Finding]:
                           f"{where}.{key} is 'su', Phi-3's April 2024 name of LongRoPE: transformers 5.23 renames it "
                           "to 'longrope' only after filling in original_max_position_embeddings, and refuses the "
                           "config (KeyError); write 'longrope'.")
-        elif rope_type not in KNOWN_ROPE_TYPES and rope_type not in aliases:
+        elif not isinstance(rope_type, str) or rope_type not in KNOWN_ROPE_TYPES and rope_type not in aliases:
             yield Finding("error", f"{where}.{key}",
                           f"{where}.{key} is {_shown(rope_type)}, a RoPE scaling transformers 5.23 does not know "
                           f"(it knows {', '.join(map(repr, KNOWN_ROPE_TYPES[:-1]))}); a loader refuses the model or "

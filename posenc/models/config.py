@@ -261,7 +261,8 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str) -> dict
         chosen.setdefault("partial_rotary_factor", fields.get("partial_rotary_factor"))
     if rope_type == "mrope":  # Qwen2-VL's v4 name: default frequencies, sections apart
         rope_type = "default"
-    rope_type = fields.family.rope_type_aliases.get(rope_type, rope_type)
+    if isinstance(rope_type, str):
+        rope_type = fields.family.rope_type_aliases.get(rope_type, rope_type)
     if not isinstance(rope_type, str) or rope_type not in ROPE_SCALINGS or rope_type in ("ntk", "proportional"):
         key = "rope_type" if "rope_type" in chosen else "type"
         raise ValueError(f"{where}.{key} is {rope_type!r:.40}, a RoPE scaling posenc does not compute; it knows "
