@@ -38,7 +38,9 @@ PARTS = 2  # each walks every page, with its own seed and a fresh browser contex
 @pytest.mark.parametrize("part", range(PARTS))
 def test_a_random_walk_finds_no_error_and_every_link_reproduces(pages, app, part):
     count = ACTIONS // PARTS + (part < ACTIONS % PARTS)
-    walk = Walk(pages, app, f"{SEED}:{part}", models=models.names())
+    replay = (f"replay: POSENC_WALK_SEED={SEED} POSENC_WALK_ACTIONS={ACTIONS} python -m pytest -p no:xdist -o addopts=''"
+              f" 'tests/browser/test_random_walk.py::{test_a_random_walk_finds_no_error_and_every_link_reproduces.__name__}[{part}]'")
+    walk = Walk(pages, app, f"{SEED}:{part}", models=models.names(), replay=replay)
     walk.run(count)
     assert walk.visited == set(walk.paths) or count < 60, (f"seed {walk.seed!r}: only {sorted(walk.visited)}",
                                                            walk.actions)

@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from app_routes import page_paths
-from browser_controls import assert_clean, assert_link_reproduces, settle
+from browser_controls import assert_clean, assert_link_reproduces, controls, settle
 
 SIDEBAR = "[data-testid=stSidebar]"
 OPTION = "[role=listbox] [role=option]"
@@ -87,6 +87,7 @@ class Walk:
     paths: list[str] = field(default_factory=page_paths)
     models: tuple[str, ...] = ()
     actions: list[str] = field(default_factory=list)
+    replay: str = ""  # how to run this walk again, for a failure's message
 
     def __post_init__(self):
         self.rng = random.Random(self.seed)
@@ -124,8 +125,7 @@ class Walk:
         listing = "\n".join(f"  {number:3d}. {action}" for number, action in enumerate(self.actions))
         pytest.fail(f"random walk, seed {self.seed!r}, failed at action {step} ({self.actions[-1] if self.actions else ''})"
                     f"\nat {self.page.url}\n{type(error).__name__}: {error}\nshown: {shown}\n"
-                    f"actions so far:\n{listing}\n"
-                    f"replay: POSENC_WALK_SEED=… as in the seed above (the part's seed is '<POSENC_WALK_SEED>:<part>')",
+                    f"actions so far:\n{listing}\n{self.replay}",
                     pytrace=False)
 
     def settle(self, debounce: int = 300) -> None:
@@ -326,4 +326,24 @@ class Walk:
             self.page.locator(SELECTORS["expander"]).nth(shown[0]["index"]).click()
             self.settle()
             assert_clean(self.page, self.actions[-1])
-        assert_link_reproduces(self.pages, self.page, f"link after {where}")
+        try:
+            assert_link_reproduces(self.pages, self.page, f"link after {where}")
+        except AssertionError as error:
+            raise AssertionError(f"{error}\n{self.link_difference()}") from None
+
+    def link_difference(self) -> str:
+        """Which controls the address bar, opened again, shows otherwise than the walk's page (for a failure)."""
+        shown, other = controls(self.page), self.pages()
+        try:
+            other.goto(self.page.url)
+            other.wait_for_selector(f"{SIDEBAR} [data-testid=stSelectbox]")
+            settle(other, debounce=0)
+            reopened = controls(other)
+        except Exception as error:  # noqa: BLE001 (only a message)
+            return f"(the link did not reopen: {error})"
+        finally:
+            other.context.close()
+        lines = [f"  {a} -> {b}" for a, b in zip(shown, reopened) if a != b]
+        if len(shown) != len(reopened):
+            lines.append(f"  {len(shown)} controls -> {len(reopened)}: {shown[len(reopened):] or reopened[len(shown):]}")
+        return "walk's page -> reopened link:\n" + "\n".join(lines or ["  (the same now: the first reopening differed)"])
