@@ -51,6 +51,26 @@ def _raw_value(key: str) -> tuple[str | None, str | None]:
 
 
 DEFAULTS = "_posenc_widget_defaults"  # each bound widget's own default in the last run
+def _write_url(key: str, value, default) -> None:
+    """Put the value a widget holds into the address bar, after its first run read a value from the URL that
+    was refused or corrected (``?n=1e309`` holds 1e9, ``?k=99999`` the largest k, a repeated key its last value).
+
+    Streamlit drops a bound value it cannot take from the URL, and a value set through the session state in a
+    widget's first run is not mirrored there (it mirrors programmatic sets only for a widget it saw in an earlier
+    run): the view showed the nearest valid value while the link lost it and reopened at the default. This sends
+    the address bar the corrected value, as Streamlit does for a value it clamps itself; a value equal to the
+    widget's default stays out, as Streamlit leaves it."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None or ctx.session_state is None or value == default:
+        return
+    with ctx.session_state.query_params() as params:
+        if isinstance(value, (list, tuple)):
+            params.set_corrected_value(key, [str(v) for v in value], "string_array_value")
+        else:
+            text = f"{value:.17g}" if isinstance(value, float) else str(value)  # exact, as the URL reads it back
+            params.set_corrected_value(key, text, "string_value")
 
 
 def _follows_default(key: str) -> bool:
@@ -116,7 +136,10 @@ def bound_control(option: Option, key: str) -> int | float | str:
     if problems:  # the widget holds ``value``: it is what the session state gives it
         used = code_span(value) if isinstance(value, str) else number_text(value)  # a choice: a name, shown as code
         _shown(st, f"{source} {'; '.join(problems)}: using {used}.")
-    return _widget(option, key, value)
+    shown = _widget(option, key, value)
+    if problems and source.startswith("URL"):
+        _write_url(key, value, _widget_default(option))
+    return shown
 
 
 def _widget_default(option: Option):
@@ -165,8 +188,11 @@ def bound_multiselect(label: str, choices: range, default: Sequence[int], key: s
     _hold(key, chosen, default)
     if reasons:
         _shown(where, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(str, chosen)) or 'none'}.")
-    return list(where.multiselect(label, choices, default=default, key=key, max_selections=maximum,
-                                  bind="query-params"))
+    shown = list(where.multiselect(label, choices, default=default, key=key, max_selections=maximum,
+                                   bind="query-params"))
+    if reasons and source.startswith("URL"):
+        _write_url(key, chosen, default)
+    return shown
 
 
 def bound_tabs(labels: Sequence[str], key: str) -> list:
@@ -206,4 +232,7 @@ def bound_names(label: str, names: Sequence[str], default: Sequence[str], key: s
     _hold(key, chosen, default)
     if reasons:
         _shown(st, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(code_span, chosen)) or 'none'}.")
-    return list(st.multiselect(label, list(names), default=default, key=key, help=help, bind="query-params"))
+    shown = list(st.multiselect(label, list(names), default=default, key=key, help=help, bind="query-params"))
+    if reasons and source.startswith("URL"):
+        _write_url(key, chosen, default)
+    return shown

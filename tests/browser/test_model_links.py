@@ -1,0 +1,72 @@
+"""Under a model, a copied link reopens the view, tried in a real browser (issue 38.3 and 38.4).
+
+Streamlit leaves out of the address bar a value equal to the widget's own default. Before the fix the widget's
+default was posenc's even under a model: with ``model=qwen3-8b`` (θ's base 1,000,000), n set to 10,000 showed
+10,000 but the address bar carried no ``n``, and the link reopened at 1,000,000. Under a model the widgets now
+take the model's values as their defaults (posenc/ui/model_picker.py ``read_against``)."""
+
+import pytest
+
+from browser_controls import assert_link_reproduces, controls, settle
+from live_app import require_chromium, wait_idle
+
+pytestmark = pytest.mark.browser
+require_chromium()
+
+
+def _open(pages, app, link: str):
+    page = pages()
+    page.goto(f"{app}/{link}")
+    wait_idle(page)
+    settle(page, debounce=0)
+    return page
+
+
+def _type(page, label: str, text: str) -> None:
+    box = page.locator(f'[data-testid=stSidebar] [data-testid=stNumberInput]:has([aria-label="{label}"]) input')
+    box.fill(text)
+    box.press("Enter")
+    settle(page)
+
+
+def _choose(page, label: str, option: str) -> None:
+    boxes = page.locator("[data-testid=stSidebar] [data-testid=stSelectbox]")
+    box = next(boxes.nth(i) for i in range(boxes.count())
+               if boxes.nth(i).locator("[data-testid=stWidgetLabel]").inner_text().strip() == label)
+    field = box.locator("input")
+    field.click()
+    field.press("ArrowDown")  # a click opens the list only sometimes; the arrow key always does
+    page.locator("[role=listbox] [role=option]", has_text=option).filter(
+        has=page.get_by_text(option, exact=True)).first.click()
+    settle(page)
+
+
+def test_posenc_s_default_base_under_a_model_stays_in_the_link(pages, app):
+    page = _open(pages, app, "?model=qwen3-8b")
+    _type(page, "n (base)", "10000")
+    assert "n=10000" in page.url
+    assert_link_reproduces(pages, page, "qwen3-8b, n = 10,000 typed")
+    _type(page, "n (base)", "1e309")  # the box refuses it and falls back to its default: now the model's base
+    assert "n=" not in page.url and controls(page)[3] == ["n (base)", "1000000"], (page.url, controls(page))
+    assert_link_reproduces(pages, page, "qwen3-8b, 1e309 typed")
+
+
+def test_a_refused_base_in_a_link_under_a_model_is_said_and_kept_in_the_link(pages, app):
+    page = _open(pages, app, "?model=qwen3-8b&n=1e309")
+    warnings = " ".join(page.locator("[data-testid=stAlert]").all_inner_texts())
+    assert "n = 1e309 is outside" in warnings and "using 1e+09" in warnings, warnings  # the nearest valid value
+    assert_link_reproduces(pages, page, "qwen3-8b, n = 1e309 in the link")
+
+
+def test_posenc_s_default_scaling_under_a_model_stays_in_the_link(pages, app):
+    page = _open(pages, app, "details?model=llama-3.1-8b")
+    _choose(page, "Context-extension scaling", "default")
+    assert "rope.rope_type=default" in page.url
+    assert_link_reproduces(pages, page, "llama-3.1-8b, scaling default")
+
+
+def test_a_change_of_model_and_back_to_none_keeps_the_link(pages, app):
+    page = _open(pages, app, "rotation?model=qwen3-8b&n=10000")
+    for model in ("phi-3-mini-128k", "llama-3.1-8b", "none"):
+        _choose(page, "model", model)
+        assert_link_reproduces(pages, page, f"model changed to {model}")
