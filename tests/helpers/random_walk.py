@@ -94,6 +94,8 @@ class Walk:
         self.page = self.pages()
         self.page.add_init_script(COUNT_RUNS)
         self.runs = 0
+        self.checked = None  # the view (address, controls) whose link was last reopened
+        self.links = 0  # links reopened
         self.deck: list[str] = []
         self.path = None
         self.visited: set[str] = set()
@@ -128,18 +130,20 @@ class Walk:
                     f"actions so far:\n{listing}\n{self.replay}",
                     pytrace=False)
 
-    def settle(self, debounce: int = 300) -> None:
-        """Wait for the run the action started (up to ``STARTS`` ms: an action that changes nothing, a slider
-        at its end pushed further, starts none), then until it is over and the controls stand still. A slider
-        sends its value after 200 ms, later on a busy machine: waiting only for an idle page could read the
-        address bar before that run wrote it. The pointer is moved off the controls first: a hovered
-        expander shows an arrow for its icon, which would read as another control than the reopened link's."""
+    def settle(self, starts_run: bool = True) -> None:
+        """Wait for the run the action started (up to ``STARTS`` ms), then until it is over and the controls
+        stand still. A slider sends its value after 200 ms, later on a busy machine: waiting only for an idle
+        page could read the address bar before that run wrote it. ``starts_run`` False: the action changed
+        no value (a slider at its end pushed further, a number the field refused), so no run is awaited.
+        The pointer is moved off the controls first: a hovered expander shows an arrow for its icon, which
+        would read as another control than the reopened link's."""
         self.page.mouse.move(1399, 999)
-        try:
-            self.page.wait_for_function("(n) => window.__posencRuns > n", arg=self.runs, timeout=STARTS)
-        except PlaywrightTimeout:
-            pass
-        settle(self.page, debounce=debounce)
+        if starts_run:
+            try:
+                self.page.wait_for_function("(n) => window.__posencRuns > n", arg=self.runs, timeout=STARTS)
+            except PlaywrightTimeout:
+                pass
+        settle(self.page, debounce=0)  # the run has started: no need to wait for a widget's debounce
         self.runs = self.page.evaluate("() => window.__posencRuns")
 
     def before(self) -> None:
@@ -178,7 +182,7 @@ class Walk:
             self.runs = 0  # a new document counts afresh
             self.page.goto(url)
             self.page.wait_for_selector(f"{SIDEBAR} [data-testid=stSelectbox]", state="attached")
-            self.settle(debounce=0)
+            self.settle()
         self.visited.add(path)
 
     def show_sidebar(self) -> None:
@@ -206,10 +210,11 @@ class Walk:
         keys = [self.rng.choice(SLIDER_KEYS) for _ in range(self.rng.randint(1, 3))]
         self.record(f"slider {item['label']!r} ({item['side']}): {' '.join(keys)}")
         handle = element.locator("input[type=range]")
+        was = handle.input_value()
         handle.focus()
         for key in keys:
             handle.press(key)
-        self.settle()
+        self.settle(starts_run=handle.input_value() != was)
 
     def number(self, item, element) -> None:
         low, high = float(item["min"] or "-inf"), float(item["max"] or "inf")
@@ -224,26 +229,29 @@ class Walk:
         else:
             text = str(self.rng.randint(0, 1000))
         self.record(f"number {item['label']!r} ({item['side']}) := {text!r} (was {item['value']})")
-        field = element.locator("input")
-        field.click()
-        field.press("ControlOrMeta+a")
-        field.press("Delete")
+        entry = element.locator("input")
+        entry.click()
+        entry.press("ControlOrMeta+a")
+        entry.press("Delete")
         if text:
-            field.press_sequentially(text)  # keys, as typed: a number field takes only the characters it can
-        field.press("Enter")
-        self.settle()
+            entry.press_sequentially(text)  # keys, as typed: a number field takes only the characters it can
+        entry.press("Enter")
+        # Streamlit's field refuses a number outside its range (it stays, red) and puts back its value for
+        # text it cannot read (1e309): neither starts a run
+        self.settle(starts_run=entry.get_attribute("aria-invalid") != "true" and entry.input_value() != item["value"])
 
-    def _open_list(self, field) -> None:
-        field.click()
+    def _open_list(self, entry) -> None:
+        entry.click()
         if not self.page.locator(OPTION).count():
-            field.press("ArrowDown")  # a click opens the list only sometimes; the arrow key always does
+            entry.press("ArrowDown")  # a click opens the list only sometimes; the arrow key always does
         self.page.wait_for_selector(OPTION)
 
     def selectbox(self, item, element) -> None:
-        field = element.locator("input")
-        self._open_list(field)
+        entry = element.locator("input")
+        self._open_list(entry)
         choices = self.page.locator(OPTION)
-        choice = choices.nth(self.rng.randrange(choices.count()))
+        other = [i for i in range(choices.count()) if choices.nth(i).get_attribute("aria-selected") != "true"]
+        choice = choices.nth(self.rng.choice(other or [0]))  # another option than the one shown
         name = choice.inner_text().strip()
         self.record(f"selectbox {item['label']!r} ({item['side']}) := {name!r}")
         choice.click()
@@ -252,9 +260,9 @@ class Walk:
     def model(self, item, element) -> None:
         name = "none" if self.rng.random() < 0.2 else self.rng.choice(self.models)
         self.record(f"model := {name!r}")
-        field = element.locator("input")
-        self._open_list(field)
-        field.fill(name)
+        entry = element.locator("input")
+        self._open_list(entry)
+        entry.fill(name)
         self.page.locator(OPTION).filter(has_text=name).get_by_text(name, exact=True).first.click()
         self.settle()
 
@@ -296,7 +304,7 @@ class Walk:
             except PlaywrightTimeout:  # at its most selections, the list offers none
                 self.record(f"multiselect {item['label']!r}: add, nothing offered (has {tags})")
                 self.page.keyboard.press("Escape")
-                self.settle()
+                self.settle(starts_run=False)
                 return
             choices = self.page.locator(OPTION)
             choice = choices.nth(self.rng.randrange(choices.count()))
@@ -316,6 +324,21 @@ class Walk:
     def check_link(self, where: str) -> None:
         """The address bar reopens the same view. A chart's data expander is not in the URL (a closed
         expander is one element; its tables are made only when opened), so open ones are closed first."""
+        # A number outside a field's range is refused by Streamlit's field itself: it stays in the field, red,
+        # with "Number is outside the allowed range" (aria-invalid), while the view and the address bar keep the
+        # value in force (the input's value attribute). A student types a valid one; the walk types that value.
+        self.show_sidebar()
+        for entry in self.page.locator("[data-testid=stNumberInput] input[aria-invalid=true]").all():
+            if not entry.is_visible():
+                continue
+            kept, typed = entry.get_attribute("value"), entry.input_value()
+            self.record(f"number {entry.get_attribute('aria-label')!r}: {typed!r} refused by the field, "
+                        f"{kept!r} typed back (before the link check)")
+            self.before()
+            entry.fill(kept)
+            entry.press("Enter")
+            self.settle()
+            assert_clean(self.page, self.actions[-1])
         while True:
             found = self.page.evaluate(CANDIDATES, [("expander", SELECTORS["expander"])])
             shown = [i for i in found if i["open"] and i["label"].startswith("Chart data")]
@@ -326,10 +349,15 @@ class Walk:
             self.page.locator(SELECTORS["expander"]).nth(shown[0]["index"]).click()
             self.settle()
             assert_clean(self.page, self.actions[-1])
+        view = (self.page.url, controls(self.page))
+        if view == self.checked:  # the view the last check reopened: nothing to learn (and 4 s saved)
+            return
         try:
             assert_link_reproduces(self.pages, self.page, f"link after {where}")
         except AssertionError as error:
             raise AssertionError(f"{error}\n{self.link_difference()}") from None
+        self.checked = view
+        self.links += 1
 
     def link_difference(self) -> str:
         """Which controls the address bar, opened again, shows otherwise than the walk's page (for a failure)."""
