@@ -70,3 +70,26 @@ def test_a_change_of_model_and_back_to_none_keeps_the_link(pages, app):
     for model in ("phi-3-mini-128k", "llama-3.1-8b", "none"):
         _choose(page, "model", model)
         assert_link_reproduces(pages, page, f"model changed to {model}")
+
+
+@pytest.mark.parametrize("model", ["qwen3-8b", "llama-3.1-8b", "deepseek-v3", "t5-base"])
+def test_every_control_a_model_sets_at_posenc_s_default_stays_in_the_link(pages, app, model):
+    """Each control the model sets, given in the link at posenc's own default: Streamlit clears from the URL a value
+    equal to the widget's default, so with posenc's defaults as the widgets' own, these vanished on opening and
+    the copied link reopened at the model's values."""
+    from urllib.parse import urlencode
+
+    import posenc
+    from posenc.settings.parsing import SHARED_CONTROLS
+    from posenc.ui.model_picker import preset
+
+    values, _ = preset(model)
+    scheme = posenc.get_scheme(values["scheme"])
+    defaults = {option.name: option.default for option in SHARED_CONTROLS}
+    defaults |= {f"{scheme.key}.{option.name}": option.default for option in scheme.options}
+    differ = {key: str(defaults[key]) for key, value in values.items() if key in defaults and defaults[key] != value}
+    assert differ, model
+    page = _open(pages, app, "details?" + urlencode({"model": model} | differ))
+    for key, value in differ.items():
+        assert f"{key}=" in page.url, (key, value, page.url)
+    assert_link_reproduces(pages, page, f"{model} at posenc's defaults: {differ}")
