@@ -236,9 +236,18 @@ class Walk:
         if text:
             entry.press_sequentially(text)  # keys, as typed: a number field takes only the characters it can
         entry.press("Enter")
-        # Streamlit's field refuses a number outside its range (it stays, red) and puts back its value for
-        # text it cannot read (1e309): neither starts a run
-        self.settle(starts_run=entry.get_attribute("aria-invalid") != "true" and entry.input_value() != item["value"])
+        # Streamlit's field refuses a number outside its range and puts back its value for text it cannot read
+        # (1e309): neither starts a run
+        refused = entry.get_attribute("aria-invalid") == "true"
+        self.settle(starts_run=not refused and entry.input_value() != item["value"])
+        if refused:
+            # The refused text stays in the field, red, "Number is outside the allowed range", while the view
+            # and the address bar keep the value in force: a student types a valid one, the walk the one before.
+            assert_clean(self.page, self.actions[-1])
+            self.record(f"number {item['label']!r}: {text!r} refused by the field, {item['value']!r} typed back")
+            entry.fill(item["value"])
+            entry.press("Enter")
+            self.settle(starts_run=False)
 
     def _open_list(self, entry) -> None:
         entry.click()
@@ -324,21 +333,6 @@ class Walk:
     def check_link(self, where: str) -> None:
         """The address bar reopens the same view. A chart's data expander is not in the URL (a closed
         expander is one element; its tables are made only when opened), so open ones are closed first."""
-        # A number outside a field's range is refused by Streamlit's field itself: it stays in the field, red,
-        # with "Number is outside the allowed range" (aria-invalid), while the view and the address bar keep the
-        # value in force (the input's value attribute). A student types a valid one; the walk types that value.
-        self.show_sidebar()
-        for entry in self.page.locator("[data-testid=stNumberInput] input[aria-invalid=true]").all():
-            if not entry.is_visible():
-                continue
-            kept, typed = entry.get_attribute("value"), entry.input_value()
-            self.record(f"number {entry.get_attribute('aria-label')!r}: {typed!r} refused by the field, "
-                        f"{kept!r} typed back (before the link check)")
-            self.before()
-            entry.fill(kept)
-            entry.press("Enter")
-            self.settle()
-            assert_clean(self.page, self.actions[-1])
         while True:
             found = self.page.evaluate(CANDIDATES, [("expander", SELECTORS["expander"])])
             shown = [i for i in found if i["open"] and i["label"].startswith("Chart data")]
