@@ -6,6 +6,7 @@
 - :mod:`~posenc.analysis.curves`: the offset curve every scheme shares, from closed forms;
 - :mod:`~posenc.analysis.reach`: that curve at chosen offsets only, as far as a model's real context (10M);
 - :mod:`~posenc.analysis.scaling_regions`: where a RoPE context extension acts, pair by pair;
+- :mod:`~posenc.analysis.dropped_scaling`: one q·k score with a model's RoPE scaling and with it dropped;
 - :mod:`~posenc.analysis.properties` and :mod:`~posenc.analysis.verdicts`: seed 001's criteria,
   measured, and the verdicts drawn from the measurements.
 """
