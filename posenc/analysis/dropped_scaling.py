@@ -124,7 +124,7 @@ def _scaled_layer(model: RotaryModel, layer_type: str | None) -> tuple[str, obje
     if not rotary:
         raise ValueError(f"{model.label} rotates no query or key, so it has no RoPE scaling to drop: nothing to drop.")
     if layer_type is not None:
-        if layer_type not in positionals:
+        if not isinstance(layer_type, str) or layer_type not in positionals:
             raise ValueError(f"{model.label} has no layer type {layer_type!r:.60}; its rotary layer types are "
                              f"{', '.join(map(repr, rotary))}.")
         if layer_type not in rotary:
