@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -46,7 +47,10 @@ def running_app(timeout: float = 60.0, script: Path = ROOT / "app.py"):
     command = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless=true",
                f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
                "--server.fileWatcherType=none"]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    # The server's log goes to a file, read on failure: a pipe nobody reads fills (64 KiB) in a long run that
+    # logs, and the server then blocks on its next write.
+    log = tempfile.TemporaryFile()
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     url = f"http://127.0.0.1:{port}"
     try:
@@ -58,7 +62,8 @@ def running_app(timeout: float = 60.0, script: Path = ROOT / "app.py"):
                         break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"streamlit did not start: {process.stderr.read().decode()[-2000:]}") from None
+                    log.seek(0)
+                    raise RuntimeError(f"streamlit did not start: {log.read().decode()[-2000:]}") from None
                 time.sleep(0.3)
         yield url, process
     finally:
@@ -67,6 +72,7 @@ def running_app(timeout: float = 60.0, script: Path = ROOT / "app.py"):
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+        log.close()
 
 
 @contextlib.contextmanager
