@@ -24,6 +24,7 @@ from typing import Literal, NamedTuple
 from posenc.models.config import KNOWN_LAYER_TYPES, Fields, from_config
 from posenc.models.config_file import read_config
 from posenc.models.presets import Model
+from posenc.schemes.registry import get_scheme
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
@@ -198,7 +199,7 @@ def factor_and_lengths(reading: Reading) -> Iterator[Finding]:
 def theta_given(reading: Reading) -> Iterator[Finding]:
     """No θ anywhere: transformers falls back to the class default (10,000 for most)."""
     model = reading.model
-    if model is None or not any(p.scheme == "rope" for p in model.positionals.values()):
+    if model is None or not any(get_scheme(p.scheme).family == "rotary" for p in model.positionals.values()):
         return
     fields = reading.fields
     named = ("rope_theta", "rotary_emb_base", *fields.family.theta_fields.values())

@@ -31,8 +31,14 @@ from types import MappingProxyType
 
 from posenc.models.config_file import read_config, text_fields
 from posenc.models.families import Family, family
-from posenc.models.presets import Model, Positional
+from posenc.models.presets import LAYER_TYPES, Model, Positional
+from posenc.schemes.registry import get_scheme
 from posenc.schemes.rope.scalings import ROPE_SCALINGS, rope_scaling_parameters
+
+ALIBI_FLAG = "alibi"
+"""The config field (top level, or MPT's ``attn_config``) that turns ALiBi on: a field's name, not a scheme's."""
+NOPE_LAYER = LAYER_TYPES[-1]
+"""The layer type of a layer without positions (Llama 4's, SmolLM3's): a layer type, not a scheme's name."""
 
 KNOWN_LAYER_TYPES = ("full_attention", "sliding_attention", "chunked_attention")
 """The layer types of ``layer_types`` this reader knows (transformers' names of attention with positions)."""
@@ -99,10 +105,10 @@ class Fields:
         return real(self.get(name) if value is None else value, name, minimum, strict)
 
     def scheme(self) -> str:
-        if self.family.scheme != "rope":
+        if get_scheme(self.family.scheme).family != "rotary":
             return self.family.scheme
         attention = self.raw.get("attn_config")
-        if self.raw.get("alibi") is True or (isinstance(attention, Mapping) and attention.get("alibi") is True):
+        if self.raw.get(ALIBI_FLAG) is True or (isinstance(attention, Mapping) and attention.get(ALIBI_FLAG) is True):
             return "alibi"
         if self.has("relative_attention_num_buckets"):
             return "t5"
@@ -305,12 +311,12 @@ def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, 
     window = _window(fields)
     if window is not None and window >= context and "sliding_attention" in types:
         types = ["full_attention" if t == "sliding_attention" else t for t in types]  # it never masks
-    rotary_types = [t for t in dict.fromkeys(types) if t != "nope"]
+    rotary_types = [t for t in dict.fromkeys(types) if t != NOPE_LAYER]
     parameters = rope_parameters(fields, rotary_types)
     positionals = {t: _rope_positional(fields, t, parameters[t], head_dim, rotary_dims, window, context)
                    for t in rotary_types}
-    if "nope" in types:
-        positionals["nope"] = Positional("nope", MappingProxyType({}), None, 0, None, head_dim, None,
+    if NOPE_LAYER in types:
+        positionals[NOPE_LAYER] = Positional("nope", MappingProxyType({}), None, 0, None, head_dim, None,
                                          MappingProxyType(_temperature(fields)))
     softmax = fields.integer("query_pre_attn_scalar", default=head_dim)
     return types, positionals, context, softmax
