@@ -105,9 +105,10 @@ def test_the_qr_code_decodes_to_the_slide_s_link(page, app):
     page.wait_for_function("() => { const i = document.querySelector('.posenc-qr img');"
                            " return i && i.complete && i.naturalWidth > 0; }", timeout=30_000)
     text = ""
-    for _ in range(5):  # a screenshot taken while the page still lays out can catch the code half drawn
-        page.wait_for_timeout(300)
+    for _ in range(20):  # a screenshot taken while the page still lays out (a busy machine) can catch it half drawn
+        page.wait_for_timeout(500)
         pixels = cv2.imdecode(np.frombuffer(image.screenshot(), np.uint8), cv2.IMREAD_GRAYSCALE)
+        pixels = cv2.copyMakeBorder(pixels, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)  # a quiet zone for sure
         text, _, _ = cv2.QRCodeDetector().detectAndDecode(pixels)
         if text:
             break
