@@ -52,3 +52,11 @@ def pages(browser):
     yield fresh
     for context in contexts:
         context.close()
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slow files first (browser tests, the lab's trainings), each file's tests in their order: pytest-xdist
+    (pytest.ini: -n 2 --dist loadfile) hands out whole files in this order, and a long file started last would
+    leave one core idle while the other finishes it."""
+    items.sort(key=lambda item: 0 if item.get_closest_marker("browser") or "/lab/" in item.nodeid
+               or "test_fuzz_app" in item.nodeid else 1)
