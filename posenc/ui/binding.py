@@ -50,7 +50,6 @@ def _raw_value(key: str) -> tuple[str | None, str | None]:
     return values[0], None
 
 
-DEFAULTS = "_posenc_widget_defaults"  # each bound widget's own default in the last run
 def _write_url(key: str, value, default) -> None:
     """Put the value a widget holds into the address bar, after its first run read a value from the URL that
     was refused or corrected (``?n=1e309`` holds 1e9, ``?k=99999`` the largest k, a repeated key its last value).
@@ -71,6 +70,9 @@ def _write_url(key: str, value, default) -> None:
         else:
             text = f"{value:.17g}" if isinstance(value, float) else str(value)  # exact, as the URL reads it back
             params.set_corrected_value(key, text, "string_value")
+
+
+DEFAULTS = "_posenc_widget_defaults"  # each bound widget's own default in the last run
 
 
 def _follows_default(key: str) -> bool:
@@ -122,7 +124,8 @@ def bound_control(option: Option, key: str) -> int | float | str:
     link; pages show labels in a caption. A warning is drawn above the widget only when there is one
     (no empty placeholder per control: every element is work in every run)."""
     problems = []
-    if key in st.session_state and not _follows_default(key):
+    from_url = not (key in st.session_state and not _follows_default(key))
+    if not from_url:
         held = st.session_state[key]
         value, reason = parse_option(option, str(held))
         source = f"{option.label} {code_span(number_text(held))}"
@@ -137,7 +140,7 @@ def bound_control(option: Option, key: str) -> int | float | str:
         used = code_span(value) if isinstance(value, str) else number_text(value)  # a choice: a name, shown as code
         _shown(st, f"{source} {'; '.join(problems)}: using {used}.")
     shown = _widget(option, key, value)
-    if problems and source.startswith("URL"):
+    if problems and from_url:
         _write_url(key, value, _widget_default(option))
     return shown
 
@@ -174,6 +177,7 @@ def bound_multiselect(label: str, choices: range, default: Sequence[int], key: s
     """A multiselect of whole numbers in ``choices`` bound to ``?key=a&key=b``; at most ``maximum``."""
     where = where or st
     default = [v for v in default if v in choices][:maximum]  # also the widget's own: see _widget
+    from_url = False
     if key in st.session_state and not _follows_default(key):
         chosen, reasons = parse_selection([str(v) for v in st.session_state[key]], choices, maximum)
         source = label
@@ -181,7 +185,7 @@ def bound_multiselect(label: str, choices: range, default: Sequence[int], key: s
         chosen, reasons = [], []  # ?key= : emptied on purpose, as Streamlit writes an empty selection
     elif key not in st.session_state and url_values(key):
         chosen, reasons = parse_selection([text for text in url_values(key) if text], choices, maximum)
-        source = f"URL parameter {code_span(key)}"
+        source, from_url = f"URL parameter {code_span(key)}", True
     else:
         chosen, reasons = default, []
         source = label
@@ -190,7 +194,7 @@ def bound_multiselect(label: str, choices: range, default: Sequence[int], key: s
         _shown(where, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(str, chosen)) or 'none'}.")
     shown = list(where.multiselect(label, choices, default=default, key=key, max_selections=maximum,
                                    bind="query-params"))
-    if reasons and source.startswith("URL"):
+    if reasons and from_url:
         _write_url(key, chosen, default)
     return shown
 
@@ -215,10 +219,11 @@ def bound_names(label: str, names: Sequence[str], default: Sequence[str], key: s
     code; ``?key=`` is an emptied selection; posenc's default is the widget's own. Names are shown as the
     URL writes them (no ``format_func``: see :func:`bound_control`)."""
     default = [name for name in default if name in names]
+    from_url = False
     if key in st.session_state and not _follows_default(key):
         raw, source = [str(v) for v in st.session_state[key]], label
     elif key not in st.session_state and url_values(key):
-        raw, source = [text for text in url_values(key) if text], f"URL parameter {code_span(key)}"
+        raw, source, from_url = [text for text in url_values(key) if text], f"URL parameter {code_span(key)}", True
     else:
         raw, source = list(default), label
     chosen, reasons = [], []
@@ -233,6 +238,6 @@ def bound_names(label: str, names: Sequence[str], default: Sequence[str], key: s
     if reasons:
         _shown(st, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(code_span, chosen)) or 'none'}.")
     shown = list(st.multiselect(label, list(names), default=default, key=key, help=help, bind="query-params"))
-    if reasons and source.startswith("URL"):
+    if reasons and from_url:
         _write_url(key, chosen, default)
     return shown
