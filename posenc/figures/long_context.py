@@ -84,3 +84,35 @@ def scaling_regions_figure(before: np.ndarray, after: np.ndarray, region: np.nda
     layout["xaxis"] = axis("pair i (fast → slow)")
     layout["yaxis"] = axis("wavelength (positions, log)", type="log", exponentformat="power")
     return figure(data, layout)
+
+
+def dropped_scaling_figure(distances: np.ndarray, declared: np.ndarray, dropped: np.ndarray, *,
+                           first_disagreement: int | None, contexts: dict[str, int], title: str) -> go.Figure:
+    """One query-key score against the distance (log x) under a model's declared RoPE scaling and with the scaling
+    dropped (posenc.analysis.dropped_scaling), the distances where they disagree shaded, dashed lines at
+    ``contexts`` (label -> position: the trained and the model's context)."""
+    x = np.asarray(distances, dtype=np.float64)
+    ours, lost = np.asarray(declared, dtype=np.float64), np.asarray(dropped, dtype=np.float64)
+    both = np.concatenate([ours, lost])
+    data = [dict(type="scatter", mode="lines", x=x, y=ours, name="declared scaling (as the config says)",
+                 line=dict(color=PALETTE[0], width=2.5),
+                 hovertemplate="distance %{x:,}<br>score %{y:.6g}<extra>declared</extra>"),
+            dict(type="scatter", mode="lines", x=x, y=lost, name="scaling dropped (plain θᵢ = base^(−2i/d))",
+                 line=dict(color=PALETTE[5], width=2, dash="dot"),
+                 hovertemplate="distance %{x:,}<br>score %{y:.6g}<extra>dropped</extra>")]
+    if first_disagreement is not None and x.size:
+        low, high = (float(both.min()), float(both.max())) if both.size else (0.0, 1.0)
+        data.append(dict(type="scatter", mode="lines", x=[first_disagreement, first_disagreement, x[-1], x[-1]],
+                         y=[low, high, high, low], fill="toself", fillcolor="rgba(213, 94, 0, 0.10)",
+                         line=dict(width=0), name=f"they disagree (from distance {first_disagreement:,})",
+                         hoverinfo="skip"))
+    marks = _marks(contexts, both, 1)
+    marks.update(name="dashed: " + ", ".join(f"{label} {value:,}" for label, value in contexts.items()),
+                 showlegend=True, xaxis="x", yaxis="y")
+    data.append(marks)
+    layout = base_layout(title, height=460)
+    layout["legend"] = dict(orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0)
+    layout["margin"] = dict(layout["margin"], b=150)
+    layout["xaxis"] = axis("distance between query and key (log)", type="log", exponentformat="power")
+    layout["yaxis"] = axis("q·k score")
+    return figure(data, layout)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -40,6 +41,8 @@ ALIBI_FLAG = "alibi"
 NOPE_LAYER = LAYER_TYPES[-1]
 """The layer type of a layer without positions (Llama 4's, SmolLM3's): a layer type, not a scheme's name."""
 
+_LABEL = re.compile(r"[^\w.\-/+ ]")
+"""What a label keeps of ``_name_or_path`` (a hub name: letters, digits, ``._-/+``): no markup, quote or control."""
 KNOWN_LAYER_TYPES = ("full_attention", "sliding_attention", "chunked_attention")
 """The layer types of ``layer_types`` this reader knows (transformers' names of attention with positions)."""
 MAX_LAYERS = 4096
@@ -65,7 +68,8 @@ def from_config(source: object) -> Model:
     builder = {"rope": _rope_model, "learned": _learned_model, "t5": _t5_model, "alibi": _alibi_model}[scheme]
     layer_types, positionals, context, softmax_dim = builder(fields)
     label = config.get("_name_or_path")
-    label = label[:80] if isinstance(label, str) and label.strip() else f"{fields.model_type or 'unnamed'} config"
+    label = _LABEL.sub("_", label.strip())[:80] if isinstance(label, str) and label.strip() else \
+        f"{_LABEL.sub('_', fields.model_type or 'unnamed')[:40]} config"
     return Model(key="config", label=label, layer_types=tuple(layer_types),
                  positionals=MappingProxyType(positionals), context_length=context, causal=fields.family.causal,
                  softmax_dim=softmax_dim,

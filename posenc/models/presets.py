@@ -285,8 +285,12 @@ def names() -> tuple[str, ...]:
     return tuple(MODELS)
 
 
-def get(name: str) -> Model:
-    """The preset called ``name``, or a ValueError listing the known names."""
+def get(name: str | Model) -> Model:
+    """The preset called ``name``, or a ValueError listing the known names; a :class:`Model` itself (one of
+    :func:`posenc.models.from_config`'s) is returned as it is, so every function taking a preset's name takes
+    a model read from a config too."""
+    if isinstance(name, Model):
+        return name
     if not isinstance(name, str) or name not in MODELS:
         raise ValueError(f"Unknown model {name!r:.60}; known models: {', '.join(MODELS)}.")
     return MODELS[name]

@@ -43,11 +43,6 @@ def rotary_layer(model: Model, layer_type: str | None) -> tuple[str, Positional]
     return layer_type, positional
 
 
-def _model(model: str | Model) -> Model:
-    """A preset's name or a Model (from_config's) as a Model."""
-    return model if isinstance(model, Model) else get(model)
-
-
 def _frequencies(positional: Positional, seq_len: int | None) -> tuple[np.ndarray, float]:
     options = dict(positional.options)
     scaling = {key: value for key, value in options.items() if key not in _NOT_SCALING}
@@ -69,7 +64,7 @@ def rope_inv_freq(model: str | Model, layer_type: str | None = None,
     factors up to L₀ = 4096 tokens, its long factors beyond). A ValueError names the known models or
     layer types.
     """
-    model = _model(model)
+    model = get(model)
     if layer_type is None:
         alike = _alike(model, seq_len)
         if alike is not None:
@@ -101,7 +96,7 @@ def decoupled_rope(x: np.ndarray, positions: np.ndarray, name: str | Model = "de
     arXiv:2405.04434, §2.1.3). positions: (length,) whole numbers; float64 out, x's shape. ``name``: a
     preset's name or a :class:`Model` whose heads split so (DeepSeek's config, :func:`from_config`).
     """
-    model = _model(name)
+    model = get(name)
     _, positional = rotary_layer(model, None)
     nope = positional.extra.get("qk_nope_head_dim")
     if nope is None:

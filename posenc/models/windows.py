@@ -34,7 +34,7 @@ def _reach(model: Model, positional: Positional) -> int:
     return longest
 
 
-def attention_mask(name: str, layer_type: str, length: int,
+def attention_mask(name: str | Model, layer_type: str, length: int,
                    queries: np.ndarray | Sequence[int] | None = None) -> np.ndarray:
     """visible[q, j]: whether the query at ``queries[q]`` sees the key at j in model ``name``'s ``layer_type``
     layers; (len(queries), length) bool, every query (L, L) when ``queries`` is None.
@@ -64,14 +64,14 @@ def attention_mask(name: str, layer_type: str, length: int,
     return visible
 
 
-def layer_reach(name: str) -> np.ndarray:
+def layer_reach(name: str | Model) -> np.ndarray:
     """reach_ℓ: the farthest offset |i − j| layer ℓ alone lets a query see; (layers,) int64 (see
     :func:`receptive_field` for the rules). Gemma 3 4B: 1023 in its sliding layers, 131,071 in its global ones."""
     model = get(name)
     return np.array([_reach(model, model.positionals[layer]) for layer in model.layer_types], dtype=np.int64)
 
 
-def receptive_field(name: str) -> np.ndarray:
+def receptive_field(name: str | Model) -> np.ndarray:
     """r_ℓ: the farthest offset a token's output after layers 0, …, ℓ can depend on; (layers,) int64.
 
     r_ℓ = min(r_{ℓ−1} + reach_ℓ, L − 1), r_{−1} = 0, L the context length, reach_ℓ the farthest key layer ℓ

@@ -10,13 +10,13 @@ import streamlit as st
 from posenc import models
 from posenc.figures.layers import layers_figure
 from posenc.settings.parsing import number_text
-from posenc.ui import presenter
+from posenc.ui import presenter, your_config
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def _figure(key: str):
-    model = models.get(key)
-    return layers_figure(model.layer_types, models.layer_reach(key), models.receptive_field(key), model.context_length,
+    model = your_config.model(key)
+    return layers_figure(model.layer_types, models.layer_reach(model), models.receptive_field(model), model.context_length,
                          title=f"{model.label}: how far a token sees")
 
 
@@ -33,12 +33,12 @@ def _row(model: models.Model, kind: str) -> dict:
 
 def view(key: str) -> None:
     """The section: a table of the layer types and the figure of each layer's reach."""
-    model = models.get(key)
+    model = your_config.model(key)
     kinds = list(dict.fromkeys(model.layer_types))
-    st.subheader(f"Layers of {model.label}")
+    st.subheader(f"Layers of {presenter.escaped(model.label)}")
     st.dataframe(pd.DataFrame([_row(model, kind) for kind in kinds]), hide_index=True, key="model_layers")
-    presenter.chart(_figure(key), key="model_reach", name="layers", model=key)
-    receptive = models.receptive_field(key)
+    presenter.chart(_figure(key), key="model_reach", name="layers", model=your_config.CHOICE if your_config.is_config(key) else key)
+    receptive = models.receptive_field(model)
     whole = int(np.argmax(receptive >= model.context_length - 1))
     seen = (f"after layer {whole} a token can depend on the whole {model.context_length:,}-token context"
             if receptive[-1] >= model.context_length - 1 else

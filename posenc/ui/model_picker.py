@@ -24,7 +24,9 @@ from posenc.schemes.rope.scalings import longrope_scaling_factor
 from posenc.schemes.scheme import Option
 from posenc.settings.constraints import fraction_for
 from posenc.settings.parsing import MAX_LENGTH, SHARED_CONTROLS, number_text
+from posenc.ui import your_config
 from posenc.ui.binding import bound_control
+from posenc.ui.presenter import escaped
 
 NONE = "none"
 APPLIED = "_posenc_model_applied"  # the model whose settings this session last set
@@ -37,10 +39,10 @@ def shown_layer(model: models.Model) -> str:
         dict.fromkeys(model.layer_types), key=model.layer_types.count)
 
 
-def preset(key: str) -> tuple[dict[str, int | float | str], dict[str, object]]:
-    """The sidebar's settings for model ``key`` (URL key -> typed value), and the options the sidebar has
-    no control for (name -> the model's value)."""
-    model = models.get(key)
+def preset(model: str | models.Model) -> tuple[dict[str, int | float | str], dict[str, object]]:
+    """The sidebar's settings for ``model`` (a preset's name or a Model: URL key -> typed value), and the options
+    the sidebar has no control for (name -> the model's value)."""
+    model = models.get(model)
     positional = model.positional(shown_layer(model))
     entry = posenc.SCHEMES[positional.scheme]
     width = min(max(int(positional.head_dim or SHARED["d_model"].default), 2), int(SHARED["d_model"].maximum))
@@ -77,14 +79,19 @@ def picker() -> tuple[str, dict[str, int | float | str], dict[str, object]] | No
     """Draw the picker (bound to ``?model=``); when it names another model than the one last applied, set
     the sidebar's widgets to that model before they are drawn. Returns (key, its settings, the options left
     out) or None."""
-    choice = Option("model", "model", NONE, choices=(NONE, *models.names()),
+    choice = Option("model", "model", NONE, choices=(NONE, *models.names(), your_config.CHOICE),
                     help="A released model: the sidebar takes its positional settings (" +
-                    "; ".join(f"{key}: {models.get(key).label}" for key in models.names()) + ").")
+                    "; ".join(f"{key}: {models.get(key).label}" for key in models.names()) +
+                    f"); {your_config.CHOICE}: your own model's config.json, uploaded or pasted below.")
     key = bound_control(choice, "model")
+    model = None
+    if key == your_config.CHOICE:
+        chosen = your_config.choose()
+        key, model = chosen if chosen else (NONE, None)
     if key == NONE:
         st.session_state.pop(APPLIED, None)
         return None
-    values, left_out = preset(key)
+    values, left_out = preset(model or key)
     if st.session_state.get(APPLIED) != key:
         first = APPLIED not in st.session_state and "model" in st.query_params
         for name, value in values.items():  # a first run keeps the link's own settings over the model's
@@ -144,12 +151,16 @@ def _sentence(refusal: ValueError) -> str:
 def describe(picked, held: dict[str, object], applied: bool = True, unfit: str | None = None) -> None:
     """The line "as in <model>", what the sidebar cannot set, and which settings now differ from the model."""
     key, values, left_out = picked
-    model = models.get(key)
+    model = your_config.model(key)
     layer = shown_layer(model)
-    url = model.source.split()[0].rstrip(",:")  # the config's address, then the fields it gives
+    if your_config.is_config(key):  # its label is the reader's text: shown escaped, and no link
+        source = f"As in **{escaped(model.label)}** (your config)"
+    else:
+        url = model.source.split()[0].rstrip(",:")  # the config's address, then the fields it gives
+        source = f"As in **{model.label}** ([source]({url}))"
+    label = escaped(model.label)
     others = sorted(set(model.layer_types) - {layer})
-    lines = [f"As in **{model.label}**: its {model.layer_types.count(layer)} {layer} layers, d_model = its "
-             f"head dimension ([source]({url}))."]
+    lines = [f"{source}: its {model.layer_types.count(layer)} {layer} layers, d_model = its head dimension."]
     if others:
         lines.append("Its other layers: " + ", ".join(
             f"{model.layer_types.count(kind)} {kind} ({model.positional(kind).scheme})" for kind in others) + ".")
@@ -161,7 +172,7 @@ def describe(picked, held: dict[str, object], applied: bool = True, unfit: str |
         lines.append(f"Not in the sidebar, {whose}: " +
                      ", ".join(f"{name} = {_short(value)}" for name, value in left_out.items()) + ".")
     differ = [f"{name} is {number_text(held[name]) if not isinstance(held[name], str) else held[name]} here, "
-              f"{number_text(value) if not isinstance(value, str) else value} in {model.label}"
+              f"{number_text(value) if not isinstance(value, str) else value} in {label}"
               for name, value in values.items() if name in held and not _same(held[name], value)]
     st.caption(" ".join(lines))
     if unfit:

@@ -12,11 +12,10 @@ from __future__ import annotations
 import streamlit as st
 
 import posenc
-from posenc import models
-from posenc.analysis import reach, scaling_regions
+from posenc.analysis import dropped_scaling, reach, scaling_regions
 from posenc.figures import long_context as figures
 from posenc.schemes.rope.frequencies import rotary_dims
-from posenc.ui import compute, presenter
+from posenc.ui import compute, presenter, your_config
 from posenc.ui.compute import shared_figure
 from posenc.ui.sidebar import Controls
 
@@ -75,8 +74,8 @@ def decay_view(c: Controls) -> None:
     the sidebar's and the model's options; nothing without a model. For the RoPE "How it works" view."""
     if not c.model:
         return
-    model = models.get(c.model)
-    st.subheader(f"The decay as far as {model.label}'s context ({model.context_length:,} positions)")
+    model = your_config.model(c.model)
+    st.subheader(f"The decay as far as {presenter.escaped(model.label)}'s context ({model.context_length:,} positions)")
     presenter.chart(compute.or_stop(decay_figure, c.scheme, model.context_length, c.d_model, c.base, c.options),
                     key="decay_to_context")
 
@@ -87,7 +86,7 @@ def scaling_view(d_model: int, base: float, options: tuple, context: int, label:
     if not _extension(dict(options)):
         return
     rope_type = dict(options)["rope_type"]
-    st.subheader(f"Where {label}'s scaling acts ({rope_type})")
+    st.subheader(f"Where {presenter.escaped(label)}'s scaling acts ({rope_type})")
     fig, found = compute.or_stop(scaling_figure, d_model, base, options, context,
                                  f"{label}: wavelength of each pair before and after {rope_type}")
     presenter.chart(fig, key="scaling_regions")
@@ -105,10 +104,10 @@ def scaling_view(d_model: int, base: float, options: tuple, context: int, label:
 
 def comparison(c: Controls) -> None:
     """The Comparison page under a model: every curve to the model's context, then where its scaling acts."""
-    model = models.get(c.model)
+    model = your_config.model(c.model)
     options = c.options  # the sidebar's, with the model's options it cannot set (sidebar.draw)
     drawn = len(reach.log_offsets(model.context_length, POINTS)) - 1
-    st.caption(f"Under **{model.label}**: every curve reaches its context, {model.context_length:,} positions, "
+    st.caption(f"Under **{presenter.escaped(model.label)}**: every curve reaches its context, {model.context_length:,} positions, "
                f"computed at {drawn} distances spaced on a log axis (a key i − j positions before its query; the "
                f"sidebar's length, {c.length:,}, bounds the pages that build matrices). d_model = {c.d_model}, "
                f"n = {c.base:g}; the selected scheme ({posenc.get_scheme(c.scheme).label}) uses the sidebar's "
@@ -116,3 +115,50 @@ def comparison(c: Controls) -> None:
     presenter.chart(compute.or_stop(reach_figure, c.scheme, model.context_length, c.d_model, c.base, options),
                     key="comparison")
     scaling_view(c.d_model, c.base, options, model.context_length, model.label)
+
+
+@shared_figure
+def dropped_figure(key: str):
+    """(the score of one query and key under the model's declared RoPE scaling and with it dropped, the
+    DroppedScalingScores), or (None, why not) for a model with no scaling to drop; ``key``: ``Controls.model``."""
+    model = your_config.model(key)
+    distances = reach.log_offsets(model.context_length, POINTS)
+    try:
+        scores = dropped_scaling.dropped_scaling_scores(model, distances)
+    except ValueError as reason:
+        return None, str(reason)
+    marks = ({"trained context L₀": scores.original_context} if scores.original_context else {}) | {
+        "model's context": scores.context_length}
+    fig = figures.dropped_scaling_figure(
+        scores.distances[1:], scores.declared[1:], scores.dropped[1:], first_disagreement=scores.first_disagreement,
+        contexts=marks, title=f"{model.label}: one q·k score with its {scores.rope_type} scaling and without it")
+    return fig, scores
+
+
+def dropped_view(c: Controls) -> None:
+    """Under a model with a RoPE scaling: what a loader that drops it computes instead (the scaling a config
+    declares but a loader ignores: an unknown key, v4's field where v5 reads another), against distance, to the
+    model's context. Nothing without a model or without a scaling."""
+    if not c.model:
+        return
+    fig, scores = compute.or_stop(dropped_figure, c.model)
+    if fig is None:
+        return
+    label = presenter.escaped(scores.label)
+    st.subheader(f"What a dropped scaling costs {label}")
+    presenter.chart(fig, key="dropped_scaling")
+    first, tolerance = scores.first_disagreement, f"{scores.tolerance:.3g} (1% of |q|·|k|)"
+    before = scores.distances[scores.distances < first] if first is not None else scores.distances
+    if first is None:
+        agree = f"They agree within {tolerance} at every distance drawn"
+    elif before.size:
+        agree = (f"They agree within {tolerance} up to distance {int(before.max()):,} and disagree from "
+                 f"{first:,} on")
+    else:
+        agree = f"They differ by more than {tolerance} from distance {first:,} on (the factor a² scales every score)"
+    st.caption(
+        f"One query q and key k (seeded standard normal vectors of the head width, seed {scores.seed}), the key "
+        f"Δ tokens before the query, under the config's {scores.rope_type} scaling (cos and sin × "
+        f"{scores.attention_factor:.4g}) and under the plain frequencies θᵢ = base^(−2i/d) a loader computes when it "
+        f"drops the scaling (an unknown key, v4's rope_scaling where v5 reads rope_parameters). {agree}, of "
+        f"{scores.context_length:,}: a short test sees nothing wrong.")

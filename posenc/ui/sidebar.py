@@ -16,7 +16,7 @@ import posenc.settings.parsing
 from posenc.schemes.scheme import Option
 from posenc.settings.constraints import valid_for_all, valid_settings
 from posenc.settings.parsing import SHARED_CONTROLS
-from posenc.ui import model_picker, presenter
+from posenc.ui import model_picker, presenter, your_config
 from posenc.ui.binding import SHOWN, bound_control, warn
 
 
@@ -94,6 +94,8 @@ def draw() -> Controls:
         options += extra
         present = presenter.toggle()
     presenter.apply(present)
+    if st.session_state.get("model") == your_config.CHOICE:
+        your_config.report()  # above the views: the check's findings, or why the config was not read
     st.session_state[_DRAWN] = Controls(int(d_model), float(base), int(length), scheme, options,
                                         picked[0] if picked else None)
     return st.session_state[_DRAWN]

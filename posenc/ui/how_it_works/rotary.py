@@ -6,11 +6,10 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from posenc import models
 from posenc.figures import charts
 from posenc.schemes.rope.entry import rope_keywords
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, compute, motion, presenter, real_lengths, views
+from posenc.ui import binding, compute, motion, presenter, real_lengths, views, your_config
 from posenc.ui.how_it_works.images import rope_grid
 from posenc.ui.sidebar import Controls
 
@@ -37,8 +36,9 @@ def rope(c: Controls) -> None:
     fig.update_traces(selector=dict(name=f"original context {original}"), line_dash="dash")
     presenter.chart(fig, key="rope_wavelengths")
     if c.model:  # where the model's scaling acts, pair by pair, against its trained and its whole context
-        model = models.get(c.model)
+        model = your_config.model(c.model)
         real_lengths.scaling_view(c.d_model, c.base, c.options, model.context_length, model.label)
+        real_lengths.dropped_view(c)  # and what a loader that drops it computes instead
     missing = [name for name in posenc.ROPE_SCALINGS if name not in waves]
     if missing:
         st.caption(f"Not drawn: {', '.join(missing)} (they cannot take these settings: ntk and dynamic need at "
