@@ -20,6 +20,9 @@ import re
 import numpy as np
 import plotly.graph_objects as go
 
+from posenc.figures.heatmaps import exact_values as cell_values
+from posenc.figures.heatmaps import typed_array
+
 NAMES_SHOWN = 6  # series named in the sentence; the rest are counted
 KINDS = {"heatmap": "heatmap", "bar": "bar chart", "line": "line chart", "points": "scatter plot"}
 
@@ -49,7 +52,7 @@ def _values(array) -> np.ndarray | None:
     """The finite numbers of a trace's x, y or z; None when it holds text (categories) or nothing."""
     if array is None:
         return None
-    values = np.asarray(array)
+    values = typed_array(array)
     if values.dtype.kind not in "iuf":
         try:
             values = values.astype(float)
@@ -104,7 +107,7 @@ def describe(fig: go.Figure) -> str:
     parts = [_series(traces)]
     heatmaps = [t for t in traces if t.type == "heatmap"]
     if len(heatmaps) == 1:
-        rows, columns = np.atleast_2d(np.asarray(heatmaps[0].z)).shape
+        rows, columns = np.atleast_2d(typed_array(heatmaps[0].z)).shape
         parts[0] = f"{rows} rows × {columns} columns" if len(traces) == 1 else parts[0]
     for label in ("x", "y"):
         arrays = [_coordinates(t, label) for t in traces]
@@ -114,19 +117,24 @@ def describe(fig: go.Figure) -> str:
         if phrase:
             parts.append(phrase)
     if heatmaps:
-        values = [v for v in (_values(t.z) for t in heatmaps) if v is not None]
+        values = [v for v in (_values(_z(fig, t)) for t in heatmaps) if v is not None]
         if values:
             joined = np.concatenate([v.ravel() for v in values])
             parts.append(f"values from {number(float(joined.min()))} to {number(float(joined.max()))}")
     return f"{head}: {'; '.join(parts)}."
 
 
+def _z(fig: go.Figure, trace) -> np.ndarray | None:
+    """A heatmap's values: the exact ones when its trace sends colour levels (posenc.figures.heatmaps)."""
+    return cell_values(fig, next(n for n, t in enumerate(fig.data) if t is trace), trace)
+
+
 def _coordinates(trace, label: str):
     """A trace's x or y; a heatmap given only z spans 0 … columns − 1 and 0 … rows − 1."""
     given = trace[label]
     if given is not None or trace.type != "heatmap" or trace.z is None:
-        return given
-    rows, columns = np.atleast_2d(np.asarray(trace.z)).shape
+        return typed_array(given) if isinstance(given, dict) else given
+    rows, columns = np.atleast_2d(typed_array(trace.z)).shape
     return np.arange(columns if label == "x" else rows)
 
 
@@ -138,7 +146,7 @@ def data_tables(fig: go.Figure, max_cells: int = 100_000) -> list[tuple[str, dic
     for number_, trace in enumerate(t for t in fig.data if t.type in ("scatter", "bar", "heatmap")):
         name = plain(trace.name) or f"trace {number_ + 1}"
         if trace.type == "heatmap":
-            z = np.atleast_2d(np.asarray(trace.z))
+            z = np.atleast_2d(np.asarray(_z(fig, trace)))
             x, y = (np.atleast_1d(np.asarray(_coordinates(trace, label))) for label in ("x", "y"))
             columns = {"y": y} | {plain(str(v)): z[:, j] for j, v in enumerate(x[:z.shape[1]])}
         else:

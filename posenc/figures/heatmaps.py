@@ -1,21 +1,38 @@
 """plotly heatmaps of large matrices, thinned to what a chart can show: arrays in, ``go.Figure`` out.
 
 Rows and columns beyond MAX_CELLS_PER_AXIS are subsampled by an even stride
-(:func:`thin_index`); the cells that are sent keep their true values, the axes their true
-indices, and the title says how many were skipped. Columns that the row stride cannot show
-faithfully (wavelength under 2·stride) can be outlined (:func:`aliased_marks`).
+(:func:`thin_index`): a chart a few hundred pixels high and wide shows no more (the heatmap's plot
+is 350 px high). The axes keep their true indices, and the title says how many were skipped. Columns
+that the row stride cannot show faithfully (wavelength under 2·stride) can be outlined
+(:func:`aliased_marks`).
+
+What a cell's colour can show is sent, no more. Up to MAX_EXACT_CELLS cells travel as float32 (4
+bytes each; the hover reads the exact value). Past that (a 256 × 256 table at the caps: 350 KB of
+base64 against 87 KB) each cell travels as its level on the colour scale, one byte
+(:func:`colour_levels`): 255 levels, fewer than the ~500-1,200 distinct colours a plotly scale draws
+in 8 bits per channel, so a level moves a cell's colour by at most 2/255 in one channel
+(tests/figures/test_levels.py, for every palette). The colour bar is labelled in true values, and
+the exact float32 values stay with the figure on the server (:func:`exact_values`): the chart's
+sentence and its Chart data read them.
 
 """
 
 from __future__ import annotations
 
+import base64
+
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 
 from posenc.figures.layout import axis, base_layout, figure
 
 DIVERGING = "RdBu_r"  # ColorBrewer RdBu: diverging and colour-blind safe; red > 0 > blue
 MAX_CELLS_PER_AXIS = 256  # a heatmap a few hundred pixels wide cannot show more
+MAX_EXACT_CELLS = 16_384  # 64 KiB of float32; a heatmap with more cells sends their colour levels
+LEVELS = 255  # a value's level on the colour scale: 0 … 254, one byte
+NO_VALUE = 255  # the level of a cell with no value (NaN): drawn transparent, a gap as plotly draws NaN
+_EXACT = "_posenc_exact"  # the figure's attribute with its heatmaps' exact values (never sent)
 
 
 def thin_index(size: int, limit: int = MAX_CELLS_PER_AXIS, *, group: int = 1) -> np.ndarray:
@@ -113,11 +130,12 @@ def cells_heatmap(
     notes = [n for n in dict.fromkeys((stride_note(rows, full_shape[0], y_label),
                                        stride_note(cols, full_shape[1], x_label, col_group))) if n]
     categorical = col_group > 1 and len(cols) < full_shape[1] and not np.all(np.diff(cols) == 1)
-    trace = dict(
-        type="heatmap", z=z, x=[str(c) for c in cols] if categorical else np.asarray(cols), y=np.asarray(rows),
-        zmin=zrange[0], zmax=zrange[1], colorscale=colorscale, colorbar=dict(thickness=14),
-        hovertemplate=f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>value %{{z:.6g}}<extra></extra>",
-    )
+    x = [str(c) for c in cols] if categorical else np.asarray(cols)
+    levelled = z.size > MAX_EXACT_CELLS
+    trace = (level_trace(z, zrange, colorscale, x_label, y_label) if levelled else
+             dict(type="heatmap", z=z, zmin=zrange[0], zmax=zrange[1], colorscale=colorscale, colorbar=dict(thickness=14),
+                  hovertemplate=f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>value %{{z:.6g}}<extra></extra>"))
+    trace.update(x=x, y=np.asarray(rows))
     shown_aliased = np.isin(cols, aliased) if aliased is not None else np.zeros(len(cols), bool)
     if shown_aliased.any():
         notes.append(f"{int(shown_aliased.sum())} {x_label}s with wavelength under 2 × {row_stride(rows)} "
@@ -126,22 +144,123 @@ def cells_heatmap(
     if overflow.any():
         notes.append(f"{int(overflow.sum())} of {overflow.size} cells shown are beyond float32's range "
                      f"(|value| > {float(np.finfo(np.float32).max):.3g}): drawn black")
-        traces.append(overflow_trace(overflow, trace["x"], trace["y"], x_label, y_label))
-    exact = " (all values are exact)" if not overflow.any() else ""
+        traces.append(overflow_trace(overflow, trace["x"], trace["y"], x_label, y_label, levelled))
+    exact = "" if overflow.any() else (" (colours in 255 levels; exact values in Chart data)" if levelled
+                                       else " (all values are exact)")
     subtitle = f"<br><sup>{'; '.join(notes)}{exact}</sup>" if notes else ""
     layout = base_layout(title + subtitle, height=480)
     layout["xaxis"] = axis(x_label, nticks=12, **({"type": "category"} if categorical else {}))
     layout["yaxis"] = axis(y_label, autorange="reversed")
     if shown_aliased.any():
         layout.update(aliased_marks(np.asarray(cols), np.asarray(aliased), row_stride(rows), categorical))
-    return figure(traces, layout)
+    fig = figure(traces, layout)
+    if levelled:
+        setattr(fig, _EXACT, {0: z})
+    return fig
 
 
-def overflow_trace(overflow: np.ndarray, x, y, x_label: str, y_label: str) -> dict:
+def colour_levels(values: np.ndarray, zrange: tuple[float, float]) -> np.ndarray:
+    """Each value's level on a colour scale spanning ``zrange``, as uint8:
+
+        level = round((v − zmin) / (zmax − zmin) · 254), clipped to 0 … 254 (plotly clamps the colour too),
+
+    and NO_VALUE (255) where v is NaN. zmin is level 0 and zmax level 254, exactly."""
+    low, high = zrange
+    span = high - low if high > low else 1.0
+    with np.errstate(invalid="ignore"):
+        scaled = np.rint((np.asarray(values, dtype=np.float64) - low) / span * (LEVELS - 1))
+    levels = np.clip(np.nan_to_num(scaled, nan=NO_VALUE), 0, LEVELS - 1).astype(np.uint8)
+    levels[np.isnan(values)] = NO_VALUE
+    return levels
+
+
+def level_value(levels: np.ndarray, zrange: tuple[float, float]) -> np.ndarray:
+    """The value at the centre of each level (NaN for NO_VALUE): within half a level, (zmax − zmin)/508, of the
+    value that was levelled, for a value inside ``zrange``."""
+    low, high = zrange
+    levels = np.asarray(levels)
+    values = low + levels.astype(np.float64) * ((high - low) / (LEVELS - 1))
+    return np.where(levels == NO_VALUE, np.nan, values)
+
+
+def level_colorscale(colorscale: str | list) -> list[list]:
+    """``colorscale`` over the levels 0 … 254 (plotly's zmin = 0, zmax = 255), and level 255 transparent: a cell
+    with no value is a gap, as a NaN is."""
+    stops = plotly.colors.get_colorscale(colorscale) if isinstance(colorscale, str) else colorscale
+    top = (LEVELS - 1) / LEVELS
+    return [[float(at) * top, colour] for at, colour in stops] + [[1.0, "rgba(0,0,0,0)"]]
+
+
+def nice_ticks(low: float, high: float, count: int = 7) -> np.ndarray:
+    """About ``count`` round values (steps of 1, 2, 2.5 or 5 × 10^k) from ``low`` to ``high``, both ends included
+    when they are round."""
+    if not high > low:
+        return np.array([low])
+    raw = (high - low) / max(count - 1, 1)
+    power = 10.0 ** np.floor(np.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw * (1 - 1e-9))
+    first = np.ceil(low / step - 1e-9) * step
+    ticks = np.arange(first, high + step * 1e-9, step)
+    return np.where(np.abs(ticks) < step * 1e-9, 0.0, ticks)
+
+
+def tick_text(ticks: np.ndarray) -> list[str]:
+    """Tick labels as plotly writes a linear axis's: no trailing zeros ('−0.5', '0', '1'), a true minus sign;
+    3 significant digits past 10⁵ or under 10⁻³."""
+    big = np.abs(ticks).max(initial=0.0)
+    text = [f"{t:.3g}" if big >= 1e5 or 0 < big < 1e-3 else f"{t:.10f}".rstrip("0").rstrip(".") for t in ticks]
+    return [t.replace("-", "−") for t in text]
+
+
+def level_trace(z: np.ndarray, zrange: tuple[float, float], colorscale: str | list, x_label: str, y_label: str) -> dict:
+    """The heatmap trace of ``z`` sent as colour levels (one byte a cell): the colour bar labelled in true values
+    at round ticks, the hover naming the cell (its exact value is in the Chart data under the chart, from
+    :func:`exact_values`), and ``meta.levels`` the zrange, so that a reader of the trace alone can turn levels
+    back into values (:func:`level_value`)."""
+    ticks = nice_ticks(*zrange)
+    step = (zrange[1] - zrange[0]) / (LEVELS - 1) if zrange[1] > zrange[0] else 1.0
+    return dict(type="heatmap", z=colour_levels(z, zrange), zmin=0, zmax=LEVELS, colorscale=level_colorscale(colorscale),
+                colorbar=dict(thickness=14, tickmode="array", tickvals=list((ticks - zrange[0]) / step),
+                              ticktext=tick_text(ticks)),
+                meta=dict(levels=[float(zrange[0]), float(zrange[1])]),
+                hovertemplate=f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>exact value: Chart data, under the chart"
+                              "<extra></extra>")
+
+
+def exact_values(fig: go.Figure, number: int, trace) -> np.ndarray | None:
+    """The values of heatmap trace ``number`` of ``fig``: the exact float32 cells kept on the figure when its trace
+    sends colour levels; else the levels' values (a copy of the figure, e.g. restyled, keeps only its trace);
+    else the trace's own z (None without one)."""
+    kept = getattr(fig, _EXACT, {}).get(number)
+    if kept is not None:
+        return kept
+    if trace.z is None:
+        return None
+    meta = trace.meta if isinstance(trace.meta, dict) else {}
+    z = typed_array(trace.z)
+    return level_value(z, tuple(meta["levels"])) if "levels" in meta else z
+
+
+def typed_array(value) -> np.ndarray:
+    """An array as a figure holds it: a list, a numpy array, or plotly's base64 typed array ({dtype, bdata, shape},
+    what a figure rebuilt from its own dict keeps)."""
+    if isinstance(value, dict) and "bdata" in value:
+        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]).newbyteorder("<"))
+        shape = value.get("shape")
+        shape = [int(n) for n in shape.split(",")] if isinstance(shape, str) else shape
+        return array.reshape(shape) if shape else array
+    return np.asarray(value)
+
+
+def overflow_trace(overflow: np.ndarray, x, y, x_label: str, y_label: str, levelled: bool = False) -> dict:
     """The cells whose value is beyond float32's range (±3.4e38) as black cells over the heatmap, so they are
-    drawn as such instead of vanishing: a float32 cast makes them ±inf, which plotly leaves blank."""
-    return dict(type="heatmap", z=np.where(overflow, 1.0, np.nan).astype(np.float32), x=x, y=y, zmin=0, zmax=1,
-                colorscale=[[0, "#000000"], [1, "#000000"]], showscale=False, name="beyond float32",
+    drawn as such instead of vanishing: a float32 cast makes them ±inf, which plotly leaves blank. With
+    ``levelled`` one byte a cell (1 black, 0 transparent) instead of a float32 (1 or NaN)."""
+    if levelled:
+        z, scale = overflow.astype(np.uint8), [[0, "rgba(0,0,0,0)"], [1, "#000000"]]
+    else:
+        z, scale = np.where(overflow, 1.0, np.nan).astype(np.float32), [[0, "#000000"], [1, "#000000"]]
+    return dict(type="heatmap", z=z, x=x, y=y, zmin=0, zmax=1, colorscale=scale, showscale=False, name="beyond float32",
                 hovertemplate=f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>beyond float32's range<extra></extra>")
 
 

@@ -46,9 +46,9 @@ def test_heatmap_sentence_gives_size_axes_and_values():
 def test_thinned_heatmap_counts_the_cells_shown_and_keeps_the_note():
     fig = heatmaps.heatmap(posenc.sinusoidal(1000, 600), title="PE", x_label="dimension", y_label="position",
                            col_group=2)
-    assert describe(fig) == ('Heatmap "PE: every 4th position shown; every 3rd dimension pair shown (all values are '
-                             'exact)": 250 rows × 200 columns; x (dimension) from 0 to 595; y (position) from 0 to 996; '
-                             "values from −1 to 1.")
+    assert describe(fig) == ('Heatmap "PE: every 4th position shown; every 3rd dimension pair shown (colours in 255 '
+                             'levels; exact values in Chart data)": 250 rows × 200 columns; x (dimension) from 0 to 595; '
+                             "y (position) from 0 to 996; values from −1 to 1.")
 
 
 def test_many_series_are_counted_and_categories_described():

@@ -20,10 +20,12 @@ def test_heatmap_sends_true_values_at_shown_cells():
     table = posenc.sinusoidal(1000, 600)
     fig = heatmaps.heatmap(table, title="t", x_label="dimension", y_label="position", col_group=2)
     trace = fig.to_plotly_json()["data"][0]
-    z = decode(trace["z"])
+    levels = decode(trace["z"])  # 250 × 200 cells: sent as colour levels, one byte each
     rows, cols = decode(trace["y"]).astype(int), np.array([int(c) for c in trace["x"]])
-    assert z.dtype == np.float32
-    np.testing.assert_array_equal(z, table[np.ix_(rows, cols)].astype(np.float32))
+    shown = table[np.ix_(rows, cols)].astype(np.float32)
+    assert levels.dtype == np.uint8
+    np.testing.assert_array_equal(levels, np.rint((shown.astype(np.float64) + 1) / 2 * 254))
+    np.testing.assert_array_equal(heatmaps.exact_values(fig, 0, fig.data[0]), shown)  # kept on the server
     assert "every 4th position shown" in fig.layout.title.text
     assert "every 3rd dimension pair shown" in fig.layout.title.text
 
@@ -41,7 +43,11 @@ def test_position_heatmap_labels_the_true_positions_once():
                                    title="t", x_label="position", y_label="position")
     trace = fig.to_plotly_json()["data"][0]
     np.testing.assert_array_equal(decode(trace["y"]), rows)
-    np.testing.assert_array_equal(decode(trace["z"]), (table[rows] @ table[rows].T).astype(np.float32))
+    similarity = (table[rows] @ table[rows].T).astype(np.float32)
+    np.testing.assert_array_equal(heatmaps.exact_values(fig, 0, fig.data[0]), similarity)
+    bound = float(np.abs(similarity).max())
+    np.testing.assert_allclose(heatmaps.level_value(decode(trace["z"]), (-bound, bound)), similarity,
+                               atol=2 * bound / 254 / 2 + 1e-6)  # half a level of the span 2·bound
     assert fig.layout.title.text.count("every 4th position shown") == 1
 
 

@@ -6,9 +6,10 @@ import pytest
 
 import posenc
 from apptest_helpers import charts, run
-from plotly_data import decode
+from plotly_data import decode, sent
 from posenc.analysis import cells, curves
 from posenc.figures import heatmaps
+from posenc.ui import views
 
 
 def axes(trace: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -98,8 +99,11 @@ def test_thinned_table_holds_true_values_and_marks_every_aliased_column():
     rows, cols = axes(trace)
     stride = rows[1] - rows[0]
     assert stride == 16 and len(rows) <= 256 and len(cols) <= 256
-    np.testing.assert_array_equal(decode(trace["z"]),
-                                  posenc.sinusoidal(4096, 1024)[np.ix_(rows, cols)].astype(np.float32))
+    exact = posenc.sinusoidal(4096, 1024)[np.ix_(rows, cols)]
+    np.testing.assert_array_equal(decode(trace["z"]), sent(trace, exact))  # 65,536 cells: their colour levels
+    assert decode(trace["z"]).dtype == np.uint8 and trace["meta"] == {"levels": [-1.0, 1.0]}
+    shared = views.table_heatmap("sinusoidal", 4096, 1024, 10000.0, ())  # the figure this run drew, cached
+    np.testing.assert_array_equal(heatmaps.exact_values(shared, 0, shared.data[0]), exact.astype(np.float32))
     waves = np.repeat(posenc.wavelengths(1024), 2)  # interleaved: columns 2i and 2i+1 share θ_i
     expected = [int(c) for c in cols if waves[c] < 2 * stride]
     assert expected and fig["layout"]["meta"] == {"aliased": expected, "stride": 16}
@@ -118,12 +122,15 @@ def test_window_view_draws_256_positions_and_dimensions_at_full_resolution():
     np.testing.assert_array_equal(rows, np.arange(1000, 1256))
     np.testing.assert_array_equal(cols, np.arange(300, 556))
     full = posenc.sinusoidal(4096, 1024)
-    np.testing.assert_array_equal(decode(table["data"][0]["z"]), full[1000:1256, 300:556].astype(np.float32))
+    np.testing.assert_array_equal(decode(table["data"][0]["z"]), sent(table["data"][0], full[1000:1256, 300:556]))
     assert "meta" not in table["layout"]  # full resolution: nothing is aliased
     assert "position 1000 … 1255 of 4096" in table["layout"]["title"]["text"]
     window = full[1000:1256]
     similarity, = charts(run(window_view | {"matrix": "Similarity"}))
-    np.testing.assert_allclose(decode(similarity["data"][0]["z"]), (window @ window.T).astype(np.float32), rtol=1e-6)
+    trace = similarity["data"][0]
+    bound = trace["meta"]["levels"][1]
+    np.testing.assert_allclose(heatmaps.level_value(decode(trace["z"]), (-bound, bound)), window @ window.T,
+                               atol=bound / 254 + 1e-6)  # half a level of the span 2·bound
     assert at.query_params["window.pos"] == "1000"  # the window lives in the URL
 
 
@@ -153,7 +160,12 @@ def test_position_matrices_hold_true_values_thinned_and_windowed(query):
         offsets, values = posenc.get_scheme(query["scheme"]).offset_curve(length, 64, 10000.0,
                                                                            **posenc.get_scheme(query["scheme"]).defaults())
         want = values[cols[None, :] - rows[:, None] + length - 1]
-        np.testing.assert_allclose(decode(trace["z"]), want.astype(np.float32), rtol=1e-6, atol=1e-6)
+        if "meta" in trace:  # colour levels (256 × 256 cells): each within half a level of its value
+            low, high = trace["meta"]["levels"]
+            got = heatmaps.level_value(decode(trace["z"]), (low, high))
+            np.testing.assert_allclose(got, want, atol=(high - low) / 254 / 2 + 1e-6)
+        else:
+            np.testing.assert_allclose(decode(trace["z"]), want.astype(np.float32), rtol=1e-6, atol=1e-6)
         assert (rows[1] - rows[0] == 12) if not view else rows[0] == 2000 and len(rows) == 256
 
 

@@ -7,7 +7,7 @@ import pytest
 
 import posenc
 from apptest_helpers import PAGES, ROOT, charts, run
-from plotly_data import decode
+from plotly_data import decode, sent
 
 BAD_URL = {"d_model": "abc", "length": "1000000000", "n": "0", "scheme": "<script>alert(1)</script>"}
 
@@ -66,7 +66,7 @@ def test_heatmap_thins_large_settings_and_keeps_true_values():
     z, rows = decode(trace["z"]), decode(trace["y"]).astype(int)
     cols = np.array([int(c) for c in trace["x"]])
     assert z.shape == (len(rows), len(cols)) and z.size <= 256 * 256
-    np.testing.assert_array_equal(z, posenc.sinusoidal(4096, 1024)[np.ix_(rows, cols)].astype(np.float32))
+    np.testing.assert_array_equal(z, sent(trace, posenc.sinusoidal(4096, 1024)[np.ix_(rows, cols)]))  # colour levels
     assert "every 16th position shown" in fig["layout"]["title"]["text"]
 
 
@@ -74,8 +74,8 @@ def test_window_view_sends_256_positions_at_full_resolution():  # replaces "Send
     at = run({"d_model": "64", "length": "600"})
     at.selectbox(key="view").set_value("window").run()
     at.slider(key="window.pos").set_value(300).run()
-    z = decode(charts(at)[0]["data"][0]["z"])
-    np.testing.assert_array_equal(z, posenc.sinusoidal(600, 64)[300:556].astype(np.float32))
+    trace = charts(at)[0]["data"][0]
+    np.testing.assert_array_equal(decode(trace["z"]), sent(trace, posenc.sinusoidal(600, 64)[300:556]))
 
 
 def test_similarity_chart_is_pe_times_pe_transpose():
