@@ -20,6 +20,11 @@ not counted; ``--rounds`` fresh pairs of contexts give ``--rounds`` first loads 
   (the server's script time plus loopback);
 - blocking: summed duration of the main thread's long tasks (≥ 50 ms, Long Tasks API) in that time.
 First load: navigation start until settled, in a fresh context; its bytes and long tasks.
+
+Before and after a change, in one run: ``--compare BEFORE AFTER`` serves two checkouts of posenc (e.g.
+``git worktree add /tmp/before <commit>``) beside the floor, and every press alternates before, after,
+floor, before, after, floor, … in one browser; the table gives each side's settle, its ratio to the floor
+and its bytes.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "helpers"), str(ROOT / "bench")]
 
 import streamlit  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
@@ -105,12 +110,12 @@ class Side:
     problems: list[str] = field(default_factory=list)
 
 
-def start(script: str) -> tuple[subprocess.Popen, str]:
-    """``streamlit run script`` from the repository root (its .streamlit/config.toml) on a free port."""
+def start(script: str, root: Path = ROOT) -> tuple[subprocess.Popen, str]:
+    """``streamlit run script`` from ``root`` (the repository root: its .streamlit/config.toml) on a free port."""
     port = free_port("127.0.0.1")
     command = [sys.executable, "-m", "streamlit", "run", script, "--server.headless=true", f"--server.port={port}",
                "--server.address=127.0.0.1", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_healthy("127.0.0.1", port)
     return process, f"http://127.0.0.1:{port}"
 
@@ -214,6 +219,22 @@ def table(rows: list[tuple[str, str, dict[str, Side]]]) -> str:
     return "\n".join(lines)
 
 
+def compare_table(rows: list[tuple[str, str, dict[str, Side]]]) -> str:
+    """Before, after and the floor, side by side: settle (median), its ratio to the floor, bytes per change."""
+    head = ("| page | settings | before settles | after settles | floor settles | before / floor | after / floor "
+            "| before bytes | after bytes | floor bytes | server before / after / floor | blocking before / after / floor |")
+    lines = [head, "|---" * (head.count("|") - 1) + "|"]
+    for page, setting, result in rows:
+        a, b, f = result["before"], result["after"], result["floor"]
+        settle = [med(side.presses, "settle") for side in (a, b, f)]
+        lines.append(
+            f"| {page} | {setting} | {' | '.join(fmt(v, 's') for v in settle)} | {ratio(settle[0], settle[2])} "
+            f"| {ratio(settle[1], settle[2])} | {' | '.join(fmt(med(x.presses, 'bytes'), 'B') for x in (a, b, f))} "
+            f"| {' / '.join(fmt(med(x.presses, 'server'), 'ms') for x in (a, b, f))} "
+            f"| {' / '.join(fmt(med(x.presses, 'blocking'), 'ms') for x in (a, b, f))} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--presses", type=int, default=4, help="counted presses per side and round")
@@ -222,21 +243,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setting", action="append", choices=[s for s, _ in SETTINGS])
     parser.add_argument("--trace", action="store_true", help="instead: one traced press per page and side, "
                         "the browser main thread's time by group (bench/browser_trace.py)")
+    parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), type=Path,
+                        help="two checkouts of posenc, measured alternately beside the floor")
     args = parser.parse_args(argv)
     pages = [p for p in PAGES if args.page is None or p[1] in args.page]
     settings = [s for s in SETTINGS if args.setting is None or s[0] in args.setting]
-    posenc_server, posenc_url = start("app.py")
+    roots = dict(zip(("before", "after"), args.compare)) if args.compare else {"posenc": ROOT}
+    servers = {name: start("app.py", root) for name, root in roots.items()}
     floor_server, floor_url = start("bench/floor_app.py")
     rows, problems = [], []
     try:
         with sync_playwright() as playwright:
             browser = launch(playwright)
-            warm = {"posenc": (f"{posenc_url}/", "d_model", "ArrowLeft"), "floor": (f"{floor_url}/", "d_model", "ArrowLeft")}
+            warm = {name: (f"{url}/", "d_model", "ArrowLeft") for name, (_, url) in servers.items()}
+            warm["floor"] = (f"{floor_url}/", "d_model", "ArrowLeft")
             measure(browser, warm, argparse.Namespace(presses=1, rounds=1))  # imports, first frontend load
             for title, path, slider, key in pages:
                 for setting, query in settings:
-                    sides = {"posenc": (f"{posenc_url}/{path}?{query}", slider, key),
-                             "floor": (f"{floor_url}/?{query}", "d_model", "ArrowLeft")}
+                    sides = {name: (f"{url}/{path}?{query}", slider, key) for name, (_, url) in servers.items()}
+                    sides["floor"] = (f"{floor_url}/?{query}", "d_model", "ArrowLeft")
                     if args.trace:
                         rows.append((title, setting, trace_row(browser, sides)))
                         continue
@@ -247,14 +272,16 @@ def main(argv: list[str] | None = None) -> int:
             version = browser.version
             browser.close()
     finally:
-        stop_server(posenc_server)
+        for server, _ in servers.values():
+            stop_server(server)
         stop_server(floor_server)
     load = os.getloadavg()
     print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}; {os.cpu_count()} CPUs, {platform.machine()}, Python "
           f"{platform.python_version()}, streamlit {streamlit.__version__}, Chromium {version} headless; "
-          f"{args.rounds} round(s) x {args.presses} counted presses per side, A B A B; medians; "
+          f"{args.rounds} round(s) x {args.presses} counted presses per side, "
+          f"{'before after floor, alternating' if args.compare else 'A B A B'}; medians; "
           f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n")
-    print(browser_trace.table(rows) if args.trace else table(rows))
+    print(browser_trace.table(rows) if args.trace else compare_table(rows) if args.compare else table(rows))
     if problems:
         print("\nProblems:\n" + "\n".join(problems))
     return 1 if problems else 0

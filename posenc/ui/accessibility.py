@@ -135,8 +135,8 @@ SCRIPT = r"""<script>
 </script>"""
 
 
-def apply(dark: bool = False) -> None:
+def apply(dark: bool = False, also: str = "") -> None:
     """The style (and the dark theme's, when ``dark``) and the script, in the sidebar's end (a style-only
     st.html goes to no container, but a script needs one; in the main column it would push every page
-    down)."""
-    st.sidebar.html(STYLE + (DARK_STYLE if dark else "") + SCRIPT, unsafe_allow_javascript=True)
+    down). ``also``: another page-wide script (a constant of its module), carried by the same element."""
+    st.sidebar.html(STYLE + (DARK_STYLE if dark else "") + SCRIPT + also, unsafe_allow_javascript=True)

@@ -4,7 +4,8 @@
   about 1.4× larger, captions at full contrast, a wider body. Its CSS is a constant of this
   module: no text from the URL ever reaches it.
 - :func:`chart` draws every plotly chart: the camera button saves a PNG at twice its
-  on-screen size named after the settings, and figures are restyled on a copy (figures
+  on-screen size named after the settings (and a button beside it the same chart as SVG,
+  posenc/ui/svg_download.py), and figures are restyled on a copy (figures
   are cached, shared objects and are never mutated) for presenter mode (larger text,
   thicker lines, bigger markers) and for the dark theme. Every chart has its text
   alternative (WCAG 1.1.1): one sentence built from the figure (posenc/figures/describe.py)
@@ -21,7 +22,7 @@ import streamlit as st
 
 from posenc.figures import describe
 from posenc.settings.parsing import code_span
-from posenc.ui import accessibility
+from posenc.ui import accessibility, svg_download
 from posenc.ui.binding import warn
 
 SCALE = 1.4  # text in presenter mode
@@ -66,7 +67,7 @@ def toggle() -> bool:
 def apply(present: bool) -> None:
     """The page-wide accessibility of every page (posenc/ui/accessibility.py), and restyle the page for a
     projector when ``present``."""
-    accessibility.apply(dark=_dark())
+    accessibility.apply(dark=_dark(), also=svg_download.SCRIPT)
     if present:
         st.html(PRESENTER_CSS)
 
