@@ -7,7 +7,8 @@
   on-screen size named after the settings (and a button beside it the same chart as SVG,
   posenc/ui/svg_download.py), and figures are restyled on a copy (figures
   are cached, shared objects and are never mutated) for presenter mode (larger text,
-  thicker lines, bigger markers) and for the dark theme. Every chart has its text
+  thicker lines, bigger markers), for the dark theme and for a colour-blind-safe palette
+  (``?palette=``, posenc/ui/palette.py). Every chart has its text
   alternative (WCAG 1.1.1): one sentence built from the figure (posenc/figures/describe.py)
   as the chart's accessible name, and its data as tables in a closed expander below it.
 """
@@ -20,9 +21,9 @@ import weakref
 import plotly.graph_objects as go
 import streamlit as st
 
-from posenc.figures import describe
+from posenc.figures import describe, palettes
 from posenc.settings.parsing import code_span
-from posenc.ui import accessibility, svg_download
+from posenc.ui import accessibility, palette, svg_download
 from posenc.ui.binding import warn
 
 SCALE = 1.4  # text in presenter mode
@@ -62,6 +63,11 @@ def toggle() -> bool:
         warn(f"URL parameter {code_span('present')} = {code_span(raw)} is not true or false: "
              f"using {'true' if present else 'false'}.")
     return bool(present)
+
+
+def palette_control() -> str:
+    """The sidebar's chart palette (``?palette=``, posenc/ui/palette.py), drawn under presenter mode."""
+    return palette.control()
 
 
 def apply(present: bool) -> None:
@@ -150,11 +156,12 @@ def _dark_colours(spec: dict) -> None:
         _font(axis.setdefault("title", {}))["color"] = text
 
 
-def restyle(fig: go.Figure, *, present: bool, dark: bool) -> go.Figure:
-    """A restyled copy of ``fig`` for presenter mode and/or the dark theme (``fig`` is left as it is).
+def restyle(fig: go.Figure, *, present: bool, dark: bool, colours: str = palettes.DEFAULT) -> go.Figure:
+    """A restyled copy of ``fig`` for presenter mode, the dark theme and/or a palette (``colours``, see
+    posenc/figures/palettes.py); ``fig`` is left as it is.
 
     Edited as one dict and validated once (step-by-step updates re-validate every path)."""
-    spec = fig.to_dict()  # a deep copy
+    spec = palettes.recolour(fig.to_dict(), colours)  # a deep copy
     if present:
         _present(spec, DARK["text"] if dark else LIGHT_TEXT)
     if dark:
@@ -207,9 +214,9 @@ def chart(fig: go.Figure, key: str, name: str | None = None, **settings: object)
     the figure's sentence as its accessible name and its data in a closed expander below it."""
     text = sentence(fig)
     original = fig
-    present, dark = is_on(), _dark()
-    if present or dark:
-        fig = restyle(fig, present=present, dark=dark)
+    present, dark, colours = is_on(), _dark(), palette.current()
+    if present or dark or colours != palettes.DEFAULT:
+        fig = restyle(fig, present=present, dark=dark, colours=colours)
     config = {"displaylogo": False,
               "toImageButtonOptions": {"format": "png", "scale": EXPORT_SCALE,
                                        "filename": file_name(name or key, **settings)}}

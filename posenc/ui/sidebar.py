@@ -93,6 +93,7 @@ def draw() -> Controls:
                                   unfit)
         options += extra
         present = presenter.toggle()
+        presenter.palette_control()  # ?palette=: colour-blind-safe chart colours (posenc/ui/palette.py)
     presenter.apply(present)
     if st.session_state.get("model") == your_config.CHOICE:
         your_config.report()  # above the views: the check's findings, or why the config was not read

@@ -18,6 +18,7 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 import posenc
+from posenc.figures.palettes import PALETTES
 from posenc.lab import extension
 from posenc.lab.names import SCHEMES as SCHEMES_OF_THE_LAB
 from posenc.lab.names import TASKS as LAB_TASKS
@@ -37,7 +38,7 @@ PAGE_NUMBERS = {"pos": (0, 4095), "k": (-4095, 4095), "head": (1, 64), "query": 
                 "map_layer": (1, 3), "stretch_map_layer": (1, 3), "own_layer": (1, 3), "own_length": (2, 10), "own_steps": (100, 1500),
                 "own_seed": (0, 9999), "slide": (1, 12)}
 PAGE_LISTS = {"dims": (0, 1023), "positions": (0, 4095), "pairs": (0, 511), "rope_pairs": (0, 511)}
-PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"), "module": ("true", "false"),
+PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"), "palette": tuple(PALETTES), "module": ("true", "false"),
                 "download": ("true", "false"),
                 "view": ("whole", "window"), "matrix": ("Table", "Similarity"),
                 "curves": ("Against position", "Against dimension", "Wavelengths"),
