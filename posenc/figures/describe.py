@@ -28,8 +28,10 @@ KINDS = {"heatmap": "heatmap", "bar": "bar chart", "line": "line chart", "points
 
 
 def plain(text: str | None) -> str:
-    """Plotly's label markup as plain text: a line break '<br>' becomes ': ', other tags spaces, entities characters."""
+    """Plotly's label markup as plain text: a line break '<br>' becomes ': ', a subscript's tags nothing
+    ('W<sub>R</sub>': 'WR'), other tags spaces, entities characters."""
     text = re.sub(r"\s*<br\s*/?>\s*", ": ", text or "", flags=re.IGNORECASE)
+    text = re.sub(r"</?sub>", "", text, flags=re.IGNORECASE)
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
 
 

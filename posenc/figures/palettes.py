@@ -38,8 +38,9 @@ class Palette:
 
 DEFAULT = "default"
 TOL_BRIGHT = ("#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377", "#BBBBBB", "#000000")
-# Cividis at 0, 0.6, 0.3, 0.85, 0.15, 0.45, 0.72: neighbours in the series far apart in lightness, no pale yellow end
-CIVIDIS_SERIES = tuple(plotly.colors.sample_colorscale("Cividis", [0.0, 0.6, 0.3, 0.85, 0.15, 0.45, 0.72])) + ("#000000",)
+# Cividis at 0, 0.8, 0.45, 0.2, 0.65, 0.1, 0.55: neighbours in the series far apart in lightness (the first two,
+# the most drawn, at the dark end and near the light one), and no pale yellow end on a white page
+CIVIDIS_SERIES = tuple(plotly.colors.sample_colorscale("Cividis", [0.0, 0.8, 0.45, 0.2, 0.65, 0.1, 0.55])) + ("#000000",)
 PALETTES = {
     DEFAULT: Palette("default (RdBu, Viridis, Okabe–Ito)", heatmaps.DIVERGING, "Viridis", PALETTE),
     "cividis": Palette("cividis (sequential)", "Cividis", "Cividis", CIVIDIS_SERIES),

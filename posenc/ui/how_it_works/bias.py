@@ -81,10 +81,10 @@ def transformer_xl(c: Controls) -> None:
     terms = compute.or_stop(posenc.transformer_xl_terms, q, k, u, v, w_r, c.base)
     positions = np.arange(size)
     future = positions[None, :] > positions[:, None]  # j > i: masked, drawn blank
-    shown = {"(a) q_i·k_j: content": terms.content,
-             "(b) q_i·W_R R_{i−j}: query and distance": terms.content_position,
-             "(c) u·k_j: key only": terms.global_content,
-             "(d) v·W_R R_{i−j}: distance only": terms.global_position}
+    shown = {"(a) qᵢ·kⱼ: content": terms.content,
+             "(b) qᵢ·W<sub>R</sub> Rᵢ₋ⱼ: query and distance": terms.content_position,
+             "(c) u·kⱼ: key only": terms.global_content,
+             "(d) v·W<sub>R</sub> Rᵢ₋ⱼ: distance only": terms.global_position}
     left, right = st.columns(2)
     for n, (title, term) in enumerate(shown.items()):
         with (left if n % 2 == 0 else right):
@@ -93,16 +93,16 @@ def transformer_xl(c: Controls) -> None:
             presenter.chart(fig, key=f"transformer_xl_term_{n}")
     total = sum(shown.values())
     fig = heatmaps.position_heatmap(np.where(future, np.nan, total), positions, size, x_label="key position j",
-                                    y_label="query position i", title="(a) + (b) + (c) + (d): the score A_ij")
+                                    y_label="query position i", title="(a) + (b) + (c) + (d): the score Aᵢⱼ")
     presenter.chart(fig, key="transformer_xl_total")
     st.caption(f"{size} seeded queries and keys q, k ~ N(0, 1) of width {c.d_model}; u, v, W_R untrained, "
                "N(0, 0.02²) as Transformer-XL initialises them (the sidebar's seed); each panel has its own colour scale. "
                "Content: (a) depends on the query and the key, (c) on the key alone. Position: (b) on the query and "
                "the distance i − j, (d) on the distance alone (constant along each diagonal). Keys after the query "
-               "(j > i) are masked (blank); the logit is A_ij/√d.")
+               "(j > i) are masked (blank); the logit is Aᵢⱼ/√d.")
     offsets, values = compute.or_stop(compute.offset_curve, c.scheme, c.length, c.d_model, c.base, c.options)
     presenter.chart(charts.line_chart(offsets, {"((b) + (d))/√d": values}, title="The positional part against the offset",
                                        x_label="offset j − i", y_label="logit bias"), key="transformer_xl_curve")
     st.caption("The bias on the other pages (matrix, comparison, properties, precision) is this positional part, "
-               "(q·W_R R_{i−j} + v·W_R R_{i−j})/√d, for one fixed seeded unit query q: with the query fixed it "
+               "(q·W_R Rᵢ₋ⱼ + v·W_R Rᵢ₋ⱼ)/√d, for one fixed seeded unit query q: with the query fixed it "
                "depends on j − i alone; −∞ for j > i. The content terms (a), (c) need real tokens and are left out.")
