@@ -6,7 +6,7 @@ dropout, the tokenizer's ids). :func:`positional_fields` keeps the fields :func:
 model and the findings of the kept fields equal those of the whole file (tests/models/test_config_link.py, for
 every config in tests/models/configs/ and for generated ones). :func:`to_link` writes them as
 
-    1.<base64url of the zlib-compressed JSON, sorted keys, no spaces>.<8 hex digits of its SHA-256>
+    1.<base64url of the zlib-compressed JSON, in the file's order, no spaces>.<8 hex digits of its SHA-256>
 
 about 250 characters for Llama 3.1 8B and 950 for Phi-3 mini 128k with its two lists of 48 factors.
 :func:`from_link` reads it back, refusing with one sentence a text that is not such a link, a link whose check
@@ -74,7 +74,7 @@ def positional_fields(config: object) -> dict:
 def to_link(config: object) -> str:
     """The link form of ``config``'s positional fields (module docstring); a ValueError when even those make a
     link longer than :data:`MAX_LINK` characters (a config with thousands of layer types)."""
-    text = json.dumps(positional_fields(config), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(positional_fields(config), separators=(",", ":"), ensure_ascii=False)  # the file's order
     data = text.encode("utf-8")
     packed = base64.urlsafe_b64encode(zlib.compress(data, 9)).decode("ascii").rstrip("=")
     link = f"{VERSION}.{packed}.{_digits(data)}"
@@ -98,7 +98,7 @@ def from_link(link: object) -> dict:
                          "changed or cut. Open the view again from the config.json.")
     _, packed, digits = parts
     try:
-        compressed = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
+        compressed = base64.b64decode(packed + "=" * (-len(packed) % 4), altchars=b"-_", validate=True)
         inflater = zlib.decompressobj()
         data = inflater.decompress(compressed, MAX_BYTES + 1)  # never more than a config may be
         complete = inflater.eof and len(data) <= MAX_BYTES

@@ -35,7 +35,7 @@ def view(key: str) -> None:
     """The section: a table of the layer types and the figure of each layer's reach."""
     model = your_config.model(key)
     kinds = list(dict.fromkeys(model.layer_types))
-    st.subheader(f"Layers of {presenter.escaped(model.label)}")
+    st.subheader(f"Layers of {your_config.label(model)}")
     st.dataframe(pd.DataFrame([_row(model, kind) for kind in kinds]), hide_index=True, key="model_layers")
     presenter.chart(_figure(key), key="model_reach", name="layers", model=your_config.CHOICE if your_config.is_config(key) else key)
     receptive = models.receptive_field(model)

@@ -26,7 +26,6 @@ from posenc.settings.constraints import fraction_for
 from posenc.settings.parsing import MAX_LENGTH, SHARED_CONTROLS, number_text
 from posenc.ui import your_config
 from posenc.ui.binding import bound_control
-from posenc.ui.presenter import escaped
 
 NONE = "none"
 APPLIED = "_posenc_model_applied"  # the model whose settings this session last set
@@ -154,11 +153,11 @@ def describe(picked, held: dict[str, object], applied: bool = True, unfit: str |
     model = your_config.model(key)
     layer = shown_layer(model)
     if your_config.is_config(key):  # its label is the reader's text: shown escaped, and no link
-        source = f"As in **{escaped(model.label)}** (your config)"
+        source = f"As in **{your_config.label(model)}** (your config)"
     else:
         url = model.source.split()[0].rstrip(",:")  # the config's address, then the fields it gives
         source = f"As in **{model.label}** ([source]({url}))"
-    label = escaped(model.label)
+    label = your_config.label(model)
     others = sorted(set(model.layer_types) - {layer})
     lines = [f"{source}: its {model.layer_types.count(layer)} {layer} layers, d_model = its head dimension."]
     if others:

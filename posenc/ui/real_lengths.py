@@ -15,6 +15,7 @@ import posenc
 from posenc.analysis import dropped_scaling, reach, scaling_regions
 from posenc.figures import long_context as figures
 from posenc.schemes.rope.frequencies import rotary_dims
+from posenc.settings.parsing import number_text
 from posenc.ui import compute, presenter, your_config
 from posenc.ui.compute import shared_figure
 from posenc.ui.sidebar import Controls
@@ -75,20 +76,25 @@ def decay_view(c: Controls) -> None:
     if not c.model:
         return
     model = your_config.model(c.model)
-    st.subheader(f"The decay as far as {presenter.escaped(model.label)}'s context ({model.context_length:,} positions)")
+    st.subheader(f"The decay as far as {your_config.label(model)}'s context ({model.context_length:,} positions)")
     presenter.chart(compute.or_stop(decay_figure, c.scheme, model.context_length, c.d_model, c.base, c.options),
                     key="decay_to_context")
 
 
-def scaling_view(d_model: int, base: float, options: tuple, context: int, label: str) -> None:
+def scaling_view(d_model: int, base: float, options: tuple, context: int, model) -> None:
     """Where the scaling of ``options`` acts on a head of d_model (its rotated pairs) at θ's ``base``, extended to
-    ``context``: the chart and a sentence with the counts. Nothing when the options extend no context."""
+    ``context``: the chart and a sentence with the counts, titled by ``model`` (a posenc.models.Model). Nothing when
+    the options extend no context."""
     if not _extension(dict(options)):
         return
     rope_type = dict(options)["rope_type"]
-    st.subheader(f"Where {presenter.escaped(label)}'s scaling acts ({rope_type})")
+    if rotary_dims(d_model, float(dict(options).get("rotary_fraction", 1.0))) < 2:  # p-RoPE's fraction 0
+        st.caption(f"rotary_fraction = {number_text(dict(options).get('rotary_fraction', 1.0))} leaves no pair of "
+                   f"d_model = {d_model} to rotate: the {rope_type} scaling has nothing to act on.")
+        return
+    st.subheader(f"Where {your_config.label(model)}'s scaling acts ({rope_type})")
     fig, found = compute.or_stop(scaling_figure, d_model, base, options, context,
-                                 f"{label}: wavelength of each pair before and after {rope_type}")
+                                 f"{model.label}: wavelength of each pair before and after {rope_type}")
     presenter.chart(fig, key="scaling_regions")
     st.caption(
         f"Of {len(found.region)} pairs, {found.count('extrapolated')} keep θᵢ (extrapolated: past L₀ = "
@@ -107,14 +113,14 @@ def comparison(c: Controls) -> None:
     model = your_config.model(c.model)
     options = c.options  # the sidebar's, with the model's options it cannot set (sidebar.draw)
     drawn = len(reach.log_offsets(model.context_length, POINTS)) - 1
-    st.caption(f"Under **{presenter.escaped(model.label)}**: every curve reaches its context, {model.context_length:,} positions, "
+    st.caption(f"Under **{your_config.label(model)}**: every curve reaches its context, {model.context_length:,} positions, "
                f"computed at {drawn} distances spaced on a log axis (a key i − j positions before its query; the "
                f"sidebar's length, {c.length:,}, bounds the pages that build matrices). d_model = {c.d_model}, "
                f"n = {c.base:g}; the selected scheme ({posenc.get_scheme(c.scheme).label}) uses the sidebar's "
                "options and the model's, the others their defaults.")
     presenter.chart(compute.or_stop(reach_figure, c.scheme, model.context_length, c.d_model, c.base, options),
                     key="comparison")
-    scaling_view(c.d_model, c.base, options, model.context_length, model.label)
+    scaling_view(c.d_model, c.base, options, model.context_length, model)
 
 
 @shared_figure
@@ -144,8 +150,7 @@ def dropped_view(c: Controls) -> None:
     fig, scores = compute.or_stop(dropped_figure, c.model)
     if fig is None:
         return
-    label = presenter.escaped(scores.label)
-    st.subheader(f"What a dropped scaling costs {label}")
+    st.subheader(f"What a dropped scaling costs {your_config.label(your_config.model(c.model))}")
     presenter.chart(fig, key="dropped_scaling")
     first, tolerance = scores.first_disagreement, f"{scores.tolerance:.3g} (1% of |q|·|k|)"
     before = scores.distances[scores.distances < first] if first is not None else scores.distances

@@ -76,6 +76,11 @@ def model(key: str) -> models.Model:
     return models.get(key)
 
 
+def label(model: models.Model) -> str:
+    """The model's name for markdown: a config's (the reader's ``_name_or_path``) escaped, a preset's as it is."""
+    return escaped(model.label) if model.key == CHOICE else model.label
+
+
 def choose() -> tuple[str, models.Model] | None:
     """Draw the upload, the paste box and the link form (in the sidebar); return (``Controls.model``, the model)
     of the config in force, or None (nothing given yet, or a config posenc cannot read: see :func:`report`)."""
@@ -118,7 +123,7 @@ def report() -> None:
         return
     found = reading(link)
     if found.refusal:
-        st.warning(escaped("The config in this link was not read: " + found.refusal), icon=":material/link_off:")
+        st.warning(escaped(found.refusal), icon=":material/link_off:")
         return
     counts = {severity: sum(f.severity == severity for f in found.findings) for severity in _ICONS}
     name = found.model.label if found.model else "your config"

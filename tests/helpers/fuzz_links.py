@@ -46,7 +46,7 @@ PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"), "pa
                 "stretch_factor": tuple(map(str, extension.FACTORS)), "stretch_steps": tuple(map(str, extension.FINETUNE_STEPS)),
                 "stretch_map_method": tuple(extension.METHODS),
                 "map_scheme": LAB_SCHEMES, "own_scheme": LAB_SCHEMES, "lab_table": ("true", "false"),
-                "lecture": ("sinusoidal", "rope-to-128k"), "model": ("none", *posenc.models.names()), "notes": ("true", "false"), "qr": ("true", "false")}
+                "lecture": ("sinusoidal", "rope-to-128k"), "model": ("none", *posenc.models.names(), "config"), "notes": ("true", "false"), "qr": ("true", "false")}
 # Name lists (repeated keys): the Length generalization page's curves.
 PAGE_NAMES = {"lab_schemes": LAB_SCHEMES, "stretch_methods": tuple(extension.METHODS)}
 
@@ -97,7 +97,20 @@ def _universe() -> dict:
     return strategies
 
 
-UNIVERSE = _universe()
+def _config_links():
+    """``?config=``: the link form of a real config (tests/models/configs), one with a character changed, one cut,
+    or hostile text (posenc/ui/your_config.py)."""
+    from posenc.models.config_link import to_link
+
+    forms = [to_link(path.read_text()) for path in sorted((ROOT / "tests" / "models" / "configs").glob("*.json"))]
+    changed = st.tuples(st.sampled_from(forms), st.integers(0, 2000), st.characters(codec="ascii")).map(
+        lambda t: t[0][:t[1] % len(t[0])] + t[2] + t[0][t[1] % len(t[0]) + 1:])
+    cut = st.tuples(st.sampled_from(forms), st.integers(1, 400)).map(lambda t: t[0][:t[1]])
+    single = st.one_of(st.sampled_from(forms), st.sampled_from(forms), changed, cut, st.sampled_from(HOSTILE))
+    return st.one_of(single, single, single, st.lists(single, min_size=2, max_size=3))
+
+
+UNIVERSE = _universe() | {"config": _config_links()}
 
 
 SHARED_KEYS = ("d_model", "n", "length")
@@ -138,8 +151,11 @@ def links(draw) -> dict:
 def model_links(draw) -> dict:
     """``model=`` with every control that model sets drawn half the time each (valid, at the bounds or hostile),
     and a page control or two."""
-    model = draw(st.sampled_from(sorted(MODEL_CONTROLS)))
+    model = draw(st.sampled_from(sorted(MODEL_CONTROLS) + ["config"]))
     link = {"model": model}
+    if model == "config":  # the reader's own config.json, carried by the link (posenc/ui/your_config.py)
+        link["config"] = draw(UNIVERSE["config"])
+        model = draw(st.sampled_from(sorted(MODEL_CONTROLS)))  # the controls a config sets are a preset's
     link |= {key: draw(UNIVERSE[key]) for key in MODEL_CONTROLS[model] if draw(st.booleans())}
     link |= {key: draw(UNIVERSE[key]) for key in draw(st.lists(st.sampled_from(PAGE_KEYS), max_size=2, unique=True))
              if key != "model"}

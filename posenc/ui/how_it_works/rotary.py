@@ -37,7 +37,7 @@ def rope(c: Controls) -> None:
     presenter.chart(fig, key="rope_wavelengths")
     if c.model:  # where the model's scaling acts, pair by pair, against its trained and its whole context
         model = your_config.model(c.model)
-        real_lengths.scaling_view(c.d_model, c.base, c.options, model.context_length, model.label)
+        real_lengths.scaling_view(c.d_model, c.base, c.options, model.context_length, model)
         real_lengths.dropped_view(c)  # and what a loader that drops it computes instead
     missing = [name for name in posenc.ROPE_SCALINGS if name not in waves]
     if missing:
