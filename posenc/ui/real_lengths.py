@@ -148,9 +148,13 @@ def dropped_view(c: Controls) -> None:
     if not c.model:
         return
     fig, scores = compute.or_stop(dropped_figure, c.model)
-    if fig is None:
+    model = your_config.model(c.model)
+    if fig is None:  # no scaling to drop: nothing; a declared scaling posenc cannot compute: why (the check says too)
+        if any(p.rotary_dims and p.options.get("rope_type", "default") != "default" for p in model.positionals.values()):
+            st.caption(f"What dropping {your_config.label(model)}'s RoPE scaling costs is not drawn: its declared "
+                       f"scaling cannot be computed ({presenter.escaped(scores)}).")
         return
-    st.subheader(f"What a dropped scaling costs {your_config.label(your_config.model(c.model))}")
+    st.subheader(f"What a dropped scaling costs {your_config.label(model)}")
     presenter.chart(fig, key="dropped_scaling")
     first, tolerance = scores.first_disagreement, f"{scores.tolerance:.3g} (1% of |q|·|k|)"
     before = scores.distances[scores.distances < first] if first is not None else scores.distances

@@ -16,11 +16,11 @@ from posenc.models.config_link import to_link
 
 CONFIGS = Path(__file__).parents[1] / "models" / "configs"
 LLAMA = json.loads((CONFIGS / "llama-3.1-8b.json").read_text())
-# two findings: an error (YaRN's betas swapped, its ramp runs backwards) and a warning (no rope_theta)
+# two findings: an error (v4's type and v5's rope_type disagree) and a warning (no rope_theta)
 TWO_FINDINGS = {"_name_or_path": "student/yarn-test", "model_type": "qwen3", "hidden_size": 2048,
                 "num_attention_heads": 16, "head_dim": 128, "num_hidden_layers": 4, "max_position_embeddings": 131072,
-                "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768,
-                                 "beta_fast": 1, "beta_slow": 32}}
+                "rope_scaling": {"type": "linear", "rope_type": "yarn", "factor": 4.0,
+                                 "original_max_position_embeddings": 32768}}
 
 
 def _app(query: dict | None = None, page: str | None = None) -> AppTest:
@@ -60,7 +60,7 @@ def test_a_pasted_config_sets_the_sidebar_and_its_findings_sit_above_the_views_e
     text = _check_text(at)
     assert text.startswith("**Check of student/yarn\\-test**: 1 error, 1 warning"), text
     lines = text.splitlines()[1:]
-    assert len(lines) == 2 and ":red[**error**]" in lines[0] and "` rope_scaling.beta_fast `" in lines[0]
+    assert len(lines) == 2 and ":red[**error**]" in lines[0] and "` rope_scaling.type `" in lines[0]
     assert ":orange[**warning**]" in lines[1] and "` rope_theta `" in lines[1]
     link = at.query_params["config"]
     assert at.query_params["model"] == "config" and link == to_link(TWO_FINDINGS) and len(link) < 400
@@ -195,3 +195,13 @@ def test_any_config_pasted_is_a_view_or_a_sentence(path, changes):
     at = _paste(_app({"model": "config"}, "pages/details.py"), json.dumps(json.loads(path.read_text()) | changes))
     _clean(at, changes)
     assert _check_text(at) or any(w.value.startswith("Your config was not read") for w in at.warning)
+
+
+def test_a_declared_scaling_posenc_cannot_compute_is_said_not_drawn():
+    swapped = TWO_FINDINGS | {"rope_scaling": {"rope_type": "yarn", "factor": 4.0, "beta_fast": 1, "beta_slow": 32,
+                                               "original_max_position_embeddings": 32768}}
+    at = _app({"model": "config", "config": to_link(swapped)}, "pages/details.py")
+    _clean(at)
+    assert "rope_scaling.beta_fast" in _check_text(at)
+    assert not any(s.value.startswith("What a dropped scaling costs") for s in at.subheader)
+    assert any("is not drawn: its declared scaling cannot be computed" in c.value for c in at.caption)
