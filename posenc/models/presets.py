@@ -128,6 +128,14 @@ PHI3_MINI_128K_SHORT_FACTOR = (
 
 HF = "https://huggingface.co/{}/blob/main/config.json"
 
+# Where each preset's numbers were checked (issue 35): published copies of the hub's config.json vendored in public
+# repositories, read at these commits; tests/models/configs/ holds the copies (or, where none could be read, a file
+# written from the citation, saying so). Each source names the revision of the file it holds and what a value rests
+# on where no copy of the file was read.
+AIC = "ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/{}_config.json (commit 095f58a51c4c)"
+KQI = "Girafboy/pytorchKQI example/evaluate.py, dict {} (commit 963269026663)"
+MLC = "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py, preset {} (commit 79d603f085f5)"
+
 _LLAMA3_SCALING = dict(factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_position_embeddings=8192)
 _GPT_OSS_YARN = dict(factor=32.0, beta_fast=32.0, beta_slow=1.0, truncate=False, original_max_position_embeddings=4096)
 _DEEPSEEK_YARN = dict(factor=40.0, beta_fast=32.0, beta_slow=1.0, mscale=1.0, mscale_all_dim=1.0,
@@ -147,19 +155,23 @@ def _presets() -> dict[str, Model]:
     models = [
         _model("gpt2", "GPT-2 (124M)", _every(12, "full_attention"), {"full_attention": learned(1024, 64)},
                context_length=1024, softmax_dim=64,
-               source=f"{HF.format('openai-community/gpt2')}: n_positions 1024 (the learned table), n_layer 12, "
-                      "n_head 12, n_embd 768"),
+               source=f"{HF.format('openai-community/gpt2')}: n_positions 1024 (the learned table), n_ctx 1024, "
+                      "n_layer 12, n_head 12, n_embd 768 (the file's revision without transformers_version), as "
+                      f"read in {KQI.format('gpt2')} and in {MLC.format('gpt2')}"),
         _model("bert-base", "BERT base (uncased)", _every(12, "full_attention"), {"full_attention": learned(512, 64)},
                context_length=512, causal=False, softmax_dim=64,
                source=f"{HF.format('google-bert/bert-base-uncased')}: max_position_embeddings 512, "
-                      "position_embedding_type absolute, num_hidden_layers 12, num_attention_heads 12, hidden_size 768"),
+                      "position_embedding_type absolute, num_hidden_layers 12, num_attention_heads 12, hidden_size 768 "
+                      "(the revision written by transformers 4.6.0.dev0), as read in "
+                      f"{KQI.format('bert_base_uncased')}"),
         _model("t5-base", "T5 base (encoder)", _every(12, "full_attention"),
                {"full_attention": Positional("t5", _frozen({"num_heads": 12, "num_buckets": 32, "max_distance": 128,
                                                            "direction": "bidirectional"}), None, 0, None, 64)},
                context_length=512, causal=False, softmax_dim=None,
                source=f"{HF.format('google-t5/t5-base')}: relative_attention_num_buckets 32, num_heads 12, d_kv 64, "
-                      "num_layers 12, n_positions 512; relative_attention_max_distance 128 is T5Config's default "
-                      "(the config predates the field)",
+                      "num_layers 12, n_positions 512 (the revision without transformers_version), as read in "
+                      f"{KQI.format('t5_base')}; relative_attention_max_distance 128 is T5Config's default (the "
+                      "file has no such field: it predates it)",
                notes="The encoder's 12 layers (bidirectional buckets, 16 per direction); the decoder's self-attention "
                      "uses causal buckets (all 32 on one side). T5 does not scale its logits by 1/√d."),
         _model("bloom-560m", "BLOOM 560M", _every(24, "full_attention"),
@@ -167,19 +179,25 @@ def _presets() -> dict[str, Model]:
                                              None, 64)},
                context_length=2048, softmax_dim=64,
                source=f"{HF.format('bigscience/bloom-560m')}: n_head 16, n_layer 24, hidden_size 1024 (ALiBi, no "
-                      "position table); the context, 2048 tokens, is the model card's training sequence length "
-                      "(https://huggingface.co/bigscience/bloom-560m)"),
+                      "position table); no copy of the file could be read here, so these rest on this citation; the "
+                      "context, 2048 tokens, is the model card's training sequence length (the file has no length; "
+                      "https://huggingface.co/bigscience/bloom-560m)"),
         _model("llama-2-7b", "Llama 2 7B", _every(32, "full_attention"), {"full_attention": _rope(10_000.0, 128)},
                context_length=4096, softmax_dim=128,
                source=f"{HF.format('meta-llama/Llama-2-7b-hf')}: max_position_embeddings 4096, rope_theta 10000 "
-                      "(LlamaConfig's default; rope_scaling null), hidden_size 4096, num_attention_heads 32, "
-                      "num_hidden_layers 32"),
+                      "(the file has no rope_theta: LlamaConfig's default; rope_scaling null), hidden_size 4096, "
+                      "num_attention_heads 32, num_hidden_layers 32; the revision written by transformers "
+                      f"4.31.0.dev0 as corrected on 21 July 2023 (4096 positions), as read in "
+                      f"{KQI.format('Llama_2_7b_hf')}; the first upload said 2048 (meta-llama/llama issue 359, "
+                      f"transformers issue 24986), as {MLC.format('llama2_7b')} still does"),
         _model("llama-3.1-8b", "Llama 3.1 8B", _every(32, "full_attention"),
                {"full_attention": _rope(500_000.0, 128, rope_type="llama3", **_LLAMA3_SCALING)},
                context_length=131_072, softmax_dim=128,
                source=f"{HF.format('meta-llama/Llama-3.1-8B')}: rope_theta 500000, rope_scaling {{rope_type llama3, "
                       "factor 8.0, low_freq_factor 1.0, high_freq_factor 4.0, original_max_position_embeddings "
-                      "8192}, max_position_embeddings 131072, head_dim 128, num_hidden_layers 32"),
+                      "8192}, max_position_embeddings 131072, num_hidden_layers 32, head_dim 128 (hidden_size 4096 / "
+                      "num_attention_heads 32: the file has no head_dim); the revision written by transformers "
+                      f"4.43.0.dev0, as read in {AIC.format('meta-llama--Meta-Llama-3.1-8B')}"),
         _model("llama-4-scout", "Llama 4 Scout (17B-16E Instruct)",
                ["nope" if (i + 1) % 4 == 0 else "chunked_attention" for i in range(48)],
                {"chunked_attention": scout_rope, "nope": scout_nope},
@@ -187,9 +205,12 @@ def _presets() -> dict[str, Model]:
                source=f"{HF.format('meta-llama/Llama-4-Scout-17B-16E-Instruct')}, text_config: rope_theta 500000, "
                       "rope_scaling {rope_type llama3, factor 16.0, low_freq_factor 1.0, high_freq_factor 1.0, "
                       "original_max_position_embeddings 8192}, max_position_embeddings 10485760, "
-                      "attention_chunk_size 8192, no_rope_layers (every fourth layer 0: NoPE; Llama4TextConfig's "
-                      "no_rope_layer_interval 4), attn_temperature_tuning, floor_scale 8192, attn_scale 0.1, "
-                      "head_dim 128, num_hidden_layers 48",
+                      "attention_chunk_size 8192, head_dim 128, num_hidden_layers 48, use_qk_norm true (the revision "
+                      f"written by transformers 4.51.0.dev0), as read in "
+                      f"{AIC.format('meta-llama--Llama-4-Scout-17B-16E-Instruct')}, a copy that keeps these fields "
+                      "only; no copy with the rest could be read here, so no_rope_layers (every fourth layer 0: NoPE, "
+                      "as Llama4TextConfig's no_rope_layer_interval 4 fills it), attn_temperature_tuning (on), "
+                      "floor_scale 8192 and attn_scale 0.1 rest on this citation and Llama4TextConfig's defaults",
                notes="RoPE layers rotate adjacent pairs (complex multiplication: the interleaved layout), L2-normalize "
                      "queries and keys (use_qk_norm) and attend within chunks of 8192 tokens; NoPE layers attend to "
                      "the whole prefix and scale their queries (query_scale). The base checkpoint "
@@ -198,18 +219,25 @@ def _presets() -> dict[str, Model]:
                {"sliding_attention": _rope(10_000.0, 128, window=4096)},
                context_length=32_768, softmax_dim=128,
                source=f"{HF.format('mistralai/Mistral-7B-v0.1')}: sliding_window 4096, rope_theta 10000.0, "
-                      "max_position_embeddings 32768, hidden_size 4096, num_attention_heads 32, num_hidden_layers 32"),
+                      "max_position_embeddings 32768, hidden_size 4096, num_attention_heads 32, num_hidden_layers 32 "
+                      "(the revision written by transformers 4.34.0.dev0); no unchanged copy of the file could be "
+                      f"read here: {MLC.format('mistral_7b')} gives these values, its window renamed "
+                      "sliding_window_size"),
         _model("qwen3-8b", "Qwen3 8B", _every(36, "full_attention"), {"full_attention": _rope(1_000_000.0, 128)},
                context_length=40_960, softmax_dim=128,
                source=f"{HF.format('Qwen/Qwen3-8B')}: rope_theta 1000000, max_position_embeddings 40960, head_dim "
-                      "128, num_hidden_layers 36, use_sliding_window false, rope_scaling null",
+                      "128, num_hidden_layers 36, use_sliding_window false, sliding_window null, rope_scaling null "
+                      f"(the revision written by transformers 4.51.0), as read in {AIC.format('Qwen--Qwen3-8B')}",
                notes="The model card allows YaRN (factor 4, original 32,768) for longer texts; the config does not set it."),
         _model("qwen2-vl-7b", "Qwen2-VL 7B Instruct", _every(28, "full_attention"),
                {"full_attention": _rope(1_000_000.0, 128, extra={"mrope_section": (16, 24, 24)})},
                context_length=32_768, softmax_dim=128,
                source=f"{HF.format('Qwen/Qwen2-VL-7B-Instruct')}: rope_theta 1000000.0, rope_scaling {{type mrope, "
                       "mrope_section [16, 24, 24]}, max_position_embeddings 32768, hidden_size 3584, "
-                      "num_attention_heads 28, num_hidden_layers 28",
+                      "num_attention_heads 28, num_hidden_layers 28, use_sliding_window false (the v4 layout written "
+                      "by transformers 4.41.2, text fields at the top level); no copy of the file could be read here "
+                      "at a known commit, so these rest on this citation (an earlier version of mindspore-lab/mindone's "
+                      "mindone/transformers/models/qwen2_vl/modeling_qwen2_vl.py restates the same values)",
                notes="M-RoPE: pairs 0-15 turn with the frame, 16-39 with the row, 40-63 with the column "
                      "(posenc.apply_mrope); on text all three ids are the position."),
         _model("qwen3-vl-8b", "Qwen3-VL 8B Instruct", _every(36, "full_attention"),
@@ -218,7 +246,10 @@ def _presets() -> dict[str, Model]:
                context_length=262_144, softmax_dim=128,
                source=f"{HF.format('Qwen/Qwen3-VL-8B-Instruct')}, text_config: rope_theta 5000000, rope_scaling "
                       "{rope_type default, mrope_section [24, 20, 20], mrope_interleaved true}, "
-                      "max_position_embeddings 262144, head_dim 128, num_hidden_layers 36",
+                      "max_position_embeddings 262144, head_dim 128, num_hidden_layers 36 (the v4 layout, "
+                      "rope_scaling beside rope_theta); rope_theta, the length, head_dim and the layers as read in "
+                      f"{AIC.format('Qwen--Qwen3-VL-8B-Instruct')}, a copy without rope_scaling: mrope_section and "
+                      "mrope_interleaved rest on this citation",
                notes="Interleaved M-RoPE: pair i turns with the row when i mod 3 = 1, the column when i mod 3 = 2 "
                      "(i < 60), the frame otherwise (posenc.apply_mrope(..., interleaved=True))."),
         _model("phi-3-mini-128k", "Phi-3 mini 128k Instruct", _every(32, "full_attention"),
@@ -229,7 +260,11 @@ def _presets() -> dict[str, Model]:
                source=f"{HF.format('microsoft/Phi-3-mini-128k-instruct')}: rope_scaling {{type longrope, "
                       "long_factor [48 numbers], short_factor [48 numbers]}, rope_theta 10000.0, "
                       "max_position_embeddings 131072, original_max_position_embeddings 4096, hidden_size 3072, "
-                      "num_attention_heads 32, num_hidden_layers 32",
+                      "num_attention_heads 32, num_hidden_layers 32; the June 2024 revision (type longrope and its "
+                      "lists), not April's (type su, other lists). The 96 factors equal, digit for digit, "
+                      "LONGROPE_PARAMS in a Microsoft script vendored in t-pranavv/local-rollouts "
+                      "scripts/eval/long_context/eval_long_context.py (commit 6c1d7eadd7a4); no copy of the whole "
+                      "file could be read here, so the other fields rest on this citation",
                notes="No factor in the config: transformers takes s = 131072 / 4096 = 32 and scales cos and sin by "
                      "√(1 + ln 32 / ln 4096) ≈ 1.19024. The config's sliding_window (262,144) is twice the context, so "
                      "it never masks: shown as full attention."),
@@ -241,7 +276,8 @@ def _presets() -> dict[str, Model]:
                       "8.0}, rope_theta 1000000 (global layers), rope_local_base_freq 10000 (sliding layers), "
                       "sliding_window 1024, sliding_window_pattern 6, head_dim 256, query_pre_attn_scalar 256, "
                       "num_hidden_layers 34, max_position_embeddings 131072 (a field the file leaves out takes "
-                      "Gemma3TextConfig's default, as transformers reads it)"),
+                      "Gemma3TextConfig's default, as transformers reads it); no copy of the file could be read here, "
+                      "so these rest on this citation and on Gemma3TextConfig's defaults"),
         _model("gpt-oss-20b", "gpt-oss 20B", ["sliding_attention" if i % 2 == 0 else "full_attention"
                                               for i in range(24)],
                {"sliding_attention": gpt_oss_window, "full_attention": gpt_oss_full},
@@ -249,7 +285,8 @@ def _presets() -> dict[str, Model]:
                source=f"{HF.format('openai/gpt-oss-20b')}: rope_theta 150000, rope_scaling {{rope_type yarn, factor "
                       "32.0, beta_fast 32.0, beta_slow 1.0, truncate false, original_max_position_embeddings 4096}, "
                       "sliding_window 128, layer_types (sliding and full, alternating), head_dim 64, "
-                      "num_hidden_layers 24, max_position_embeddings 131072",
+                      "num_hidden_layers 24, max_position_embeddings 131072 (the revision written by transformers "
+                      f"4.55.0.dev0), as read in {AIC.format('openai--gpt-oss-20b')}",
                notes="Every head has a learned sink logit (self_attn.sinks): a softmax column that takes attention "
                      "and gives no value (attention_with_sinks)."),
         _model("deepseek-v3", "DeepSeek-V3", _every(61, "full_attention"),
@@ -259,7 +296,8 @@ def _presets() -> dict[str, Model]:
                source=f"{HF.format('deepseek-ai/DeepSeek-V3')}: qk_rope_head_dim 64, qk_nope_head_dim 128, "
                       "v_head_dim 128, rope_theta 10000, rope_scaling {type yarn, factor 40, beta_fast 32, beta_slow 1, "
                       "mscale 1.0, mscale_all_dim 1.0, original_max_position_embeddings 4096}, "
-                      "max_position_embeddings 163840, num_hidden_layers 61",
+                      "max_position_embeddings 163840, num_hidden_layers 61 (the FP8 release's file, "
+                      f"transformers_version 4.33.1), as read in {AIC.format('deepseek-ai--DeepSeek-V3')}",
                notes="Decoupled RoPE: each 192-dimensional query-key head rotates only its last 64 dimensions "
                      "(adjacent pairs, rope_interleave), shared by all heads on the key side (decoupled_rope); the "
                      "registry's rotary_fraction 1/3 rotates the first 64 instead, which gives the same scores. The "
@@ -271,7 +309,8 @@ def _presets() -> dict[str, Model]:
                source=f"{HF.format('answerdotai/ModernBERT-base')}: global_rope_theta 160000.0, local_rope_theta "
                       "10000.0, local_attention 128 (transformers' sliding_window = 64 on each side), "
                       "global_attn_every_n_layers 3, max_position_embeddings 8192, hidden_size 768, "
-                      "num_attention_heads 12, num_hidden_layers 22"),
+                      "num_attention_heads 12, num_hidden_layers 22 (the v4 layout, before rope_parameters); no copy "
+                      "of the file could be read here, so these rest on this citation"),
     ]
     return {model.key: model for model in models}
 
