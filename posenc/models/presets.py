@@ -179,8 +179,9 @@ def _presets() -> dict[str, Model]:
                                              None, 64)},
                context_length=2048, softmax_dim=64,
                source=f"{HF.format('bigscience/bloom-560m')}: n_head 16, n_layer 24, hidden_size 1024 (ALiBi, no "
-                      "position table); no copy of the file could be read here, so these rest on this citation; the "
-                      "context, 2048 tokens, is the model card's training sequence length (the file has no length; "
+                      "position table; the revision cited, not read here): no copy of the file could be read here, "
+                      "so these rest on this citation; the context, 2048 tokens, is the model card's training "
+                      "sequence length (the file has no length; "
                       "https://huggingface.co/bigscience/bloom-560m)"),
         _model("llama-2-7b", "Llama 2 7B", _every(32, "full_attention"), {"full_attention": _rope(10_000.0, 128)},
                context_length=4096, softmax_dim=128,
@@ -276,8 +277,9 @@ def _presets() -> dict[str, Model]:
                       "8.0}, rope_theta 1000000 (global layers), rope_local_base_freq 10000 (sliding layers), "
                       "sliding_window 1024, sliding_window_pattern 6, head_dim 256, query_pre_attn_scalar 256, "
                       "num_hidden_layers 34, max_position_embeddings 131072 (a field the file leaves out takes "
-                      "Gemma3TextConfig's default, as transformers reads it); no copy of the file could be read here, "
-                      "so these rest on this citation and on Gemma3TextConfig's defaults"),
+                      "Gemma3TextConfig's default, as transformers reads it; the revision cited, not read here); no "
+                      "copy of the file could be read here, so these rest on this citation and on Gemma3TextConfig's "
+                      "defaults"),
         _model("gpt-oss-20b", "gpt-oss 20B", ["sliding_attention" if i % 2 == 0 else "full_attention"
                                               for i in range(24)],
                {"sliding_attention": gpt_oss_window, "full_attention": gpt_oss_full},
@@ -296,8 +298,8 @@ def _presets() -> dict[str, Model]:
                source=f"{HF.format('deepseek-ai/DeepSeek-V3')}: qk_rope_head_dim 64, qk_nope_head_dim 128, "
                       "v_head_dim 128, rope_theta 10000, rope_scaling {type yarn, factor 40, beta_fast 32, beta_slow 1, "
                       "mscale 1.0, mscale_all_dim 1.0, original_max_position_embeddings 4096}, "
-                      "max_position_embeddings 163840, num_hidden_layers 61 (the FP8 release's file, "
-                      f"transformers_version 4.33.1), as read in {AIC.format('deepseek-ai--DeepSeek-V3')}",
+                      "max_position_embeddings 163840, num_hidden_layers 61 (the FP8 release's revision, written by "
+                      f"transformers 4.33.1), as read in {AIC.format('deepseek-ai--DeepSeek-V3')}",
                notes="Decoupled RoPE: each 192-dimensional query-key head rotates only its last 64 dimensions "
                      "(adjacent pairs, rope_interleave), shared by all heads on the key side (decoupled_rope); the "
                      "registry's rotary_fraction 1/3 rotates the first 64 instead, which gives the same scores. The "

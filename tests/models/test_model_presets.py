@@ -8,13 +8,15 @@ runs with them.
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import posenc
-from posenc.models import LAYER_TYPES, MODELS, get, names
+from posenc.models import LAYER_TYPES, MODELS, from_config, get, names
 from posenc.schemes.rope.entry import rope_keywords
 
 REQUIRED = ("gpt2", "bert-base", "t5-base", "bloom-560m", "llama-2-7b", "llama-3.1-8b", "llama-4-scout",
@@ -154,3 +156,50 @@ def test_each_layer_s_reach_is_its_window_or_the_whole_context():
     assert {int(r) for r, kind in zip(reach, kinds) if kind == "full_attention"} == {131_071}
     assert set(posenc.models.layer_reach("llama-4-scout").tolist()) == {8191, 10_485_759}
     assert set(posenc.models.layer_reach("modernbert-base").tolist()) == {64, 8191}  # 64 on each side
+
+
+CONFIGS = Path(__file__).parent / "configs"
+
+
+@pytest.mark.parametrize("name", REQUIRED)
+def test_source_says_where_its_numbers_were_read(name):
+    """Issue 35: a preset whose config file is a copy names that copy's repository and commit; one whose file
+    was written from the citation says which values rest on the citation. Either way it names a revision."""
+    copied = json.loads((CONFIGS / f"{name}.json").read_text())["_source"]
+    source = get(name).source
+    assert source.startswith("https://huggingface.co/") and source.split()[0].rstrip(",:").endswith("config.json")
+    if copied.startswith("Copied from"):
+        repo, commit = copied.split()[2].rstrip(","), copied.split("(commit ")[1][:12]
+        assert repo in source and commit in source, (repo, commit)
+        assert "as read in" in source
+    else:
+        assert copied.startswith("Not a copy") and ("rest on" in copied or "(commit " in copied)
+        assert "rest on this citation" in source or "gives these values" in source
+    assert "revision" in source or "layout" in source
+
+
+def test_the_copies_positional_values_are_the_presets():
+    """The real copies (not the files written from the citations) read to exactly their presets."""
+    copies = [name for name in REQUIRED
+              if json.loads((CONFIGS / f"{name}.json").read_text())["_source"].startswith("Copied from")]
+    assert set(copies) >= {"gpt2", "bert-base", "t5-base", "llama-2-7b", "llama-3.1-8b", "qwen3-8b", "gpt-oss-20b",
+                           "deepseek-v3"}
+    for name in copies:
+        model, preset = from_config(CONFIGS / f"{name}.json"), get(name)
+        assert (model.layer_types, model.context_length, model.causal, model.softmax_dim) == (
+            preset.layer_types, preset.context_length, preset.causal, preset.softmax_dim), name
+        for layer_type, positional in preset.positionals.items():
+            mine = model.positional(layer_type)
+            assert mine._replace(options={}, extra={}) == positional._replace(options={}, extra={}), name
+            assert dict(mine.options) == dict(positional.options) and dict(mine.extra) == dict(positional.extra), name
+
+
+def test_phi3_lists_are_the_june_2024_longrope_ones():
+    """The config file's lists (copied from the vendored Microsoft script) are the preset's, and not April's `su`
+    lists (Phi-3-vision-128k's file keeps those)."""
+    june = json.loads((CONFIGS / "phi-3-mini-128k.json").read_text())["rope_scaling"]
+    april = json.loads((CONFIGS / "phi-3-vision-128k-instruct.json").read_text())["rope_scaling"]
+    options = get("phi-3-mini-128k").positional("full_attention").options
+    assert june["type"] == "longrope" and april["type"] == "su"
+    assert tuple(june["long_factor"]) == options["long_factor"] and tuple(june["short_factor"]) == options["short_factor"]
+    assert tuple(april["long_factor"]) != options["long_factor"]
