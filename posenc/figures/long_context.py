@@ -98,12 +98,12 @@ def dropped_scaling_figure(distances: np.ndarray, declared: np.ndarray, dropped:
                  line=dict(color=PALETTE[0], width=2.5),
                  hovertemplate="distance %{x:,}<br>score %{y:.6g}<extra>declared</extra>"),
             dict(type="scatter", mode="lines", x=x, y=lost, name="scaling dropped (plain θᵢ = base^(−2i/d))",
-                 line=dict(color=PALETTE[5], width=2, dash="dot"),
+                 line=dict(color=PALETTE[1], width=2, dash="dot"),
                  hovertemplate="distance %{x:,}<br>score %{y:.6g}<extra>dropped</extra>")]
     if first_disagreement is not None and x.size:
         low, high = (float(both.min()), float(both.max())) if both.size else (0.0, 1.0)
         data.append(dict(type="scatter", mode="lines", x=[first_disagreement, first_disagreement, x[-1], x[-1]],
-                         y=[low, high, high, low], fill="toself", fillcolor="rgba(213, 94, 0, 0.10)",
+                         y=[low, high, high, low], fill="toself", fillcolor="rgba(128, 128, 128, 0.14)",
                          line=dict(width=0), name=f"they disagree (from distance {first_disagreement:,})",
                          hoverinfo="skip"))
     marks = _marks(contexts, both, 1)

@@ -137,7 +137,7 @@ def dropped_figure(key: str):
         "model's context": scores.context_length}
     fig = figures.dropped_scaling_figure(
         scores.distances[1:], scores.declared[1:], scores.dropped[1:], first_disagreement=scores.first_disagreement,
-        contexts=marks, title=f"{model.label}: one q·k score with its {scores.rope_type} scaling and without it")
+        contexts=marks, title=f"q·k with its {scores.rope_type} scaling and without")
     return fig, scores
 
 
