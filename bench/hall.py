@@ -182,8 +182,15 @@ class Hall:
     """N replicas of app.py and HAProxy in front of them, on loopback; a context manager."""
 
     def __init__(self, replicas: int, port: int, timeout: float = 90.0, app: str = "app.py", pin: bool = True,
-                 compression: str = "cached", asset_server: bool = True) -> None:
+                 compression: str = "cached", asset_server: bool = True, redis: bool = True,
+                 redis_dir: str | None = None) -> None:
         self.replicas, self.port, self.timeout, self.app, self.pin = replicas, port, timeout, app, pin
+        # Lecture rooms and answers live in Redis (Debian's redis-server), so every replica sees the same room and a
+        # replica's death loses nothing; append-only file (fsync every second) in redis_dir, kept across restarts
+        # when it is given (serve --redis-dir), else in the hall's temporary folder.
+        self.redis, self.redis_dir = redis, redis_dir
+        self.redis_process: subprocess.Popen | None = None
+        self.redis_port = 0
         self.compression = compression  # haproxy_config's: "cached" (deploy/haproxy.cfg), "off", "per-hit"
         # deploy/assets.py serves /static/ gzip'd at zlib level 9 (deploy/haproxy.cfg); False: listen gzip does
         self.asset_server = asset_server
@@ -207,6 +214,8 @@ class Hall:
                    "--server.fileWatcherType=none"]
         env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": self.cookie_secret, "MALLOC_ARENA_MAX": "2",
                "PYTHONUNBUFFERED": "1"}
+        if self.redis:
+            env["POSENC_REDIS_URL"] = self.redis_url
         log = (self.workdir / f"replica{index + 1}.log").open("w")
         process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env,
                                    preexec_fn=_die_with_parent)
@@ -215,6 +224,34 @@ class Hall:
             with contextlib.suppress(OSError, psutil.Error):
                 psutil.Process(process.pid).cpu_affinity([cores[index % len(cores)]])
         return process
+
+    @property
+    def redis_url(self) -> str:
+        return f"redis://{HOST}:{self.redis_port}/0"
+
+    def start_redis(self) -> None:
+        """redis-server on loopback: append-only (fsync every second), no RDB snapshots, 256 MB at most."""
+        server = shutil.which("redis-server") or ("/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists()
+                                                  else None)
+        if server is None:
+            raise RuntimeError("redis-server is not installed (apt-get install -y redis-server)")
+        folder = Path(self.redis_dir) if self.redis_dir else self.workdir / "redis"
+        folder.mkdir(parents=True, exist_ok=True)
+        self.redis_port = self.redis_port or free_port(HOST)
+        log = (self.workdir / "redis.log").open("a")
+        self.redis_process = subprocess.Popen(
+            [server, "--bind", HOST, "--port", str(self.redis_port), "--dir", str(folder), "--appendonly", "yes",
+             "--appendfsync", "everysec", "--save", "", "--maxmemory", "256mb", "--protected-mode", "yes"],
+            stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
+        deadline = time.monotonic() + 20
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection((HOST, self.redis_port), timeout=1) as conn:
+                conn.sendall(b"PING\r\n")
+                if conn.recv(16).startswith(b"+PONG"):
+                    return
+            if self.redis_process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not start; its log is in {self.workdir}")
+            time.sleep(0.1)
 
     def __enter__(self) -> Hall:
         try:
@@ -231,6 +268,8 @@ class Hall:
         haproxy = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
         if haproxy is None:
             raise RuntimeError("haproxy is not installed (apt-get install -y haproxy)")
+        if self.redis:
+            self.start_redis()
         self.ports = [free_port(HOST) for _ in range(self.replicas)]
         self.servers = [self.start_replica(i, port) for i, port in enumerate(self.ports)]
         if self.asset_server:
@@ -275,7 +314,7 @@ class Hall:
 
     def stop(self) -> None:
         """Stop HAProxy, the asset server and every replica this hall started (terminate, then kill)."""
-        processes = [p for p in [self.haproxy, self.assets, *self.servers] if p is not None]
+        processes = [p for p in [self.haproxy, self.assets, *self.servers, self.redis_process] if p is not None]
         for process in processes:
             if process.poll() is None:
                 process.terminate()
@@ -301,9 +340,14 @@ def serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     try:
-        with Hall(args.replicas, args.port or free_port(HOST), asset_server=not args.no_asset_server) as hall:
+        with Hall(args.replicas, args.port or free_port(HOST), asset_server=not args.no_asset_server,
+                  redis=not args.no_redis, redis_dir=args.redis_dir) as hall:
             if hall.asset_server:
                 print(f"hall: asset server (deploy/assets.py) {hall.assets_started()}", file=sys.stderr, flush=True)
+            if hall.redis:
+                where = hall.redis_dir or "the hall's temporary folder"
+                print(f"hall: rooms in redis-server at {hall.redis_url} (append-only file in {where})",
+                      file=sys.stderr, flush=True)
             print(f"ready {hall.url}", flush=True)
             state["ready"] = True
             while state["signal"] is None:
@@ -788,6 +832,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     s.add_argument("--port", type=int, default=0, help="balancer port (default: a free one)")
     s.add_argument("--no-asset-server", action="store_true", help="no deploy/assets.py: listen gzip (libslz) "
                    "compresses /static/ too, as before the asset server")
+    s.add_argument("--no-redis", action="store_true", help="no redis-server: each replica keeps its own rooms "
+                   "(an SQLite file), so followers on another replica do not see them")
+    s.add_argument("--redis-dir", help="Redis's folder (its append-only file): rooms and answers survive a restart "
+                   "of the hall (default: a temporary folder, removed at the end)")
     r = sub.add_parser("run", help="the hall benchmark: one server against the hall, in one run")
     r.add_argument("--replicas", type=int, default=2)
     r.add_argument("--sessions", type=int, default=300)

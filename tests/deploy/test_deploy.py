@@ -30,7 +30,12 @@ def documents(path: Path) -> list[dict]:
 
 
 def kinds() -> dict[str, dict]:
-    return {d["kind"]: d for p in MANIFESTS for d in documents(p)}
+    """The app's manifests by kind (Redis's, redis.yaml, apart: :func:`redis_manifests`)."""
+    return {d["kind"]: d for p in MANIFESTS if p.name != "redis.yaml" for d in documents(p)}
+
+
+def redis_manifests() -> dict[str, dict]:
+    return {d["kind"]: d for d in documents(K8S / "redis.yaml")}
 
 
 def require(module: str):
@@ -80,13 +85,26 @@ def test_manifests_have_what_a_hall_needs():
     assert k["Service"]["spec"]["selector"] == labels == k["PodDisruptionBudget"]["spec"]["selector"]["matchLabels"]
 
 
+def test_the_pods_share_one_redis_that_keeps_rooms_on_a_volume():
+    container = kinds()["Deployment"]["spec"]["template"]["spec"]["containers"][0]
+    url = next(e for e in container["env"] if e["name"] == "POSENC_REDIS_URL")["value"]
+    redis = redis_manifests()
+    service, stateful = redis["Service"], redis["StatefulSet"]
+    assert url == f"redis://{service['metadata']['name']}:{service['spec']['ports'][0]['port']}/0"
+    assert service["spec"]["selector"] == stateful["spec"]["selector"]["matchLabels"]
+    args = stateful["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert args[args.index("--appendonly") + 1] == "yes"
+    mount = stateful["spec"]["template"]["spec"]["containers"][0]["volumeMounts"][0]
+    assert mount["mountPath"] == "/data" and stateful["spec"]["volumeClaimTemplates"][0]["metadata"]["name"] == mount["name"]
+
+
 def test_compose_file_validates_and_gives_every_replica_one_core_and_the_same_secret():
     compose_spec = require("compose_spec")
     text = (DEPLOY / "compose.yaml").read_text()
     compose = compose_spec.PyCompose.from_yaml(text)
     compose.validate()
     spec = compose.to_spec()
-    assert set(compose.service_names()) == {"posenc", "assets", "haproxy"}
+    assert set(compose.service_names()) == {"posenc", "assets", "haproxy", "redis"}
     raw = yaml.safe_load(text)["services"]
     posenc = raw["posenc"]
     assert posenc["build"]["dockerfile"] == "Dockerfile" and (DEPLOY / posenc["build"]["context"] / "Dockerfile").exists()
@@ -94,6 +112,12 @@ def test_compose_file_validates_and_gives_every_replica_one_core_and_the_same_se
     assert "POSENC_COOKIE_SECRET" in posenc["environment"]["STREAMLIT_SERVER_COOKIE_SECRET"]
     assert "./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in raw["haproxy"]["volumes"]
     assert raw["haproxy"]["depends_on"]["posenc"]["condition"] == "service_healthy"
+    # lecture rooms: every replica on one Redis, append-only on a named volume (rooms survive restarts)
+    redis = raw["redis"]
+    assert posenc["environment"]["POSENC_REDIS_URL"] == "redis://redis:6379/0" and redis["expose"] == ["6379"]
+    assert posenc["depends_on"]["redis"]["condition"] == "service_healthy" and "ping" in redis["healthcheck"]["test"]
+    assert redis["command"][redis["command"].index("--appendonly") + 1] == "yes" and redis["volumes"] == ["rooms:/data"]
+    assert "rooms" in yaml.safe_load(text)["volumes"]
     # the asset server: the posenc image, its own command, a file the image copies; HAProxy does not need it
     assets = raw["assets"]
     assert assets["image"] == posenc["image"] and assets["build"] == posenc["build"]
