@@ -3,7 +3,9 @@
 Checked here, without running the app: every slide has a title and a view; the view's page is one of
 the explorer's pages; the view does not set the lecture's own keys; the shared settings (scheme, d_model,
 n, length and the scheme's options ``<scheme>.<option>``) are valid, alone and together, exactly as the
-sidebar would read them from a link (posenc.settings). A page's own settings (``k``, ``step``, ``dims``…)
+sidebar would read them from a link (posenc.settings); its question, if any (posenc.lectures.question): a
+text, 2 to 6 choices and an answer index in range, or a finite number and a tolerance ≥ 0, or a known measure
+whose arguments it accepts, and no key it does not know. A page's own settings (``k``, ``step``, ``dims``…)
 depend on the page's code and on the shared settings: ``tests/lectures/test_lecture_views.py`` opens every
 slide of every lecture file in the app (AppTest) and fails on any warning or unread key.
 """
@@ -21,6 +23,7 @@ SHARED = tuple(option.name for option in SHARED_CONTROLS)  # d_model, n, length
 def slide_problems(slide: Slide) -> list[str]:
     """What is wrong in one slide's fields and shared settings (no file or slide named: see :func:`problems`)."""
     found = [] if slide.title.strip() else ["has no title"]
+    found += [problem.removesuffix(".") for problem in slide.question_problems]
     if slide.page not in PAGES:
         pages = ", ".join(repr(page) for page in PAGES)
         found.append(f"its view's page {slide.page!r} is not one of the explorer's pages ({pages})")

@@ -11,14 +11,22 @@ query are kept). The file::
     title = "The formula"
     view = "derivation?step=1"
     note = "What the lecturer says here (shown only with &notes=true)."
+
+    [slide.question]                 # optional: see posenc.lectures.question
+    text = "What is PE at position 0?"
+    choices = ["all zeros", "(0, 1, 0, 1, …)"]
+    answer = 1
 """
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from posenc.lectures.question import Question, read_question
 
 FILES = Path(__file__).resolve().parent / "files"
 PAGES = ("", "derivation", "sinusoids", "rotation", "details", "compare", "properties", "precision",
@@ -30,12 +38,16 @@ RESERVED = ("lecture", "slide", "notes", "qr", "present")
 
 @dataclass(frozen=True)
 class Slide:
-    """One slide: the page (its URL path), the view's URL settings in order, a title and a note."""
+    """One slide: the page (its URL path), the view's URL settings in order, a title and a note; its
+    question (None when it has none, or a bad one) and the problems found reading the question (sentences
+    :func:`posenc.lectures.check.problems` reports with the file and the slide)."""
 
     page: str
     settings: tuple[tuple[str, str], ...]
     title: str
     note: str
+    question: Question | None = None
+    question_problems: tuple[str, ...] = ()
 
     def link(self, **extra: str) -> str:
         """The slide's relative address: ``rotation?k=5&lecture=…`` (``./?…`` for the default page)."""
@@ -81,7 +93,9 @@ def read(path: Path) -> Lecture:
     slides = []
     for entry in entries:
         page, settings = split_view(str(entry.get("view", "")))
-        slides.append(Slide(page, settings, str(entry.get("title", "")), str(entry.get("note", ""))))
+        question, question_problems = read_question(entry.get("question"))
+        slides.append(Slide(page, settings, str(entry.get("title", "")), str(entry.get("note", "")), question,
+                            question_problems))
     return Lecture(Path(path).stem, Path(path), data["title"].strip(), tuple(slides))
 
 
@@ -95,3 +109,22 @@ def load(name: str) -> Lecture:
     if name not in names():
         raise ValueError(f"there is no lecture {name!r}; the lectures are {', '.join(names())}")
     return read(FILES / f"{name}.toml")
+
+
+def question_of(lecture_name: str, slide: int) -> Question | None:
+    """The question of slide ``slide`` (1-based) of the shipped lecture ``lecture_name``, None when the slide
+    has none (or a bad one: ``python -m posenc.lectures check`` says what is wrong); a ValueError for an
+    unknown lecture or a slide out of range. Cached: a lecture file is read (and its measures computed) once."""
+    if not isinstance(lecture_name, str):
+        raise ValueError(f"a lecture's name is text, one of {', '.join(names())}; got {type(lecture_name).__name__}.")
+    questions = _questions(FILES, lecture_name)
+    if isinstance(slide, bool) or not isinstance(slide, int) or not 1 <= slide <= len(questions):
+        raise ValueError(f"{lecture_name} has slides 1 to {len(questions)}; got {slide!r:.40}.")
+    return questions[slide - 1]
+
+
+@functools.lru_cache(maxsize=64)
+def _questions(files: Path, name: str) -> tuple[Question | None, ...]:
+    if name not in names():
+        raise ValueError(f"there is no lecture {name!r:.60}; the lectures are {', '.join(names())}.")
+    return tuple(slide.question for slide in read(files / f"{name}.toml").slides)
