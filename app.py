@@ -8,7 +8,7 @@ page, so a page change keeps the view and the new page's address carries it. Eve
 
 import streamlit as st
 
-from posenc.ui import collector, lecture, memory, sidebar
+from posenc.ui import collector, lecture, memory, room, sidebar
 
 # An emoji icon is drawn by the browser; a ":material/…:" page icon would be fetched from the internet.
 # ?present=true (presenter mode) opens with the sidebar collapsed.
@@ -40,9 +40,11 @@ def pages() -> list:
 try:
     page = st.navigation(pages())
     lecture.enter(pages(), page)  # ?lecture=…&slide=… opens the slide's view (a session's first run)
+    room.catch_up()  # a follower whose lecturer moved: the new slide's link, before anything is drawn
     sidebar.draw()  # the shared controls, the entry point's own widgets: the same on every page
     lecture.bar()  # the lecture's bar, keys, note and QR code, above the page
     page.run()
 finally:  # also after st.stop() and st.rerun()
+    room.remember()  # a follower's address at the end of its run: a later run from another one left the lecturer
     memory.trim()
     collector.freeze_shared()

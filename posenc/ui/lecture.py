@@ -27,7 +27,7 @@ import streamlit as st
 
 from posenc import lectures
 from posenc.settings.parsing import code_span
-from posenc.ui import binding
+from posenc.ui import binding, room
 
 OPEN = "_posenc_lecture"  # this session's lecture: (name, slide number)
 HELD = "_posenc_lecture_warnings"  # warnings of a first run sent on to the slide's view, shown there
@@ -92,6 +92,9 @@ def _link(lecture: lectures.Lecture, number: int, *, qr: bool = False, flags: bo
     extra = {"lecture": lecture.name, "slide": str(number)}
     if flags:
         extra |= {key: "true" for key in CARRIED if _flag(key)}
+        code = room.code_in_url()
+        if code and room.key_for(code):  # the lecturer's next slide moves the room
+            extra["room"] = code
     if qr:
         extra["qr"] = "true"
     return lecture.slides[number - 1].link(**extra)
@@ -105,9 +108,10 @@ def enter(pages: list, current) -> None:
     if st.session_state.get(ENTERED):
         return
     st.session_state[ENTERED] = True
+    room.landing(pages)  # /?room=CODE: the room's slide (a follower's first run)
     messages: list[str] = []
     opened = _opened(messages)
-    if opened is None or any(key not in lectures.RESERVED for key in st.query_params):
+    if opened is None or any(key not in (*lectures.RESERVED, "room") for key in st.query_params):
         return
     lecture, number, _ = opened
     slide = lecture.slides[number - 1]
@@ -119,6 +123,8 @@ def enter(pages: list, current) -> None:
         query.setdefault(key, []).append(value)
     query |= {"lecture": lecture.name, "slide": str(number)}
     query |= {key: "true" for key in (*CARRIED, "qr") if _flag(key)}
+    if room.code_in_url():
+        query["room"] = room.code_in_url()
     st.session_state[HELD] = messages
     st.switch_page(target, query_params=query)
 
@@ -136,18 +142,21 @@ def bar() -> None:
         if st.query_params.get(key) != value:  # after a sidebar click: the address keeps the lecture
             st.query_params[key] = value
     count, slide = len(lecture.slides), lecture.slides[number - 1]
-    links = {"previous": _link(lecture, number - 1) if number > 1 else None,
-             "next": _link(lecture, number + 1) if number < count else None,
-             "first": _link(lecture, 1) if number > 1 else None,
-             "last": _link(lecture, count) if number < count else None}
+    code = room.code_in_url()
+    following = code is not None and not room.key_for(code)  # a follower: the lecturer's keys move the slides
+    links = {"previous": _link(lecture, number - 1) if number > 1 and not following else None,
+             "next": _link(lecture, number + 1) if number < count and not following else None,
+             "first": _link(lecture, 1) if number > 1 and not following else None,
+             "last": _link(lecture, count) if number < count and not following else None}
     st.html(_bar_html(lecture, number, links, _link(lecture, number, qr=not _flag("qr"))),
             unsafe_allow_javascript=True)
     for problem in found:
         binding.warn(problem)
     if _flag("notes") and slide.note.strip():
         st.info(slide.note, icon=":material/speaker_notes:")
+    open_room = room.section(lecture, number, _flag("notes"))
     if _flag("qr"):
-        _qr_code(lecture, number)
+        _qr_code(lecture, number, open_room)
 
 
 def _bar_html(lecture: lectures.Lecture, number: int, links: dict[str, str | None], qr_link: str) -> str:
@@ -202,15 +211,16 @@ def _bar_html(lecture: lectures.Lecture, number: int, links: dict[str, str | Non
 </script>"""
 
 
-def _qr_code(lecture: lectures.Lecture, number: int) -> None:
+def _qr_code(lecture: lectures.Lecture, number: int, code: str | None = None) -> None:
     """The slide's absolute link (as the browser reaches this server) as a large QR code, with the link
-    written under it for those who type."""
+    written under it for those who type; with a room open (``code``), the students' link ``/?room=CODE``."""
     import segno
 
     base = st.context.url  # as the browser reached this server; it may end with the page's own path
     if base and not base.endswith("/") and base.rsplit("/", 1)[-1] not in lectures.PAGES:
         base += "/"
-    link = urljoin(base, _link(lecture, number, flags=False)) if base else _link(lecture, number, flags=False)
+    relative = f"./?room={code}" if code else _link(lecture, number, flags=False)
+    link = urljoin(base, relative) if base else relative
     image = segno.make(link, error="m").png_data_uri(scale=12, border=4)  # the quiet zone the QR standard asks for
     st.html(f'<figure class="posenc-qr"><img src="{image}" alt="QR code of this slide\'s link: {html.escape(link)}">'
             f'<figcaption><code>{html.escape(link)}</code></figcaption></figure>'

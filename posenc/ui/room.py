@@ -1,0 +1,365 @@
+"""Lecture rooms in the app: the hall follows the lecturer's slides and answers the lecture's questions.
+
+- **The lecturer** (a slide opened with ``&notes=true``) presses **Open a room** under the lecture bar
+  (posenc.rooms: a 5-character code, a key of 192 random bits). The key never reaches a link, the QR code or
+  the screen: this session keeps it, and the browser keeps it in a cookie (``posenc_room``, SameSite=Strict,
+  12 hours), so a reload, the clicker's next slide (a new page load) or a second tab of the lecturer's browser
+  keeps control. The bar then shows the code and "n following", the QR code encodes ``/?room=CODE``, and every
+  slide the lecturer opens (keys, clicker, buttons: each a link with ``room=CODE``) moves the room.
+- **A follower** opens ``/?room=CODE``: the first run sends it to the room's slide, exactly the slide's link plus
+  ``room``. When the lecturer moves, posenc.ui.push asks this session for a rerun, which loads the new slide's
+  link (what a link costs); an idle follower runs nothing. A follower who moves a control (the address bar
+  changes between two runs) stops following: the view is theirs, and a slim **Follow the lecturer (slide n)**
+  button brings them back.
+- **Questions** (a slide's ``[slide.question]``, posenc.lectures.question_of): followers answer on their phones,
+  one answer each (a new one replaces theirs), identified by a token the server signs (cookie
+  ``posenc_follower``) that the client cannot choose; the lecturer sees the live count, **Reveal** shows the
+  right answer and the counts on every phone, and the answers download as CSV.
+
+Text a link brings (a code) is shown only as a code span; a refusal from posenc.rooms is one sentence.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from urllib.parse import quote
+
+import streamlit as st
+
+from posenc import lectures
+from posenc.figures.answers import answer_counts
+from posenc.settings.parsing import code_span
+from posenc.ui import presenter, push
+from posenc.ui.binding import DEFAULTS, warn
+
+KEY_COOKIE, FOLLOWER_COOKIE = "posenc_room", "posenc_follower"
+KEYS = "_posenc_room_keys"  # this session's lecturer keys: code -> key
+FOLLOWER = "_posenc_follower"  # this session's follower token
+SEEN = "_posenc_room_seen"  # a follower's address at the end of its last run (what it follows)
+FOLLOWING = "_posenc_room_following"  # this run follows this room (remember() records the address)
+LEFT = "_posenc_room_left"  # the code of the room a follower stopped following
+COOKIE_AGE = 12 * 3600
+
+
+@st.cache_resource(show_spinner=False)
+def rooms():
+    """The process's rooms (posenc.rooms.default_rooms: Redis when POSENC_REDIS_URL is set, else an SQLite file)."""
+    from posenc.rooms import default_rooms
+
+    return default_rooms()
+
+
+def _errors():
+    from posenc.rooms import RoomError
+
+    return RoomError
+
+
+def code_in_url() -> str | None:
+    code = st.query_params.get("room")
+    return code if code else None
+
+
+def key_for(code: str) -> str | None:
+    """The lecturer's key of ``code``: this session's, else the browser's cookie; None for anyone else."""
+    key = st.session_state.get(KEYS, {}).get(code)
+    if key:
+        return key
+    held = str(st.context.cookies.get(KEY_COOKIE, "") if st.context.cookies else "")
+    found, _, value = held.partition(".")
+    return value if found == code and value else None
+
+
+def _cookie(name: str, value: str, age: int) -> str:
+    return (f"document.cookie = {json.dumps(f'{name}={quote(value)}; path=/; max-age={age}; SameSite=Strict')};")
+
+
+def _script(body: str) -> None:
+    st.html(f"<script>(() => {{ {body} }})();</script>", unsafe_allow_javascript=True)
+
+
+def landing(lecture_pages: list) -> None:
+    """A session's first run on ``/?room=CODE`` (nothing else in the address): send it to the room's slide, its
+    view's link plus ``room``. A bad code gets a sentence (and the page at its defaults)."""
+    code = code_in_url()
+    if code is None or "lecture" in st.query_params:
+        return
+    try:
+        room = rooms().get(code)
+        lecture = lectures.load(room.lecture)
+    except ValueError as refusal:
+        warn(f"Room {code_span(code)}: {presenter.escaped(str(refusal))}")
+        return
+    slide = lecture.slides[min(room.slide, len(lecture.slides)) - 1]
+    target = next((page for page in lecture_pages if page.url_path == slide.page), None)
+    if target is None:
+        return
+    query: dict[str, list[str] | str] = {}
+    for key, value in slide.settings:
+        query.setdefault(key, []).append(value)
+    query |= {"lecture": room.lecture, "slide": str(room.slide), "room": code}
+    st.switch_page(target, query_params=query)
+
+
+def _address() -> tuple:
+    """What the follower looks at: the address and the value of every control bound to it (binding.DEFAULTS lists
+    them; a widget the follower moved changes its value before the run starts, whatever the address shows yet)."""
+    query = sorted((k, v) for k in st.query_params for v in st.query_params.get_all(k))
+    controls = sorted((k, repr(st.session_state.get(k))) for k in st.session_state.get(DEFAULTS, {}))
+    return tuple(query), tuple(controls)
+
+
+def remember() -> None:
+    """At the end of a follower's run (app.py's finally): the address the run leaves, widgets' own writes
+    included; a later run that starts from another address was the follower's own move."""
+    code = st.session_state.pop(FOLLOWING, None)
+    if code is not None:
+        st.session_state[SEEN] = (code, _address())
+
+
+def catch_up() -> None:
+    """Before anything is drawn: a follower whose lecturer moved gets the new slide's link and nothing else (the
+    rerun posenc.ui.push asked for costs a few milliseconds; the new page is what a link costs). Nothing for
+    the lecturer, for a follower who moved a control (:func:`section` says so) or on a bad code."""
+    code = code_in_url()
+    if code is None or "lecture" not in st.query_params or key_for(code):
+        return
+    seen = st.session_state.get(SEEN)
+    if seen is not None and seen[0] == code and seen[1] != _address():
+        return
+    try:
+        room = rooms().get(code)
+        if room.lecture == st.query_params.get("lecture") and str(room.slide) == st.query_params.get("slide"):
+            return
+        slide = lectures.load(room.lecture).slides[room.slide - 1]
+    except (ValueError, IndexError):
+        return
+    link = slide.link(lecture=room.lecture, slide=str(room.slide), room=code)
+    _script(f"window.location.replace(new URL({json.dumps(link)}, window.location.href).href);")
+    st.caption(f"The lecturer is on slide {room.slide}: opening it…")
+    st.stop()
+
+
+def section(lecture: lectures.Lecture, number: int, notes: bool) -> str | None:
+    """Under the lecture bar: the lecturer's room controls (with ``notes``) or a follower's state and question.
+    Returns the room code the QR code should encode (the lecturer's open room), else None."""
+    code = code_in_url()
+    RoomError = _errors()
+    if code is not None and key_for(code):
+        try:
+            return _lecturer(lecture, number, code, key_for(code))
+        except RoomError as refusal:
+            warn(f"Room {code_span(code)}: {presenter.escaped(str(refusal))}")
+            return None
+    if notes:
+        _cookie_pending()
+        _open_button(lecture, number)
+        return None
+    if code is not None:
+        try:
+            _follower(lecture, number, code)
+        except RoomError as refusal:
+            warn(f"Room {code_span(code)}: {presenter.escaped(str(refusal))}")
+    elif st.session_state.get(LEFT):
+        _follow_button(st.session_state[LEFT])
+    return None
+
+
+NOTE = "_posenc_room_note"  # a refusal from a button's callback, shown by the next run
+
+
+def _refusal(code: str | None, refusal: ValueError) -> None:
+    where = f"Room {code_span(code)}: " if code else ""
+    st.session_state[NOTE] = where + presenter.escaped(str(refusal))
+
+
+def _show_note() -> None:
+    note = st.session_state.pop(NOTE, None)
+    if note:
+        warn(note)
+
+
+def _open_room(lecture: str, number: int) -> None:
+    """The button's callback (a callback runs before the run, whatever reruns follow)."""
+    try:
+        room, key = rooms().open(lecture, number, opener=push.session_id() or "anonymous")
+    except _errors() as refusal:
+        _refusal(None, refusal)
+        return
+    st.session_state.setdefault(KEYS, {})[room.code] = key
+    st.session_state["_posenc_room_cookie"] = f"{room.code}.{key}"
+    st.query_params["room"] = room.code
+
+
+def _open_button(lecture: lectures.Lecture, number: int) -> None:
+    _show_note()
+    st.button("Open a room", icon=":material/groups:", key="room_open", on_click=_open_room,
+              args=(lecture.name, number),
+              help="Students who open the room's link (the QR code) follow your slides and answer its questions.")
+
+
+def _close_room(code: str, key: str) -> None:
+    try:
+        rooms().close(code, key)
+    except _errors() as refusal:
+        _refusal(code, refusal)
+        return
+    st.session_state.get(KEYS, {}).pop(code, None)
+    st.session_state["_posenc_room_cookie"] = ""
+    st.query_params.pop("room", None)
+
+
+def _reveal(code: str, key: str) -> None:
+    try:
+        rooms().reveal(code, key)
+    except _errors() as refusal:
+        _refusal(code, refusal)
+
+
+def _lecturer(lecture: lectures.Lecture, number: int, code: str, key: str) -> str:
+    """The lecturer's line: code, followers, Close; the room moved to this slide; the question's live count."""
+    box = rooms()
+    room = box.get(code)
+    if room.lecture != lecture.name:
+        warn(f"Room {code_span(code)} follows the lecture {code_span(room.lecture)}, not this one: open a new room "
+             "for this lecture.")
+        return code
+    if room.slide != number:
+        room = box.move(code, key, number, max_slide=len(lecture.slides))
+    push.watch(box, code, "lecturer", room.version)
+    _cookie_pending()
+    _show_note()
+    left, right = st.columns([4, 1], vertical_alignment="center")
+    left.markdown(f"**Room `{room.code}`** · {box.following(code)} following · students open "
+                  f"`/?room={room.code}` (the QR code)")
+    right.button("Close the room", icon=":material/close:", key="room_close", on_click=_close_room, args=(code, key))
+    question = lectures.question_of(lecture.name, number)
+    if question is not None:
+        _question_results(question, box.counts(code), room.revealed, key="room_counts")
+        cols = st.columns(2)
+        if not room.revealed:
+            cols[0].button("Reveal the answer", icon=":material/visibility:", key="room_reveal", on_click=_reveal,
+                           args=(code, key))
+        cols[1].download_button("Answers (CSV)", box.answers_csv(code, key), file_name=f"posenc-room-{code}.csv",
+                                mime="text/csv", icon=":material/download:", key="room_csv", on_click="ignore")
+    return code
+
+
+def _cookie_pending() -> None:
+    """Write the lecturer's key cookie (or clear it, after Close) that a callback left for this run."""
+    pending = st.session_state.pop("_posenc_room_cookie", None)
+    if pending is not None:
+        _script(_cookie(KEY_COOKIE, pending, COOKIE_AGE if pending else 0))
+
+
+def _follower(lecture: lectures.Lecture, number: int, code: str) -> None:
+    """A follower: the slide of the room (a new link when the lecturer moved), the question, the answer."""
+    box = rooms()
+    room = box.get(code)
+    address = _address()
+    seen = st.session_state.get(SEEN)
+    if seen is not None and seen[0] == code and seen[1] != address:  # the follower moved a control
+        st.session_state[LEFT] = code
+        st.session_state.pop(SEEN, None)
+        push.watch(box, code, "left", room.version)
+        del st.query_params["room"]
+        _follow_button(code)
+        return
+    token = _follower_token(box)
+    box.join(code, token)
+    push.watch(box, code, "follower", room.version)
+    st.session_state[FOLLOWING] = code  # remember(), at the end of this run, keeps the address it leaves
+    if room.lecture != lecture.name or room.slide != number:  # the lecturer moved: the new slide's link
+        slide = lectures.load(room.lecture).slides[room.slide - 1]
+        link = slide.link(lecture=room.lecture, slide=str(room.slide), room=code)
+        _script(f"window.location.replace(new URL({json.dumps(link)}, window.location.href).href);")
+        st.caption(f"The lecturer is on slide {room.slide}: opening it…")
+        return
+    st.caption(f"Following room {code_span(code)}: this page shows the lecturer's slide.")
+    question = lectures.question_of(lecture.name, number)
+    if question is not None:
+        _answer_box(box, code, number, token, question, room.revealed)
+
+
+def _follow_button(code: str) -> None:
+    try:
+        room = rooms().get(code)
+    except _errors():
+        st.session_state.pop(LEFT, None)
+        return
+    href = f"./?room={quote(code)}"
+    st.html(f'<a class="posenc-follow" href="{html.escape(href)}">Follow the lecturer (slide {room.slide})</a>'
+            "<style>.posenc-follow { display: inline-block; padding: 0.2rem 0.8rem; border-radius: 1rem;"
+            " border: 1px solid rgba(128,128,128,0.5); font-weight: 600; text-decoration: none; }</style>")
+
+
+def _follower_token(box) -> str:
+    token = st.session_state.get(FOLLOWER) or (st.context.cookies or {}).get(FOLLOWER_COOKIE)
+    if not token:
+        token = box.new_follower()
+        _script(_cookie(FOLLOWER_COOKIE, token, COOKIE_AGE))
+    st.session_state[FOLLOWER] = token
+    return token
+
+
+def _answered(code: str, number: int) -> str:
+    return f"_posenc_answered_{code}_{number}"
+
+
+def _send_answer(code: str, number: int, token: str, kind: str) -> None:
+    """The form's callback: the answer given, checked by posenc.rooms against the room's current question."""
+    if kind == "choice":
+        picked = st.session_state.get(f"room_choice_{number}")
+        value = None if picked is None else str(picked)
+    else:
+        value = str(st.session_state.get(f"room_number_{number}") or "").strip() or None
+    if value is None:
+        st.session_state[NOTE] = "Choose or type an answer first."
+        return
+    try:
+        st.session_state[_answered(code, number)] = rooms().answer(code, token, number, value)
+    except _errors() as refusal:
+        _refusal(code, refusal)
+
+
+def _answer_box(box, code: str, number: int, token: str, question, revealed: bool) -> None:
+    st.markdown(f"**Question:** {presenter.escaped(question.text)}")
+    if revealed:
+        _question_results(question, box.counts(code), True, key="room_counts")
+        return
+    _show_note()
+    with st.form(key=f"room_answer_{number}", border=False):
+        if question.kind == "choice":
+            st.radio("Your answer", range(len(question.choices)), index=None,
+                     format_func=lambda i: question.choices[i], key=f"room_choice_{number}")
+        else:
+            st.text_input(f"Your answer{f' ({question.unit})' if question.unit else ''}", max_chars=64,
+                          key=f"room_number_{number}")
+        st.form_submit_button("Answer", icon=":material/send:", on_click=_send_answer,
+                              args=(code, number, token, question.kind))
+    kept = st.session_state.get(_answered(code, number))
+    if kept is not None:
+        shown = question.choices[int(kept)] if question.kind == "choice" else kept
+        st.caption(f"Your answer: {presenter.escaped(shown)}. You can change it until the lecturer reveals the answer.")
+
+
+def _question_results(question, counts: dict[str, int], revealed: bool, *, key: str) -> None:
+    """The live count (the lecturer) or the revealed answer and counts (everyone): a chart in the projector's style."""
+    if question.kind == "choice":
+        labels = list(question.choices)
+        values = [counts.get(str(i), 0) for i in range(len(labels))]
+        right = [str(i) == question.correct for i in range(len(labels))] if revealed else None
+    else:
+        ranked = sorted(counts.items(), key=lambda item: (-item[1], float(item[0])))[:12]
+        labels = [f"{float(value):g}" for value, _ in ranked] or ["no answer yet"]
+        values = [count for _, count in ranked] or [0]
+        right = [question.is_right(value) for value, _ in ranked] if revealed and ranked else None
+    title = "Answers" if not revealed else "Answers: the right one is marked ✓"
+    presenter.chart(answer_counts(labels, values, right, title=title), key=key, name="answers")
+    if revealed:
+        answer = (question.choices[int(question.correct)] if question.kind == "choice" else
+                  f"{float(question.correct):,.6g}" + (f" ± {question.tolerance:g}" if question.tolerance else "")
+                  + (f" {question.unit}" if question.unit else ""))
+        st.success(f"The answer: {presenter.escaped(answer)}. {presenter.escaped(question.source)}",
+                   icon=":material/check_circle:")

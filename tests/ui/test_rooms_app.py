@@ -1,0 +1,141 @@
+"""Lecture rooms in the app (AppTest, the embedded SQLite store): the lecturer opens a room, a follower lands on
+the room's slide and answers, the lecturer's count says so, Reveal shows the answer on the follower's page, and a
+follower cannot move the room. The pushed reruns and a real Redis: tests/browser/test_rooms_browser.py."""
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from apptest_helpers import APP
+from posenc import lectures
+
+
+@pytest.fixture(autouse=True)
+def rooms_in(tmp_path, monkeypatch):
+    """A fresh SQLite store per test (POSENC_ROOMS_DB), and the app's cached Rooms dropped."""
+    import posenc.rooms
+    from posenc.ui import room
+
+    monkeypatch.setenv("POSENC_ROOMS_DB", str(tmp_path / "rooms.sqlite3"))
+    monkeypatch.delenv("POSENC_REDIS_URL", raising=False)
+    monkeypatch.setattr(posenc.rooms, "_default", None)
+    room.rooms.clear()
+    yield
+    room.rooms.clear()
+
+
+def _lecturer(slide: int = 2) -> AppTest:
+    lecture = lectures.load("sinusoidal")
+    page, settings = lecture.slides[slide - 1].page, lecture.slides[slide - 1].settings
+    at = AppTest.from_file(APP, default_timeout=90)
+    for key, value in [*settings, ("lecture", "sinusoidal"), ("slide", str(slide)), ("notes", "true")]:
+        at.query_params[key] = value
+    if page:
+        at.switch_page(f"pages/{page}.py")
+    return at.run()
+
+
+def _follower(code: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["room"] = code
+    at.run()  # lands on the room's slide (st.switch_page)
+    return at
+
+
+def _clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def _open(at: AppTest) -> str:
+    at.button(key="room_open").click().run()
+    _clean(at)
+    return at.query_params["room"]
+
+
+def test_the_lecturer_opens_a_room_and_the_bar_shows_its_code_never_its_key():
+    at = _lecturer()
+    code = _open(at)
+    assert len(code) == 5 and set(code) <= set("ACDEFGHJKMNPQRTWXY34679")
+    line = next(m.value for m in at.markdown if m.value.startswith("**Room"))
+    assert f"`{code}`" in line and "0 following" in line
+    key = at.session_state["_posenc_room_keys"][code]
+    shown = " ".join(str(getattr(e, "value", "")) for e in at.main if e.type != "html")  # the html: the cookie's script
+    shown += " ".join(str(v) for v in at.query_params.values())
+    assert key not in shown and len(key) >= 22  # 128 bits and more, never on the screen or in the link
+    cookie_script = next(e.value for e in at.main if e.type == "html" and "document.cookie" in e.value)
+    assert "SameSite=Strict" in cookie_script and "max-age=43200" in cookie_script
+
+
+def test_a_follower_lands_on_the_slide_answers_and_the_lecturer_sees_the_count():
+    lecturer = _lecturer()
+    code = _open(lecturer)
+    follower = _follower(code)
+    _clean(follower)
+    assert follower.query_params["slide"] == "2" and follower.query_params["room"] == code
+    assert any("Following room" in c.value for c in follower.caption)
+    question = lectures.question_of("sinusoidal", 2)
+    assert any(question.text[:30] in m.value.replace("\\", "") for m in follower.markdown)
+    follower.radio(key="room_choice_2").set_value(int(question.correct))
+    follower.get("form_submit_button")[0].click().run()
+    _clean(follower)
+    assert any(c.value.startswith("Your answer:") for c in follower.caption), [c.value for c in follower.caption]
+    lecturer.run()
+    assert "1 following" in next(m.value for m in lecturer.markdown if m.value.startswith("**Room"))
+    lecturer.button(key="room_reveal").click().run()
+    _clean(lecturer)
+    follower.run()
+    revealed = " ".join(s.value for s in follower.success)
+    assert "The answer:" in revealed, revealed
+
+
+def test_the_lecturer_s_next_slide_moves_the_room_and_a_follower_cannot():
+    lecturer = _lecturer(2)
+    code = _open(lecturer)
+    key = lecturer.session_state["_posenc_room_keys"][code]
+    from posenc.ui import room as ui_room
+
+    follower = _follower(code)
+    # a follower's crafted link to another slide does not move the room
+    crafted = AppTest.from_file(APP, default_timeout=90)
+    for k, v in {"lecture": "sinusoidal", "slide": "5", "room": code, "notes": "true"}.items():
+        crafted.query_params[k] = v
+    crafted.run()
+    _clean(crafted)
+    assert ui_room.rooms().get(code).slide == 2
+    # the lecturer's next slide is a new page load whose link carries the room (the key: its cookie)
+    moved = _lecturer(3)
+    moved.session_state["_posenc_room_keys"] = {code: key}
+    moved.query_params["room"] = code
+    moved.run()
+    _clean(moved)
+    assert ui_room.rooms().get(code).slide == 3
+    follower.run()  # the pushed rerun: the new slide's link, nothing else
+    assert any("The lecturer is on slide 3" in c.value for c in follower.caption)
+
+
+def test_a_bad_code_gets_one_sentence():
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["room"] = "<b>x</b>"
+    at.run()
+    _clean(at)
+    warnings = [w.value for w in at.warning]
+    assert len(warnings) == 1 and "<b>" not in warnings[0].replace("` <b>x</b> `", ""), warnings
+
+
+def test_a_follower_who_moves_a_control_stops_following_and_a_button_brings_it_back():
+    lecturer = _lecturer(2)
+    code = _open(lecturer)
+    follower = _follower(code)
+    follower.sidebar.slider(key="d_model").set_value(64).run()
+    _clean(follower)
+    assert "room" not in follower.query_params and follower.session_state["d_model"] == 64  # the view is theirs
+    button = next(e.value for e in follower.main if e.type == "html" and "posenc-follow" in e.value)
+    assert f'href="./?room={code}"' in button and "Follow the lecturer (slide 2)" in button
+    from posenc.ui import push
+    assert ("left", lecturer_version(code)) in push._WATCHERS[code].values()  # still told of a move (the button's n)
+
+
+def lecturer_version(code: str) -> int:
+    from posenc.ui import room
+
+    return room.rooms().get(code).version
