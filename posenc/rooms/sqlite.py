@@ -29,14 +29,17 @@ CREATE TABLE IF NOT EXISTS rooms (
     version INTEGER NOT NULL, opened_at REAL NOT NULL, updated_at REAL NOT NULL, active_at REAL NOT NULL,
     closed INTEGER NOT NULL, key_hash TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS rooms_active ON rooms (active_at);
+CREATE INDEX IF NOT EXISTS rooms_live ON rooms (closed, active_at);
 CREATE TABLE IF NOT EXISTS opens (opener TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS opens_opener ON opens (opener, at);
+CREATE INDEX IF NOT EXISTS opens_at ON opens (at);
 CREATE TABLE IF NOT EXISTS followers (code TEXT NOT NULL, follower TEXT NOT NULL, PRIMARY KEY (code, follower))
     WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS answers (code TEXT NOT NULL, slide INTEGER NOT NULL, follower TEXT NOT NULL,
     value TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (code, slide, follower)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS answer_log (follower TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS answer_log_follower ON answer_log (follower, at);
+CREATE INDEX IF NOT EXISTS answer_log_at ON answer_log (at);
 """
 _COLUMNS = "lecture, slide, revealed, version, opened_at, updated_at, active_at, closed, key_hash"
 PURGE_EVERY = 60.0
