@@ -18,7 +18,10 @@ Persistence is Redis's: rooms and answers survive a restart of Redis only if the
 down, with ``appendonly yes`` (the append-only file: at most a second lost on a power cut with the default
 ``appendfsync everysec``, nothing on a kill of the process) or RDB snapshots (``save``: a restart loses the changes
 since the last snapshot). Without either, a Redis restart loses every room, and the server secret with them
-(followers then get new tokens). They survive a restart of any app replica in any case.
+(followers then get new tokens). They survive a restart of any app replica in any case. A Redis with a memory
+limit should keep ``maxmemory-policy noeviction`` (the default): an evicting policy may drop a live room.
+Changes published while a replica's subscriber is disconnected (a Redis restart) are not replayed: it listens
+again within seconds, and the next change reaches it.
 """
 
 from __future__ import annotations
