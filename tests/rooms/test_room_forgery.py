@@ -66,10 +66,16 @@ def everything(rooms: Rooms, codes: dict[str, str]):
             tables = [name for (name,) in store._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
             rows = {table: sorted(store._db.execute(f"SELECT * FROM {table}").fetchall()) for table in tables}
     else:
-        client = store.client
-        read = {"hash": client.hgetall, "set": client.smembers, "string": client.get,
-                "zset": lambda key: client.zrange(key, 0, -1, withscores=True)}
-        rows = {key: read[client.type(key).decode()](key) for key in sorted(client.keys("*"))}
+        names = sorted(store.client.keys("*"))
+        types = store.client.pipeline(transaction=False)
+        for name in names:
+            types.type(name)
+        reads = store.client.pipeline(transaction=False)
+        read = {b"hash": reads.hgetall, b"set": reads.smembers, b"string": reads.get,
+                b"zset": lambda key: reads.zrange(key, 0, -1, withscores=True)}
+        for name, kind in zip(names, types.execute()):
+            read[kind](name)
+        rows = dict(zip(names, reads.execute()))
     return per_room, rows
 
 
