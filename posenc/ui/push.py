@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import logging
 import threading
+from urllib.parse import urlencode
 
 import streamlit as st
 
 _LOCK = threading.Lock()
-_WATCHERS: dict[str, dict[str, tuple[str, int]]] = {}  # room code -> session id -> (role, version seen)
+_WATCHERS: dict[str, dict[str, tuple[str, int, str, str]]] = {}  # room code -> session id -> (role, version seen,
+# the address and the page to rerun it at)
 _SUBSCRIBED: list[object] = []  # the Rooms this process subscribed to (once)
 _LOG = logging.getLogger(__name__)
 
@@ -32,13 +34,32 @@ def watch(rooms, code: str, role: str, version: int) -> None:
     ctx = get_script_run_ctx()
     if ctx is None:
         return
+    # The run a push asks for: this page at this address. (A session's own saved client state is not enough: it
+    # may hold an older address, and None reruns the main page with none.)
+    query = urlencode([(key, value) for key in st.query_params for value in st.query_params.get_all(key)])
     with _LOCK:
         if rooms not in _SUBSCRIBED:
             _SUBSCRIBED.append(rooms)
             rooms.subscribe(lambda changed: _changed(rooms, changed))
         for watchers in _WATCHERS.values():  # a session watches one room at a time
             watchers.pop(ctx.session_id, None)
-        _WATCHERS.setdefault(code, {})[ctx.session_id] = (role, version)
+        _WATCHERS.setdefault(code, {})[ctx.session_id] = (role, version, query, ctx.page_script_hash)
+
+
+def settle_address() -> None:
+    """At the end of a watching session's run: the address it leaves (widgets drop a value equal to their default
+    from it during the run), the one a push reruns it at."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    query = urlencode([(key, value) for key in st.query_params for value in st.query_params.get_all(key)])
+    with _LOCK:
+        for watchers in _WATCHERS.values():
+            if ctx.session_id in watchers:
+                role, version, _, page = watchers[ctx.session_id]
+                watchers[ctx.session_id] = (role, version, query, page)
 
 
 def watching(code: str) -> int:
@@ -57,12 +78,13 @@ def _changed(rooms, code: str) -> None:
         version = rooms.get(code).version
     except ValueError:  # closed or expired: everyone watching it reruns once to say so
         version = None
-    behind = [sid for sid, (role, seen) in watchers.items() if role == "lecturer" or version is None or seen != version]
+    behind = {sid: (query, page) for sid, (role, seen, query, page) in watchers.items()
+              if role == "lecturer" or version is None or seen != version}
     if behind:
         _rerun(behind, code)
 
 
-def _rerun(session_ids: list[str], code: str) -> None:
+def _rerun(sessions: dict[str, tuple[str, str]], code: str) -> None:
     try:
         from streamlit.runtime import Runtime
 
@@ -70,19 +92,21 @@ def _rerun(session_ids: list[str], code: str) -> None:
         loop = runtime._get_async_objs().eventloop
     except Exception:  # no running server (AppTest, a notebook): nothing to push to
         return
-    loop.call_soon_threadsafe(_rerun_now, runtime, session_ids, code)
+    loop.call_soon_threadsafe(_rerun_now, runtime, sessions, code)
 
 
-def _rerun_now(runtime, session_ids: list[str], code: str) -> None:
-    """On the event loop: ask each live session for a rerun; forget the ones that are gone."""
-    for sid in session_ids:
+def _rerun_now(runtime, sessions: dict[str, tuple[str, str]], code: str) -> None:
+    """On the event loop: ask each live session for a rerun at its address; forget the ones that are gone."""
+    from streamlit.proto.ClientState_pb2 import ClientState
+
+    for sid, (query, page) in sessions.items():
         info = runtime._session_mgr.get_active_session_info(sid)
         if info is None:
             with _LOCK:
                 _WATCHERS.get(code, {}).pop(sid, None)
             continue
         try:
-            info.session.request_rerun(None)
+            info.session.request_rerun(ClientState(query_string=query, page_script_hash=page))
         except Exception:  # a session shutting down: it will not be asked again
             _LOG.debug("rerun of session %s refused", sid, exc_info=True)
 

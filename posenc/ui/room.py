@@ -116,6 +116,8 @@ def remember() -> None:
     code = st.session_state.pop(FOLLOWING, None)
     if code is not None:
         st.session_state[SEEN] = (code, _address())
+    if code is not None or code_in_url() or st.session_state.get(LEFT):
+        push.settle_address()  # the address a push reruns it at (a follower who left: without the room)
 
 
 def catch_up() -> None:
@@ -126,7 +128,7 @@ def catch_up() -> None:
     if code is None or "lecture" not in st.query_params or key_for(code):
         return
     seen = st.session_state.get(SEEN)
-    if seen is not None and seen[0] == code and seen[1] != _address():
+    if (seen is not None and seen[0] == code and seen[1] != _address()) or st.session_state.get(LEFT) == code:
         return
     try:
         room = rooms().get(code)
@@ -259,10 +261,12 @@ def _follower(lecture: lectures.Lecture, number: int, code: str) -> None:
     room = box.get(code)
     address = _address()
     seen = st.session_state.get(SEEN)
-    if seen is not None and seen[0] == code and seen[1] != address:  # the follower moved a control
+    if st.session_state.get(LEFT) == code or (seen is not None and seen[0] == code and seen[1] != address):
+        # the follower moved a control (or did before): the view is theirs
+        if st.session_state.get(LEFT) != code and st.session_state.get(FOLLOWER):
+            box.leave(code, st.session_state[FOLLOWER])  # no longer counted as following
         st.session_state[LEFT] = code
         st.session_state.pop(SEEN, None)
-        push.watch(box, code, "left", room.version)
         del st.query_params["room"]
         _follow_button(code)
         return
@@ -283,11 +287,13 @@ def _follower(lecture: lectures.Lecture, number: int, code: str) -> None:
 
 
 def _follow_button(code: str) -> None:
+    """The slim button back to the lecturer's slide; the session stays told of moves (its slide number)."""
     try:
         room = rooms().get(code)
     except _errors():
         st.session_state.pop(LEFT, None)
         return
+    push.watch(rooms(), code, "left", room.version)
     href = f"./?room={quote(code)}"
     st.html(f'<a class="posenc-follow" href="{html.escape(href)}">Follow the lecturer (slide {room.slide})</a>'
             "<style>.posenc-follow { display: inline-block; padding: 0.2rem 0.8rem; border-radius: 1rem;"

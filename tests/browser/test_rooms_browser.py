@@ -1,0 +1,130 @@
+"""Lecture rooms in real browsers, through the hall (bench/hall.py serve: 2 replicas behind HAProxy, rooms in a real
+redis-server): a lecturer and two followers, one on a phone. PageDown moves both; two answers show as 2 on the
+lecturer's screen; Reveal shows the answer on both; a follower who moves a control leaves and the button brings
+it back; a follower cannot move the room (keys, buttons, a crafted link). Issue 34."""
+
+import re
+import shutil
+
+import pytest
+
+from live_app import launch, require_chromium, running_hall, wait_idle
+
+pytestmark = pytest.mark.browser
+require_chromium()
+if shutil.which("redis-server") is None or shutil.which("haproxy") is None and not __import__("os").path.exists(
+        "/usr/sbin/haproxy"):
+    pytest.skip("the hall needs redis-server and haproxy (.ci/run installs both)", allow_module_level=True)
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+
+
+@pytest.fixture(scope="module")
+def hall():
+    with running_hall(2) as (url, _process):
+        yield url.rstrip("/")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        yield browser
+        browser.close()
+
+
+def _slide(page) -> str:
+    found = re.search(r"[?&]slide=(\d+)", page.url)
+    return found.group(1) if found else ""
+
+
+def _wait_slide(page, number: int, timeout: float = 20_000) -> None:
+    page.wait_for_function(f"() => /[?&]slide={number}(&|$)/.test(location.search)", timeout=timeout)
+    wait_idle(page)
+
+
+def _answer(page, choice_text: str) -> None:
+    page.get_by_text(choice_text, exact=True).first.click()
+    page.get_by_role("button", name=re.compile("Answer")).click()
+    page.get_by_text("Your answer:").first.wait_for(timeout=20_000)
+
+
+def _clean(page, where: str) -> None:
+    assert page.locator("[data-testid=stException]").count() == 0, where
+    assert page.locator("[data-testid=stAlertContentError]").count() == 0, where
+
+
+def test_the_hall_follows_the_lecturer_and_answers(hall, chromium):
+    from posenc import lectures
+
+    lecturer_context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    lecturer = lecturer_context.new_page()
+    lecturer.goto(f"{hall}/?lecture=sinusoidal&slide=2&notes=true&present=true")
+    wait_idle(lecturer)
+    lecturer.get_by_role("button", name=re.compile("Open a room")).click()
+    lecturer.wait_for_function("() => /[?&]room=[A-Z0-9]{5}/.test(location.search)", timeout=20_000)
+    wait_idle(lecturer)
+    code = re.search(r"room=([A-Z0-9]{5})", lecturer.url).group(1)
+    key_cookie = next(c for c in lecturer_context.cookies() if c["name"] == "posenc_room")
+    assert key_cookie["value"].startswith(code) and key_cookie["sameSite"] == "Strict"
+    key = key_cookie["value"].split(".", 1)[1]
+    assert key not in lecturer.content().replace(key_cookie["value"], "")  # only in the cookie's own script
+
+    followers = [chromium.new_context(viewport={"width": 1280, "height": 900}).new_page(),
+                 chromium.new_context(**PHONE).new_page()]
+    for page in followers:
+        page.goto(f"{hall}/?room={code}")
+        _wait_slide(page, 2)
+        page.get_by_text(f"Following room").first.wait_for(timeout=20_000)
+        _clean(page, "a follower on slide 2")
+    lecturer.get_by_text("2 following").first.wait_for(timeout=20_000)
+
+    # two answers: 2 on the lecturer's screen (its session is pushed a rerun by each)
+    question = lectures.question_of("sinusoidal", 2)
+    for page in followers:
+        _answer(page, question.choices[int(question.correct)])
+    lecturer.get_by_text("(2 answers)").first.wait_for(timeout=20_000)
+
+    # Reveal: the answer on both phones, without a tap
+    lecturer.get_by_role("button", name=re.compile("Reveal the answer")).click()
+    for page in followers:
+        page.get_by_text("The answer:").first.wait_for(timeout=20_000)
+
+    # a follower cannot move the room: no keys, no Next, and a crafted link lands back on the lecturer's slide
+    followers[0].keyboard.press("PageDown")
+    followers[0].wait_for_timeout(1500)
+    assert _slide(followers[0]) == "2" and followers[0].locator("a[data-rel=next]").count() == 0
+    crafted = followers[1].context.new_page()
+    crafted.goto(f"{hall}/sinusoids?lecture=sinusoidal&slide=9&room={code}&notes=true")
+    _wait_slide(crafted, 2)  # the room is still on slide 2: the crafted page follows it
+    crafted.close()
+
+    # PageDown on the lecturer's screen moves both followers
+    lecturer.keyboard.press("PageDown")
+    _wait_slide(lecturer, 3)
+    for page in followers:
+        _wait_slide(page, 3)
+        _clean(page, "a follower on slide 3")
+
+    # a follower who moves a control leaves; the button brings it back to the lecturer's slide
+    leaver = followers[0]
+    expand = leaver.locator("[data-testid=stExpandSidebarButton]")
+    if expand.count() and expand.is_visible():
+        expand.click()
+    handle = leaver.locator("[data-testid=stSidebar] [data-testid=stSlider] input[type=range]").first
+    handle.focus()
+    handle.press("ArrowRight")
+    leaver.get_by_text("Follow the lecturer (slide 3)").wait_for(timeout=20_000)
+    assert "room=" not in leaver.url
+    lecturer.keyboard.press("PageDown")
+    _wait_slide(lecturer, 4)
+    _wait_slide(followers[1], 4)
+    leaver.get_by_text("Follow the lecturer (slide 4)").wait_for(timeout=20_000)
+    assert _slide(leaver) == "3"
+    leaver.get_by_text("Follow the lecturer (slide 4)").click()
+    _wait_slide(leaver, 4)
+    assert f"room={code}" in leaver.url
+    for page in [lecturer, *followers]:
+        _clean(page, "the end")
