@@ -46,7 +46,8 @@ PAGE_CHOICES = {"send_all": ("true", "false"), "present": ("true", "false"), "pa
                 "stretch_factor": tuple(map(str, extension.FACTORS)), "stretch_steps": tuple(map(str, extension.FINETUNE_STEPS)),
                 "stretch_map_method": tuple(extension.METHODS),
                 "map_scheme": LAB_SCHEMES, "own_scheme": LAB_SCHEMES, "lab_table": ("true", "false"),
-                "lecture": ("sinusoidal", "rope-to-128k"), "model": ("none", *posenc.models.names(), "config"), "notes": ("true", "false"), "qr": ("true", "false")}
+                "lecture": ("sinusoidal", "rope-to-128k"), "model": ("none", *posenc.models.names(), "config"), "notes": ("true", "false"), "qr": ("true", "false"),
+                "room": ("ACDEF", "34679", "acdef", "0O1IL", "ACDEFG")}  # lecture rooms: none of them open
 # Name lists (repeated keys): the Length generalization page's curves.
 PAGE_NAMES = {"lab_schemes": LAB_SCHEMES, "stretch_methods": tuple(extension.METHODS)}
 
