@@ -18,7 +18,9 @@ def answer_counts(labels: list[str], counts: list[int], right: list[bool] | None
     data = [dict(type="bar", orientation="h", x=list(counts), y=shown, marker=dict(color=colours),
                  text=[f"{c}" for c in counts], textposition="outside", cliponaxis=False,
                  hovertemplate="%{y}: %{x} answers<extra></extra>")]
-    layout = base_layout(f"{title} ({total} answer{'s' if total != 1 else ''})", height=120 + 48 * max(len(labels), 1))
+    lines = sum(label.count("<br>") + 1 for label in labels)  # a label may hold a few lines (<br>)
+    layout = base_layout(f"{title} ({total} answer{'s' if total != 1 else ''})",
+                         height=140 + 26 * max(lines, 1) + 22 * max(len(labels), 1))
     layout["xaxis"] = axis("answers", rangemode="tozero", dtick=max(1, -(-max(counts, default=1) // 5)))
     layout["yaxis"] = dict(axis(None), autorange="reversed", automargin=True)
     layout["showlegend"] = False

@@ -29,6 +29,7 @@ import streamlit as st
 
 from posenc import lectures
 from posenc.figures.answers import answer_counts
+from posenc.lectures.question import GIVEN
 from posenc.settings.parsing import code_span
 from posenc.ui import presenter, push
 from posenc.ui.binding import DEFAULTS, warn
@@ -238,6 +239,7 @@ def _lecturer(lecture: lectures.Lecture, number: int, code: str, key: str) -> st
     right.button("Close the room", icon=":material/close:", key="room_close", on_click=_close_room, args=(code, key))
     question = lectures.question_of(lecture.name, number)
     if question is not None:
+        st.markdown(f"**Question:** {presenter.escaped(question.text)}")
         _question_results(question, box.counts(code), room.revealed, key="room_counts")
         cols = st.columns(2)
         if not room.revealed:
@@ -350,6 +352,19 @@ def _answer_box(box, code: str, number: int, token: str, question, revealed: boo
         st.caption(f"Your answer: {presenter.escaped(shown)}. You can change it until the lecturer reveals the answer.")
 
 
+def _wrapped(label: str, width: int = 26) -> str:
+    """A choice's text in lines of about ``width`` characters (plotly breaks at <br>): legible beside its bar on
+    a phone. The text is escaped for plotly's few HTML tags."""
+    words, lines, line = html.escape(label).split(), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return "<br>".join([*lines, line][:4])
+
+
 def _question_results(question, counts: dict[str, int], revealed: bool, *, key: str) -> None:
     """The live count (the lecturer) or the revealed answer and counts (everyone): a chart in the projector's style."""
     if question.kind == "choice":
@@ -362,10 +377,9 @@ def _question_results(question, counts: dict[str, int], revealed: bool, *, key: 
         values = [count for _, count in ranked] or [0]
         right = [question.is_right(value) for value, _ in ranked] if revealed and ranked else None
     title = "Answers" if not revealed else "Answers: the right one is marked ✓"
-    presenter.chart(answer_counts(labels, values, right, title=title), key=key, name="answers")
+    presenter.chart(answer_counts([_wrapped(label) for label in labels], values, right, title=title), key=key,
+                    name="answers")
     if revealed:
-        answer = (question.choices[int(question.correct)] if question.kind == "choice" else
-                  f"{float(question.correct):,.6g}" + (f" ± {question.tolerance:g}" if question.tolerance else "")
-                  + (f" {question.unit}" if question.unit else ""))
-        st.success(f"The answer: {presenter.escaped(answer)}. {presenter.escaped(question.source)}",
+        how = "" if question.source == GIVEN else f" {question.source[:1].upper()}{question.source[1:]}"
+        st.success(f"The answer: {presenter.escaped(question.answer)}.{presenter.escaped(how)}",
                    icon=":material/check_circle:")
