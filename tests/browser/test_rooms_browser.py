@@ -77,7 +77,7 @@ def test_the_hall_follows_the_lecturer_and_answers(hall, chromium):
     for page in followers:
         page.goto(f"{hall}/?room={code}")
         _wait_slide(page, 2)
-        page.get_by_text(f"Following room").first.wait_for(timeout=20_000)
+        page.get_by_text("Following room").first.wait_for(timeout=20_000)
         _clean(page, "a follower on slide 2")
     lecturer.get_by_text("2 following").first.wait_for(timeout=20_000)
 
