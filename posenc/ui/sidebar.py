@@ -8,6 +8,7 @@ pass its scalars to the cached functions of :mod:`posenc.ui.compute`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import streamlit as st
 
@@ -57,7 +58,24 @@ def controls() -> Controls:
     """The shared controls of this run, for a page: the ones app.py drew before running it, or, for a page
     run alone (a deep link before the first navigation, a test of one page file), drawn here."""
     drawn = st.session_state.pop(_DRAWN, None)
+    if drawn is None and _page_alone_under_app():
+        st.rerun()  # another session left the legacy page mode first: this run goes through app.py now
     return drawn if drawn is not None else draw()
+
+
+def _page_alone_under_app() -> bool:
+    """Whether this run is a page file run alone although the server's script is app.py: a session that started
+    while the process was still in Streamlit's legacy page mode, after another session had left it (a burst of
+    students on a server just started). Once per session, so a rerun can never loop."""
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None or PagesManager.uses_pages_directory or st.session_state.get("_posenc_left_legacy"):
+        return False
+    alone = Path(ctx.main_script_path).name == "app.py"
+    st.session_state["_posenc_left_legacy"] = True
+    return alone
 
 
 def draw() -> Controls:

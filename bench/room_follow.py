@@ -1,0 +1,242 @@
+"""A lecture room followed by a hall of phones: how long a slide change takes to reach every follower (issue 34).
+
+Each follower is a real Streamlit session over a websocket, as a phone's tab is (bench/loadtest.py's protocol):
+it opens the slide's link with ``room=CODE`` (what ``/?room=CODE`` lands on), runs it to the end (the run joins
+the room and watches it, posenc/ui/push.py), then sits idle with its websocket open. The lecturer moves the room
+(posenc.rooms on the same store, as the lecturer's page load does); each follower's server pushes it a rerun,
+which sends the new slide's link (``location.replace``); the follower then opens that link on a new websocket
+and runs it to the end, as the browser does. Measured per follower: the push (move -> the link received) and the
+new slide shown (move -> its run finished). Then 60 s of idle followers: the CPU the replicas (and Redis) use.
+Then answers: each follower's answer goes through posenc.rooms (the call the follower's Answer button makes),
+all at once, and the counts must equal the answers given (the lecturer's chart reads the same counts).
+
+    python bench/room_follow.py --followers 300                 # the hall: 2 replicas, HAProxy, Redis
+    python bench/room_follow.py --followers 300 --one-server    # one `streamlit run app.py`, its SQLite file
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import websockets
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from hall import HOST, Hall, affinity_cookie, http_get_cookie  # noqa: E402
+from loadtest import MAX_MESSAGE_BYTES, rerun_message  # noqa: E402
+from posenc import lectures  # noqa: E402
+from streamlit_server import free_port, server_usage  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+LECTURE = "sinusoidal"
+LINK = re.compile(rb'new URL\("([^"]+)"')
+
+
+@dataclass
+class Follower:
+    joined: float | None = None
+    pushed: float | None = None  # seconds from the move to the new link received
+    shown: float | None = None  # seconds from the move to the new slide's run finished
+    errors: list[str] = field(default_factory=list)
+
+
+def _split(link: str) -> tuple[str, str]:
+    """'./sinusoids?a=1' -> ('sinusoids', 'a=1')."""
+    parts = urllib.parse.urlsplit(link)
+    return parts.path.rsplit("/", 1)[-1], parts.query
+
+
+async def _run(ws, query: str, page: str, timeout: float) -> list[bytes]:
+    """Send a run of ``page?query`` and read until it finishes; the raw messages."""
+    await ws.send(rerun_message(query, page, {}))
+    seen = []
+    async with asyncio.timeout(timeout):
+        while True:
+            raw = await ws.recv()
+            seen.append(raw)
+            msg = ForwardMsg()
+            msg.ParseFromString(raw)
+            if msg.WhichOneof("type") == "script_finished" and \
+                    msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                return seen
+
+
+async def follower(port: int, page: str, query: str, moved: dict, result: Follower, timeout: float) -> None:
+    url = f"ws://{HOST}:{port}/_stcore/stream"
+    try:
+        cookie = await http_get_cookie(HOST, port, f"/{page}?{query}", "", timeout)
+        headers = {"Cookie": cookie} if cookie else None
+        async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout, max_size=MAX_MESSAGE_BYTES,
+                                      additional_headers=headers, proxy=None) as ws:
+            cookie = affinity_cookie(ws.response.headers.get_all("Set-Cookie")) or cookie
+            await _run(ws, query, page, timeout)
+            result.joined = time.perf_counter()
+            async with asyncio.timeout(timeout + 120):
+                while True:  # idle until the push: the new slide's link
+                    raw = await ws.recv()
+                    found = LINK.search(raw)
+                    if found and "t" in moved:
+                        result.pushed = time.perf_counter() - moved["t"]
+                        link = json.loads(b'"' + found.group(1) + b'"')
+                        break
+        new_page, new_query = _split(link)
+        headers = {"Cookie": cookie} if cookie else None
+        async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout, max_size=MAX_MESSAGE_BYTES,
+                                      additional_headers=headers, proxy=None) as ws:
+            await _run(ws, new_query, new_page, timeout)
+            result.shown = time.perf_counter() - moved["t"]
+    except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as error:
+        result.errors.append(f"{type(error).__name__}: {error}"[:120])
+
+
+async def lecturer_moves(port: int, code: str, key: str, number: int, timeout: float) -> None:
+    """The lecturer's next slide: its page load (the key in its cookie, as the lecturer's browser sends it) runs on
+    a replica, which moves the room; the other replicas hear it through Redis, the same server in-process."""
+    slide = lectures.load(LECTURE).slides[number - 1]
+    query = urllib.parse.urlencode([*slide.settings, ("lecture", LECTURE), ("slide", str(number)), ("notes", "true"),
+                                    ("room", code)])
+    cookie = f"posenc_room={code}.{key}"
+    server = await http_get_cookie(HOST, port, f"/{slide.page}?{query}", cookie, timeout)  # HAProxy's, if any
+    cookie = cookie if server in ("", cookie) else f"{cookie}; {server}"
+    async with websockets.connect(f"ws://{HOST}:{port}/_stcore/stream", subprotocols=["streamlit"],
+                                  open_timeout=timeout, max_size=MAX_MESSAGE_BYTES,
+                                  additional_headers={"Cookie": cookie}, proxy=None) as ws:
+        await _run(ws, query, slide.page, timeout)
+
+
+def _pids(hall: Hall | None, server: subprocess.Popen | None) -> list[int]:
+    if hall is not None:
+        return [p.pid for p in hall.servers] + ([hall.redis_process.pid] if hall.redis_process else [])
+    return [server.pid]
+
+
+def _cpu(pids: list[int]) -> float:
+    return sum(server_usage(pid)[1] for pid in pids)
+
+
+def _quantile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+
+async def measure(port: int, rooms, pids: list[int], args) -> dict:
+    lecture = lectures.load(LECTURE)
+    start = 2  # the question of slide 2 is answered, then the lecturer moves on to slide 3
+    room, key = rooms.open(LECTURE, start, opener="bench")
+    slide = lecture.slides[start - 1]
+    query = urllib.parse.urlencode([*slide.settings, ("lecture", LECTURE), ("slide", str(start)), ("room", room.code)])
+    moved: dict = {}
+    results = [Follower() for _ in range(args.followers)]
+    tasks = []
+    began = time.perf_counter()
+    for result in results:  # arrivals spread over --arrive seconds, as a hall scanning a QR code
+        tasks.append(asyncio.create_task(follower(port, slide.page, query, moved, result, args.timeout)))
+        await asyncio.sleep(args.arrive / max(1, args.followers))
+    deadline = time.perf_counter() + args.timeout * 3
+    while sum(r.joined is not None or bool(r.errors) for r in results) < args.followers and time.perf_counter() < deadline:
+        await asyncio.sleep(0.2)
+    joined = sum(r.joined is not None for r in results)
+    arrived_in = time.perf_counter() - began
+    await asyncio.sleep(2)
+    # idle: every follower's tab open, nothing moves
+    cpu0, t0 = _cpu(pids), time.perf_counter()
+    await asyncio.sleep(args.idle)
+    idle_cores = (_cpu(pids) - cpu0) / (time.perf_counter() - t0)
+    # answers, all at once (the Answer button's call), then the counts
+    question = lectures.question_of(LECTURE, start)
+    tokens = [rooms.new_follower() for _ in range(args.followers)]
+    a0 = time.perf_counter()
+    answered = await asyncio.gather(*(asyncio.to_thread(rooms.answer, room.code, token, start, question.correct)
+                                      for token in tokens), return_exceptions=True)
+    answer_seconds = time.perf_counter() - a0
+    accepted = sum(not isinstance(a, BaseException) for a in answered)
+    counted = sum(rooms.counts(room.code).values())
+    # the slide change
+    cpu1 = _cpu(pids)
+    moved["t"] = time.perf_counter()
+    await lecturer_moves(port, room.code, key, start + 1, args.timeout)
+    moved_in = time.perf_counter() - moved["t"]
+    await asyncio.gather(*tasks)
+    change_cpu = _cpu(pids) - cpu1
+    pushed = [r.pushed for r in results if r.pushed is not None]
+    shown = [r.shown for r in results if r.shown is not None]
+    errors = [e for r in results for e in r.errors]
+    return dict(followers=args.followers, joined=joined, arrived_in=arrived_in, idle_cores=idle_cores,
+                answers=accepted, counted=counted, answer_seconds=answer_seconds, pushed=pushed, shown=shown,
+                change_cpu=change_cpu, errors=errors, moved_in=moved_in, slide=rooms.get(room.code).slide)
+
+
+def report(name: str, m: dict, idle: float) -> None:
+    n = m["followers"]
+    print(f"\n{name}: {n} followers")
+    print(f"  joined                       {m['joined']} of {n} (arrivals over the first seconds; all in {m['arrived_in']:.1f} s)")
+    print(f"  idle {idle:.0f} s, CPU of replicas+Redis {m['idle_cores']:.3f} cores")
+    print(f"  answers at once              {m['answers']} accepted in {m['answer_seconds']:.2f} s; counted {m['counted']}")
+    print(f"  the lecturer's page load     moved the room to slide {m['slide']}, its run done in {m['moved_in']:.2f} s")
+    for label, values in (("move -> new link received", m["pushed"]), ("move -> new slide shown", m["shown"])):
+        print(f"  {label:28} {len(values)} of {n}; median {statistics.median(values) if values else float('nan'):.2f} s, "
+              f"p95 {_quantile(values, 0.95):.2f} s, max {max(values, default=float('nan')):.2f} s")
+    print(f"  CPU of the slide change      {m['change_cpu']:.1f} s ({m['change_cpu'] / n * 1000:.0f} ms per follower)")
+    if m["errors"]:
+        print(f"  errors ({len(m['errors'])}): " + "; ".join(sorted(set(m["errors"]))[:5]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--followers", type=int, default=300)
+    p.add_argument("--replicas", type=int, default=2)
+    p.add_argument("--one-server", action="store_true", help="one `streamlit run app.py` with its SQLite file")
+    p.add_argument("--arrive", type=float, default=20.0, help="seconds over which the followers arrive")
+    p.add_argument("--idle", type=float, default=60.0, help="seconds of idle followers measured")
+    p.add_argument("--timeout", type=float, default=120.0)
+    args = p.parse_args(argv)
+    if not 1 <= args.followers <= 500:
+        p.error("need 1 <= followers <= 500")
+    from posenc.rooms import Rooms, SqliteStore
+
+    if args.one_server:
+        folder = Path(tempfile.mkdtemp(prefix="posenc-rooms-"))
+        port = free_port(HOST)
+        env = {**os.environ, "POSENC_ROOMS_DB": str(folder / "rooms.sqlite3"), "PYTHONUNBUFFERED": "1"}
+        env.pop("POSENC_REDIS_URL", None)
+        server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
+                                   f"--server.port={port}", f"--server.address={HOST}", "--server.fileWatcherType=none"],
+                                  cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(300):
+                with contextlib.suppress(OSError), urllib.request.urlopen(f"http://{HOST}:{port}/_stcore/health", timeout=1):
+                    break
+                time.sleep(0.2)
+            rooms = Rooms(SqliteStore(folder / "rooms.sqlite3"))
+            result = asyncio.run(measure(port, rooms, _pids(None, server), args))
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+        report("one server (streamlit run app.py, SQLite)", result, args.idle)
+        return 0
+    with Hall(args.replicas, free_port(HOST)) as hall:
+        from posenc.rooms import RedisStore
+
+        rooms = Rooms(RedisStore(hall.redis_url))
+        result = asyncio.run(measure(hall.port, rooms, _pids(hall, None), args))
+    report(f"the hall ({args.replicas} replicas, HAProxy, Redis)", result, args.idle)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
