@@ -129,9 +129,9 @@ def test_serve_is_ready_pins_sessions_and_stops_everything(stop_with):
         assert line.startswith("ready http://127.0.0.1:") and line.endswith("/\n"), line + process.stderr.read()
         url = line.split()[1]
         children = psutil.Process(process.pid).children(recursive=True)
-        names = sorted(next((n for n in ("haproxy", "assets.py") if n in " ".join(c.cmdline())), "streamlit")
-                       for c in children)
-        assert names == ["assets.py", "haproxy", "streamlit", "streamlit"]
+        names = sorted(next((n for n in ("haproxy", "assets.py", "redis-server") if n in " ".join(c.cmdline())),
+                            "streamlit") for c in children)
+        assert names == ["assets.py", "haproxy", "redis-server", "streamlit", "streamlit"]  # Redis: the lecture rooms
         assert get(url, "/?d_model=64") == (200, "")  # the front end needs no affinity: no cookie
         status, cookie = get(url, "/_stcore/health")  # the frontend's first request to a replica
         assert status == 200 and cookie.startswith("SERVERID=")

@@ -109,7 +109,7 @@ class Walk:
             try:
                 if self.path is None or stay <= 0:
                     self.navigate(first=self.path is None)
-                    stay = self.rng.randint(3, 9)
+                    stay = self.rng.randint(2, 4)  # at most 5 actions a page: 45 see all 9 pages
                     model_picked = False
                 else:
                     model_picked = self.act()
