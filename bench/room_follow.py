@@ -82,7 +82,7 @@ async def follower(port: int, page: str, query: str, moved: dict, result: Follow
         cookie = await http_get_cookie(HOST, port, f"/{page}?{query}", "", timeout)
         headers = {"Cookie": cookie} if cookie else None
         async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout, max_size=MAX_MESSAGE_BYTES,
-                                      additional_headers=headers, proxy=None) as ws:
+                                      additional_headers=headers, proxy=None, ping_interval=None) as ws:
             cookie = affinity_cookie(ws.response.headers.get_all("Set-Cookie")) or cookie
             await _run(ws, query, page, timeout)
             result.joined = time.perf_counter()
@@ -97,7 +97,7 @@ async def follower(port: int, page: str, query: str, moved: dict, result: Follow
         new_page, new_query = _split(link)
         headers = {"Cookie": cookie} if cookie else None
         async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout, max_size=MAX_MESSAGE_BYTES,
-                                      additional_headers=headers, proxy=None) as ws:
+                                      additional_headers=headers, proxy=None, ping_interval=None) as ws:
             await _run(ws, new_query, new_page, timeout)
             result.shown = time.perf_counter() - moved["t"]
     except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as error:
@@ -115,7 +115,7 @@ async def lecturer_moves(port: int, code: str, key: str, number: int, timeout: f
     cookie = cookie if server in ("", cookie) else f"{cookie}; {server}"
     async with websockets.connect(f"ws://{HOST}:{port}/_stcore/stream", subprotocols=["streamlit"],
                                   open_timeout=timeout, max_size=MAX_MESSAGE_BYTES,
-                                  additional_headers={"Cookie": cookie}, proxy=None) as ws:
+                                  additional_headers={"Cookie": cookie}, proxy=None, ping_interval=None) as ws:
         await _run(ws, query, slide.page, timeout)
 
 
