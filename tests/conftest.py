@@ -45,13 +45,19 @@ def pages(browser):
     contexts = []
 
     def fresh():
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
         contexts.append(context)
         return context.new_page()
 
     yield fresh
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def page(pages):
+    """One fresh page at a desk's size (1400 × 1000), downloads accepted, closed after the test."""
+    return pages()
 
 
 def pytest_collection_modifyitems(config, items):

@@ -12,14 +12,6 @@ require_chromium()
 PAGES = ["", "sinusoids", "rotation", "details", "compare", "properties"]
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-    tab = context.new_page()
-    yield tab
-    context.close()
-
-
 def assert_clean(page):
     assert page.locator("[data-testid=stException]").count() == 0
     assert "Traceback" not in page.content()

@@ -10,14 +10,6 @@ from live_app import require_chromium, wait_idle
 pytestmark = pytest.mark.browser
 require_chromium()
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    tab = context.new_page()
-    yield tab
-    context.close()
-
-
 def assert_clean(page, where: str):
     assert page.locator("[data-testid=stException]").count() == 0, where
     assert page.locator("[data-testid=stAlertContentError]").count() == 0, where

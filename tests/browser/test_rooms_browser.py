@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from live_app import launch, require_chromium, running_hall, wait_idle
+from live_app import require_chromium, running_hall, wait_idle
 
 pytestmark = pytest.mark.browser
 require_chromium()
@@ -23,16 +23,6 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 def hall():
     with running_hall(2) as (url, _process):
         yield url.rstrip("/")
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
 
 
 def _slide(page) -> str:
@@ -56,10 +46,10 @@ def _clean(page, where: str) -> None:
     assert page.locator("[data-testid=stAlertContentError]").count() == 0, where
 
 
-def test_the_hall_follows_the_lecturer_and_answers(hall, chromium):
+def test_the_hall_follows_the_lecturer_and_answers(hall, browser):
     from posenc import lectures
 
-    lecturer_context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    lecturer_context = browser.new_context(viewport={"width": 1920, "height": 1080})
     lecturer = lecturer_context.new_page()
     lecturer.goto(f"{hall}/?lecture=sinusoidal&slide=2&notes=true&present=true")
     wait_idle(lecturer)
@@ -72,8 +62,8 @@ def test_the_hall_follows_the_lecturer_and_answers(hall, chromium):
     key = key_cookie["value"].split(".", 1)[1]
     assert key not in lecturer.content().replace(key_cookie["value"], "")  # only in the cookie's own script
 
-    followers = [chromium.new_context(viewport={"width": 1280, "height": 900}).new_page(),
-                 chromium.new_context(**PHONE).new_page()]
+    followers = [browser.new_context(viewport={"width": 1280, "height": 900}).new_page(),
+                 browser.new_context(**PHONE).new_page()]
     for page in followers:
         page.goto(f"{hall}/?room={code}")
         _wait_slide(page, 2)

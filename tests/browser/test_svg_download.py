@@ -14,14 +14,6 @@ require_chromium()
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-    tab = context.new_page()
-    yield tab
-    context.close()
-
-
 def _classes(element) -> set[str]:
     return set((element.get("class") or "").split())
 
