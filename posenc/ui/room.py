@@ -21,6 +21,7 @@ Text a link brings (a code) is shown only as a code span; a refusal from posenc.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 from urllib.parse import quote
@@ -57,6 +58,13 @@ def _errors():
     return RoomError
 
 
+@functools.lru_cache(maxsize=16)
+def _lecture(name: str) -> lectures.Lecture:
+    """A shipped lecture, read once (a push reruns hundreds of followers, each needing the room's slide; the
+    files never change while the server runs)."""
+    return lectures.load(name)
+
+
 def code_in_url() -> str | None:
     code = st.query_params.get("room")
     return code if code else None
@@ -88,7 +96,7 @@ def landing(lecture_pages: list) -> None:
         return
     try:
         room = rooms().get(code)
-        lecture = lectures.load(room.lecture)
+        lecture = _lecture(room.lecture)
     except ValueError as refusal:
         warn(f"Room {code_span(code)}: {presenter.escaped(str(refusal))}")
         return
@@ -135,7 +143,7 @@ def catch_up() -> None:
         room = rooms().get(code)
         if room.lecture == st.query_params.get("lecture") and str(room.slide) == st.query_params.get("slide"):
             return
-        slide = lectures.load(room.lecture).slides[room.slide - 1]
+        slide = _lecture(room.lecture).slides[room.slide - 1]
     except (ValueError, IndexError):
         return
     link = slide.link(lecture=room.lecture, slide=str(room.slide), room=code)
@@ -149,9 +157,10 @@ def section(lecture: lectures.Lecture, number: int, notes: bool) -> str | None:
     Returns the room code the QR code should encode (the lecturer's open room), else None."""
     code = code_in_url()
     RoomError = _errors()
-    if code is not None and key_for(code):
+    key = key_for(code) if code is not None else None
+    if key:
         try:
-            return _lecturer(lecture, number, code, key_for(code))
+            return _lecturer(lecture, number, code, key)
         except RoomError as refusal:
             warn(f"Room {code_span(code)}: {presenter.escaped(str(refusal))}")
             return None
@@ -277,7 +286,7 @@ def _follower(lecture: lectures.Lecture, number: int, code: str) -> None:
     push.watch(box, code, "follower", room.version)
     st.session_state[FOLLOWING] = code  # remember(), at the end of this run, keeps the address it leaves
     if room.lecture != lecture.name or room.slide != number:  # the lecturer moved: the new slide's link
-        slide = lectures.load(room.lecture).slides[room.slide - 1]
+        slide = _lecture(room.lecture).slides[room.slide - 1]
         link = slide.link(lecture=room.lecture, slide=str(room.slide), room=code)
         _script(f"window.location.replace(new URL({json.dumps(link)}, window.location.href).href);")
         st.caption(f"The lecturer is on slide {room.slide}: opening it…")
