@@ -128,8 +128,23 @@ SCRIPT = r"""<script>
     pending = true;
     requestAnimationFrame(() => { pending = false; mark(); controls(); });
   };
-  new MutationObserver(later).observe(document.body, {childList: true, subtree: true});
+  // A formula widens without a change to the page when KaTeX's fonts arrive (after the run drew it): the
+  // fonts' loading and a resize of a scroller's content mark the boxes again.
+  const sizes = new ResizeObserver(later), watched = new WeakSet();
+  const watch = () => {
+    for (const [selector] of SCROLLERS) {
+      for (const box of document.querySelectorAll(selector)) {
+        for (const inner of [box, ...box.children]) {
+          if (!watched.has(inner)) { watched.add(inner); sizes.observe(inner); }
+        }
+      }
+    }
+  };
+  new MutationObserver(() => { watch(); later(); }).observe(document.body, {childList: true, subtree: true});
   window.addEventListener("resize", later);
+  document.fonts?.addEventListener?.("loadingdone", later);
+  document.fonts?.ready?.then(later);
+  watch();
   later();
 })();
 </script>"""

@@ -45,6 +45,7 @@ def settle(page) -> None:
     """The run finished, every chart drawn, and the page's script has marked the boxes that scroll."""
     wait_idle(page)
     page.wait_for_timeout(300)  # charts and formulas drawn after the run: a frame or two
+    page.evaluate("() => document.fonts.ready.then(() => new Promise(requestAnimationFrame))")  # KaTeX's fonts
     wait_idle(page)
 
 
