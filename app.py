@@ -40,7 +40,7 @@ def pages() -> list:
 try:
     page = st.navigation(pages())
     lecture.enter(pages(), page)  # ?lecture=…&slide=… opens the slide's view (a session's first run)
-    room.catch_up()  # a follower whose lecturer moved: the new slide's link, before anything is drawn
+    room.catch_up(pages())  # a follower whose lecturer moved: the new slide, in place, before anything is drawn
     sidebar.draw()  # the shared controls, the entry point's own widgets: the same on every page
     lecture.bar()  # the lecture's bar, keys, note and QR code, above the page
     page.run()

@@ -2,11 +2,11 @@
 
 Each follower is a real Streamlit session over a websocket, as a phone's tab is (bench/loadtest.py's protocol):
 it opens the slide's link with ``room=CODE`` (what ``/?room=CODE`` lands on), runs it to the end (the run joins
-the room and watches it, posenc/ui/push.py), then sits idle with its websocket open. The lecturer moves the room
-(posenc.rooms on the same store, as the lecturer's page load does); each follower's server pushes it a rerun,
-which sends the new slide's link (``location.replace``); the follower then opens that link on a new websocket
-and runs it to the end, as the browser does. Measured per follower: the push (move -> the link received) and the
-new slide shown (move -> its run finished). Then 60 s of idle followers: the CPU the replicas (and Redis) use.
+the room and watches it, posenc/ui/push.py), then sits idle with its websocket open. The lecturer's next slide is its page
+load (its key in its cookie), which moves the room; each follower's server pushes it a rerun, which switches the
+session to the new slide in place (posenc.ui.room.catch_up: no page load, the same websocket). Measured per
+follower: the push (move -> its first message) and the new slide shown (move -> the run of the new slide's
+address finished). Then 60 s of idle followers: the CPU the replicas (and Redis) use.
 Then answers: each follower's answer goes through posenc.rooms (the call the follower's Answer button makes),
 all at once, and the counts must equal the answers given (the lecturer's chart reads the same counts).
 
@@ -19,9 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -37,14 +35,13 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from hall import HOST, Hall, affinity_cookie, http_get_cookie  # noqa: E402
+from hall import HOST, Hall, http_get_cookie  # noqa: E402
 from loadtest import MAX_MESSAGE_BYTES, rerun_message  # noqa: E402
 from posenc import lectures  # noqa: E402
 from streamlit_server import free_port, server_usage  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LECTURE = "sinusoidal"
-LINK = re.compile(rb'new URL\("([^"]+)"')
 
 
 @dataclass
@@ -76,30 +73,33 @@ async def _run(ws, query: str, page: str, timeout: float) -> list[bytes]:
                 return seen
 
 
-async def follower(port: int, page: str, query: str, moved: dict, result: Follower, timeout: float) -> None:
+async def follower(port: int, page: str, query: str, moved: dict, result: Follower, timeout: float,
+                   slide: int) -> None:
     url = f"ws://{HOST}:{port}/_stcore/stream"
     try:
         cookie = await http_get_cookie(HOST, port, f"/{page}?{query}", "", timeout)
         headers = {"Cookie": cookie} if cookie else None
         async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout, max_size=MAX_MESSAGE_BYTES,
                                       additional_headers=headers, proxy=None, ping_interval=None) as ws:
-            cookie = affinity_cookie(ws.response.headers.get_all("Set-Cookie")) or cookie
             await _run(ws, query, page, timeout)
             result.joined = time.perf_counter()
+            at_new_slide = False
             async with asyncio.timeout(timeout + 120):
-                while True:  # idle until the push: the new slide's link
+                while True:  # idle until the push; then the switch to the new slide, on this websocket
                     raw = await ws.recv()
-                    found = LINK.search(raw)
-                    if found and "t" in moved:
+                    if "t" not in moved:
+                        continue
+                    if result.pushed is None:
                         result.pushed = time.perf_counter() - moved["t"]
-                        link = json.loads(b'"' + found.group(1) + b'"')
-                        break
-        new_page, new_query = _split(link)
-        headers = {"Cookie": cookie} if cookie else None
-        async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout, max_size=MAX_MESSAGE_BYTES,
-                                      additional_headers=headers, proxy=None, ping_interval=None) as ws:
-            await _run(ws, new_query, new_page, timeout)
-            result.shown = time.perf_counter() - moved["t"]
+                    msg = ForwardMsg()
+                    msg.ParseFromString(raw)
+                    kind = msg.WhichOneof("type")
+                    if kind == "page_info_changed" and f"slide={slide}" in msg.page_info_changed.query_string:
+                        at_new_slide = True  # the new run tells the browser the new slide's address
+                    elif kind == "script_finished" and at_new_slide and \
+                            msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
+                        result.shown = time.perf_counter() - moved["t"]
+                        return
     except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as error:
         result.errors.append(f"{type(error).__name__}: {error}"[:120])
 
@@ -145,7 +145,7 @@ async def measure(port: int, rooms, pids: list[int], args) -> dict:
     tasks = []
     began = time.perf_counter()
     for result in results:  # arrivals spread over --arrive seconds, as a hall scanning a QR code
-        tasks.append(asyncio.create_task(follower(port, slide.page, query, moved, result, args.timeout)))
+        tasks.append(asyncio.create_task(follower(port, slide.page, query, moved, result, args.timeout, start + 1)))
         await asyncio.sleep(args.arrive / max(1, args.followers))
     deadline = time.perf_counter() + args.timeout * 3
     while sum(r.joined is not None or bool(r.errors) for r in results) < args.followers and time.perf_counter() < deadline:
@@ -188,7 +188,7 @@ def report(name: str, m: dict, idle: float) -> None:
     print(f"  idle {idle:.0f} s, CPU of replicas+Redis {m['idle_cores']:.3f} cores")
     print(f"  answers at once              {m['answers']} accepted in {m['answer_seconds']:.2f} s; counted {m['counted']}")
     print(f"  the lecturer's page load     moved the room to slide {m['slide']}, its run done in {m['moved_in']:.2f} s")
-    for label, values in (("move -> new link received", m["pushed"]), ("move -> new slide shown", m["shown"])):
+    for label, values in (("move -> first message", m["pushed"]), ("move -> new slide shown", m["shown"])):
         print(f"  {label:28} {len(values)} of {n}; median {statistics.median(values) if values else float('nan'):.2f} s, "
               f"p95 {_quantile(values, 0.95):.2f} s, max {max(values, default=float('nan')):.2f} s")
     print(f"  CPU of the slide change      {m['change_cpu']:.1f} s ({m['change_cpu'] / n * 1000:.0f} ms per follower)")

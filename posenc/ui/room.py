@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import html
 import json
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import streamlit as st
 
@@ -41,6 +41,7 @@ FOLLOWER = "_posenc_follower"  # this session's follower token
 SEEN = "_posenc_room_seen"  # a follower's address at the end of its last run (what it follows)
 FOLLOWING = "_posenc_room_following"  # this run follows this room (remember() records the address)
 LEFT = "_posenc_room_left"  # the code of the room a follower stopped following
+SWITCHED = "_posenc_room_switched"  # this run follows a switch to the lecturer's new slide: tell the browser
 COOKIE_AGE = 12 * 3600
 
 
@@ -123,16 +124,18 @@ def remember() -> None:
     """At the end of a follower's run (app.py's finally): the address the run leaves, widgets' own writes
     included; a later run that starts from another address was the follower's own move."""
     code = st.session_state.pop(FOLLOWING, None)
-    if code is not None:
+    if code is not None and not st.session_state.get(SWITCHED):
         st.session_state[SEEN] = (code, _address())
     if code is not None or code_in_url() or st.session_state.get(LEFT):
         push.settle_address()  # the address a push reruns it at (a follower who left: without the room)
 
 
-def catch_up() -> None:
-    """Before anything is drawn: a follower whose lecturer moved gets the new slide's link and nothing else (the
-    rerun posenc.ui.push asked for costs a few milliseconds; the new page is what a link costs). Nothing for
-    the lecturer, for a follower who moved a control (:func:`section` says so) or on a bad code."""
+def catch_up(pages: list) -> None:
+    """Before anything is drawn: a follower whose lecturer moved is switched, in the same tab and session, to the
+    new slide's page and link, every control read from that link as a fresh tab would (the rerun
+    posenc.ui.push asked for costs a few milliseconds; the new slide is one run, no page load). Nothing for the
+    lecturer, for a follower who moved a control (:func:`section` says so) or on a bad code."""
+    _tell_address()
     code = code_in_url()
     if code is None or "lecture" not in st.query_params or key_for(code):
         return
@@ -146,10 +149,61 @@ def catch_up() -> None:
         slide = _lecture(room.lecture).slides[room.slide - 1]
     except (ValueError, IndexError):
         return
-    link = slide.link(lecture=room.lecture, slide=str(room.slide), room=code)
-    _script(f"window.location.replace(new URL({json.dumps(link)}, window.location.href).href);")
-    st.caption(f"The lecturer is on slide {room.slide}: opening it…")
-    st.stop()
+    target = next((page for page in pages if page.url_path == slide.page), None)
+    if target is None:
+        return
+    pairs = [*slide.settings, ("lecture", room.lecture), ("slide", str(room.slide)), ("room", code)]
+    _forget_controls({key for key, _ in slide.settings})
+    for mark in (SEEN, FOLLOWING):  # the address it follows is the new slide's, recorded at the end of its run
+        st.session_state.pop(mark, None)  # (an interrupted run may have left FOLLOWING set)
+    _switch(target, pairs)
+
+
+def _forget_controls(keys: set[str]) -> None:
+    """Drop the session's value of every control the old and the new slide may set (the bound controls, the old
+    address's keys and the new one's): a control with no value in the session reads the URL (posenc.ui.binding),
+    so the new slide shows exactly what its link shows in a fresh tab."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    keys = (keys | set(st.session_state.get(DEFAULTS, {})) | set(st.query_params)) - {
+        "lecture", "slide", "room", "notes", "present", "qr"}
+    for key in keys:
+        if key in st.session_state:
+            del st.session_state[key]
+    ctx = get_script_run_ctx()
+    with ctx.session_state.query_params() as address:  # Streamlit drops, on a page change, a key bound on the old
+        for key in keys:  # page (the derivation's and the rotation check's ``pos``): unbound, the new page binds it
+            binding = address.get_binding_for_param(key)
+            if binding is not None:
+                address.unbind_widget(binding.widget_id)
+
+
+def _switch(target, pairs: list[tuple[str, str]]) -> None:
+    """Rerun this session at page ``target`` and the address ``pairs`` (as st.switch_page does, but the address
+    may set controls bound to the URL, which st.switch_page refuses). The browser is told its new address by the
+    new run (:func:`_tell_address`): Streamlit's clean-up between the two runs drops from the address bar the
+    controls the stopped run did not draw."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
+    from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+
+    ctx = get_script_run_ctx()
+    st.session_state[SWITCHED] = True
+    raise RerunException(RerunData(query_string=urlencode(pairs), page_script_hash=target._script_hash,
+                                   cached_message_hashes=ctx.cached_message_hashes, context_info=ctx.context_info))
+
+
+def _tell_address() -> None:
+    """The first run after :func:`_switch`: the browser's address bar gets this run's address (a history entry
+    replaced, as a page change's is)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if st.session_state.pop(SWITCHED, None) and ctx is not None:
+        message = ForwardMsg()
+        message.page_info_changed.query_string = ctx.query_string
+        ctx.enqueue(message)
 
 
 def section(lecture: lectures.Lecture, number: int, notes: bool) -> str | None:
@@ -285,11 +339,11 @@ def _follower(lecture: lectures.Lecture, number: int, code: str) -> None:
     box.join(code, token)
     push.watch(box, code, "follower", room.version)
     st.session_state[FOLLOWING] = code  # remember(), at the end of this run, keeps the address it leaves
-    if room.lecture != lecture.name or room.slide != number:  # the lecturer moved: the new slide's link
+    if room.lecture != lecture.name or room.slide != number:  # the lecturer moved since catch_up read the room:
+        # the push of that move reruns this session, and catch_up switches it; meanwhile, the slide's link
         slide = _lecture(room.lecture).slides[room.slide - 1]
         link = slide.link(lecture=room.lecture, slide=str(room.slide), room=code)
-        _script(f"window.location.replace(new URL({json.dumps(link)}, window.location.href).href);")
-        st.caption(f"The lecturer is on slide {room.slide}: opening it…")
+        st.html(f'<a class="posenc-follow" href="{html.escape(link)}">The lecturer is on slide {room.slide}</a>')
         return
     st.caption(f"Following room {code_span(code)}: this page shows the lecturer's slide.")
     question = lectures.question_of(lecture.name, number)

@@ -91,12 +91,23 @@ def test_the_hall_follows_the_lecturer_and_answers(hall, browser):
     _wait_slide(crafted, 2)  # the room is still on slide 2: the crafted page follows it
     crafted.close()
 
-    # PageDown on the lecturer's screen moves both followers
+    # PageDown on the lecturer's screen moves both followers, in place (no page load: a mark set in the tab stays)
+    for page in followers:
+        page.evaluate("() => { window.posencSameTab = true; }")
     lecturer.keyboard.press("PageDown")
     _wait_slide(lecturer, 3)
     for page in followers:
         _wait_slide(page, 3)
+        wait_idle(page)
         _clean(page, "a follower on slide 3")
+        assert page.evaluate("() => window.posencSameTab === true")
+        # slide 3 is sinusoids?curves=Wavelengths&length=512: the address and the controls are the link's
+
+        assert "/sinusoids?" in page.url and "length=512" in page.url and "curves=Wavelengths" in page.url, page.url
+        page.get_by_text("Following room").first.wait_for(timeout=20_000)
+        length = page.locator('[data-testid=stSidebar] [role=slider][aria-label="length"]')
+        assert length.count() == 0 or length.first.get_attribute("aria-valuenow") == "512"
+        assert "Wavelengths" in page.locator("[role=tab][aria-selected=true]").first.inner_text()
 
     # a follower who moves a control leaves; the button brings it back to the lecturer's slide
     leaver = followers[0]

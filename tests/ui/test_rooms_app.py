@@ -109,8 +109,10 @@ def test_the_lecturer_s_next_slide_moves_the_room_and_a_follower_cannot():
     moved.run()
     _clean(moved)
     assert ui_room.rooms().get(code).slide == 3
-    follower.run()  # the pushed rerun: the new slide's link, nothing else
-    assert any("The lecturer is on slide 3" in c.value for c in follower.caption)
+    follower.run()  # the pushed rerun: the new slide, in place, its controls read from its link
+    _clean(follower)
+    assert follower.session_state["length"] == 512  # slide 3: ?curves=Wavelengths&length=512 (slide 2 has 64)
+    assert any("Following room" in c.value for c in follower.caption)
 
 
 def test_a_bad_code_gets_one_sentence():
@@ -139,3 +141,4 @@ def lecturer_version(code: str) -> int:
     from posenc.ui import room
 
     return room.rooms().get(code).version
+
