@@ -7,8 +7,9 @@
   keeps control. The bar then shows the code and "n following", the QR code encodes ``/?room=CODE``, and every
   slide the lecturer opens (keys, clicker, buttons: each a link with ``room=CODE``) moves the room.
 - **A follower** opens ``/?room=CODE``: the first run sends it to the room's slide, exactly the slide's link plus
-  ``room``. When the lecturer moves, posenc.ui.push asks this session for a rerun, which loads the new slide's
-  link (what a link costs); an idle follower runs nothing. A follower who moves a control (the address bar
+  ``room``. When the lecturer moves, posenc.ui.push asks this session for a rerun, which switches it to the new
+  slide's page and link in place (:func:`catch_up`: one run of the new slide, no page load); an idle follower runs
+  nothing. A follower who moves a control (the address bar
   changes between two runs) stops following: the view is theirs, and a slim **Follow the lecturer (slide n)**
   button brings them back.
 - **Questions** (a slide's ``[slide.question]``, posenc.lectures.question_of): followers answer on their phones,
@@ -321,7 +322,7 @@ def _cookie_pending() -> None:
 
 
 def _follower(lecture: lectures.Lecture, number: int, code: str) -> None:
-    """A follower: the slide of the room (a new link when the lecturer moved), the question, the answer."""
+    """A follower: the slide of the room (catch_up switched it when the lecturer moved), the question, the answer."""
     box = rooms()
     room = box.get(code)
     address = _address()
