@@ -14,11 +14,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from posenc.checks import check_base, check_d_model, check_int, check_length
-from posenc.schemes.absolute import DEFAULT_STD, DEFAULT_TABLE_SIZE, _check_seed
+from posenc.checks import check_base, check_d_model, check_int, check_length, check_max_relative_position, check_seed
+from posenc.schemes.absolute import DEFAULT_STD, DEFAULT_TABLE_SIZE
 from posenc.schemes.registry import get_scheme
-from posenc.schemes.shaw import _check_max_relative_position
-from posenc.schemes.sinusoidal import _BLOCK, frequencies
+from posenc.schemes.sinusoidal import PHASE_BLOCK, frequencies
 
 _ROW_CHUNK = 256  # rows of the learned table drawn at a time (bounded memory at 4096 × 1024)
 
@@ -61,8 +60,8 @@ def sinusoidal_cells(positions: object, dims: object, d_model: int, base: float 
     positions, dims = _indices(positions, None, "positions"), _indices(dims, d_model, "dims")
     pair, is_cos = _pair_of_columns(dims, d_model, layout)
     theta = frequencies(d_model, check_base(base), spacing=spacing)[pair]  # (c,)
-    starts, a = np.unique(positions // _BLOCK * _BLOCK, return_inverse=True)  # each distinct a and b once:
-    offsets, b = np.unique(positions % _BLOCK, return_inverse=True)  # few of them for nearby positions
+    starts, a = np.unique(positions // PHASE_BLOCK * PHASE_BLOCK, return_inverse=True)  # each distinct a and b once:
+    offsets, b = np.unique(positions % PHASE_BLOCK, return_inverse=True)  # few of them for nearby positions
     phase_a, phase_b = starts.astype(np.float64)[:, None] * theta, offsets.astype(np.float64)[:, None] * theta
     sin_a, cos_a, sin_b, cos_b = np.sin(phase_a)[a], np.cos(phase_a)[a], np.sin(phase_b)[b], np.cos(phase_b)[b]
     return np.where(is_cos, cos_a * cos_b - sin_a * sin_b, sin_a * cos_b + cos_a * sin_b)
@@ -81,7 +80,7 @@ def learned_cells(positions: object, dims: object, d_model: int, *, table_size: 
     out = np.full((len(positions), len(dims)), np.nan)
     inside = positions < table_size
     needed = int(positions[inside].max()) + 1 if inside.any() else 0
-    rng = np.random.default_rng(_check_seed(seed))
+    rng = np.random.default_rng(check_seed(seed))
     for start in range(0, needed, _ROW_CHUNK):
         rows = rng.normal(0.0, std, size=(min(_ROW_CHUNK, needed - start), d_model))
         hit = inside & (positions >= start) & (positions < start + len(rows))
@@ -146,7 +145,7 @@ def shaw_clip_cells(length: int, max_relative_position: int, rows: object, cols:
     for the query positions ``rows`` and key positions ``cols`` only (int64, (len(rows), len(cols))).
     """
     length = check_length(length)
-    k = _check_max_relative_position(max_relative_position)
+    k = check_max_relative_position(max_relative_position)
     rows, cols = _indices(rows, length, "rows"), _indices(cols, length, "columns")
     return np.clip(cols[None, :] - rows[:, None], -k, k)
 

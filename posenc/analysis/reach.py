@@ -27,7 +27,7 @@ from posenc.schemes.rope.frequencies import rope_inv_freq
 from posenc.schemes.shaw import shaw_embeddings, shaw_query
 from posenc.schemes.sinusoidal import frequencies
 from posenc.schemes.t5 import t5_bucket_values, t5_relative_bucket
-from posenc.schemes.transformer_xl import _pair_weights
+from posenc.schemes.transformer_xl import relative_sinusoid_weights
 from posenc.schemes.xpos import xpos_keywords, xpos_theta, xpos_zeta
 
 MAX_CONTEXT = 1 << 24
@@ -185,7 +185,7 @@ def _transformer_xl(offsets, length, d_model, base, *, seed):
     d_model = check_d_model(d_model)
     if d_model % 2:
         raise ValueError(f"Transformer-XL's relative sinusoid needs an even d_model; got {d_model}.")
-    amplitude, shift = _pair_weights(d_model, seed)
+    amplitude, shift = relative_sinusoid_weights(d_model, seed)
     distance = np.maximum(-offsets, 0).astype(np.float64)[:, None]
     values = (amplitude * np.sin(distance * frequencies(d_model, base) + shift)).sum(axis=1) / np.sqrt(d_model)
     return _masked(values, offsets, True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc.checks import MAX_LENGTH, check_d_model, check_int, check_length, check_real, check_seed, check_size
+from posenc.checks import check_d_model, check_length, check_seed, check_size, check_std, check_table_size
 from posenc.schemes.offsets import offset_similarity
 from posenc.schemes.scheme import Option, Scheme
 
@@ -25,20 +25,6 @@ DEFAULT_TABLE_SIZE = 512
 that the app's length slider can reach past it and show where the table ends."""
 DEFAULT_STD = 0.02
 """The standard deviation of the initial table in BERT and GPT-2."""
-
-
-def _check_std(std: object) -> float:
-    """A finite standard deviation > 0 (at most 1e100, so every draw is finite)."""
-    return check_real(std, "std", minimum=0.0, strict=True, maximum=1e100, meaning="0.02 in GPT-2")
-
-
-def _check_seed(seed: object) -> int:
-    """A random seed: a whole number >= 0 (one seed, one table, on every machine)."""
-    return check_seed(seed)
-
-
-def _check_table_size(table_size: object) -> int:
-    return check_int(table_size, "table_size", minimum=1, maximum=MAX_LENGTH, meaning="the number of learned positions")
 
 
 def learned_absolute(
@@ -61,9 +47,9 @@ def learned_absolute(
     """
     length = check_length(length)
     d_model = check_d_model(d_model)
-    table_size = _check_table_size(table_size)
-    seed = _check_seed(seed)
-    std = _check_std(std)
+    table_size = check_table_size(table_size)
+    seed = check_seed(seed)
+    std = check_std(std)
     check_size((length, d_model), "the learned table")
     rows = min(length, table_size)
     table = np.full((length, d_model), np.nan)
@@ -94,7 +80,7 @@ def _learned_curve(length: int, d_model: int, base: float, **options) -> tuple[n
 
 
 def _learned_formula(d_model: int, base: float, *, table_size: int = DEFAULT_TABLE_SIZE, seed: int = 0) -> str:
-    d_model, table_size, seed = check_d_model(d_model), _check_table_size(table_size), _check_seed(seed)
+    d_model, table_size, seed = check_d_model(d_model), check_table_size(table_size), check_seed(seed)
     return (
         r"\mathrm{PE}_p = \begin{cases} W_{p} & p < " + str(table_size) + r" \\"
         r" \text{none (no row)} & p \ge " + str(table_size) + r" \end{cases}"

@@ -35,7 +35,9 @@ Spacing = Literal["vaswani", "tensor2tensor"]
 LAYOUTS: tuple[str, ...] = ("interleaved", "split")
 SPACINGS: tuple[str, ...] = ("vaswani", "tensor2tensor")
 
-_BLOCK = 128  # rows per block of the angle-addition fill (see _sin_cos_table)
+PHASE_BLOCK = 128
+"""Rows per block of the angle-addition fill (see _sin_cos_table): a position is split as p = a + b, a a
+multiple of PHASE_BLOCK, b below it (the table's cells, posenc.analysis, use the same split to equal it bit for bit)."""
 _CHECK_ROWS = 512  # positions rotated at a time by rotation_check (2 MiB of float64 at d_model 1024)
 
 
@@ -65,24 +67,24 @@ def wavelengths(d_model: int, base: float = 10000.0, *, spacing: Spacing = "vasw
 def _sin_cos_table(length: int, theta: np.ndarray, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
     """sin(p·θ_i) and cos(p·θ_i) for p < length, as two (length, h) arrays of ``dtype``.
 
-    Phases are float64. Each position is split as p = a + b (a a multiple of _BLOCK,
-    b < _BLOCK) and the angle-addition formulas
+    Phases are float64. Each position is split as p = a + b (a a multiple of PHASE_BLOCK,
+    b < PHASE_BLOCK) and the angle-addition formulas
         sin(pθ) = sin(aθ)cos(bθ) + cos(aθ)sin(bθ),  cos(pθ) = cos(aθ)cos(bθ) − sin(aθ)sin(bθ)
     are evaluated in float64 and rounded to ``dtype`` once, at the end. This needs
-    (length/_BLOCK + _BLOCK)·h transcendental calls instead of 2·length·h; its error
+    (length/PHASE_BLOCK + PHASE_BLOCK)·h transcendental calls instead of 2·length·h; its error
     (≈ 2e-13 at length 4096, dominated by rounding the phase itself) matches direct evaluation.
     """
     h = len(theta)
     sin_out = np.empty((length, h), dtype=dtype)
     cos_out = np.empty((length, h), dtype=dtype)
-    small = np.arange(min(_BLOCK, length), dtype=np.float64)[:, None] * theta  # (b, h)
+    small = np.arange(min(PHASE_BLOCK, length), dtype=np.float64)[:, None] * theta  # (b, h)
     sin_b, cos_b = np.sin(small), np.cos(small)
-    starts = np.arange(0, length, _BLOCK, dtype=np.float64)[:, None] * theta  # (a, h)
+    starts = np.arange(0, length, PHASE_BLOCK, dtype=np.float64)[:, None] * theta  # (a, h)
     sin_a, cos_a = np.sin(starts), np.cos(starts)
     left = np.empty_like(small)
     right = np.empty_like(small)
-    for j, start in enumerate(range(0, length, _BLOCK)):
-        n = min(_BLOCK, length - start)
+    for j, start in enumerate(range(0, length, PHASE_BLOCK)):
+        n = min(PHASE_BLOCK, length - start)
         rows = slice(start, start + n)
         np.multiply(sin_a[j], cos_b[:n], out=left[:n])
         np.multiply(cos_a[j], sin_b[:n], out=right[:n])

@@ -30,9 +30,11 @@ from posenc.checks import (
     check_int,
     check_length,
     check_magnitude,
+    check_seed,
     check_size,
+    check_std,
 )
-from posenc.schemes.absolute import DEFAULT_STD, _check_seed, _check_std
+from posenc.schemes.absolute import DEFAULT_STD
 from posenc.schemes.bias import all_offsets, bias_from, curve_from
 from posenc.schemes.scheme import Option, Scheme, latex_number
 from posenc.schemes.shaw import shaw_query
@@ -88,7 +90,7 @@ def transformer_xl_parameters(d_head: int, d_model: int, *, seed: int = 0,
     """
     d_head, d_model = _check_d_head(d_head), _check_even_d_model(d_model)
     check_size((d_head, d_model), "W_R")
-    rng, std = np.random.default_rng(_check_seed(seed)), _check_std(std)
+    rng, std = np.random.default_rng(check_seed(seed)), check_std(std)
     u, v = rng.normal(0.0, std, size=d_head), rng.normal(0.0, std, size=d_head)
     return u, v, rng.normal(0.0, std, size=(d_head, d_model))
 
@@ -170,7 +172,7 @@ def transformer_xl_position_bias(length: int, d_model: int, base: float = 10000.
     depend on the length, so a distance's value does not either (the same bits at every length).
     """
     length, d_model = check_length(length), _check_even_d_model(d_model)
-    amplitude, shift = _pair_weights(d_model, _check_seed(seed))  # (d/2,) each; checked before the cache
+    amplitude, shift = relative_sinusoid_weights(d_model, check_seed(seed))  # (d/2,) each; checked before the cache
     theta = frequencies(d_model, check_base(base))
     high = np.arange((length + SPLIT - 1) // SPLIT, dtype=np.float64)[:, None] * (SPLIT * theta) + shift  # (A, d/2)
     low = np.arange(SPLIT, dtype=np.float64)[:, None] * theta  # (SPLIT, d/2)
@@ -181,7 +183,7 @@ def transformer_xl_position_bias(length: int, d_model: int, base: float = 10000.
 
 
 @functools.lru_cache(maxsize=8)
-def _pair_weights(d_model: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def relative_sinusoid_weights(d_model: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(ρ_s, φ_s) of w = W_Rᵀ(q + v) for one (d_model, seed), read-only: drawing W_R (d × d normals) is
     most of the cost of a call, and the draw never changes (cached, bounded: 8 settings)."""
     _, v, w_r = transformer_xl_parameters(d_model, d_model, seed=seed)
@@ -203,7 +205,7 @@ def _transformer_xl_offsets(length, d_model, base, *, seed=0):
 
 def _transformer_xl_formula(d_model, base, *, seed=0):
     d, n = _check_even_d_model(d_model), latex_number(check_base(base))
-    _check_seed(seed)
+    check_seed(seed)
     return (
         r"e_{ij} = \begin{cases} \dfrac{q_i \cdot k_j + q_i \cdot W_R R_{i-j} + u \cdot k_j + v \cdot W_R R_{i-j}}"
         r"{\sqrt{%d}} & j \le i \\ -\infty & j > i \end{cases},\quad"

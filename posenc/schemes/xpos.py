@@ -34,10 +34,10 @@ from posenc.checks import (
     check_flag,
     check_length,
     check_real,
+    check_seq_len,
     check_size,
 )
-from posenc.schemes.rope.rotation import _positions, _rotate, query_key_pairs
-from posenc.schemes.rope.scalings import _check_seq_len
+from posenc.schemes.rope.rotation import broadcast_positions, query_key_pairs, rotate_pairs
 from posenc.schemes.scheme import Option, Scheme, latex_number
 
 DEFAULT_SCALE_BASE = 512.0
@@ -74,7 +74,7 @@ def xpos_theta(d: int, base: float = 10000.0) -> np.ndarray:
 
 def xpos_centre(seq_len: int) -> int:
     """⌈L/2⌉: the position whose scale is 1 (torchscale: −min_pos = (L + offset)//2 rounded up)."""
-    seq_len = _check_seq_len(seq_len)
+    seq_len = check_seq_len(seq_len)
     return -(-seq_len // 2)
 
 
@@ -92,7 +92,7 @@ def xpos_scales(positions: object, d: int, scale_base: float = DEFAULT_SCALE_BAS
     positions = check_array(positions, "positions").astype(np.float64)
     zeta, scale_base = xpos_zeta(d), check_scale_base(scale_base)
     downscale = check_flag(downscale, "downscale")
-    seq_len = _default_seq_len(positions) if seq_len is None else _check_seq_len(seq_len)
+    seq_len = _default_seq_len(positions) if seq_len is None else check_seq_len(seq_len)
     centred = positions - xpos_centre(seq_len)
     with np.errstate(over="ignore", invalid="ignore"):  # a tiny γ overflows p̂/γ: refused just below if it matters
         exponent = (-centred if downscale else centred)[..., None] / scale_base  # (…, 1)
@@ -129,11 +129,11 @@ def apply_xpos(x: np.ndarray, positions: np.ndarray | None = None, base: float =
     if x.ndim < 2:
         raise ValueError(f"x must have shape (..., length, d), at least two axes; got shape {x.shape}.")
     theta = xpos_theta(x.shape[-1], base)
-    pos = _positions(positions, x.shape[:-1])
+    pos = broadcast_positions(positions, x.shape[:-1])
     scales = xpos_scales(pos, x.shape[-1], scale_base, seq_len=seq_len, downscale=downscale)  # (…, length, d/2)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
         angles = check_finite(pos[..., None] * theta, "the angle position·θ_i")  # (…, length, d/2)
-        out = _rotate(x, np.cos(angles) * scales, np.sin(angles) * scales, "interleaved")
+        out = rotate_pairs(x, np.cos(angles) * scales, np.sin(angles) * scales, "interleaved")
         out = out.astype(x.dtype if x.dtype.kind == "f" else np.float64, copy=False)  # ints: float64
     return check_finite(out, "the rotated and scaled x")
 
