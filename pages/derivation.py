@@ -2,18 +2,18 @@
 
 One step per screen, bound to the URL (?step=1 … 9) with Previous / Next, each step one
 formula with the current d_model, n, pos, k and i substituted and the numbers posenc
-computes for it (posenc.lesson.steps, pinned by tests/test_derivation.py).
+computes for it (posenc.derivation.steps, pinned by tests/derivation/test_derivation.py).
 """
 
 import numpy as np
 import streamlit as st
 
 import posenc
-from posenc.analysis.cells import sinusoidal_cells
+from posenc.analysis.table_cells import sinusoidal_cells
+from posenc.derivation import latex as L
+from posenc.derivation import steps, torch_module
 from posenc.figures import charts
 from posenc.figures import derivation as FD
-from posenc.lesson import latex as L
-from posenc.lesson import steps, torch_module
 from posenc.schemes.scheme import Option
 from posenc.ui import binding, compute, presenter, scheme_views, sidebar
 

@@ -18,8 +18,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "posenc"
 # the only modules that import torch when they are imported: the nn.Modules, and the lab's training side
-TORCH_PARTS = ("posenc/modules/", "posenc/lab/tasks.py", "posenc/lab/model.py", "posenc/lab/positions.py",
-               "posenc/lab/train.py", "posenc/lab/extend.py", "posenc/lab/evaluate.py")
+TORCH_PARTS = ("posenc/modules/", "posenc/lab/tasks.py", "posenc/lab/model.py", "posenc/lab/schemes.py",
+               "posenc/lab/train.py", "posenc/lab/extension_training.py", "posenc/lab/evaluate.py")
 
 
 def modules() -> list[Path]:

@@ -11,11 +11,11 @@ DroPE. Nothing here is imported by ``import posenc``. The API, by module:
   TOKEN_NAMES (how to label tokens 0…12 on a map's axes: digits, "|" separator, "^" start).
 - ``posenc.lab.recipe`` (no torch): ``Recipe`` (frozen dataclass) and ``DEFAULT``, the tuned recipe;
   ``LIVE_BOUNDS``, ``live_recipe(train_max_length, steps)``, ``WORST_CASE_SECONDS`` (train your own).
-- ``posenc.lab.positions`` (torch): ``POSITIONS``, what each scheme does in the model (one entry per key of
+- ``posenc.lab.schemes`` (torch): ``POSITIONS``, what each scheme does in the model (one entry per key of
   SCHEMES: its embedding, and its attention hooks rotate / scores / bias), ``LabScheme``, ``Positions``.
 - ``posenc.lab.extension`` (no torch): stretching RoPE past L (issue 30): ``METHODS`` (none, pi, ntk, yarn,
   llama3 → posenc's RoPE scalings), ``FACTORS``, ``FINETUNE_STEPS``, ``load_extension()``, ``curves(...)``,
-  ``CLAIMS`` and ``check_claims()``; ``posenc.lab.extend`` (torch): ``base_model``, ``stretched``, ``finetune``,
+  ``CLAIMS`` and ``check_claims()``; ``posenc.lab.extension_training`` (torch): ``base_model``, ``stretched``, ``finetune``,
   ``extension_records``.
 - ``posenc.lab.train`` (torch): ``train(task, scheme, seed, recipe=DEFAULT, progress=None, should_stop=None)``
   → LabModel; ``TrainingCancelled``.

@@ -18,8 +18,8 @@ import torch
 from posenc.checks import check_int
 from posenc.lab.model import LabModel
 from posenc.lab.names import check_scheme, check_task
-from posenc.lab.positions import POSITIONS
 from posenc.lab.recipe import DEFAULT, Recipe
+from posenc.lab.schemes import POSITIONS
 from posenc.lab.tasks import make_batch
 
 

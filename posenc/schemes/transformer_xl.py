@@ -176,7 +176,7 @@ def transformer_xl_position_bias(length: int, d_model: int, base: float = 10000.
     theta = frequencies(d_model, check_base(base))
     high = np.arange((length + SPLIT - 1) // SPLIT, dtype=np.float64)[:, None] * (SPLIT * theta) + shift  # (A, d/2)
     low = np.arange(SPLIT, dtype=np.float64)[:, None] * theta  # (SPLIT, d/2)
-    # einsum's own loop, as posenc.analysis.curves: products this small gain nothing from BLAS threads
+    # einsum's own loop, as posenc.analysis.offset_curves: products this small gain nothing from BLAS threads
     grid = (np.einsum("as,bs->ab", amplitude * np.sin(high), np.cos(low), optimize=False)
             + np.einsum("as,bs->ab", amplitude * np.cos(high), np.sin(low), optimize=False))  # (A, SPLIT)
     return grid.reshape(-1)[:length] / np.sqrt(d_model)

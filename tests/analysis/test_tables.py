@@ -3,12 +3,12 @@
 import pytest
 
 import posenc
-from posenc.analysis import cells, curves, properties
+from posenc.analysis import offset_curves, properties, table_cells
 
 TABLES = {
-    "curves.OFFSET_CURVES": curves.OFFSET_CURVES,
-    "cells.TABLE_CELLS": cells.TABLE_CELLS,
-    "cells.COLUMN_WAVELENGTHS": cells.COLUMN_WAVELENGTHS,
+    "offset_curves.OFFSET_CURVES": offset_curves.OFFSET_CURVES,
+    "table_cells.TABLE_CELLS": table_cells.TABLE_CELLS,
+    "table_cells.COLUMN_WAVELENGTHS": table_cells.COLUMN_WAVELENGTHS,
     "properties.ENCODINGS": properties.ENCODINGS,
     "properties.MEASURED_ON": properties.MEASURED_ON,
 }
@@ -26,11 +26,11 @@ def test_the_entries_are_callable(name):
 
 def test_an_unknown_scheme_is_named():
     with pytest.raises(ValueError, match="Unknown scheme 'nothing'"):
-        curves.offset_curve("nothing", 8, 8, 1e4)
+        offset_curves.offset_curve("nothing", 8, 8, 1e4)
     with pytest.raises(ValueError, match="Unknown scheme"):
-        cells.column_wavelengths("nothing", 8, 1e4)
+        table_cells.column_wavelengths("nothing", 8, 1e4)
 
 
 def test_column_periods_are_the_sinusoidal_table_s_alone():
-    periodic = [key for key in posenc.SCHEMES if cells.column_wavelengths(key, 16, 1e4) is not None]
+    periodic = [key for key in posenc.SCHEMES if table_cells.column_wavelengths(key, 16, 1e4) is not None]
     assert periodic == ["sinusoidal"]

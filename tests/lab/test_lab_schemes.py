@@ -5,8 +5,8 @@ import torch
 
 from posenc.lab.model import LabModel
 from posenc.lab.names import SCHEMES
-from posenc.lab.positions import POSITIONS, Positions, Rotary, Sizes
 from posenc.lab.recipe import Recipe
+from posenc.lab.schemes import POSITIONS, Positions, Rotary, Sizes
 
 SMALL = Recipe(d_model=32, layers=1, heads=2, steps=1, warmup_steps=1, train_max_length=4, test_max_length=8)
 SIZES = Sizes(d_model=32, heads=2, head_dim=16, max_tokens=18, train_tokens=10)

@@ -1,11 +1,11 @@
-"""Tables evaluated only at the cells a chart shows, and offset curves without the full table.
+"""A table's cells, computed only where a chart shows them.
 
 A heatmap a few hundred pixels wide shows at most 256 × 256 cells of a table that can be
 4096 × 1024 (32 MiB in float64). The functions here compute exactly those cells, with the
 same arithmetic as the full table, so a chart holds the table's own values
 (``table_cells(...) == scheme.table(...)[np.ix_(rows, cols)]``, bit for bit for the
-sinusoidal and learned tables), and the offset curve every scheme shares through a route
-that never builds the table.
+sinusoidal and learned tables); and the period of each column, which says which columns a
+thinned chart cannot draw faithfully. Offset curves are :mod:`posenc.analysis.offset_curves`'.
 """
 
 from __future__ import annotations
