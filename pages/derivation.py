@@ -9,12 +9,12 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from posenc.analysis.table_cells import sinusoidal_cells
 from posenc.derivation import latex as L
 from posenc.derivation import steps, torch_module
 from posenc.figures import charts
 from posenc.figures import derivation as FD
 from posenc.schemes.scheme import Option
+from posenc.schemes.sinusoidal import sinusoidal_cells
 from posenc.ui import binding, compute, presenter, scheme_views, sidebar
 
 STEP_COUNT = len(steps.STEPS)

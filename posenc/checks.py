@@ -217,6 +217,18 @@ def check_array(values: object, name: str, *, min_ndim: int = 0, max_ndim: int |
     return array
 
 
+def check_indices(values: object, size: int | None, name: str) -> np.ndarray:
+    """Whole numbers ≥ 0 (and < ``size`` when given) as an int64 array, or a ValueError."""
+    array = np.asarray(values)
+    if array.ndim != 1 or (array.size and array.dtype.kind not in "iu"):
+        raise ValueError(f"{name} must be a list of whole numbers; got {values!r}.")
+    array = array.astype(np.int64)
+    if array.size and (array.min() < 0 or (size is not None and array.max() >= size)):
+        bound = f" and below {size}" if size is not None else ""
+        raise ValueError(f"{name} must be at least 0{bound}; got {array.min()} … {array.max()}.")
+    return array
+
+
 def check_finite(values: np.ndarray, what: str) -> np.ndarray:
     """Refuse a result that overflowed (±inf) or is undefined (NaN) instead of returning it."""
     if not np.isfinite(values).all():

@@ -19,9 +19,15 @@ import numpy as np
 
 from posenc.analysis.distances import offset_spread
 from posenc.analysis.similarity import similarity_matrix
-from posenc.analysis.table_cells import sinusoidal_cells
 from posenc.checks import check_int
-from posenc.schemes.sinusoidal import apply_rotation, frequencies, rotation_blocks, rotation_matrix, sinusoidal
+from posenc.schemes.sinusoidal import (
+    apply_rotation,
+    frequencies,
+    rotation_blocks,
+    rotation_matrix,
+    sinusoidal,
+    sinusoidal_cells,
+)
 
 STEPS: tuple[str, ...] = (
     "The formula, and the first rows of PE",

@@ -16,15 +16,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc.checks import check_d_model, check_length, check_seed, check_size, check_std, check_table_size
+from posenc.checks import (
+    check_d_model,
+    check_indices,
+    check_int,
+    check_length,
+    check_seed,
+    check_size,
+    check_std,
+    check_table_size,
+)
 from posenc.schemes.offsets import offset_similarity
-from posenc.schemes.scheme import Option, Scheme
+from posenc.schemes.scheme import Option, Scheme, Setting
 
 DEFAULT_TABLE_SIZE = 512
 """Rows of the learned table by default: BERT's 512 (GPT-2 has 1024), small enough
 that the app's length slider can reach past it and show where the table ends."""
 DEFAULT_STD = 0.02
 """The standard deviation of the initial table in BERT and GPT-2."""
+_ROW_CHUNK = 256  # rows of the learned table drawn at a time by learned_cells (bounded memory at 4096 × 1024)
 
 
 def learned_absolute(
@@ -105,6 +115,35 @@ def _nope_formula(d_model: int, base: float) -> str:
     return r"\mathrm{PE}_p = \mathbf{0} \in \mathbb{R}^{" + str(d_model) + r"}\quad\text{(nothing is added)}"
 
 
+def learned_cells(positions: object, dims: object, d_model: int, *, table_size: int = DEFAULT_TABLE_SIZE,
+                  seed: int = 0, std: float = DEFAULT_STD) -> np.ndarray:
+    """W[positions][:, dims] of :func:`posenc.learned_absolute` (NaN past the table), drawn in chunks.
+
+    The rows come from the same generator stream, row after row, so they equal the full
+    table's; only the rows up to the last one asked for are drawn, ``_ROW_CHUNK`` at a time.
+    """
+    d_model = check_d_model(d_model)
+    table_size = check_int(table_size, "table_size", minimum=1, meaning="the number of learned positions")
+    positions, dims = check_indices(positions, None, "positions"), check_indices(dims, d_model, "dims")
+    out = np.full((len(positions), len(dims)), np.nan)
+    inside = positions < table_size
+    needed = int(positions[inside].max()) + 1 if inside.any() else 0
+    rng = np.random.default_rng(check_seed(seed))
+    for start in range(0, needed, _ROW_CHUNK):
+        rows = rng.normal(0.0, std, size=(min(_ROW_CHUNK, needed - start), d_model))
+        hit = inside & (positions >= start) & (positions < start + len(rows))
+        out[hit] = rows[positions[hit] - start][:, dims]
+    return out
+
+
+def _learned_cells(setting: Setting, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    return learned_cells(rows, cols, setting.d_model, **setting.options)
+
+
+def _nope_cells(setting: Setting, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    return np.zeros((len(rows), len(cols)))
+
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="learned",
@@ -115,6 +154,7 @@ SCHEMES: tuple[Scheme, ...] = (
         offset_curve=_learned_curve,
         curve_label="mean PE[i]·PE[i+Δ] over valid i (untrained table)",
         table=_learned_table,
+        cells=_learned_cells,
         options=(
             Option(
                 "table_size", "Table size (learned positions)", DEFAULT_TABLE_SIZE, 1, 4096,
@@ -132,5 +172,6 @@ SCHEMES: tuple[Scheme, ...] = (
         offset_curve=_nope_curve,
         curve_label="PE[i]·PE[i+Δ] (always 0)",
         table=_nope_table,
+        cells=_nope_cells,
     ),
 )

@@ -24,11 +24,12 @@ from posenc.checks import (
     check_d_model,
     check_finite,
     check_float_dtype,
+    check_indices,
     check_int,
     check_length,
     check_size,
 )
-from posenc.schemes.scheme import Option, Scheme, latex_number
+from posenc.schemes.scheme import Option, Scheme, Setting, latex_number
 
 Layout = Literal["interleaved", "split"]
 Spacing = Literal["vaswani", "tensor2tensor"]
@@ -277,6 +278,50 @@ def _offset_curve(length: int, d_model: int, base: float, **options: str) -> tup
     return offset_similarity(_table(length, d_model, base, **options))
 
 
+def _pair_of_columns(dims: np.ndarray, d_model: int, layout: str) -> tuple[np.ndarray, np.ndarray]:
+    """(pair i, is cosine) of each column: interleaved 2i → sin θ_i, 2i+1 → cos θ_i; split i → sin, d/2+i → cos."""
+    if layout == "split":
+        if d_model % 2:
+            raise ValueError(f"The split layout needs an even d_model; got {d_model}.")
+        half = d_model // 2
+        return dims % half, dims >= half
+    if layout != "interleaved":
+        raise ValueError(f"layout must be 'interleaved' or 'split'; got {layout!r}.")
+    return dims // 2, dims % 2 == 1
+
+
+def sinusoidal_cells(positions: object, dims: object, d_model: int, base: float = 10000.0, *,
+                     layout: str = "interleaved", spacing: str = "vaswani") -> np.ndarray:
+    """PE[positions][:, dims] of :func:`posenc.sinusoidal` (arXiv:1706.03762) without the full table.
+
+        PE[p, 2i] = sin(p·θ_i),  PE[p, 2i+1] = cos(p·θ_i)   (split: PE[p, i], PE[p, d/2+i])
+
+    With the table's own arithmetic: p = a + b (a a multiple of the block, b below it) and
+    sin(pθ) = sin(aθ)cos(bθ) + cos(aθ)sin(bθ), cos(pθ) = cos(aθ)cos(bθ) − sin(aθ)sin(bθ)
+    in float64, so every cell equals the table's bit for bit. Shape (len(positions), len(dims)).
+    """
+    d_model = check_d_model(d_model)
+    positions, dims = check_indices(positions, None, "positions"), check_indices(dims, d_model, "dims")
+    pair, is_cos = _pair_of_columns(dims, d_model, layout)
+    theta = frequencies(d_model, check_base(base), spacing=spacing)[pair]  # (c,)
+    starts, a = np.unique(positions // PHASE_BLOCK * PHASE_BLOCK, return_inverse=True)  # each distinct a and b once:
+    offsets, b = np.unique(positions % PHASE_BLOCK, return_inverse=True)  # few of them for nearby positions
+    phase_a, phase_b = starts.astype(np.float64)[:, None] * theta, offsets.astype(np.float64)[:, None] * theta
+    sin_a, cos_a, sin_b, cos_b = np.sin(phase_a)[a], np.cos(phase_a)[a], np.sin(phase_b)[b], np.cos(phase_b)[b]
+    return np.where(is_cos, cos_a * cos_b - sin_a * sin_b, sin_a * cos_b + cos_a * sin_b)
+
+
+def _cells(setting: Setting, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    return sinusoidal_cells(rows, cols, setting.d_model, setting.base, **setting.options)
+
+
+def _column_wavelengths(setting: Setting) -> np.ndarray:
+    """2π/θ_i of the pair i of every column (interleaved 2i, 2i+1 → i; split i, d/2 + i → i)."""
+    d_model = check_d_model(setting.d_model)
+    pair, _ = _pair_of_columns(np.arange(d_model), d_model, str(setting.options.get("layout", "interleaved")))
+    return 2.0 * np.pi / frequencies(d_model, setting.base, spacing=str(setting.options.get("spacing", "vaswani")))[pair]
+
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="sinusoidal",
@@ -287,6 +332,8 @@ SCHEMES: tuple[Scheme, ...] = (
         offset_curve=_offset_curve,
         curve_label="mean similarity PE[i]·PE[i+Δ]",
         table=_table,
+        cells=_cells,
+        column_wavelengths=_column_wavelengths,
         value_range=(-1.0, 1.0),
         options=(
             Option("layout", "layout", "interleaved", choices=LAYOUTS,

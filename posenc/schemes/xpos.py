@@ -224,6 +224,7 @@ SCHEMES: tuple[Scheme, ...] = (
         formula=_formula,
         offset_curve=_offset_curve,
         rotate=_rotate_as_entry,
+        measured_on="ζ^(p̂/γ)·R_p·(1, …, 1): the all-ones query rotated and scaled to p, p̂ = p − ⌈L/2⌉",
         curve_label="q'·k' / d_model for q = k = (1, …, 1), key at offset j − i from the query "
                     "(RoPE's score times ζ_i^(−(j − i)/γ) per pair: it decays for keys before the query)",
         options=(

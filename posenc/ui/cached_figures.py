@@ -14,6 +14,7 @@ import posenc.schemes.offsets
 from posenc.analysis import offset_curves, table_cells
 from posenc.figures import animations, charts, heatmaps
 from posenc.schemes.scheme import Option
+from posenc.schemes.sinusoidal import sinusoidal_cells
 from posenc.ui.binding import bound_control
 from posenc.ui.compute import offset_bias, offset_curve, rotation_check, shared_figure
 from posenc.ui.sidebar import Controls
@@ -134,7 +135,7 @@ def score_at(scheme: str, length: int, d_model: int, base: float, options: tuple
 def rotation_vectors(d_model: int, base: float, spacing: str, pos: int, k: int):
     """(figure of PE[pos], M_k·PE[pos], PE[pos+k]; figure of their residual per dimension; max residual)."""
     dims = np.arange(d_model)
-    start, target = table_cells.sinusoidal_cells([pos, pos + k], dims, d_model, base, spacing=spacing)  # rows pos, pos+k
+    start, target = sinusoidal_cells([pos, pos + k], dims, d_model, base, spacing=spacing)  # rows pos, pos+k
     predicted = posenc.apply_rotation(k, start[None, :], base, spacing=spacing)[0]
     vectors = charts.vectors_chart(dims, {f"PE[{pos}]": start, f"M_k·PE[{pos}]": predicted,
                                            f"PE[{pos + k}]": target},
@@ -161,7 +162,7 @@ def residual_figure(length: int, d_model: int, base: float, k: int, spacing: str
 def phasor_figure(d_model: int, base: float, spacing: str, pos: int, k: int, pairs: tuple):
     """Unit circles of the chosen (sin, cos) pairs at pos and pos+k."""
     idx = np.array(pairs)
-    start, end = table_cells.sinusoidal_cells([pos, pos + k], np.stack([2 * idx, 2 * idx + 1], axis=1).ravel(), d_model,
+    start, end = sinusoidal_cells([pos, pos + k], np.stack([2 * idx, 2 * idx + 1], axis=1).ravel(), d_model,
                                         base, spacing=spacing).reshape(2, len(idx), 2)  # (sin, cos) of each pair
     angles = k * posenc.frequencies(d_model, base, spacing=spacing)[idx]
     return charts.phasor_chart(list(pairs), start, end, angles, pos=pos, k=k)
@@ -280,7 +281,7 @@ def clock_figure(d_model: int, base: float, spacing: str, length: int):
     table's own cells, for positions 0 … min(length, MAX_CLOCK_FRAMES) − 1."""
     pairs = animations.clock_pairs(d_model // 2)
     positions = np.arange(min(length, animations.MAX_CLOCK_FRAMES))
-    values = table_cells.sinusoidal_cells(positions, np.stack([2 * pairs, 2 * pairs + 1], axis=1).ravel(), d_model, base,
+    values = sinusoidal_cells(positions, np.stack([2 * pairs, 2 * pairs + 1], axis=1).ravel(), d_model, base,
                                     spacing=spacing)  # (positions, 2·pairs): sin, cos of each pair
     thetas = posenc.frequencies(d_model, base, spacing=spacing)[pairs]
     return animations.clock_animation(positions, pairs, values[:, 1::2], values[:, 0::2], thetas,
@@ -322,9 +323,9 @@ def rotation_sweep_figure(d_model: int, base: float, spacing: str, pos: int, len
     MAX_SWEEP_FRAMES and pos + K < length; at most MAX_SWEEP_DIMENSIONS dimensions drawn, whole pairs."""
     offsets = np.arange(min(length - pos, animations.MAX_SWEEP_FRAMES))
     every = np.arange(d_model)
-    start = table_cells.sinusoidal_cells([pos], every, d_model, base, spacing=spacing)  # (1, d_model)
+    start = sinusoidal_cells([pos], every, d_model, base, spacing=spacing)  # (1, d_model)
     rotated = np.concatenate([posenc.apply_rotation(int(k), start, base, spacing=spacing) for k in offsets])
-    targets = table_cells.sinusoidal_cells(pos + offsets, every, d_model, base, spacing=spacing)  # (offsets, d_model)
+    targets = sinusoidal_cells(pos + offsets, every, d_model, base, spacing=spacing)  # (offsets, d_model)
     dims = heatmaps.thin_index(d_model, animations.MAX_SWEEP_DIMENSIONS, group=2)
     note = heatmaps.stride_note(dims, d_model, "dimension", group=2)
     return animations.rotation_animation(dims, start[0, dims], offsets, rotated[:, dims], targets[:, dims], pos=pos,

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 import posenc
 from library_fuzz import finite_array, fuzz
 from posenc.analysis import table_cells
+from posenc.schemes.absolute import learned_cells
+from posenc.schemes.sinusoidal import sinusoidal_cells
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")  # an overflow warning is a silent inf: fail
 
@@ -42,7 +44,7 @@ def check_sinusoidal(result, a):
 
 
 test_sinusoidal_cells = fuzz(
-    table_cells.sinusoidal_cells, dict(positions=picks(LENGTH), dims=picks(D_MODEL), d_model=st.just(D_MODEL), base=BASES),
+    sinusoidal_cells, dict(positions=picks(LENGTH), dims=picks(D_MODEL), d_model=st.just(D_MODEL), base=BASES),
     check_sinusoidal,
 )
 
@@ -56,7 +58,7 @@ def check_learned(result, a):
 
 
 test_learned_cells = fuzz(
-    table_cells.learned_cells, dict(positions=picks(LENGTH), dims=picks(D_MODEL), d_model=st.just(D_MODEL),
+    learned_cells, dict(positions=picks(LENGTH), dims=picks(D_MODEL), d_model=st.just(D_MODEL),
                               table_size=st.integers(1, 40), seed=st.integers(0, 2**32)),
     check_learned,
 )

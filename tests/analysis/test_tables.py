@@ -1,27 +1,49 @@
-"""One scheme, one entry (issue 29): each table of posenc.analysis has every registry key, and nothing else."""
+"""One scheme, one record (issues 29, 36): what the analysis reads of a scheme is on its registry entry,
+filled in by family where the entry leaves it out; offset_curves' table still has every registry key."""
 
+import numpy as np
 import pytest
 
 import posenc
-from posenc.analysis import offset_curves, properties, table_cells
+from posenc.analysis import offset_curves, table_cells
+from posenc.schemes.scheme import Setting
 
 TABLES = {
     "offset_curves.OFFSET_CURVES": offset_curves.OFFSET_CURVES,
-    "table_cells.TABLE_CELLS": table_cells.TABLE_CELLS,
-    "table_cells.COLUMN_WAVELENGTHS": table_cells.COLUMN_WAVELENGTHS,
-    "properties.ENCODINGS": properties.ENCODINGS,
-    "properties.MEASURED_ON": properties.MEASURED_ON,
+    "offset_curves.OFFSET_CURVES_AT": offset_curves.OFFSET_CURVES_AT,
 }
 
 
 @pytest.mark.parametrize("name", TABLES)
 def test_every_scheme_has_one_entry(name):
     assert set(TABLES[name]) == set(posenc.SCHEMES), name
-
-
-@pytest.mark.parametrize("name", [n for n in TABLES if n != "properties.MEASURED_ON"])
-def test_the_entries_are_callable(name):
     assert all(callable(entry) for entry in TABLES[name].values())
+
+
+@pytest.mark.parametrize("key", posenc.SCHEMES)
+def test_every_scheme_has_its_analysis_facts(key):
+    scheme = posenc.SCHEMES[key]
+    assert callable(scheme.encoding) and callable(scheme.column_wavelengths)
+    assert isinstance(scheme.measured_on, str) and scheme.measured_on
+    assert (scheme.cells is not None) == (scheme.family == "absolute"), "cells: absolute schemes alone"
+
+
+def test_a_family_default_is_filled_in_and_an_entry_overrides_it():
+    assert posenc.SCHEMES["rope"].measured_on == "R_p·(1, …, 1): the all-ones vector rotated to p"
+    assert posenc.SCHEMES["xpos"].measured_on.startswith("ζ^(p̂/γ)")
+    setting = Setting(6, 4, 1e4, posenc.SCHEMES["rope"].defaults())
+    np.testing.assert_array_equal(posenc.SCHEMES["rope"].encoding(setting, np.arange(6)),
+                                  posenc.apply_rope(np.ones((6, 4)), np.arange(6), 1e4, seq_len=6))
+    with pytest.raises(ValueError, match="adds no vector per position"):
+        posenc.SCHEMES["alibi"].encoding(Setting(6, 4, 1e4, posenc.SCHEMES["alibi"].defaults()), np.arange(6))
+
+
+def test_a_setting_is_read_only():
+    setting = Setting(8, 4, 1e4, {"layout": "split"})
+    with pytest.raises(TypeError):
+        setting.options["layout"] = "interleaved"
+    with pytest.raises(AttributeError):
+        setting.length = 9
 
 
 def test_an_unknown_scheme_is_named():

@@ -9,6 +9,7 @@ from apptest_helpers import charts, run
 from plotly_data import decode, sent
 from posenc.analysis import offset_curves, table_cells
 from posenc.figures import heatmaps
+from posenc.schemes.sinusoidal import sinusoidal_cells
 from posenc.ui import cached_figures
 
 
@@ -32,7 +33,7 @@ def test_sinusoidal_cells_equal_the_table_bit_for_bit(length, d_model, base, opt
     got = table_cells.table_cells("sinusoidal", length, d_model, base, rows, cols, **options)
     np.testing.assert_array_equal(got, table[np.ix_(rows, cols)])
     thin = heatmaps.thin_index(length)
-    np.testing.assert_array_equal(table_cells.sinusoidal_cells(thin, np.arange(d_model), d_model, base, **options),
+    np.testing.assert_array_equal(sinusoidal_cells(thin, np.arange(d_model), d_model, base, **options),
                                   table[thin])
 
 
