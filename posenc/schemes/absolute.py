@@ -26,7 +26,7 @@ from posenc.checks import (
     check_std,
     check_table_size,
 )
-from posenc.schemes.offsets import offset_similarity
+from posenc.schemes.offsets import all_offsets, offset_similarity
 from posenc.schemes.scheme import Option, Scheme, Setting
 
 DEFAULT_TABLE_SIZE = 512
@@ -144,6 +144,43 @@ def _nope_cells(setting: Setting, rows: np.ndarray, cols: np.ndarray) -> np.ndar
     return np.zeros((len(rows), len(cols)))
 
 
+def learned_similarity(length: int, d_model: int, base: float = 10000.0, **options: object,
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """The learned table's mean PE[i]·PE[i+Δ] over defined rows: only the rows the table has
+    (NaN for offsets no pair of them reaches), instead of the full length, 64 columns at a time."""
+    length = check_length(length)
+    rows = min(length, int(options.get("table_size", DEFAULT_TABLE_SIZE)))
+    table = _learned_table(rows, d_model, base, **options)
+    # the sums over dimensions add up block by block, and the counts of defined pairs are the same
+    # in every block: the mean over all columns is the sum of the blocks' means (FFT memory bounded)
+    inside = sum(offset_similarity(table[:, start:start + 64])[1] for start in range(0, table.shape[1], 64))
+    values = np.full(2 * length - 1, np.nan) if length else np.zeros(0)
+    values[length - rows: length + rows - 1] = inside
+    return all_offsets(length), values
+
+
+def _learned_similarity_every_offset(setting: Setting) -> tuple[np.ndarray, np.ndarray]:
+    return learned_similarity(setting.length, setting.d_model, setting.base, **setting.options)
+
+
+def _learned_at(setting: Setting, offsets: np.ndarray) -> np.ndarray:
+    """The rows the table has (at most table_size ≤ 4096, by the registry's own route); NaN past them."""
+    table_size = check_int(setting.options["table_size"], "table_size", minimum=1,
+                           meaning="the number of learned positions")
+    rows = min(setting.length, table_size)
+    _, values = learned_similarity(rows, setting.d_model, setting.base, table_size=table_size,
+                                   seed=setting.options["seed"])  # offsets −(rows − 1) … rows − 1
+    result = np.full(len(offsets), np.nan)
+    hit = np.abs(offsets) < rows
+    result[hit] = values[offsets[hit] + rows - 1]
+    return result
+
+
+def _nope_at(setting: Setting, offsets: np.ndarray) -> np.ndarray:
+    check_d_model(setting.d_model)
+    return np.zeros(len(offsets))
+
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="learned",
@@ -155,6 +192,8 @@ SCHEMES: tuple[Scheme, ...] = (
         curve_label="mean PE[i]·PE[i+Δ] over valid i (untrained table)",
         table=_learned_table,
         cells=_learned_cells,
+        offset_curve_fast=_learned_similarity_every_offset,
+        offset_curve_at=_learned_at,
         options=(
             Option(
                 "table_size", "Table size (learned positions)", DEFAULT_TABLE_SIZE, 1, 4096,
@@ -173,5 +212,6 @@ SCHEMES: tuple[Scheme, ...] = (
         curve_label="PE[i]·PE[i+Δ] (always 0)",
         table=_nope_table,
         cells=_nope_cells,
+        offset_curve_at=_nope_at,
     ),
 )

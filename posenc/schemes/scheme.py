@@ -91,6 +91,14 @@ class Scheme:
     What the analysis reads, each a function of a :class:`Setting` (the options complete), filled in
     by family when the entry leaves it out:
 
+    - ``offset_curve_at(setting, offsets)``: ``offset_curve``'s values at chosen whole offsets only
+      (|Δ| < length, as far as 2^24), (len(offsets),) float64, from the curve's formula per offset, with
+      no table nor length × length matrix (every entry states it);
+    - ``offset_curve_fast(setting)``: ``offset_curve``'s (offsets, values) by a faster route, the same
+      numbers to rounding (a closed form; by default ``offset_curve`` itself);
+    - ``checks_own_options``: its callables name an unknown option themselves (RoPE's accept the
+      parameters of every scaling), so :func:`posenc.analysis.offset_curves.offset_curve_at` leaves them to it;
+
     - ``cells(setting, rows, cols)``: ``table(...)[np.ix_(rows, cols)]`` as float64, rows and cols checked
       (absolute schemes; by default cut from the built table);
     - ``column_wavelengths(setting)``: the period 2π/θ of each column of the table, (d_model,), or None
@@ -114,19 +122,27 @@ class Scheme:
     rotate: Callable[..., np.ndarray] | None = None
     options: tuple[Option, ...] = field(default=())
     value_range: tuple[float, float] | None = None  # fixed colour range of the table, e.g. (−1, 1)
+    offset_curve_at: Callable[[Setting, np.ndarray], np.ndarray] | None = None
+    offset_curve_fast: Callable[[Setting], tuple[np.ndarray, np.ndarray]] | None = None
+    checks_own_options: bool = False
     cells: Callable[[Setting, np.ndarray, np.ndarray], np.ndarray] | None = None
     column_wavelengths: Callable[[Setting], np.ndarray | None] = _no_period
     encoding: Callable[[Setting, np.ndarray], np.ndarray] | None = None
     measured_on: str = ""
 
     def __post_init__(self) -> None:
-        family_default = {"cells": self._cells_of_table if self.family == "absolute" else None,
+        if self.offset_curve_at is None:
+            raise ValueError(f"The scheme {self.key!r} has no offset_curve_at: its curve at chosen offsets.")
+        family_default = {"offset_curve_fast": self._registry_curve,"cells": self._cells_of_table if self.family == "absolute" else None,
                           "encoding": {"absolute": self._table_rows, "rotary": self._rotated_ones,
                                        "bias": self._no_vector}[self.family],
                           "measured_on": _MEASURED_ON[self.family]}
         for name, value in family_default.items():
             if not getattr(self, name):
                 object.__setattr__(self, name, value)
+
+    def _registry_curve(self, setting: Setting) -> tuple[np.ndarray, np.ndarray]:
+        return self.offset_curve(setting.length, setting.d_model, setting.base, **setting.options)
 
     def _cells_of_table(self, setting: Setting, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         table = self.table(setting.length, setting.d_model, setting.base, **setting.options)

@@ -23,11 +23,11 @@ from posenc.checks import (
 )
 from posenc.schemes.bias import (
     SEED_OPTION,
-    all_offsets,
     bias_from,
     curve_from,
 )
-from posenc.schemes.scheme import Option, Scheme
+from posenc.schemes.offsets import all_offsets
+from posenc.schemes.scheme import Option, Scheme, Setting
 
 
 def _check_d_head(d_head: object) -> int:
@@ -109,11 +109,21 @@ def _shaw_formula(d_model, base, *, max_relative_position=16, seed=0):
     )
 
 
+def _shaw_at(setting: Setting, offsets: np.ndarray) -> np.ndarray:
+    """q·a_clip(Δ, k)/√d for the seeded unit query (Shaw et al., arXiv:1803.02155)."""
+    d_model, options = check_d_model(setting.d_model), setting.options
+    scores = (shaw_embeddings(options["max_relative_position"], d_model, seed=options["seed"])
+              @ shaw_query(d_model, seed=options["seed"]))  # (2k+1,)
+    k = len(scores) // 2  # max_relative_position, checked by shaw_embeddings
+    return scores[np.clip(offsets, -k, k) + k] / np.sqrt(d_model)
+
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="shaw", label="Relative, Shaw et al.", family="bias", paper="Shaw et al. 2018, arXiv:1803.02155",
         formula=_shaw_formula, offset_curve=curve_from(_shaw_offsets), bias=bias_from(_shaw_offsets),
         offset_bias=_shaw_offsets,
+        offset_curve_at=_shaw_at,
         curve_label="q·a_clip(Δ)/√d for one fixed unit query (untrained vectors)",
         options=(Option("max_relative_position", "Clipping distance k", 16, 0, 256,
                         help="Offsets beyond ±k share the vectors a_−k and a_k."), SEED_OPTION),

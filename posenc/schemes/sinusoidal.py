@@ -11,6 +11,7 @@ and the rotation that links positions a fixed offset k apart:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -29,6 +30,7 @@ from posenc.checks import (
     check_length,
     check_size,
 )
+from posenc.schemes.offsets import all_offsets, cosine_sums, cosine_sums_every_offset, offset_similarity
 from posenc.schemes.scheme import Option, Scheme, Setting, latex_number
 
 Layout = Literal["interleaved", "split"]
@@ -273,8 +275,6 @@ def _table(length: int, d_model: int, base: float, *, layout: Layout = "interlea
 
 
 def _offset_curve(length: int, d_model: int, base: float, **options: str) -> tuple[np.ndarray, np.ndarray]:
-    from posenc.schemes.offsets import offset_similarity
-
     return offset_similarity(_table(length, d_model, base, **options))
 
 
@@ -322,6 +322,62 @@ def _column_wavelengths(setting: Setting) -> np.ndarray:
     return 2.0 * np.pi / frequencies(d_model, setting.base, spacing=str(setting.options.get("spacing", "vaswani")))[pair]
 
 
+def _unpaired_sine(offsets: np.ndarray, length: int, theta: float) -> np.ndarray:
+    """The mean over i < n = L − |Δ| of sin(iθ)·sin((i + |Δ|)θ) (an odd d_model's last column, a sine alone):
+    sin a·sin b = ½(cos(a − b) − cos(a + b)) and Σ_{i<n} cos((2i + |Δ|)θ) = sin(nθ)·cos((n − 1 + |Δ|)θ)/sin θ
+    (a Dirichlet sum) give ½cos(Δθ) − sin(nθ)·cos((n − 1 + |Δ|)θ) / (2n·sin θ)."""
+    distance = np.abs(offsets).astype(np.float64)
+    n = length - distance  # ≥ 1: the offsets are checked below the length
+    sine = math.sin(theta)
+    if sine == 0.0:  # θ = 0 (an underflowed frequency): the column is all zeros
+        return np.zeros(len(offsets))
+    return 0.5 * np.cos(distance * theta) - np.sin(n * theta) * np.cos((n - 1 + distance) * theta) / (2.0 * n * sine)
+
+
+def sinusoidal_similarity_at(offsets: np.ndarray, length: int, d_model: int, base: float = 10000.0, *,
+                             layout: str = "interleaved", spacing: str = "vaswani",
+                             every: bool = False) -> np.ndarray:
+    """Mean over i of PE[i]·PE[i+Δ] of the sinusoidal table at each offset, from its frequencies.
+
+    Each (sin, cos) pair contributes sin(iθ)sin((i+Δ)θ) + cos(iθ)cos((i+Δ)θ) = cos(Δθ), the same for every
+    i, so s(Δ) = Σ_i cos(Δθ_i) (Vaswani et al. 2017, arXiv:1706.03762, §3.5). With an odd d_model the last
+    column (a sine without its cosine) is added: averaged directly (``every``: the offsets are every offset
+    of the length) or by :func:`_unpaired_sine`'s closed form.
+    """
+    d_model = check_d_model(d_model)
+    if layout not in ("interleaved", "split"):
+        raise ValueError(f"layout must be 'interleaved' or 'split'; got {layout!r}.")
+    if layout == "split" and d_model % 2:
+        raise ValueError(f"The split layout needs an even d_model; got {d_model}.")
+    theta = frequencies(d_model, base, spacing=spacing)
+    sums = cosine_sums_every_offset if every else cosine_sums
+    values = sums(offsets, theta[: d_model // 2])
+    if d_model % 2 == 0:
+        return values
+    if every:
+        last = np.sin(np.arange(length) * theta[-1])[:, None]  # the unpaired sine column
+        return values + offset_similarity(last)[1]
+    return values + _unpaired_sine(offsets, length, float(theta[-1]))
+
+
+def sinusoidal_similarity(length: int, d_model: int, base: float = 10000.0, **options: object,
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets Δ, mean over i of PE[i]·PE[i+Δ]) of the sinusoidal table at every offset of ``length``."""
+    length, d_model = check_length(length), check_d_model(d_model)
+    offsets = all_offsets(length)
+    return offsets, sinusoidal_similarity_at(offsets, length, d_model, base, every=True, **options)
+
+
+def _similarity_every_offset(setting: Setting) -> tuple[np.ndarray, np.ndarray]:
+    return sinusoidal_similarity(setting.length, setting.d_model, setting.base, **setting.options)
+
+
+def _similarity_at(setting: Setting, offsets: np.ndarray) -> np.ndarray:
+    options = setting.options
+    return sinusoidal_similarity_at(offsets, setting.length, setting.d_model, setting.base,
+                                    layout=options["layout"], spacing=options["spacing"])
+
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="sinusoidal",
@@ -330,6 +386,8 @@ SCHEMES: tuple[Scheme, ...] = (
         paper="Vaswani et al. 2017, arXiv:1706.03762",
         formula=lambda d_model, base, **o: sinusoidal_formula(d_model, base, **o),
         offset_curve=_offset_curve,
+        offset_curve_fast=_similarity_every_offset,
+        offset_curve_at=_similarity_at,
         curve_label="mean similarity PE[i]·PE[i+Δ]",
         table=_table,
         cells=_cells,

@@ -29,13 +29,13 @@ from posenc.schemes.bias import (
     DIRECTION_OPTION,
     HEADS_OPTION,
     SEED_OPTION,
-    all_offsets,
     bias_from,
     check_heads,
     curve_from,
     is_causal,
 )
-from posenc.schemes.scheme import Option, Scheme
+from posenc.schemes.offsets import all_offsets
+from posenc.schemes.scheme import Option, Scheme, Setting
 
 
 def t5_relative_bucket(
@@ -156,11 +156,21 @@ def _t5_formula(d_model, base, *, num_heads=8, num_buckets=32, max_distance=128,
     )
 
 
+def _t5_at(setting: Setting, offsets: np.ndarray) -> np.ndarray:
+    """b[bucket(Δ), 0]: head 0's learned scalar of the offset's bucket (Raffel et al., arXiv:1910.10683)."""
+    check_d_model(setting.d_model)
+    options = setting.options
+    index = t5_relative_bucket(offsets, bidirectional=not is_causal(options["direction"]),
+                               num_buckets=options["num_buckets"], max_distance=options["max_distance"])
+    return t5_bucket_values(options["num_buckets"], options["num_heads"], seed=options["seed"])[index, 0]
+
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="t5", label="T5 relative bias", family="bias", paper="Raffel et al. 2019, arXiv:1910.10683",
         formula=_t5_formula, offset_curve=curve_from(_t5_offsets), bias=bias_from(_t5_offsets),
         offset_bias=_t5_offsets,
+        offset_curve_at=_t5_at,
         curve_label="logit bias of head 0 (untrained table)",
         options=(
             HEADS_OPTION,

@@ -35,8 +35,9 @@ from posenc.checks import (
     check_std,
 )
 from posenc.schemes.absolute import DEFAULT_STD
-from posenc.schemes.bias import all_offsets, bias_from, curve_from
-from posenc.schemes.scheme import Option, Scheme, latex_number
+from posenc.schemes.bias import bias_from, curve_from, masked_after_query
+from posenc.schemes.offsets import all_offsets
+from posenc.schemes.scheme import Option, Scheme, Setting, latex_number
 from posenc.schemes.shaw import shaw_query
 from posenc.schemes.sinusoidal import frequencies
 
@@ -215,11 +216,24 @@ def _transformer_xl_formula(d_model, base, *, seed=0):
     )
 
 
+def _transformer_xl_at(setting: Setting, offsets: np.ndarray) -> np.ndarray:
+    """b(−Δ) = Σ_s ρ_s·sin(−Δθ_s + φ_s)/√d for Δ ≤ 0 (Dai et al., arXiv:1901.02860, terms (b) + (d) of one
+    query; as :func:`transformer_xl_position_bias`, one term per offset and pair); none for Δ > 0."""
+    d_model = check_d_model(setting.d_model)
+    if d_model % 2:
+        raise ValueError(f"Transformer-XL's relative sinusoid needs an even d_model; got {d_model}.")
+    amplitude, shift = relative_sinusoid_weights(d_model, setting.options["seed"])
+    distance = np.maximum(-offsets, 0).astype(np.float64)[:, None]
+    values = (amplitude * np.sin(distance * frequencies(d_model, setting.base) + shift)).sum(axis=1) / np.sqrt(d_model)
+    return masked_after_query(values, offsets, True)
+
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="transformer_xl", label="Transformer-XL", family="bias", paper="Dai et al. 2019, arXiv:1901.02860",
         formula=_transformer_xl_formula, offset_curve=curve_from(_transformer_xl_offsets),
         bias=bias_from(_transformer_xl_offsets), offset_bias=_transformer_xl_offsets,
+        offset_curve_at=_transformer_xl_at,
         curve_label="(q + v)·W_R R_{−Δ}/√d for one fixed unit query (untrained v, W_R; causal: none for Δ > 0)",
         options=(Option("seed", "Random seed", 0, 0, 9999,
                         help="Seed of the untrained u, v, W_R (N(0, 0.02²), Transformer-XL's init) and of "

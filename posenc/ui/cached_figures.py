@@ -126,7 +126,7 @@ def score_heatmap(scheme: str, length: int, d_model: int, base: float, options: 
 
 def score_at(scheme: str, length: int, d_model: int, base: float, options: tuple, offsets: np.ndarray) -> np.ndarray:
     """The scheme's score curve at ``offsets``: the cached offset curve (a closed form for RoPE and xPos,
-    :data:`posenc.analysis.offset_curves.OFFSET_CURVES`), read at those offsets."""
+    the scheme's ``offset_curve_fast``), read at those offsets."""
     all_offsets, values = offset_curve(scheme, length, d_model, base, options)
     return values[np.asarray(offsets) + length - 1]
 

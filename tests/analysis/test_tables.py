@@ -1,28 +1,18 @@
 """One scheme, one record (issues 29, 36): what the analysis reads of a scheme is on its registry entry,
-filled in by family where the entry leaves it out; offset_curves' table still has every registry key."""
+filled in by family where the entry leaves it out, and an entry without its curve at chosen offsets is refused."""
 
 import numpy as np
 import pytest
 
 import posenc
 from posenc.analysis import offset_curves, table_cells
-from posenc.schemes.scheme import Setting
-
-TABLES = {
-    "offset_curves.OFFSET_CURVES": offset_curves.OFFSET_CURVES,
-    "offset_curves.OFFSET_CURVES_AT": offset_curves.OFFSET_CURVES_AT,
-}
-
-
-@pytest.mark.parametrize("name", TABLES)
-def test_every_scheme_has_one_entry(name):
-    assert set(TABLES[name]) == set(posenc.SCHEMES), name
-    assert all(callable(entry) for entry in TABLES[name].values())
+from posenc.schemes.scheme import Scheme, Setting
 
 
 @pytest.mark.parametrize("key", posenc.SCHEMES)
 def test_every_scheme_has_its_analysis_facts(key):
     scheme = posenc.SCHEMES[key]
+    assert callable(scheme.offset_curve_at) and callable(scheme.offset_curve_fast)
     assert callable(scheme.encoding) and callable(scheme.column_wavelengths)
     assert isinstance(scheme.measured_on, str) and scheme.measured_on
     assert (scheme.cells is not None) == (scheme.family == "absolute"), "cells: absolute schemes alone"
@@ -36,6 +26,13 @@ def test_a_family_default_is_filled_in_and_an_entry_overrides_it():
                                   posenc.apply_rope(np.ones((6, 4)), np.arange(6), 1e4, seq_len=6))
     with pytest.raises(ValueError, match="adds no vector per position"):
         posenc.SCHEMES["alibi"].encoding(Setting(6, 4, 1e4, posenc.SCHEMES["alibi"].defaults()), np.arange(6))
+
+
+def test_an_entry_without_its_curve_at_chosen_offsets_is_refused_by_name():
+    nope = posenc.SCHEMES["nope"]
+    with pytest.raises(ValueError, match="'toy' has no offset_curve_at"):
+        Scheme(key="toy", label="Toy", family="absolute", paper="", formula=nope.formula,
+               offset_curve=nope.offset_curve, curve_label="", table=nope.table)
 
 
 def test_a_setting_is_read_only():

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import posenc
-from posenc.analysis.offset_curves import offset_curve, xpos_scores_at
+from posenc.analysis.offset_curves import offset_curve
 from posenc.modules import XPos
 from posenc.precision.tables import precision_table, xpos_cos_sin
 from posenc.schemes.xpos import (
@@ -18,6 +18,7 @@ from posenc.schemes.xpos import (
     xpos_scales,
     xpos_score_curve,
     xpos_scores,
+    xpos_scores_at,
     xpos_zeta,
 )
 from posenc.settings.constraints import valid_settings
