@@ -185,6 +185,7 @@ SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="learned",
         label="Learned absolute (BERT / GPT-2)",
+        short_label="Learned",
         family="absolute",
         paper="Devlin et al. 2018, arXiv:1810.04805",
         formula=_learned_formula,
@@ -205,6 +206,7 @@ SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="nope",
         label="NoPE (no positional encoding)",
+        short_label="NoPE",
         family="absolute",
         paper="Kazemnejad et al. 2023, arXiv:2305.19466",
         formula=_nope_formula,

@@ -129,6 +129,7 @@ class Scheme:
     column_wavelengths: Callable[[Setting], np.ndarray | None] = _no_period
     encoding: Callable[[Setting, np.ndarray], np.ndarray] | None = None
     measured_on: str = ""
+    short_label: str = ""  # a chart legend's name, e.g. "RoPE" (by default the label)
 
     def __post_init__(self) -> None:
         if self.offset_curve_at is None:
@@ -136,7 +137,7 @@ class Scheme:
         family_default = {"offset_curve_fast": self._registry_curve,"cells": self._cells_of_table if self.family == "absolute" else None,
                           "encoding": {"absolute": self._table_rows, "rotary": self._rotated_ones,
                                        "bias": self._no_vector}[self.family],
-                          "measured_on": _MEASURED_ON[self.family]}
+                          "measured_on": _MEASURED_ON[self.family], "short_label": self.label}
         for name, value in family_default.items():
             if not getattr(self, name):
                 object.__setattr__(self, name, value)

@@ -382,6 +382,7 @@ SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="sinusoidal",
         label="Sinusoidal (Vaswani et al.)",
+        short_label="Sinusoidal",
         family="absolute",
         paper="Vaswani et al. 2017, arXiv:1706.03762",
         formula=lambda d_model, base, **o: sinusoidal_formula(d_model, base, **o),

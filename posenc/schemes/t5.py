@@ -169,7 +169,7 @@ SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="t5", label="T5 relative bias", family="bias", paper="Raffel et al. 2019, arXiv:1910.10683",
         formula=_t5_formula, offset_curve=curve_from(_t5_offsets), bias=bias_from(_t5_offsets),
-        offset_bias=_t5_offsets,
+        offset_bias=_t5_offsets, short_label="T5 bias",
         offset_curve_at=_t5_at,
         curve_label="logit bias of head 0 (untrained table)",
         options=(

@@ -278,6 +278,7 @@ SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="xpos",
         label="xPos (rotary, decaying)",
+        short_label="xPos",
         family="rotary",
         paper="Sun et al. 2022, A Length-Extrapolatable Transformer, arXiv:2212.10554",
         formula=_formula,

@@ -204,6 +204,7 @@ SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="rope",
         label="RoPE (rotary)",
+        short_label="RoPE",
         family="rotary",
         paper="Su et al. 2021, RoFormer: Enhanced Transformer with Rotary Position Embedding, "
               "arXiv:2104.09864",
