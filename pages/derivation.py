@@ -227,7 +227,7 @@ VIEWS = (step_1, step_2, step_3, step_4, step_5, step_6, step_7, step_8, step_9)
 
 c = sidebar.controls()
 title = st.empty()  # "Step s of 9: …", filled once the step slider has read the URL
-if not scheme_views.SCHEME_VIEWS[c.scheme].derived(c.option_dict):
+if not scheme_views.views_of(c.scheme).derived(c.option_dict):
     st.info("This derivation is about the sinusoidal encoding of Vaswani et al. (interleaved, θᵢ = n^(−2i/d)): "
             "it uses that formula with the sidebar's d_model and n, whatever scheme is chosen there.",
             icon=":material/info:")

@@ -20,7 +20,7 @@ args = (c.scheme, c.length, c.d_model, c.base, c.options)
 name = f"{c.scheme}_L{c.length}_d{c.d_model}_n{c.base:g}"
 if scheme.family == "bias":
     offsets, values = compute.or_stop(compute.offset_bias, *args)
-note = scheme_views.SCHEME_VIEWS[c.scheme].matrix_note  # the sentence under the matrix
+note = scheme_views.views_of(c.scheme).matrix_note  # the sentence under the matrix
 MATRIX_TABS = ("Table", "Similarity")  # ?matrix=Similarity opens the second tab
 
 

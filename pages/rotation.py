@@ -8,7 +8,7 @@ from posenc.schemes.scheme import Option
 from posenc.ui import binding, cached_figures, compute, motion, presenter, scheme_views, shift_check, sidebar
 
 c = sidebar.controls()
-check = scheme_views.SCHEME_VIEWS[c.scheme].rotation
+check = scheme_views.views_of(c.scheme).rotation
 if isinstance(check, shift_check.ShiftCheck):  # a rotary scheme: the score of a rotated query and key
     shift_check.draw(c, check)
     st.stop()
