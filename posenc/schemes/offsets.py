@@ -2,7 +2,8 @@
 
 Every scheme's registry entry gives one curve over offsets (``Scheme.offset_curve``); the
 absolute schemes measure it from their table (:func:`offset_similarity`), the bias schemes give
-their bias per offset and expand it to a matrix (:func:`toeplitz_view`).
+their bias per offset and expand it to a matrix (:func:`toeplitz_view`). The sinusoidal and rotary
+curves' closed forms share the sum Σ_i cos(Δθ_i) (:func:`cosine_sums`, :func:`cosine_sums_every_offset`).
 """
 
 from __future__ import annotations

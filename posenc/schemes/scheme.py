@@ -98,7 +98,6 @@ class Scheme:
       numbers to rounding (a closed form; by default ``offset_curve`` itself);
     - ``checks_own_options``: its callables name an unknown option themselves (RoPE's accept the
       parameters of every scaling), so :func:`posenc.analysis.offset_curves.offset_curve_at` leaves them to it;
-
     - ``cells(setting, rows, cols)``: ``table(...)[np.ix_(rows, cols)]`` as float64, rows and cols checked
       (absolute schemes; by default cut from the built table);
     - ``column_wavelengths(setting)``: the period 2π/θ of each column of the table, (d_model,), or None
@@ -106,7 +105,8 @@ class Scheme:
     - ``encoding(setting, positions)``: the vectors e(p), (len(positions), d_model) float64, that the
       Properties page measures: rows of the table (absolute), the all-ones vector turned by ``rotate`` as a
       query (rotary), none (bias: a ValueError);
-    - ``measured_on``: what e(p) is, in words (by default the family's sentence).
+    - ``measured_on``: what e(p) is, in words (by default the family's sentence);
+    - ``short_label``: its name in a chart's legend, e.g. "RoPE" (by default the label).
     """
 
     key: str
@@ -129,15 +129,18 @@ class Scheme:
     column_wavelengths: Callable[[Setting], np.ndarray | None] = _no_period
     encoding: Callable[[Setting, np.ndarray], np.ndarray] | None = None
     measured_on: str = ""
-    short_label: str = ""  # a chart legend's name, e.g. "RoPE" (by default the label)
+    short_label: str = ""
 
     def __post_init__(self) -> None:
         if self.offset_curve_at is None:
             raise ValueError(f"The scheme {self.key!r} has no offset_curve_at: its curve at chosen offsets.")
-        family_default = {"offset_curve_fast": self._registry_curve,"cells": self._cells_of_table if self.family == "absolute" else None,
-                          "encoding": {"absolute": self._table_rows, "rotary": self._rotated_ones,
-                                       "bias": self._no_vector}[self.family],
-                          "measured_on": _MEASURED_ON[self.family], "short_label": self.label}
+        family_default = {
+            "offset_curve_fast": self._registry_curve,
+            "cells": self._cells_of_table if self.family == "absolute" else None,
+            "encoding": {"absolute": self._table_rows, "rotary": self._rotated_ones, "bias": self._no_vector}[self.family],
+            "measured_on": _MEASURED_ON[self.family],
+            "short_label": self.label,
+        }
         for name, value in family_default.items():
             if not getattr(self, name):
                 object.__setattr__(self, name, value)
@@ -163,11 +166,6 @@ class Scheme:
 
     def _no_vector(self, setting: Setting, positions: np.ndarray) -> np.ndarray:
         raise ValueError(f"{self.label} adds no vector per position: it encodes offsets in the attention logits.")
-
-    def setting(self, length: int, d_model: int, base: float, options: Mapping[str, object] | None = None,
-                ) -> Setting:
-        """A :class:`Setting` of this scheme: its default options, then ``options``."""
-        return Setting(length, d_model, base, self.defaults() | dict(options or {}))
 
     def defaults(self) -> dict[str, int | float | str]:
         """The default value of every option, by name."""
