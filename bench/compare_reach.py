@@ -46,14 +46,14 @@ def child(name: str) -> None:
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
-    from posenc.ui import real_lengths, views
+    from posenc.ui import cached_figures, real_lengths
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.query_params.update(CONFIGURATIONS[name])
     at.run()  # AppTest opens the default page first: imports and the sidebar, not timed
     st.cache_data.clear()
     st.cache_resource.clear()
-    for builder in (views.comparison_figure, real_lengths.reach_figure, real_lengths.scaling_figure):
+    for builder in (cached_figures.comparison_figure, real_lengths.reach_figure, real_lengths.scaling_figure):
         builder.cache_clear()
     gc.collect()  # as bench_cold.py: a full collection due from the warm-up lands in neither run (60–100 ms)
     start, cpu = time.perf_counter(), time.process_time()

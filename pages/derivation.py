@@ -2,19 +2,19 @@
 
 One step per screen, bound to the URL (?step=1 … 9) with Previous / Next, each step one
 formula with the current d_model, n, pos, k and i substituted and the numbers posenc
-computes for it (posenc.lesson.steps, pinned by tests/test_derivation.py).
+computes for it (posenc.derivation.steps, pinned by tests/derivation/test_derivation.py).
 """
 
 import numpy as np
 import streamlit as st
 
 import posenc
-from posenc.analysis.cells import sinusoidal_cells
+from posenc.derivation import latex as L
+from posenc.derivation import steps, torch_module
 from posenc.figures import charts
 from posenc.figures import derivation as FD
-from posenc.lesson import latex as L
-from posenc.lesson import steps, torch_module
 from posenc.schemes.scheme import Option
+from posenc.schemes.sinusoidal import sinusoidal_cells
 from posenc.ui import binding, compute, presenter, scheme_views, sidebar
 
 STEP_COUNT = len(steps.STEPS)
@@ -227,7 +227,7 @@ VIEWS = (step_1, step_2, step_3, step_4, step_5, step_6, step_7, step_8, step_9)
 
 c = sidebar.controls()
 title = st.empty()  # "Step s of 9: …", filled once the step slider has read the URL
-if not scheme_views.SCHEME_VIEWS[c.scheme].derived(c.option_dict):
+if not scheme_views.views_of(c.scheme).derived(c.option_dict):
     st.info("This derivation is about the sinusoidal encoding of Vaswani et al. (interleaved, θᵢ = n^(−2i/d)): "
             "it uses that formula with the sidebar's d_model and n, whatever scheme is chosen there.",
             icon=":material/info:")

@@ -12,4 +12,4 @@ st.latex(compute.or_stop(scheme.formula, c.d_model, c.base, **c.option_dict))
 st.caption(scheme.paper)
 if c.model:  # a released model picked in the sidebar: its layers first
     model_layers.view(c.model)
-scheme_views.SCHEME_VIEWS[c.scheme].how_it_works(c)
+scheme_views.views_of(c.scheme).how_it_works(c)

@@ -5,7 +5,7 @@ import streamlit as st
 
 import posenc
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, compute, downloads, presenter, scheme_views, sidebar, views
+from posenc.ui import binding, cached_figures, compute, downloads, presenter, scheme_views, sidebar
 from posenc.ui import module_viewer as modules_view
 
 c = sidebar.controls()
@@ -20,26 +20,26 @@ args = (c.scheme, c.length, c.d_model, c.base, c.options)
 name = f"{c.scheme}_L{c.length}_d{c.d_model}_n{c.base:g}"
 if scheme.family == "bias":
     offsets, values = compute.or_stop(compute.offset_bias, *args)
-note = scheme_views.SCHEME_VIEWS[c.scheme].matrix_note  # the sentence under the matrix
+note = scheme_views.views_of(c.scheme).matrix_note  # the sentence under the matrix
 MATRIX_TABS = ("Table", "Similarity")  # ?matrix=Similarity opens the second tab
 
 
 @st.fragment
 def matrix_charts() -> None:
     """The view (whole or window), the head and the charts: changing them reruns only this part."""
-    pos_start, dim_start = views.window_controls(c, columns=scheme.family == "absolute")
+    pos_start, dim_start = cached_figures.window_controls(c, columns=scheme.family == "absolute")
     if scheme.family == "absolute":
         table_tab, similarity_tab = binding.bound_tabs(MATRIX_TABS, "matrix")  # lazy: only the open tab is drawn
         if table_tab.open is not False:
             with table_tab:
-                presenter.chart(compute.or_stop(views.table_heatmap, *args, pos_start, dim_start), key="table_heatmap")
+                presenter.chart(compute.or_stop(cached_figures.table_heatmap, *args, pos_start, dim_start), key="table_heatmap")
                 st.markdown(
                     "Each row is the vector added to the token embedding at that position. "
-                    + (note or ("Blank rows are positions with no encoding." if views.has_missing_rows(*args) else ""))
+                    + (note or ("Blank rows are positions with no encoding." if cached_figures.has_missing_rows(*args) else ""))
                 )
         if similarity_tab.open:
             with similarity_tab:
-                presenter.chart(views.similarity_heatmap(*args, pos_start), key="similarity_heatmap")
+                presenter.chart(cached_figures.similarity_heatmap(*args, pos_start), key="similarity_heatmap")
                 st.markdown(
                     "PE[p]·PE[q] for every pair of positions. For the sinusoidal encoding with an even d_model, "
                     "PE[p]·PE[q] = Σᵢ cos((p − q)θᵢ): bands parallel to the diagonal, the similarity depends "
@@ -47,10 +47,10 @@ def matrix_charts() -> None:
                 )
     elif scheme.family == "bias":
         head = int(binding.bound_control(Option("head", "Head h", 1, 1, len(values)), "head"))
-        presenter.chart(views.bias_heatmap(*args, head, pos_start), key="bias_heatmap")
+        presenter.chart(cached_figures.bias_heatmap(*args, head, pos_start), key="bias_heatmap")
         st.markdown(note + (" Gaps: keys a causal decoder may not see (−∞)." if np.isneginf(values).any() else ""))
     else:
-        presenter.chart(compute.or_stop(views.score_heatmap, *args, pos_start), key="score_heatmap")
+        presenter.chart(compute.or_stop(cached_figures.score_heatmap, *args, pos_start), key="score_heatmap")
         st.markdown(note)
 
 

@@ -80,5 +80,4 @@ st.caption(f"In {dtype}, {limit} is the first integer that is not exact: an inde
            f"so everything computed from it repeats from there on.")
 
 st.subheader("The relative-position property")
-for section in precision_views.PRECISION_SECTIONS[c.scheme]:
-    section(c, dtype)
+precision_views.draw_sections(c, dtype)

@@ -5,10 +5,10 @@ import streamlit as st
 
 import posenc
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, compute, motion, presenter, scheme_views, shift_check, sidebar, views
+from posenc.ui import binding, cached_figures, compute, motion, presenter, scheme_views, shift_check, sidebar
 
 c = sidebar.controls()
-check = scheme_views.SCHEME_VIEWS[c.scheme].rotation
+check = scheme_views.views_of(c.scheme).rotation
 if isinstance(check, shift_check.ShiftCheck):  # a rotary scheme: the score of a rotated query and key
     shift_check.draw(c, check)
     st.stop()
@@ -32,13 +32,13 @@ st.latex(r"M_k = \operatorname{diag}(B_0,\dots,B_{d/2-1}),\quad B_i = "
          rf"\quad k = {k}")
 
 blocks = compute.or_stop(posenc.rotation_blocks, k, c.d_model, c.base, spacing=spacing)
-vectors, per_dimension, residual = views.rotation_vectors(c.d_model, c.base, spacing, pos, k)
+vectors, per_dimension, residual = cached_figures.rotation_vectors(c.d_model, c.base, spacing, pos, k)
 presenter.chart(vectors, key="vectors")
 st.metric("max |M_k·PE[pos] − PE[pos+k]| (float64)", f"{residual:.3e}")
 presenter.chart(per_dimension, key="residual_per_dimension")
 
 st.subheader(f"In motion: PE[{pos}] turned by M_k as k grows")
-motion.animation(views.rotation_sweep_figure(c.d_model, c.base, spacing, pos, c.length), "rotation_sweep",
+motion.animation(cached_figures.rotation_sweep_figure(c.d_model, c.base, spacing, pos, c.length), "rotation_sweep",
                  what="offset k", name="rotation_sweep")
 st.caption(f"In every frame the crosses (M_k·PE[{pos}], the rotation applied to the start vector) sit inside the "
            f"circles (PE[{pos}+k], read from the table); the title gives their largest gap. k runs from 0 to at most "
@@ -61,7 +61,7 @@ checks = {name: compute.rotation_check(c.length, c.d_model, c.base, k, spacing, 
 cols = st.columns(2)
 for col, (name, check) in zip(cols, checks.items()):
     col.metric(f"max residual over {len(check.positions)} positions ({name})", f"{check.max_abs_error:.3e}")
-presenter.chart(views.residual_figure(c.length, c.d_model, c.base, k, spacing), key="residuals")
+presenter.chart(cached_figures.residual_figure(c.length, c.d_model, c.base, k, spacing), key="residuals")
 st.caption("The identity is exact; what remains is rounding: about 1e-16 in float64 and 1e-7 in float32 "
            "(zeros are drawn at 1e-18 on the log axis).")
 
@@ -74,4 +74,4 @@ st.caption("Block by block, a rotation by −kθᵢ is the transpose of the rota
 st.subheader("Phasors: each pair turns by k·θᵢ")
 pair_choices = binding.bound_multiselect("Pairs i", range(pairs_total), (0, 1, 2, 3), "pairs", 6)
 if pair_choices:
-    presenter.chart(views.phasor_figure(c.d_model, c.base, spacing, pos, k, tuple(pair_choices)), key="phasors")
+    presenter.chart(cached_figures.phasor_figure(c.d_model, c.base, spacing, pos, k, tuple(pair_choices)), key="phasors")

@@ -3,8 +3,8 @@
 import streamlit as st
 
 import posenc
-from posenc.analysis import cells
-from posenc.ui import binding, compute, presenter, sidebar, views
+from posenc.analysis import table_cells
+from posenc.ui import binding, cached_figures, compute, presenter, sidebar
 
 c = sidebar.controls()
 scheme = posenc.get_scheme(c.scheme)
@@ -13,7 +13,7 @@ if scheme.table is None:
     st.info(f"{scheme.label} has no table of encodings to plot; see the Comparison page.")
     st.stop()
 
-compute.or_stop(views.has_missing_rows, c.scheme, c.length, c.d_model, c.base, c.options)  # a clear message if it cannot be built (one cell, not the table)
+compute.or_stop(cached_figures.has_missing_rows, c.scheme, c.length, c.d_model, c.base, c.options)  # a clear message if it cannot be built (one cell, not the table)
 args = (c.scheme, c.length, c.d_model, c.base, c.options)
 left, right = st.columns(2)  # both always drawn, so a choice survives switching tabs
 with left:
@@ -21,19 +21,19 @@ with left:
 with right:
     positions = binding.bound_multiselect("Positions (value against dimension)", range(c.length), (0, 4, 8, 12),
                                          "positions", 8)
-periodic = cells.column_wavelengths(c.scheme, c.d_model, c.base, **c.option_dict) is not None  # columns with a period
+periodic = table_cells.column_wavelengths(c.scheme, c.d_model, c.base, **c.option_dict) is not None  # columns with a period
 TABS = ("Against position", "Against dimension") + (("Wavelengths",) if periodic else ())
 tabs = binding.bound_tabs(TABS, "curves")  # lazy: only the open tab's chart is computed and drawn
 if tabs[0].open is not False:
     with tabs[0]:
-        presenter.chart(views.dimension_curves(*args, tuple(dims)), key="by_position")
+        presenter.chart(cached_figures.dimension_curves(*args, tuple(dims)), key="by_position")
 if tabs[1].open:
     with tabs[1]:
-        presenter.chart(views.position_vectors(*args, tuple(positions)), key="by_dimension")
+        presenter.chart(cached_figures.position_vectors(*args, tuple(positions)), key="by_dimension")
 if len(tabs) > 2 and tabs[2].open:
     with tabs[2]:
         spacing = c.option_dict.get("spacing", "vaswani")
-        figure, longest = views.wavelength_figure(c.d_model, c.base, spacing, c.length)
+        figure, longest = cached_figures.wavelength_figure(c.d_model, c.base, spacing, c.length)
         presenter.chart(figure, key="wavelengths")
         st.caption(f"A geometric progression from 2π ≈ 6.28 to {longest:.6g} positions. "
                    f"Pairs above the dashed line do not complete one cycle within {c.length} positions.")

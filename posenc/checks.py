@@ -94,6 +94,50 @@ def check_seed(seed: object) -> int:
     return check_int(seed, "seed", minimum=0, maximum=2**64 - 1, meaning="the random seed")
 
 
+def check_std(std: object) -> float:
+    """A finite standard deviation > 0 of a random initialisation (at most 1e100, so every draw is finite)."""
+    return check_real(std, "std", minimum=0.0, strict=True, maximum=1e100, meaning="0.02 in GPT-2")
+
+
+def check_table_size(table_size: object) -> int:
+    """The rows of a learned table: a whole number in [1, MAX_LENGTH]."""
+    return check_int(table_size, "table_size", minimum=1, maximum=MAX_LENGTH, meaning="the number of learned positions")
+
+
+def check_max_relative_position(k: object) -> int:
+    """Shaw et al.'s clipping distance k: a whole number in [0, MAX_LENGTH]."""
+    return check_int(k, "max_relative_position", minimum=0, maximum=MAX_LENGTH,
+                     meaning="the clipping distance k of Shaw et al.")
+
+
+def check_seq_len(seq_len: object) -> int | None:
+    """The current sequence length a length-dependent RoPE scaling reads (None: not given)."""
+    if seq_len is None:
+        return None
+    return check_int(seq_len, "seq_len", minimum=0, maximum=MAX_WHOLE, meaning="the current sequence length")
+
+
+def check_t5_buckets(bidirectional: bool, num_buckets: object, max_distance: object) -> tuple[int, int, int]:
+    """T5's buckets (arXiv:1910.10683): (buckets per direction, max_exact, max_distance), or a ValueError."""
+    bidirectional = check_flag(bidirectional, "bidirectional")
+    num_buckets = check_count(num_buckets, "num_buckets", minimum=2, meaning="the number of T5 buckets")
+    max_distance = check_int(max_distance, "max_distance", minimum=1, maximum=MAX_WHOLE,
+                             meaning="where T5's last bucket starts")
+    per_side = num_buckets // 2 if bidirectional else num_buckets
+    max_exact = per_side // 2
+    if max_exact < 1:
+        raise ValueError(
+            f"num_buckets={num_buckets} leaves no exact bucket: a bidirectional T5 bias needs at least "
+            "4 buckets (2 per direction), a causal one at least 2."
+        )
+    if max_distance <= max_exact:
+        raise ValueError(
+            f"max_distance={max_distance} must be larger than the {max_exact} exact buckets, "
+            "otherwise the logarithmic buckets have no room; increase max_distance."
+        )
+    return per_side, max_exact, max_distance
+
+
 def check_count(value: object, name: str, *, minimum: int, meaning: str) -> int:
     """A small count (heads, buckets): a whole number in [minimum, MAX_COUNT]."""
     return check_int(value, name, minimum=minimum, maximum=MAX_COUNT, meaning=meaning)
@@ -170,6 +214,18 @@ def check_array(values: object, name: str, *, min_ndim: int = 0, max_ndim: int |
             raise ValueError(f"{name} must not hold ±inf (NaN marks a missing value).")
         if not allow_nan and not np.isfinite(array).all():
             raise ValueError(f"{name} must hold finite numbers; got NaN or ±inf.")
+    return array
+
+
+def check_indices(values: object, size: int | None, name: str) -> np.ndarray:
+    """Whole numbers ≥ 0 (and < ``size`` when given) as an int64 array, or a ValueError."""
+    array = np.asarray(values)
+    if array.ndim != 1 or (array.size and array.dtype.kind not in "iu"):
+        raise ValueError(f"{name} must be a list of whole numbers; got {values!r}.")
+    array = array.astype(np.int64)
+    if array.size and (array.min() < 0 or (size is not None and array.max() >= size)):
+        bound = f" and below {size}" if size is not None else ""
+        raise ValueError(f"{name} must be at least 0{bound}; got {array.min()} … {array.max()}.")
     return array
 
 

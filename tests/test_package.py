@@ -2,7 +2,7 @@
 
 import-linter (``lint-imports``, configured in pyproject.toml) checks the layers and forbidden imports
 in CI; these tests pin what it cannot see: where torch is imported at module level, that no name is
-re-exported outside an ``__init__.py``, and that ``pip install .`` in a fresh venv gives the library.
+re-exported outside an ``__init__.py``, that no private name is imported from another module, and that ``pip install .`` in a fresh venv gives the library.
 """
 
 import ast
@@ -18,8 +18,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "posenc"
 # the only modules that import torch when they are imported: the nn.Modules, and the lab's training side
-TORCH_PARTS = ("posenc/modules/", "posenc/lab/tasks.py", "posenc/lab/model.py", "posenc/lab/positions.py",
-               "posenc/lab/train.py", "posenc/lab/extend.py", "posenc/lab/evaluate.py")
+TORCH_PARTS = ("posenc/modules/", "posenc/lab/tasks.py", "posenc/lab/model.py", "posenc/lab/schemes.py",
+               "posenc/lab/train.py", "posenc/lab/extension_training.py", "posenc/lab/evaluate.py")
 
 
 def modules() -> list[Path]:
@@ -64,6 +64,17 @@ def test_no_reexport_outside_init_files():
                         *ROOT.glob("tests/**/*.py"), *modules()] if p.name != "__init__.py"]
     kept_unused = "noqa: " + "F401"  # spelled in two pieces so that this file does not match itself
     assert [str(p.relative_to(ROOT)) for p in code if kept_unused in p.read_text()] == []
+
+
+def test_no_private_name_is_imported_across_modules():
+    """A name another module needs is public where it lives (shared checks in posenc/checks.py): no
+    ``from posenc.x import _name`` in the package, the pages or app.py."""
+    code = [*ROOT.glob("*.py"), *ROOT.glob("pages/*.py"), *modules()]
+    private = [f"{p.relative_to(ROOT)}:{node.lineno} {alias.name}" for p in code
+               for node in ast.walk(ast.parse(p.read_text()))
+               if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("posenc")
+               for alias in node.names if alias.name.startswith("_")]
+    assert private == []
 
 
 def test_import_posenc_loads_neither_streamlit_nor_torch_nor_plotly():

@@ -27,7 +27,7 @@ from typing import Protocol
 
 import numpy as np
 
-from posenc.analysis.reach import MAX_CONTEXT, MAX_OFFSETS, log_offsets
+from posenc.analysis.offset_curves import MAX_CONTEXT, MAX_OFFSETS, log_offsets
 from posenc.checks import MAX_WHOLE, check_array, check_int, check_real, check_seed
 from posenc.schemes.rope.frequencies import rope_inv_freq
 from posenc.schemes.rope.scalings import LENGTH_DEPENDENT
@@ -85,7 +85,7 @@ def dropped_scaling_scores(model: RotaryModel, distances: object = None, layer_t
     declared − q_pass·k_pass = a²·(dropped − q_pass·k_pass).
 
     ``model``: a :class:`posenc.models.Model`. ``distances``: whole numbers Δ ≥ 0 (at most 65,536 of them);
-    by default 0, 1 and ~256 log-spaced distances up to the context − 1 (:func:`posenc.analysis.reach.log_offsets`).
+    by default 0, 1 and ~256 log-spaced distances up to the context − 1 (:func:`posenc.analysis.offset_curves.log_offsets`).
     ``layer_type``: the rotary layer type; by default the model's one whose scaling is not "default" (or all of
     them when they rotate alike). ``seq_len``: the sequence length dynamic NTK and LongRoPE read; by default
     Δ + 1 at each distance, the shortest sequence that holds the query and the key. Two scores disagree when

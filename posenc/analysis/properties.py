@@ -17,7 +17,6 @@ Caps keep a scheme under a second at length 4096, d_model 1024; each result stat
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,10 +30,7 @@ from posenc.analysis.verdicts import (
 )
 from posenc.checks import check_d_model, check_int, check_length
 from posenc.schemes.registry import SCHEMES, get_scheme
-from posenc.schemes.rope.entry import rope_keywords
-from posenc.schemes.rope.rotation import apply_rope
-from posenc.schemes.scheme import Scheme
-from posenc.schemes.xpos import apply_xpos, xpos_keywords
+from posenc.schemes.scheme import Scheme, Setting
 
 UNIQUE_POSITIONS = 1024  # criterion 1 compares every pair among the first 1024 positions
 PAIR_POSITIONS = 256  # criterion 2 computes every ‖e(p) − e(q)‖ directly among the first 256 positions
@@ -71,55 +67,15 @@ class SchemeProperties:
 # --- the encodings ------------------------------------------------------------------------------
 
 
-def _table_rows(scheme, length, d_model, base, options, positions):
-    """Rows of scheme.table(length, …) (NaN: no row)."""
-    table = np.asarray(scheme.table(length, d_model, base, **options), dtype=np.float64)
-    return table if positions is None else table[positions]
-
-
-def _rope_rotated(scheme, length, d_model, base, options, positions):
-    """apply_rope(ones, positions, seq_len=length): the all-ones vector rotated to each position."""
-    positions = np.arange(length) if positions is None else positions
-    return apply_rope(np.ones((len(positions), d_model)), positions, base, seq_len=length, **rope_keywords(options))
-
-
-def _xpos_query(scheme, length, d_model, base, options, positions):
-    """The query side of xPos: the all-ones vector rotated and scaled by ζ_i^(p̂/γ)."""
-    positions = np.arange(length) if positions is None else positions
-    return apply_xpos(np.ones((len(positions), d_model)), positions, base, seq_len=length, **xpos_keywords(options))
-
-
-def _no_vector(scheme, length, d_model, base, options, positions):
-    raise ValueError(f"{scheme.label} adds no vector per position: it encodes offsets in the attention logits.")
-
-
-ENCODINGS: dict[str, Callable[..., np.ndarray]] = {
-    "sinusoidal": _table_rows,
-    "learned": _table_rows,
-    "nope": _table_rows,
-    "rope": _rope_rotated,
-    "xpos": _xpos_query,
-    "shaw": _no_vector,
-    "t5": _no_vector,
-    "alibi": _no_vector,
-    "kerple": _no_vector,
-    "transformer_xl": _no_vector,
-}
-"""What "the encoding e(p)" of each scheme is, by registry key: fn(scheme, length, d_model, base, options,
-positions) -> (n, d_model) float64 for ``positions`` (None: 0 … length − 1), already checked. A bias scheme
-has none (:func:`_no_vector` refuses). A new scheme adds its key here."""
-
-
 def encodings(scheme: Scheme, length: int, d_model: int, base: float, options: dict,
               positions: np.ndarray | None = None) -> np.ndarray:
     """The (n, d_model) float64 encodings e(p) of ``positions`` (default 0 … length − 1) built at ``length``:
-    rows of scheme.table(length, …) (NaN: no row), or apply_rope(ones, positions, seq_len=length)
-    (xPos: apply_xpos, the query side), as :data:`ENCODINGS` names."""
+    the scheme's ``encoding`` (by family: rows of scheme.table(length, …), NaN where there is no row; the
+    all-ones vector turned by its ``rotate`` as a query, seq_len=length; none for a bias scheme)."""
     scheme = _check_scheme(scheme)
     length, d_model, options = check_length(length), check_d_model(d_model), _check_options(options)
-    if positions is not None:
-        positions = _check_positions(positions, length, scheme)
-    return ENCODINGS[scheme.key](scheme, length, d_model, base, options, positions)
+    positions = np.arange(length) if positions is None else _check_positions(positions, length, scheme)
+    return scheme.encoding(Setting(length, d_model, base, options), positions)
 
 
 def built_length(scheme: Scheme, length: int, options: dict) -> tuple[int, str]:
@@ -257,25 +213,6 @@ def _measure_offsets(scheme: Scheme, length: int, d_model: int, base: float, opt
     )
 
 
-_TABLE_ROW = "table row p"
-_ROTATED_ONES = "R_p·(1, …, 1): the all-ones vector rotated to p"
-_BIASES = "biases of all heads at offset Δ (no vector per position)"
-MEASURED_ON: dict[str, str] = {
-    "sinusoidal": _TABLE_ROW,
-    "learned": _TABLE_ROW,
-    "nope": _TABLE_ROW,
-    "rope": _ROTATED_ONES,
-    "xpos": "ζ^(p̂/γ)·R_p·(1, …, 1): the all-ones query rotated and scaled to p, p̂ = p − ⌈L/2⌉",
-    "shaw": _BIASES,
-    "t5": _BIASES,
-    "alibi": _BIASES,
-    "kerple": _BIASES,
-    "transformer_xl": _BIASES,
-}
-"""What the criteria measure for each scheme, by registry key (the sentence next to its results): the
-:data:`ENCODINGS` entry's vector, or the biases per offset. A new scheme adds its key here."""
-
-
 def measure_properties(scheme_key: str, length: int, d_model: int, base: float, options: dict) -> SchemeProperties:
     """Seed 001's criteria for the scheme ``scheme_key`` at (length, d_model, base, options).
 
@@ -298,7 +235,7 @@ def measure_properties(scheme_key: str, length: int, d_model: int, base: float, 
     what = "offset" if scheme.family == "bias" else "position"
     unique = unique_verdict(found["min_distance"], found["sharing"], found["measured_count"], what, found.pop("note"))
     return SchemeProperties(
-        key=scheme.key, label=scheme.label, measured_on=MEASURED_ON[scheme.key],
+        key=scheme.key, label=scheme.label, measured_on=scheme.measured_on,
         unique=unique.replace("an encoding", "a bias") if what == "offset" else unique,
         consistent=consistent_verdict(found["length_change"], found["offset_spread"], found.pop("scale")),
         bounded=bounded_verdict(found["max_at_length"], found["max_at_double"]),

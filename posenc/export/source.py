@@ -10,8 +10,8 @@ numpy draws that torch cannot repeat, so the file carries them, base64-encoded f
 
 What each scheme's file needs is its entry in :data:`EXPORTS`, keyed by the registry's key: its
 template (:mod:`posenc.export.absolute`, :mod:`posenc.export.bias`, :mod:`posenc.export.rope`,
-:mod:`posenc.export.xpos`), the constants the template adds to the settings, what its ``output()``
-is, and posenc's value of it.
+:mod:`posenc.export.xpos`), and where it differs from its family's, the constants the template adds to
+the settings, what its ``output()`` is and posenc's value of it (:func:`export_of` fills the rest in).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from posenc.export.bias import ALIBI, KERPLE, SHAW, T5, TRANSFORMER_XL
 from posenc.export.rope import ROPE, rope_frequency_code
 from posenc.export.xpos import XPOS
 from posenc.schemes.registry import get_scheme
-from posenc.schemes.scheme import Scheme
+from posenc.schemes.scheme import Scheme, Setting
 
 
 def imports(body: str) -> str:
@@ -66,91 +66,97 @@ def _weights(array: np.ndarray) -> str:
     return "(\n" + "\n".join(f"    {line!r}" for line in lines) + "\n)"
 
 
-# The constants a template needs besides the settings, as Python source: (length, d_model, base, options)
-# -> {NAME: source}, ``options`` complete (the registry's defaults merged).
+# The constants a template needs besides the settings, as Python source: (setting) -> {NAME: source}, the
+# setting's options complete (the registry's defaults merged).
 
-def _no_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+def _no_constants(setting: Setting) -> dict[str, str]:
     """The settings alone: the template needs nothing else."""
     return {}
 
 
-def _learned_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+def _learned_constants(setting: Setting) -> dict[str, str]:
     """WEIGHTS: the learned table's initial rows, all ``table_size`` of them."""
     from posenc.schemes.absolute import learned_absolute
 
+    d_model, options = setting.d_model, setting.options
     size = int(options["table_size"])
     return {"WEIGHTS": _weights(learned_absolute(size, d_model, table_size=size, seed=options["seed"]))}
 
 
-def _shaw_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+def _shaw_constants(setting: Setting) -> dict[str, str]:
     """WEIGHTS: Shaw's 2K + 1 vectors a_r; QUERY: the fixed query the app draws the bias with."""
     from posenc.schemes.shaw import shaw_embeddings, shaw_query
 
+    d_model, options = setting.d_model, setting.options
     seed = options["seed"]
     return {"WEIGHTS": _weights(shaw_embeddings(options["max_relative_position"], d_model, seed=seed)),
             "QUERY": _weights(shaw_query(d_model, seed=seed))}
 
 
-def _t5_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+def _t5_constants(setting: Setting) -> dict[str, str]:
     """WEIGHTS: T5's learned scalar of every bucket and head."""
     from posenc.schemes.t5 import t5_bucket_values
 
+    options = setting.options
     return {"WEIGHTS": _weights(t5_bucket_values(options["num_buckets"], options["num_heads"], seed=options["seed"]))}
 
 
-def _transformer_xl_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+def _transformer_xl_constants(setting: Setting) -> dict[str, str]:
     """U, V, WEIGHTS (W_R): Transformer-XL's parameters; QUERY: the fixed query the app draws the bias with."""
     from posenc.schemes.shaw import shaw_query
     from posenc.schemes.transformer_xl import transformer_xl_parameters
 
+    d_model, options = setting.d_model, setting.options
     seed = options["seed"]
     u, v, w_r = transformer_xl_parameters(d_model, d_model, seed=seed)
     return {"U": _weights(u), "V": _weights(v), "WEIGHTS": _weights(w_r), "QUERY": _weights(shaw_query(d_model, seed=seed))}
 
 
-def _kerple_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+def _kerple_constants(setting: Setting) -> dict[str, str]:
     """The settings alone, once r1 and r2 are inside the file's range (KerpleBias clamps them at 0.01)."""
+    options = setting.options
     if min(options["r1"], options["r2"]) < 0.01:
         raise ValueError("The file's KerpleBias keeps r1 and r2 at 0.01 or more (as KERPLE's code); "
                          "use r1, r2 ≥ 0.01.")
     return {}
 
 
-def _rope_constants(length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+def _rope_constants(setting: Setting) -> dict[str, str]:
     """FREQUENCIES: the code of θ_i, or of the scaling's θ'_i (:func:`posenc.export.rope.rope_frequency_code`)."""
+    length, d_model, base, options = setting.length, setting.d_model, setting.base, setting.options
     return {"FREQUENCIES": rope_frequency_code(length, d_model, base, options)}
 
 
-# posenc's numpy value of output(): (entry, length, d_model, base, options) -> float64 array.
+# posenc's numpy value of output(): (entry, setting) -> float64 array.
 
-def _table(entry: Scheme, length: int, d_model: int, base: float, options: dict) -> np.ndarray:
+def _table(entry: Scheme, setting: Setting) -> np.ndarray:
     """The table PE[:length], (length, d_model)."""
-    return entry.table(length, d_model, base, **options)
+    return entry.table(setting.length, setting.d_model, setting.base, **setting.options)
 
 
-def _learned_table(entry: Scheme, length: int, d_model: int, base: float, options: dict) -> np.ndarray:
+def _learned_table(entry: Scheme, setting: Setting) -> np.ndarray:
     """The learned table's rows up to ``table_size`` (positions past it have none)."""
-    return _table(entry, length, d_model, base, options)[: int(options["table_size"])]
+    return _table(entry, setting)[: int(setting.options["table_size"])]
 
 
-def _bias_by_offset(entry: Scheme, length: int, d_model: int, base: float, options: dict) -> np.ndarray:
+def _bias_by_offset(entry: Scheme, setting: Setting) -> np.ndarray:
     """The bias of every head by offset j − i, (heads, 2·length − 1)."""
-    return entry.offset_bias(length, d_model, base, **options)[1]
+    return entry.offset_bias(setting.length, setting.d_model, setting.base, **setting.options)[1]
 
 
-def _rope_score(entry: Scheme, length: int, d_model: int, base: float, options: dict) -> np.ndarray:
+def _rope_score(entry: Scheme, setting: Setting) -> np.ndarray:
     """RoPE's score of ones vectors by offset j − i (:func:`posenc.schemes.rope.rotation.rope_score_curve`)."""
     from posenc.schemes.rope.entry import rope_keywords
     from posenc.schemes.rope.rotation import rope_score_curve
 
-    return rope_score_curve(length, d_model, base, **rope_keywords(dict(options)))[1]
+    return rope_score_curve(setting.length, setting.d_model, setting.base, **rope_keywords(dict(setting.options)))[1]
 
 
-def _xpos_score(entry: Scheme, length: int, d_model: int, base: float, options: dict) -> np.ndarray:
+def _xpos_score(entry: Scheme, setting: Setting) -> np.ndarray:
     """xPos's score of ones vectors by offset j − i (:func:`posenc.schemes.xpos.xpos_score_curve`)."""
     from posenc.schemes.xpos import xpos_keywords, xpos_score_curve
 
-    return xpos_score_curve(length, d_model, base, **xpos_keywords(dict(options)))[1]
+    return xpos_score_curve(setting.length, setting.d_model, setting.base, **xpos_keywords(dict(setting.options)))[1]
 
 
 # The full bias matrix from the file's module: (module, length, d_model) -> (heads, length, length) tensor.
@@ -167,46 +173,64 @@ def _shaw_forward_bias(module, length: int, d_model: int):
 
 @dataclass(frozen=True)
 class Export:
-    """What a scheme's standalone file is made of.
+    """What a scheme's standalone file is made of, stating what differs from its family's (None: the family's).
 
     ``template``: the file's code, ``str.format``-ed with the settings (LENGTH, D_MODEL, BASE and each
-    option in capitals) and ``constants(length, d_model, base, options)``; ``output``: what its
-    ``output()`` returns, in words; ``reference(entry, length, d_model, base, options)``: posenc's
-    float64 value of that ``output()``; ``forward_bias(module, length, d_model)``: a bias scheme's full
-    (heads, length, length) bias from its module's ``forward(length)`` (None: no bias matrix).
+    option in capitals) and ``constants(setting)``; ``output``: what its ``output()`` returns, in words (by
+    default the family's, :data:`WHAT`); ``reference(entry, setting)``: posenc's float64 value of that
+    ``output()`` (by default the table, or the bias by offset); ``forward_bias(module, length, d_model)``: a
+    bias scheme's full (heads, length, length) bias from its module's ``forward(length)`` (by default
+    ``forward`` is the bias; None for the other families).
     """
 
     template: str
-    output: str
-    reference: Callable[[Scheme, int, int, float, dict], np.ndarray]
-    constants: Callable[[int, int, float, dict], dict[str, str]] = _no_constants
+    output: str | None = None
+    reference: Callable[[Scheme, Setting], np.ndarray] | None = None
+    constants: Callable[[Setting], dict[str, str]] = _no_constants
     forward_bias: Callable[..., object] | None = None
 
 
+_FAMILY_EXPORT = {"absolute": {"reference": _table, "forward_bias": None},
+                  "bias": {"reference": _bias_by_offset, "forward_bias": _forward_is_the_bias},
+                  "rotary": {"reference": None, "forward_bias": None}}
+
 EXPORTS: dict[str, Export] = {
-    "sinusoidal": Export(SINUSOIDAL, WHAT["absolute"], _table),
-    "learned": Export(LEARNED, WHAT["absolute"], _learned_table, _learned_constants),
-    "nope": Export(NOPE, WHAT["absolute"], _table),
-    "rope": Export(ROPE, WHAT["rotary"], _rope_score, _rope_constants),
-    "xpos": Export(XPOS, XPOS_OUTPUT, _xpos_score),
-    "shaw": Export(SHAW, WHAT["bias"], _bias_by_offset, _shaw_constants, _shaw_forward_bias),
-    "t5": Export(T5, WHAT["bias"], _bias_by_offset, _t5_constants, _forward_is_the_bias),
-    "alibi": Export(ALIBI, WHAT["bias"], _bias_by_offset, forward_bias=_forward_is_the_bias),
-    "kerple": Export(KERPLE, WHAT["bias"], _bias_by_offset, _kerple_constants, _forward_is_the_bias),
-    "transformer_xl": Export(TRANSFORMER_XL, WHAT["bias"], _bias_by_offset, _transformer_xl_constants,
-                             _forward_is_the_bias),
+    "sinusoidal": Export(SINUSOIDAL),
+    "learned": Export(LEARNED, reference=_learned_table, constants=_learned_constants),
+    "nope": Export(NOPE),
+    "rope": Export(ROPE, reference=_rope_score, constants=_rope_constants),
+    "xpos": Export(XPOS, output=XPOS_OUTPUT, reference=_xpos_score),
+    "shaw": Export(SHAW, constants=_shaw_constants, forward_bias=_shaw_forward_bias),
+    "t5": Export(T5, constants=_t5_constants),
+    "alibi": Export(ALIBI),
+    "kerple": Export(KERPLE, constants=_kerple_constants),
+    "transformer_xl": Export(TRANSFORMER_XL, constants=_transformer_xl_constants),
 }
-"""The export entry of every scheme, keyed by the registry's key (posenc.SCHEMES). A new scheme adds its
-template (in the module of its family) and one entry here; schemes that share a step name the same
-function (``_table``, ``_bias_by_offset``, ``_no_constants``, ``_forward_is_the_bias``). tests/export checks that every key has one."""
+"""The export entry of every scheme, keyed by the registry's key (posenc.SCHEMES): its template (in the module
+of its family) and what differs from its family's. tests/export checks that every key has one."""
 
 
-def _constants(export: Export, length: int, d_model: int, base: float, options: dict) -> dict[str, str]:
+def export_of(scheme: str) -> Export:
+    """The scheme's export entry with its family's defaults filled in, or a ValueError naming what is missing."""
+    entry = get_scheme(scheme)
+    if entry.key not in EXPORTS:
+        raise ValueError(f"The scheme {entry.key!r} has no export entry (posenc.export.source.EXPORTS).")
+    own, family = EXPORTS[entry.key], _FAMILY_EXPORT[entry.family]
+    reference = own.reference or family["reference"]
+    if reference is None:
+        raise ValueError(f"The scheme {entry.key!r}'s export entry has no reference: a {entry.family} scheme "
+                         "states posenc's value of its output().")
+    return Export(own.template, own.output or WHAT[entry.family], reference, own.constants,
+                  own.forward_bias or family["forward_bias"])
+
+
+def _constants(export: Export, setting: Setting) -> dict[str, str]:
     """The values substituted into the scheme's template, as Python source."""
-    values = {"LENGTH": repr(int(length)), "D_MODEL": repr(int(d_model)), "BASE": repr(float(base))}
-    for name, value in options.items():
+    values = {"LENGTH": repr(int(setting.length)), "D_MODEL": repr(int(setting.d_model)),
+              "BASE": repr(float(setting.base))}
+    for name, value in setting.options.items():
         values[name.upper()] = repr(value)
-    return values | export.constants(length, d_model, base, options)
+    return values | export.constants(setting)
 
 
 def module_source(scheme: str, length: int, d_model: int, base: float = 10000.0, **options: object) -> str:
@@ -214,8 +238,8 @@ def module_source(scheme: str, length: int, d_model: int, base: float = 10000.0,
     entry = get_scheme(scheme)
     options = entry.defaults() | dict(options)
     reference_output(scheme, min(length, 2), d_model, base, **options)  # a ValueError for bad settings
-    export = EXPORTS[entry.key]
-    constants = _constants(export, length, d_model, base, options)
+    export = export_of(scheme)
+    constants = _constants(export, Setting(length, d_model, base, options))
     settings = ", ".join(f"{k}={v}" for k, v in {"length": length, "d_model": d_model, "n": base, **options}.items())
     header = (f'"""{entry.label}, generated by posenc ({entry.paper}).\n\n'
               f"Settings: {settings}.\n"
@@ -233,7 +257,7 @@ def reference_output(scheme: str, length: int, d_model: int, base: float = 10000
     """posenc's numpy value of what the file's ``output()`` returns (float64); options default as in the app."""
     entry = get_scheme(scheme)
     options = entry.defaults() | dict(options)
-    return EXPORTS[entry.key].reference(entry, length, d_model, base, options)
+    return export_of(scheme).reference(entry, Setting(length, d_model, base, options))
 
 
 def load(source: str) -> dict:

@@ -1,6 +1,6 @@
 """Figures at a released model's real context: offset curves on a log axis, and where a RoPE scaling acts.
 
-Arrays in, figures out (posenc.analysis.reach and posenc.analysis.scaling_regions compute them): a few hundred
+Arrays in, figures out (posenc.analysis.offset_curves and posenc.analysis.scaling_regions compute them): a few hundred
 log-spaced distances per curve, never a point per position, so 131,072 or 10,485,760 positions draw as fast
 as 4,096.
 """

@@ -7,15 +7,15 @@ DroPE. Nothing here is imported by ``import posenc``. The API, by module:
   ``summarize(records=None)`` → task → scheme → test_length → {mean, min, max, seeds, train_max_length},
   ``in_distribution()``, ``train_max_length()``, ``attention_lengths()`` → (L, 1.5·L),
   ``load_attention(task, scheme, length)`` → (probabilities [layers, heads, T, T], tokens [T]).
-- ``posenc.lab.names`` (no torch): TASKS, SCHEMES, SCHEME_LABELS, SEEDS, check_task, check_scheme, and
-  TOKEN_NAMES (how to label tokens 0…12 on a map's axes: digits, "|" separator, "^" start).
+- ``posenc.lab.names`` (no torch): TASKS, SCHEMES (the registry's, then LAB_ONLY_SCHEMES), SCHEME_LABELS,
+  SEEDS, check_task, check_scheme, and TOKEN_NAMES (how to label tokens 0…12 on a map's axes: digits, "|" separator, "^" start).
 - ``posenc.lab.recipe`` (no torch): ``Recipe`` (frozen dataclass) and ``DEFAULT``, the tuned recipe;
   ``LIVE_BOUNDS``, ``live_recipe(train_max_length, steps)``, ``WORST_CASE_SECONDS`` (train your own).
-- ``posenc.lab.positions`` (torch): ``POSITIONS``, what each scheme does in the model (one entry per key of
+- ``posenc.lab.schemes`` (torch): ``POSITIONS``, what each scheme does in the model (one entry per key of
   SCHEMES: its embedding, and its attention hooks rotate / scores / bias), ``LabScheme``, ``Positions``.
 - ``posenc.lab.extension`` (no torch): stretching RoPE past L (issue 30): ``METHODS`` (none, pi, ntk, yarn,
   llama3 → posenc's RoPE scalings), ``FACTORS``, ``FINETUNE_STEPS``, ``load_extension()``, ``curves(...)``,
-  ``CLAIMS`` and ``check_claims()``; ``posenc.lab.extend`` (torch): ``base_model``, ``stretched``, ``finetune``,
+  ``CLAIMS`` and ``check_claims()``; ``posenc.lab.extension_training`` (torch): ``base_model``, ``stretched``, ``finetune``,
   ``extension_records``.
 - ``posenc.lab.train`` (torch): ``train(task, scheme, seed, recipe=DEFAULT, progress=None, should_stop=None)``
   → LabModel; ``TrainingCancelled``.

@@ -202,8 +202,8 @@ def regenerate_extension(out: Path | None = None, fresh: bool = False, stream=sy
                          only: list[tuple[str, int]] | None = None) -> None:
     """Every cell of extension.jsonl missing from it, one base model per (task, seed) (``only``: a subset of
     those pairs, for the tests); the base's zero-shot extrapolation must equal results.jsonl's RoPE records."""
-    from posenc.lab.extend import base_model, extension_records
     from posenc.lab.extension import EXTENSION_PATH, cells
+    from posenc.lab.extension_training import base_model, extension_records
 
     path = EXTENSION_PATH if out is None else Path(out) / EXTENSION_PATH.name
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -256,8 +256,8 @@ def regenerate_extension_maps(out: Path | None = None, stream=sys.stderr,
     import numpy as np
 
     from posenc.lab.evaluate import attention_maps, evaluate
-    from posenc.lab.extend import base_model, finetune, stretched
     from posenc.lab.extension import EXTENSION_ATTENTION_PATH, TEST_FACTOR, load_extension, map_cells, map_key
+    from posenc.lab.extension_training import base_model, finetune, stretched
     from posenc.lab.shipped import MAP_SEED, stored_map
 
     path = EXTENSION_ATTENTION_PATH if out is None else Path(out) / EXTENSION_ATTENTION_PATH.name
@@ -340,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
             for record in records:
                 print(json.dumps(record), flush=True)
         elif args.command == "extend":
-            from posenc.lab.extend import base_model, extension_records
+            from posenc.lab.extension_training import base_model, extension_records
 
             task, method, factor, steps, seed = _extend_arguments(args)
             for record in extension_records(base_model(task, seed), task, method, factor, steps, seed):

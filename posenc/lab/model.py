@@ -1,7 +1,7 @@
 """A small causal decoder whose attention takes any of the lab's schemes as its positions.
 
 What each scheme does (added to the embeddings, a rotation of q and k, a term added to the logits, the whole
-score) is its entry in :data:`posenc.lab.positions.POSITIONS`; the attention calls that entry's hooks and
+score) is its entry in :data:`posenc.lab.schemes.POSITIONS`; the attention calls that entry's hooks and
 never looks at the scheme's name.
 
 Pre-norm blocks (LayerNorm, attention, LayerNorm, GELU MLP of 4× width), tied nothing, no dropout.
@@ -15,8 +15,8 @@ import torch
 from torch import nn
 
 from posenc.lab.names import VOCAB, check_scheme
-from posenc.lab.positions import POSITIONS, LabScheme, Sizes
 from posenc.lab.recipe import Recipe
+from posenc.lab.schemes import POSITIONS, LabScheme, Sizes
 from posenc.lab.tasks import sequence_length
 
 

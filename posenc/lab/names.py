@@ -1,23 +1,23 @@
-"""The names the lab accepts, and their checks: numpy-free and torch-free, shared by results and training."""
+"""The names the lab accepts, and their checks: torch-free, shared by results and training."""
 
 from __future__ import annotations
 
 from posenc.checks import check_choice
+from posenc.schemes.registry import SCHEMES as REGISTRY
 
 TASKS: tuple[str, ...] = ("copy", "reverse", "selective_copy")
 """copy: the digits again, in order; reverse: the digits in reverse order; selective_copy: the non-zero digits in
 order, then the zeros (the blanks) moved to the end (posenc.lab.tasks has the exact formats)."""
 
-SCHEMES: tuple[str, ...] = ("sinusoidal", "learned", "nope", "rope", "xpos", "shaw", "t5", "alibi", "kerple",
-                            "transformer_xl", "drope", "fire", "cope")
-"""The ten keys of posenc.schemes.registry.SCHEMES, in its order, then DroPE (arXiv:2512.12167), then two learned
-positions of the lab only (not in the registry): FIRE (arXiv:2310.04418) and CoPE (arXiv:2405.18719)."""
+LAB_ONLY_SCHEMES: dict[str, str] = {"drope": "DroPE", "fire": "FIRE", "cope": "CoPE"}
+"""The lab's schemes that are not in the registry, by key, with their labels: DroPE (arXiv:2512.12167), then
+two learned positions, FIRE (arXiv:2310.04418) and CoPE (arXiv:2405.18719)."""
 
-SCHEME_LABELS: dict[str, str] = {
-    "sinusoidal": "Sinusoidal", "learned": "Learned", "nope": "NoPE", "rope": "RoPE", "xpos": "xPos",
-    "shaw": "Shaw", "t5": "T5 bias", "alibi": "ALiBi", "kerple": "KERPLE", "transformer_xl": "Transformer-XL",
-    "drope": "DroPE", "fire": "FIRE", "cope": "CoPE",
-}
+SCHEMES: tuple[str, ...] = (*REGISTRY, *LAB_ONLY_SCHEMES)
+"""The keys of posenc.schemes.registry.SCHEMES, in its order, then the lab's own (:data:`LAB_ONLY_SCHEMES`)."""
+
+SCHEME_LABELS: dict[str, str] = {key: scheme.short_label for key, scheme in REGISTRY.items()} | LAB_ONLY_SCHEMES
+"""Each lab scheme's name on the charts: the registry entry's short label, or the lab's own."""
 
 DIGITS = 10
 SEP, BOS, PAD = 10, 11, 12

@@ -18,8 +18,8 @@ import torch
 from posenc.checks import check_int
 from posenc.lab.model import LabModel
 from posenc.lab.names import check_scheme, check_task
-from posenc.lab.positions import POSITIONS
 from posenc.lab.recipe import DEFAULT, Recipe
+from posenc.lab.schemes import POSITIONS
 from posenc.lab.tasks import make_batch
 
 
@@ -61,8 +61,10 @@ def _schedule(step: int, recipe: Recipe, total: int, warmup: int) -> float:
     return recipe.lr * 0.5 * (1.0 + math.cos(math.pi * progress))
 
 
-def _run(model: LabModel, task: str, recipe: Recipe, steps: int, warmup: int, generator: torch.Generator,
-         tick: Callable[[], None], curriculum: int = 0) -> None:
+def run_steps(model: LabModel, task: str, recipe: Recipe, steps: int, warmup: int, generator: torch.Generator,
+              tick: Callable[[], None], curriculum: int = 0) -> None:
+    """``steps`` AdamW steps of ``model`` on ``task`` (cosine schedule after ``warmup``), batches drawn from
+    ``generator``, ``tick()`` after each (training and the lab's fine-tuning share it)."""
     optimizer = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay,
                                   betas=(0.9, 0.98))
     model.train()
@@ -114,11 +116,11 @@ def train(task: str, scheme: str, seed: int, recipe: Recipe = DEFAULT,
         torch.manual_seed(seed)
         model = LabModel(scheme, recipe, seed)
         generator = torch.Generator().manual_seed(seed)
-        _run(model, task, recipe, recipe.steps, min(recipe.warmup_steps, recipe.steps), generator, tick,
+        run_steps(model, task, recipe, recipe.steps, min(recipe.warmup_steps, recipe.steps), generator, tick,
              curriculum=recipe.curriculum_steps)
         if drops and recipe.recalibration_steps:
             model.drop_positions()
-            _run(model, task, recipe, recipe.recalibration_steps, min(recipe.warmup_steps, recipe.recalibration_steps),
+            run_steps(model, task, recipe, recipe.recalibration_steps, min(recipe.warmup_steps, recipe.recalibration_steps),
                  generator, tick)
         elif drops:
             model.drop_positions()

@@ -10,8 +10,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from posenc.checks import check_table_size
 from posenc.modules.checks import check_finite_output, check_float_dtype, check_float_tensor
-from posenc.schemes.absolute import DEFAULT_STD, _check_table_size, learned_absolute
+from posenc.schemes.absolute import DEFAULT_STD, learned_absolute
 
 
 class LearnedPositionalEmbedding(nn.Module):
@@ -30,7 +31,7 @@ class LearnedPositionalEmbedding(nn.Module):
         dtype: torch.dtype = torch.float32,
     ) -> None:
         super().__init__()
-        table_size, dtype = _check_table_size(table_size), check_float_dtype(dtype)
+        table_size, dtype = check_table_size(table_size), check_float_dtype(dtype)
         table = learned_absolute(table_size, d_model, table_size=table_size, seed=seed, std=std)
         self.table = nn.Parameter(torch.from_numpy(np.ascontiguousarray(table)).to(dtype))  # (table_size, d_model)
 

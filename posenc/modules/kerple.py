@@ -15,7 +15,7 @@ from torch import nn
 
 from posenc.checks import check_flag, check_length, check_size
 from posenc.modules.checks import check_finite_output, check_fits_dtype, check_float_dtype
-from posenc.modules.relative import _offsets
+from posenc.modules.relative import offset_matrix
 from posenc.schemes.bias import check_heads
 from posenc.schemes.kerple import MAX_POWER, check_kerple_parameters
 
@@ -60,7 +60,7 @@ class KerpleBias(nn.Module):
         length = check_length(length)
         check_size((len(self.r1), length, length), "the KERPLE bias")
         self.project_()
-        offset = _offsets(length, length, self.r1.device)  # (length, length), j − i
+        offset = offset_matrix(length, length, self.r1.device)  # (length, length), j − i
         distance = offset.abs().to(self.r1.dtype)
         r1, r2 = self.r1[:, None, None], self.r2[:, None, None]
         bias = -r1 * (torch.log1p(r2 * distance) if self.variant == "log" else distance.pow(r2))

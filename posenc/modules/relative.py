@@ -11,13 +11,21 @@ import math
 import torch
 from torch import nn
 
-from posenc.checks import MAX_WHOLE, ArgumentTypeError, check_flag, check_length, check_size
+from posenc.checks import (
+    MAX_WHOLE,
+    ArgumentTypeError,
+    check_flag,
+    check_length,
+    check_max_relative_position,
+    check_size,
+    check_t5_buckets,
+)
 from posenc.schemes.bias import check_heads
-from posenc.schemes.shaw import _check_max_relative_position, shaw_embeddings
-from posenc.schemes.t5 import _check_buckets, t5_bucket_values
+from posenc.schemes.shaw import shaw_embeddings
+from posenc.schemes.t5 import t5_bucket_values
 
 
-def _offsets(query_length: int, key_length: int, device: torch.device | None = None) -> torch.Tensor:
+def offset_matrix(query_length: int, key_length: int, device: torch.device | None = None) -> torch.Tensor:
     """(query_length, key_length) int64 matrix of j − i."""
     query = torch.arange(query_length, device=device)[:, None]
     key = torch.arange(key_length, device=device)[None, :]
@@ -33,7 +41,7 @@ class ShawRelativePositions(nn.Module):
     def __init__(self, max_relative_position: int, d_head: int, seed: int = 0, std: float = 0.02) -> None:
         super().__init__()
         table = shaw_embeddings(max_relative_position, d_head, seed=seed, std=std)  # (2k+1, d_head)
-        self.max_relative_position = _check_max_relative_position(max_relative_position)
+        self.max_relative_position = check_max_relative_position(max_relative_position)
         self.embeddings = nn.Embedding.from_pretrained(torch.from_numpy(table).float(), freeze=False)
 
     def extra_repr(self) -> str:
@@ -43,7 +51,7 @@ class ShawRelativePositions(nn.Module):
         length = check_length(length)
         check_size((length, length, self.embeddings.weight.shape[1]), "Shaw's lookup a^K")
         k = self.max_relative_position
-        index = _offsets(length, length, self.embeddings.weight.device).clamp(-k, k) + k
+        index = offset_matrix(length, length, self.embeddings.weight.device).clamp(-k, k) + k
         return self.embeddings(index)
 
 
@@ -58,7 +66,7 @@ def relative_position_bucket(
     The computation of Hugging Face's ``T5Attention._relative_position_bucket``; see
     :func:`posenc.schemes.t5.t5_relative_bucket` for the equation.
     """
-    per_side, max_exact, max_distance = _check_buckets(bidirectional, num_buckets, max_distance)
+    per_side, max_exact, max_distance = check_t5_buckets(bidirectional, num_buckets, max_distance)
     if not isinstance(relative_position, torch.Tensor) or relative_position.dtype not in _WHOLE_DTYPES:
         kind = relative_position.dtype if isinstance(relative_position, torch.Tensor) else type(relative_position).__name__
         raise ArgumentTypeError(f"relative_position must be an integer tensor (key − query); got {kind}.")
@@ -93,7 +101,7 @@ class T5RelativeBias(nn.Module):
         std: float = 1.0,
     ) -> None:
         super().__init__()
-        _, _, max_distance = _check_buckets(bidirectional, num_buckets, max_distance)
+        _, _, max_distance = check_t5_buckets(bidirectional, num_buckets, max_distance)
         values = t5_bucket_values(num_buckets, num_heads, seed=seed, std=std)  # (buckets, heads)
         self.relative_attention_bias = nn.Embedding.from_pretrained(torch.from_numpy(values).float(), freeze=False)
         self.num_buckets, self.max_distance, self.bidirectional = len(values), max_distance, bool(bidirectional)
@@ -105,7 +113,7 @@ class T5RelativeBias(nn.Module):
         query_length = check_length(query_length)
         key_length = query_length if key_length is None else check_length(key_length)
         check_size((self.relative_attention_bias.weight.shape[1], query_length, key_length), "the T5 bias")
-        relative = _offsets(query_length, key_length, self.relative_attention_bias.weight.device)
+        relative = offset_matrix(query_length, key_length, self.relative_attention_bias.weight.device)
         buckets = relative_position_bucket(relative, self.bidirectional, self.num_buckets, self.max_distance)
         return self.relative_attention_bias(buckets).permute(2, 0, 1)  # (heads, q, k)
 
@@ -140,7 +148,7 @@ class ALiBiBias(nn.Module):
     def forward(self, length: int) -> torch.Tensor:
         length = check_length(length)
         check_size((len(self.slopes), length, length), "the ALiBi bias")
-        offset = _offsets(length, length, self.slopes.device)  # j − i
+        offset = offset_matrix(length, length, self.slopes.device)  # j − i
         bias = -self.slopes[:, None, None] * offset.abs()
         if self.causal:
             bias = bias.masked_fill(offset > 0, -math.inf)

@@ -15,11 +15,11 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from posenc.checks import check_choice
+from posenc.checks import check_choice, check_seq_len
 from posenc.modules.checks import check_finite_output, check_float_tensor, check_positions
 from posenc.schemes.rope.frequencies import rope_inv_freq
 from posenc.schemes.rope.rotation import LAYOUTS, Layout
-from posenc.schemes.rope.scalings import LENGTH_DEPENDENT, _check_seq_len
+from posenc.schemes.rope.scalings import LENGTH_DEPENDENT
 
 
 def rotate_half(x: torch.Tensor) -> torch.Tensor:
@@ -78,7 +78,7 @@ class RotaryEmbedding(nn.Module):
         if positions is None:
             positions = torch.arange(x.shape[-2], device=x.device)
         positions = check_positions(positions, x.device)
-        seq_len = _check_seq_len(seq_len)
+        seq_len = check_seq_len(seq_len)
         try:
             positions = positions.expand(x.shape[:-1])
         except RuntimeError as err:

@@ -21,7 +21,7 @@
 
 Errors are max over dimensions (heads) of |value − exact|, position by position; for the bias
 schemes, distance by distance Δ = i − j (keys before the query, seen by causal models too).
-:data:`PRECISION_TABLES` holds each scheme's comparison, keyed by the registry's key.
+:data:`PRECISION` holds what each scheme's comparison states beyond its family's, keyed by the registry's key.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import numpy as np
 
 from posenc.precision.dtypes import check_dtype, first_repeated_row, max_abs_error, round_to
 from posenc.schemes.registry import get_scheme
-from posenc.schemes.scheme import Scheme
+from posenc.schemes.scheme import Scheme, Setting
 from posenc.schemes.xpos import (
     DEFAULT_SCALE_BASE,
     xpos_centre,
@@ -229,33 +229,33 @@ def _compare(dtype: str, what: str, x: np.ndarray, x_label: str, exact: np.ndarr
     return PrecisionTable(dtype, what, x, x_label, errors, repeats, notes)
 
 
-# Each scheme's comparison, one signature: (entry, length, d_model, base, dtype, options, exact) -> PrecisionTable,
-# ``options`` complete (the registry's defaults merged), ``exact`` the absolute scheme's float64 table or None.
+# Each scheme's comparison, one signature: (entry, setting, dtype, exact) -> PrecisionTable, the setting's
+# options complete (the registry's defaults merged), ``exact`` the absolute scheme's float64 table or None.
 
-def _table_precision(entry: Scheme, length: int, d_model: int, base: float, dtype: str, options: dict,
-                     exact: np.ndarray | None, *, computed: Callable[..., dict[str, np.ndarray]] | None = None,
-                     notes: tuple[str, ...] = ()) -> PrecisionTable:
-    """An absolute scheme's table by position: rounded to ``dtype`` and, when given,
-    ``computed(length, d_model, base, dtype, options)``'s ways of building it in the dtype."""
+def table_precision(entry: Scheme, setting: Setting, dtype: str, exact: np.ndarray | None, *,
+                    computed: Callable[[Setting, str], dict[str, np.ndarray]] | None = None,
+                    notes: tuple[str, ...] = ()) -> PrecisionTable:
+    """An absolute scheme's table by position (the family's default): rounded to ``dtype`` and, when given,
+    ``computed(setting, dtype)``'s ways of building it in the dtype."""
+    length = setting.length
     if exact is None:
-        exact = entry.table(length, d_model, base, **options)  # (length, d_model), float64
+        exact = entry.table(length, setting.d_model, setting.base, **setting.options)  # (length, d_model), float64
     variants = {f"rounded to {dtype}": round_to(exact, dtype)}
     if computed is not None:
-        variants |= computed(length, d_model, base, dtype, options)
+        variants |= computed(setting, dtype)
     return _compare(dtype, "table", np.arange(length), "position", exact, variants, notes)
 
 
-def _annotated_transformer(length: int, d_model: int, base: float, dtype: str,
-                           options: dict) -> dict[str, np.ndarray]:
+def _annotated_transformer(setting: Setting, dtype: str) -> dict[str, np.ndarray]:
     """The sinusoidal table built in ``dtype`` as the Annotated Transformer does (:func:`annotated_sinusoidal`)."""
-    return {f"computed in {dtype} (Annotated Transformer)": annotated_sinusoidal(length, d_model, base, dtype,
-                                                                                  **options)}
+    table = annotated_sinusoidal(setting.length, setting.d_model, setting.base, dtype, **setting.options)
+    return {f"computed in {dtype} (Annotated Transformer)": table}
 
 
-def _rope_precision(entry: Scheme, length: int, d_model: int, base: float, dtype: str, options: dict,
-                    exact: np.ndarray | None) -> PrecisionTable:
+def _rope_precision(entry: Scheme, setting: Setting, dtype: str, exact: np.ndarray | None) -> PrecisionTable:
     """RoPE's cos/sin of m·θ_i by position (:func:`rope_cos_sin`): rounded, all in the dtype, float32 then cast."""
-    inv_freq, scale, _ = rope_frequencies(length, d_model, base, options)
+    length = setting.length
+    inv_freq, scale, _ = rope_frequencies(length, setting.d_model, setting.base, dict(setting.options))
     exact = np.concatenate(rope_cos_sin(length, inv_freq, scale, dtype, "float64"), axis=1)
     variants = {f"rounded to {dtype}": round_to(exact, dtype)}
     for variant in ROPE_VARIANTS:
@@ -265,10 +265,10 @@ def _rope_precision(entry: Scheme, length: int, d_model: int, base: float, dtype
     return _compare(dtype, "cos/sin of m·θ_i", np.arange(length), "position m", exact, variants)
 
 
-def _xpos_precision(entry: Scheme, length: int, d_model: int, base: float, dtype: str, options: dict,
-                    exact: np.ndarray | None) -> PrecisionTable:
+def _xpos_precision(entry: Scheme, setting: Setting, dtype: str, exact: np.ndarray | None) -> PrecisionTable:
     """xPos's query multipliers ζ_i^(m̂/γ)·(cos mθ_i, sin mθ_i) in ``dtype`` (:func:`xpos_cos_sin`) vs float64."""
-    keywords = xpos_keywords(dict(options))
+    length, d_model, base = setting.length, setting.d_model, setting.base
+    keywords = xpos_keywords(dict(setting.options))
     exact = np.concatenate([as_float64(t) for t in xpos_cos_sin(length, d_model, base, dtype, "float64",
                                                                 **keywords)], axis=1)  # (length, d)
     with np.errstate(over="ignore"):  # past the dtype's largest number: ±inf, as in torch
@@ -286,26 +286,28 @@ def _xpos_precision(entry: Scheme, length: int, d_model: int, base: float, dtype
     return _compare(dtype, "scaled cos/sin of m·θ_i", np.arange(length), "position m", exact, variants, notes)
 
 
-def _bias_precision(entry: Scheme, length: int, d_model: int, base: float, dtype: str, options: dict,
-                    exact: np.ndarray | None, *, computed: Callable[..., object] | None = None,
-                    notes: tuple[str, ...] = ()) -> PrecisionTable:
-    """A bias scheme's bias by distance Δ = i − j: rounded to ``dtype`` and, when given, computed in it by
-    ``computed(length, d_model, base, options, torch_dtype)``, a (length, heads) tensor. ``exact`` is unused
-    (a bias scheme has no table)."""
-    exact = _bias_by_distance(entry, length, d_model, base, options)
+def bias_precision(entry: Scheme, setting: Setting, dtype: str, exact: np.ndarray | None, *,
+                   computed: Callable[[Setting, object], object] | None = None,
+                   notes: tuple[str, ...] = ()) -> PrecisionTable:
+    """A bias scheme's bias by distance Δ = i − j (the family's default): rounded to ``dtype`` and, when given,
+    computed in it by ``computed(setting, torch_dtype)``, a (length, heads) tensor. ``exact`` is unused (a bias
+    scheme has no table)."""
+    length = setting.length
+    exact = _bias_by_distance(entry, setting)
     rounded = f"rounded to {dtype}"
     with np.errstate(over="ignore"):  # a bias past the dtype's range (KERPLE's power kernel) becomes −inf
         variants = {rounded: round_to(exact, dtype)}
     notes += _overflow_note(exact, variants[rounded], dtype)
     if computed is not None:
-        variants[f"computed in {dtype}"] = as_float64(computed(length, d_model, base, options, torch_dtype(dtype)))
+        variants[f"computed in {dtype}"] = as_float64(computed(setting, torch_dtype(dtype)))
     return _compare(dtype, "bias", np.arange(length), "distance Δ = i − j (key before the query)", exact,
                     variants, notes)
 
 
-def _bias_by_distance(entry: Scheme, length: int, d_model: int, base: float, options: dict) -> np.ndarray:
+def _bias_by_distance(entry: Scheme, setting: Setting) -> np.ndarray:
     """(length, heads): the exact bias of every head at offset j − i = −Δ, for Δ = 0 … length − 1."""
-    _, values = entry.offset_bias(length, d_model, base, **options)  # (heads, 2L − 1)
+    length = setting.length
+    _, values = entry.offset_bias(length, setting.d_model, setting.base, **setting.options)  # (heads, 2L − 1)
     return values[:, length - 1 :: -1].T if length else np.zeros((0, len(values)))
 
 
@@ -322,26 +324,28 @@ def _overflow_note(exact: np.ndarray, rounded: np.ndarray, dtype: str) -> tuple[
             f"{largest:g}: in {dtype} it is −inf, so those keys get no attention at all.",)
 
 
-# A bias computed in the dtype, one signature: (length, d_model, base, options, dt) -> (length, heads) tensor in dt.
+# A bias computed in the dtype, one signature: (setting, dt) -> (length, heads) tensor in dt.
 
-def _alibi_in_dtype(length: int, d_model: int, base: float, options: dict, dt):
+def _alibi_in_dtype(setting: Setting, dt):
     """ALiBi (arXiv:2108.12409): −m_h·Δ with the slopes m_h and the distance Δ in ``dt``; causal or not, the keys
     before the query are seen."""
     import torch
 
     from posenc.schemes.alibi import alibi_slopes
 
+    length, options = setting.length, setting.options
     slopes = torch.as_tensor(alibi_slopes(options["num_heads"])).to(dt)  # (heads,)
     distance = torch.arange(length, dtype=dt)[:, None]  # (length, 1), Δ = i − j ≥ 0
     return -(slopes[None, :] * distance)
 
 
-def _shaw_in_dtype(length: int, d_model: int, base: float, options: dict, dt):
+def _shaw_in_dtype(setting: Setting, dt):
     """Shaw et al. (arXiv:1803.02155): q·a_clip(−Δ)/√d with q and the vectors a_r in ``dt``, (length, 1)."""
     import torch
 
     from posenc.schemes.shaw import shaw_embeddings, shaw_query
 
+    length, d_model, options = setting.length, setting.d_model, setting.options
     k, seed = options["max_relative_position"], options["seed"]
     a = torch.as_tensor(shaw_embeddings(k, d_model, seed=seed)).to(dt)  # (2k+1, d)
     q = torch.as_tensor(shaw_query(d_model, seed=seed)).to(dt)  # (d,)
@@ -350,19 +354,20 @@ def _shaw_in_dtype(length: int, d_model: int, base: float, options: dict, dt):
     return per_offset[index][:, None]
 
 
-def _kerple_in_dtype(length: int, d_model: int, base: float, options: dict, dt):
+def _kerple_in_dtype(setting: Setting, dt):
     """KERPLE (arXiv:2205.09921): −r1·ln(1 + r2·Δ) or −r1·Δ^r2 with r1, r2 and Δ in ``dt``, (length, 1)."""
     import torch
 
     from posenc.schemes.kerple import check_kerple_parameters
 
+    length, options = setting.length, setting.options
     r1, r2, variant = check_kerple_parameters(options["r1"], options["r2"], options["variant"])
     distance = torch.arange(length, dtype=dt)[:, None]  # Δ = i − j ≥ 0
     r1, r2 = torch.tensor(r1, dtype=dt), torch.tensor(r2, dtype=dt)
     return -r1 * (torch.log1p(r2 * distance) if variant == "log" else distance.pow(r2))
 
 
-def _transformer_xl_in_dtype(length: int, d_model: int, base: float, options: dict, dt):
+def _transformer_xl_in_dtype(setting: Setting, dt):
     """Transformer-XL (arXiv:1901.02860) as its PositionalEmbedding and r_net compute it, every tensor in ``dt``:
     inv_freq = 1/(n^(arange(0, d, 2)/d)), R = [sin | cos](Δ·inv_freq), then (q + v)·W_R R/√d; (length, 1)."""
     import torch
@@ -370,6 +375,7 @@ def _transformer_xl_in_dtype(length: int, d_model: int, base: float, options: di
     from posenc.schemes.shaw import shaw_query
     from posenc.schemes.transformer_xl import transformer_xl_parameters
 
+    length, d_model, base, options = setting.length, setting.d_model, setting.base, setting.options
     seed = options["seed"]
     _, v, w_r = transformer_xl_parameters(d_model, d_model, seed=seed)
     query = torch.as_tensor(shaw_query(d_model, seed=seed)).to(dt) + torch.as_tensor(v).to(dt)  # q + v, (d,)
@@ -379,34 +385,57 @@ def _transformer_xl_in_dtype(length: int, d_model: int, base: float, options: di
     return (projected @ query / torch.tensor(math.sqrt(d_model), dtype=dt))[:, None]
 
 
-PRECISION_TABLES: dict[str, Callable[..., PrecisionTable]] = {
-    "sinusoidal": partial(_table_precision, computed=_annotated_transformer),
-    "learned": partial(_table_precision, notes=(
-        "A learned table is stored in the dtype: its error is the rounding of each weight.",)),
-    "nope": _table_precision,
-    "rope": _rope_precision,
-    "xpos": _xpos_precision,
-    "shaw": partial(_bias_precision, computed=_shaw_in_dtype),
-    "t5": partial(_bias_precision, notes=(
-        "T5 computes its buckets in float32 whatever the model's dtype: its bias is its learned values, rounded.",)),
-    "alibi": partial(_bias_precision, computed=_alibi_in_dtype),
-    "kerple": partial(_bias_precision, computed=_kerple_in_dtype),
-    "transformer_xl": partial(_bias_precision, computed=_transformer_xl_in_dtype),
+@dataclass(frozen=True)
+class Precision:
+    """A scheme's precision study: ``table(entry, setting, dtype, exact)`` → its :class:`PrecisionTable`, and the
+    names of the Precision page's sections under "The relative-position property" (posenc.ui.precision_views
+    draws each by name). Either left out: the family's default (absolute: :func:`table_precision` and the
+    "no_relative" section; bias: :func:`bias_precision` and the "bias" section; a rotation has none)."""
+
+    table: Callable[[Scheme, Setting, str, np.ndarray | None], PrecisionTable] | None = None
+    sections: tuple[str, ...] = ()
+
+
+_FAMILY_PRECISION = {"absolute": Precision(table_precision, ("no_relative",)),
+                     "bias": Precision(bias_precision, ("bias",))}
+
+PRECISION: dict[str, Precision] = {
+    "sinusoidal": Precision(partial(table_precision, computed=_annotated_transformer), ("rotation", "theta")),
+    "learned": Precision(partial(table_precision, notes=(
+        "A learned table is stored in the dtype: its error is the rounding of each weight.",))),
+    "rope": Precision(_rope_precision, ("rope_shift", "theta")),
+    "xpos": Precision(_xpos_precision, ("xpos_shift", "theta")),
+    "shaw": Precision(partial(bias_precision, computed=_shaw_in_dtype)),
+    "t5": Precision(partial(bias_precision, notes=(
+        "T5 computes its buckets in float32 whatever the model's dtype: its bias is its learned values, rounded.",))),
+    "alibi": Precision(partial(bias_precision, computed=_alibi_in_dtype)),
+    "kerple": Precision(partial(bias_precision, computed=_kerple_in_dtype)),
+    "transformer_xl": Precision(partial(bias_precision, computed=_transformer_xl_in_dtype)),
 }
-"""Every scheme's comparison in a dtype, keyed by the registry's key (posenc.SCHEMES), each called as
-``(entry, length, d_model, base, dtype, options, exact)``. A new scheme adds one entry: an absolute table
-shares ``_table_precision``, a bias ``_bias_precision`` (with its ``_…_in_dtype`` when common code computes it
-in the model's dtype), a rotation its own. tests/precision checks that every key has one."""
+"""Each scheme's precision record, by registry key (posenc.SCHEMES), stating what differs from its family's
+(NoPE states nothing). A new absolute or bias scheme adds an entry only to compute its numbers in the dtype as
+common code does, or to add a note or a section; a rotation states its own. tests/precision checks it."""
+
+
+def precision_of(scheme: str) -> Precision:
+    """The scheme's precision record with its family's defaults filled in, or a ValueError naming what is missing."""
+    entry = get_scheme(scheme)
+    own, family = PRECISION.get(entry.key, Precision()), _FAMILY_PRECISION.get(entry.family, Precision())
+    record = Precision(own.table or family.table, own.sections or family.sections)
+    if record.table is None or not record.sections:
+        raise ValueError(f"The scheme {entry.key!r} has no precision record (posenc.precision.tables.PRECISION): "
+                         f"a {entry.family} scheme states its own table and sections.")
+    return record
 
 
 def precision_table(scheme: str, length: int, d_model: int, base: float, dtype: str, *,
                     exact: np.ndarray | None = None, **options: object) -> PrecisionTable:
     """The scheme's table (RoPE: its cos/sin; xPos: its scaled cos/sin; bias schemes: the bias by distance) in
-    ``dtype`` vs float64 (:data:`PRECISION_TABLES`); options default as in the app.
+    ``dtype`` vs float64 (its :func:`precision_of` record); options default as in the app.
 
     ``exact``: the absolute scheme's float64 table when the caller has it already (else built here).
     """
     dtype = check_dtype(dtype)
     entry = get_scheme(scheme)
     options = entry.defaults() | dict(options)
-    return PRECISION_TABLES[entry.key](entry, length, d_model, base, dtype, options, exact)
+    return precision_of(scheme).table(entry, Setting(length, d_model, base, options), dtype, exact)

@@ -22,13 +22,14 @@ from posenc.checks import (
 from posenc.schemes.bias import (
     DIRECTIONS,
     HEADS_OPTION,
-    all_offsets,
     bias_from,
     check_heads,
     curve_from,
     is_causal,
+    masked_after_query,
 )
-from posenc.schemes.scheme import Option, Scheme
+from posenc.schemes.offsets import all_offsets
+from posenc.schemes.scheme import Option, Scheme, Setting
 
 
 def alibi_slopes(num_heads: int) -> np.ndarray:
@@ -96,11 +97,19 @@ CAUSAL_FIRST = Option("direction", "Attention", "causal", choices=DIRECTIONS,
                       help="causal: a decoder, each query sees only keys j ≤ i (the paper); "
                            "bidirectional: −m·|i − j| on both sides (encoders).")
 
+def _alibi_at(setting: Setting, offsets: np.ndarray) -> np.ndarray:
+    """−m_0·|Δ| (Press et al., arXiv:2108.12409), head 0's slope; causal: none for Δ > 0."""
+    check_d_model(setting.d_model)
+    values = -alibi_slopes(setting.options["num_heads"])[0] * np.abs(offsets).astype(np.float64)
+    return masked_after_query(values, offsets, is_causal(setting.options["direction"]))
+
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="alibi", label="ALiBi", family="bias", paper="Press et al. 2021, arXiv:2108.12409",
         formula=_alibi_formula, offset_curve=curve_from(_alibi_offsets), bias=bias_from(_alibi_offsets),
         offset_bias=_alibi_offsets,
+        offset_curve_at=_alibi_at,
         curve_label="logit bias of head 0 (steepest slope m_1)",
         options=(HEADS_OPTION, CAUSAL_FIRST),
     ),

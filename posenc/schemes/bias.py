@@ -27,12 +27,6 @@ def check_heads(num_heads: object) -> int:
     return check_count(num_heads, "num_heads", minimum=1, meaning="the number of attention heads")
 
 
-def all_offsets(length: int) -> np.ndarray:
-    """Every offset Δ = j − i of a length-L sequence: −(L − 1) … L − 1."""
-    length = check_length(length)
-    return np.arange(-(length - 1), length)
-
-
 def is_causal(direction: str) -> bool:
     """Whether ``direction`` ("bidirectional" or "causal") masks the keys after the query."""
     return check_choice(direction, "direction", DIRECTIONS) == "causal"
@@ -47,6 +41,11 @@ def bias_from(offset_bias):
         positions = np.arange(length)
         return toeplitz_view(values, positions, positions)
     return bias
+
+
+def masked_after_query(values: np.ndarray, offsets: np.ndarray, causal: bool) -> np.ndarray:
+    """Head 0's curve at chosen offsets: NaN (a gap in the curve) for a key after the query when ``causal``."""
+    return np.where(causal & (offsets > 0), np.nan, values)
 
 
 def curve_from(offset_bias):

@@ -25,8 +25,9 @@ from posenc.checks import (
     check_real,
     check_size,
 )
-from posenc.schemes.bias import all_offsets, bias_from, curve_from
-from posenc.schemes.scheme import Option, Scheme, latex_number
+from posenc.schemes.bias import bias_from, curve_from, masked_after_query
+from posenc.schemes.offsets import all_offsets
+from posenc.schemes.scheme import Option, Scheme, Setting, latex_number
 
 KERPLE_VARIANTS: tuple[str, ...] = ("log", "power")
 MAX_POWER = 2.0
@@ -95,11 +96,20 @@ def _kerple_formula(d_model, base, *, r1=1.0, r2=1.0, variant="log"):
             r",\quad r_1 = %s,\ r_2 = %s\ \text{(every head)}" % (a, b))
 
 
+def _kerple_at(setting: Setting, offsets: np.ndarray) -> np.ndarray:
+    """−r1·ln(1 + r2·|Δ|) or −r1·|Δ|^r2 (Chi et al., arXiv:2205.09921); none for Δ > 0 (causal)."""
+    check_d_model(setting.d_model)
+    options = setting.options
+    return masked_after_query(kerple_kernel(np.abs(offsets), options["r1"], options["r2"], options["variant"]),
+                              offsets, True)
+
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="kerple", label="KERPLE", family="bias", paper="Chi et al. 2022, arXiv:2205.09921",
         formula=_kerple_formula, offset_curve=curve_from(_kerple_offsets), bias=bias_from(_kerple_offsets),
         offset_bias=_kerple_offsets,
+        offset_curve_at=_kerple_at,
         curve_label="logit bias −r1·ln(1 + r2·|Δ|) or −r1·|Δ|^r2 (causal: none for Δ > 0)",
         options=(
             Option("r1", "r1 (scale)", 1.0, 0.01, 10.0,

@@ -11,6 +11,7 @@ and the rotation that links positions a fixed offset k apart:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,18 +25,22 @@ from posenc.checks import (
     check_d_model,
     check_finite,
     check_float_dtype,
+    check_indices,
     check_int,
     check_length,
     check_size,
 )
-from posenc.schemes.scheme import Option, Scheme, latex_number
+from posenc.schemes.offsets import all_offsets, cosine_sums, cosine_sums_every_offset, offset_similarity
+from posenc.schemes.scheme import Option, Scheme, Setting, latex_number
 
 Layout = Literal["interleaved", "split"]
 Spacing = Literal["vaswani", "tensor2tensor"]
 LAYOUTS: tuple[str, ...] = ("interleaved", "split")
 SPACINGS: tuple[str, ...] = ("vaswani", "tensor2tensor")
 
-_BLOCK = 128  # rows per block of the angle-addition fill (see _sin_cos_table)
+PHASE_BLOCK = 128
+"""Rows per block of the angle-addition fill (see _sin_cos_table): a position is split as p = a + b, a a
+multiple of PHASE_BLOCK, b below it (the table's cells, posenc.analysis, use the same split to equal it bit for bit)."""
 _CHECK_ROWS = 512  # positions rotated at a time by rotation_check (2 MiB of float64 at d_model 1024)
 
 
@@ -65,24 +70,24 @@ def wavelengths(d_model: int, base: float = 10000.0, *, spacing: Spacing = "vasw
 def _sin_cos_table(length: int, theta: np.ndarray, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
     """sin(p·θ_i) and cos(p·θ_i) for p < length, as two (length, h) arrays of ``dtype``.
 
-    Phases are float64. Each position is split as p = a + b (a a multiple of _BLOCK,
-    b < _BLOCK) and the angle-addition formulas
+    Phases are float64. Each position is split as p = a + b (a a multiple of PHASE_BLOCK,
+    b < PHASE_BLOCK) and the angle-addition formulas
         sin(pθ) = sin(aθ)cos(bθ) + cos(aθ)sin(bθ),  cos(pθ) = cos(aθ)cos(bθ) − sin(aθ)sin(bθ)
     are evaluated in float64 and rounded to ``dtype`` once, at the end. This needs
-    (length/_BLOCK + _BLOCK)·h transcendental calls instead of 2·length·h; its error
+    (length/PHASE_BLOCK + PHASE_BLOCK)·h transcendental calls instead of 2·length·h; its error
     (≈ 2e-13 at length 4096, dominated by rounding the phase itself) matches direct evaluation.
     """
     h = len(theta)
     sin_out = np.empty((length, h), dtype=dtype)
     cos_out = np.empty((length, h), dtype=dtype)
-    small = np.arange(min(_BLOCK, length), dtype=np.float64)[:, None] * theta  # (b, h)
+    small = np.arange(min(PHASE_BLOCK, length), dtype=np.float64)[:, None] * theta  # (b, h)
     sin_b, cos_b = np.sin(small), np.cos(small)
-    starts = np.arange(0, length, _BLOCK, dtype=np.float64)[:, None] * theta  # (a, h)
+    starts = np.arange(0, length, PHASE_BLOCK, dtype=np.float64)[:, None] * theta  # (a, h)
     sin_a, cos_a = np.sin(starts), np.cos(starts)
     left = np.empty_like(small)
     right = np.empty_like(small)
-    for j, start in enumerate(range(0, length, _BLOCK)):
-        n = min(_BLOCK, length - start)
+    for j, start in enumerate(range(0, length, PHASE_BLOCK)):
+        n = min(PHASE_BLOCK, length - start)
         rows = slice(start, start + n)
         np.multiply(sin_a[j], cos_b[:n], out=left[:n])
         np.multiply(cos_a[j], sin_b[:n], out=right[:n])
@@ -270,21 +275,124 @@ def _table(length: int, d_model: int, base: float, *, layout: Layout = "interlea
 
 
 def _offset_curve(length: int, d_model: int, base: float, **options: str) -> tuple[np.ndarray, np.ndarray]:
-    from posenc.schemes.offsets import offset_similarity
-
     return offset_similarity(_table(length, d_model, base, **options))
+
+
+def _pair_of_columns(dims: np.ndarray, d_model: int, layout: str) -> tuple[np.ndarray, np.ndarray]:
+    """(pair i, is cosine) of each column: interleaved 2i → sin θ_i, 2i+1 → cos θ_i; split i → sin, d/2+i → cos."""
+    if layout == "split":
+        if d_model % 2:
+            raise ValueError(f"The split layout needs an even d_model; got {d_model}.")
+        half = d_model // 2
+        return dims % half, dims >= half
+    if layout != "interleaved":
+        raise ValueError(f"layout must be 'interleaved' or 'split'; got {layout!r}.")
+    return dims // 2, dims % 2 == 1
+
+
+def sinusoidal_cells(positions: object, dims: object, d_model: int, base: float = 10000.0, *,
+                     layout: str = "interleaved", spacing: str = "vaswani") -> np.ndarray:
+    """PE[positions][:, dims] of :func:`posenc.sinusoidal` (arXiv:1706.03762) without the full table.
+
+        PE[p, 2i] = sin(p·θ_i),  PE[p, 2i+1] = cos(p·θ_i)   (split: PE[p, i], PE[p, d/2+i])
+
+    With the table's own arithmetic: p = a + b (a a multiple of the block, b below it) and
+    sin(pθ) = sin(aθ)cos(bθ) + cos(aθ)sin(bθ), cos(pθ) = cos(aθ)cos(bθ) − sin(aθ)sin(bθ)
+    in float64, so every cell equals the table's bit for bit. Shape (len(positions), len(dims)).
+    """
+    d_model = check_d_model(d_model)
+    positions, dims = check_indices(positions, None, "positions"), check_indices(dims, d_model, "dims")
+    pair, is_cos = _pair_of_columns(dims, d_model, layout)
+    theta = frequencies(d_model, check_base(base), spacing=spacing)[pair]  # (c,)
+    starts, a = np.unique(positions // PHASE_BLOCK * PHASE_BLOCK, return_inverse=True)  # each distinct a and b once:
+    offsets, b = np.unique(positions % PHASE_BLOCK, return_inverse=True)  # few of them for nearby positions
+    phase_a, phase_b = starts.astype(np.float64)[:, None] * theta, offsets.astype(np.float64)[:, None] * theta
+    sin_a, cos_a, sin_b, cos_b = np.sin(phase_a)[a], np.cos(phase_a)[a], np.sin(phase_b)[b], np.cos(phase_b)[b]
+    return np.where(is_cos, cos_a * cos_b - sin_a * sin_b, sin_a * cos_b + cos_a * sin_b)
+
+
+def _cells(setting: Setting, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    return sinusoidal_cells(rows, cols, setting.d_model, setting.base, **setting.options)
+
+
+def _column_wavelengths(setting: Setting) -> np.ndarray:
+    """2π/θ_i of the pair i of every column (interleaved 2i, 2i+1 → i; split i, d/2 + i → i)."""
+    d_model = check_d_model(setting.d_model)
+    pair, _ = _pair_of_columns(np.arange(d_model), d_model, str(setting.options.get("layout", "interleaved")))
+    return 2.0 * np.pi / frequencies(d_model, setting.base, spacing=str(setting.options.get("spacing", "vaswani")))[pair]
+
+
+def _unpaired_sine(offsets: np.ndarray, length: int, theta: float) -> np.ndarray:
+    """The mean over i < n = L − |Δ| of sin(iθ)·sin((i + |Δ|)θ) (an odd d_model's last column, a sine alone):
+    sin a·sin b = ½(cos(a − b) − cos(a + b)) and Σ_{i<n} cos((2i + |Δ|)θ) = sin(nθ)·cos((n − 1 + |Δ|)θ)/sin θ
+    (a Dirichlet sum) give ½cos(Δθ) − sin(nθ)·cos((n − 1 + |Δ|)θ) / (2n·sin θ)."""
+    distance = np.abs(offsets).astype(np.float64)
+    n = length - distance  # ≥ 1: the offsets are checked below the length
+    sine = math.sin(theta)
+    if sine == 0.0:  # θ = 0 (an underflowed frequency): the column is all zeros
+        return np.zeros(len(offsets))
+    return 0.5 * np.cos(distance * theta) - np.sin(n * theta) * np.cos((n - 1 + distance) * theta) / (2.0 * n * sine)
+
+
+def sinusoidal_similarity_at(offsets: np.ndarray, length: int, d_model: int, base: float = 10000.0, *,
+                             layout: str = "interleaved", spacing: str = "vaswani",
+                             every: bool = False) -> np.ndarray:
+    """Mean over i of PE[i]·PE[i+Δ] of the sinusoidal table at each offset, from its frequencies.
+
+    Each (sin, cos) pair contributes sin(iθ)sin((i+Δ)θ) + cos(iθ)cos((i+Δ)θ) = cos(Δθ), the same for every
+    i, so s(Δ) = Σ_i cos(Δθ_i) (Vaswani et al. 2017, arXiv:1706.03762, §3.5). With an odd d_model the last
+    column (a sine without its cosine) is added: averaged directly (``every``: the offsets are every offset
+    of the length) or by :func:`_unpaired_sine`'s closed form.
+    """
+    d_model = check_d_model(d_model)
+    if layout not in ("interleaved", "split"):
+        raise ValueError(f"layout must be 'interleaved' or 'split'; got {layout!r}.")
+    if layout == "split" and d_model % 2:
+        raise ValueError(f"The split layout needs an even d_model; got {d_model}.")
+    theta = frequencies(d_model, base, spacing=spacing)
+    sums = cosine_sums_every_offset if every else cosine_sums
+    values = sums(offsets, theta[: d_model // 2])
+    if d_model % 2 == 0:
+        return values
+    if every:
+        last = np.sin(np.arange(length) * theta[-1])[:, None]  # the unpaired sine column
+        return values + offset_similarity(last)[1]
+    return values + _unpaired_sine(offsets, length, float(theta[-1]))
+
+
+def sinusoidal_similarity(length: int, d_model: int, base: float = 10000.0, **options: object,
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets Δ, mean over i of PE[i]·PE[i+Δ]) of the sinusoidal table at every offset of ``length``."""
+    length, d_model = check_length(length), check_d_model(d_model)
+    offsets = all_offsets(length)
+    return offsets, sinusoidal_similarity_at(offsets, length, d_model, base, every=True, **options)
+
+
+def _similarity_every_offset(setting: Setting) -> tuple[np.ndarray, np.ndarray]:
+    return sinusoidal_similarity(setting.length, setting.d_model, setting.base, **setting.options)
+
+
+def _similarity_at(setting: Setting, offsets: np.ndarray) -> np.ndarray:
+    options = setting.options
+    return sinusoidal_similarity_at(offsets, setting.length, setting.d_model, setting.base,
+                                    layout=options["layout"], spacing=options["spacing"])
 
 
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="sinusoidal",
         label="Sinusoidal (Vaswani et al.)",
+        short_label="Sinusoidal",
         family="absolute",
         paper="Vaswani et al. 2017, arXiv:1706.03762",
         formula=lambda d_model, base, **o: sinusoidal_formula(d_model, base, **o),
         offset_curve=_offset_curve,
+        offset_curve_fast=_similarity_every_offset,
+        offset_curve_at=_similarity_at,
         curve_label="mean similarity PE[i]·PE[i+Δ]",
         table=_table,
+        cells=_cells,
+        column_wavelengths=_column_wavelengths,
         value_range=(-1.0, 1.0),
         options=(
             Option("layout", "layout", "interleaved", choices=LAYOUTS,

@@ -19,44 +19,23 @@ from posenc.checks import (
     check_array,
     check_count,
     check_d_model,
-    check_flag,
-    check_int,
     check_length,
+    check_seed,
     check_size,
+    check_std,
+    check_t5_buckets,
 )
-from posenc.schemes.absolute import _check_seed, _check_std
 from posenc.schemes.bias import (
     DIRECTION_OPTION,
     HEADS_OPTION,
     SEED_OPTION,
-    all_offsets,
     bias_from,
     check_heads,
     curve_from,
     is_causal,
 )
-from posenc.schemes.scheme import Option, Scheme
-
-
-def _check_buckets(bidirectional: bool, num_buckets: object, max_distance: object) -> tuple[int, int, int]:
-    """(buckets per direction, max_exact, max_distance), or a ValueError."""
-    bidirectional = check_flag(bidirectional, "bidirectional")
-    num_buckets = check_count(num_buckets, "num_buckets", minimum=2, meaning="the number of T5 buckets")
-    max_distance = check_int(max_distance, "max_distance", minimum=1, maximum=MAX_WHOLE,
-                             meaning="where T5's last bucket starts")
-    per_side = num_buckets // 2 if bidirectional else num_buckets
-    max_exact = per_side // 2
-    if max_exact < 1:
-        raise ValueError(
-            f"num_buckets={num_buckets} leaves no exact bucket: a bidirectional T5 bias needs at least "
-            "4 buckets (2 per direction), a causal one at least 2."
-        )
-    if max_distance <= max_exact:
-        raise ValueError(
-            f"max_distance={max_distance} must be larger than the {max_exact} exact buckets, "
-            "otherwise the logarithmic buckets have no room; increase max_distance."
-        )
-    return per_side, max_exact, max_distance
+from posenc.schemes.offsets import all_offsets
+from posenc.schemes.scheme import Option, Scheme, Setting
 
 
 def t5_relative_bucket(
@@ -85,7 +64,7 @@ def t5_relative_bucket(
     251,936 settings). Returns int64 of the input's shape (an int for a scalar input); the input
     must hold whole numbers within ±2^53.
     """
-    per_side, max_exact, max_distance = _check_buckets(bidirectional, num_buckets, max_distance)
+    per_side, max_exact, max_distance = check_t5_buckets(bidirectional, num_buckets, max_distance)
     relative = check_array(relative_position, "relative_position")
     if relative.dtype.kind not in "iu":
         raise ValueError(f"relative_position must hold whole numbers (key − query); got dtype {relative.dtype}.")
@@ -126,7 +105,7 @@ def t5_bucket_values(num_buckets: int, num_heads: int, *, seed: int = 0, std: fl
     """
     num_buckets = check_count(num_buckets, "num_buckets", minimum=2, meaning="the number of T5 buckets")
     num_heads = check_heads(num_heads)
-    return np.random.default_rng(_check_seed(seed)).normal(0.0, _check_std(std), size=(num_buckets, num_heads))
+    return np.random.default_rng(check_seed(seed)).normal(0.0, check_std(std), size=(num_buckets, num_heads))
 
 
 def t5_bias(
@@ -165,9 +144,9 @@ def _t5_offsets(length, d_model, base, *, num_heads=8, num_buckets=32, max_dista
 
 def _t5_formula(d_model, base, *, num_heads=8, num_buckets=32, max_distance=128, direction="bidirectional",
                 seed=0):
-    check_d_model(d_model), check_heads(num_heads), _check_seed(seed)
+    check_d_model(d_model), check_heads(num_heads), check_seed(seed)
     causal = is_causal(direction)
-    per_side, e, max_distance = _check_buckets(not causal, num_buckets, max_distance)
+    per_side, e, max_distance = check_t5_buckets(not causal, num_buckets, max_distance)
     n, offset = (r"\max(-r, 0)", "") if causal else (r"|r|", r"%d\,[r > 0] + " % per_side)
     return (
         r"e_{ij} = q_i \cdot k_j + b_{h,\,\operatorname{bucket}(j-i)},\quad n = " + n + r",\quad"
@@ -177,11 +156,21 @@ def _t5_formula(d_model, base, *, num_heads=8, num_buckets=32, max_distance=128,
     )
 
 
+def _t5_at(setting: Setting, offsets: np.ndarray) -> np.ndarray:
+    """b[bucket(Δ), 0]: head 0's learned scalar of the offset's bucket (Raffel et al., arXiv:1910.10683)."""
+    check_d_model(setting.d_model)
+    options = setting.options
+    index = t5_relative_bucket(offsets, bidirectional=not is_causal(options["direction"]),
+                               num_buckets=options["num_buckets"], max_distance=options["max_distance"])
+    return t5_bucket_values(options["num_buckets"], options["num_heads"], seed=options["seed"])[index, 0]
+
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="t5", label="T5 relative bias", family="bias", paper="Raffel et al. 2019, arXiv:1910.10683",
         formula=_t5_formula, offset_curve=curve_from(_t5_offsets), bias=bias_from(_t5_offsets),
-        offset_bias=_t5_offsets,
+        offset_bias=_t5_offsets, short_label="T5 bias",
+        offset_curve_at=_t5_at,
         curve_label="logit bias of head 0 (untrained table)",
         options=(
             HEADS_OPTION,

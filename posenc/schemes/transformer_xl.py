@@ -30,11 +30,14 @@ from posenc.checks import (
     check_int,
     check_length,
     check_magnitude,
+    check_seed,
     check_size,
+    check_std,
 )
-from posenc.schemes.absolute import DEFAULT_STD, _check_seed, _check_std
-from posenc.schemes.bias import all_offsets, bias_from, curve_from
-from posenc.schemes.scheme import Option, Scheme, latex_number
+from posenc.schemes.absolute import DEFAULT_STD
+from posenc.schemes.bias import bias_from, curve_from, masked_after_query
+from posenc.schemes.offsets import all_offsets
+from posenc.schemes.scheme import Option, Scheme, Setting, latex_number
 from posenc.schemes.shaw import shaw_query
 from posenc.schemes.sinusoidal import frequencies
 
@@ -88,7 +91,7 @@ def transformer_xl_parameters(d_head: int, d_model: int, *, seed: int = 0,
     """
     d_head, d_model = _check_d_head(d_head), _check_even_d_model(d_model)
     check_size((d_head, d_model), "W_R")
-    rng, std = np.random.default_rng(_check_seed(seed)), _check_std(std)
+    rng, std = np.random.default_rng(check_seed(seed)), check_std(std)
     u, v = rng.normal(0.0, std, size=d_head), rng.normal(0.0, std, size=d_head)
     return u, v, rng.normal(0.0, std, size=(d_head, d_model))
 
@@ -170,18 +173,18 @@ def transformer_xl_position_bias(length: int, d_model: int, base: float = 10000.
     depend on the length, so a distance's value does not either (the same bits at every length).
     """
     length, d_model = check_length(length), _check_even_d_model(d_model)
-    amplitude, shift = _pair_weights(d_model, _check_seed(seed))  # (d/2,) each; checked before the cache
+    amplitude, shift = relative_sinusoid_weights(d_model, check_seed(seed))  # (d/2,) each; checked before the cache
     theta = frequencies(d_model, check_base(base))
     high = np.arange((length + SPLIT - 1) // SPLIT, dtype=np.float64)[:, None] * (SPLIT * theta) + shift  # (A, d/2)
     low = np.arange(SPLIT, dtype=np.float64)[:, None] * theta  # (SPLIT, d/2)
-    # einsum's own loop, as posenc.analysis.curves: products this small gain nothing from BLAS threads
+    # einsum's own loop, as posenc.analysis.offset_curves: products this small gain nothing from BLAS threads
     grid = (np.einsum("as,bs->ab", amplitude * np.sin(high), np.cos(low), optimize=False)
             + np.einsum("as,bs->ab", amplitude * np.cos(high), np.sin(low), optimize=False))  # (A, SPLIT)
     return grid.reshape(-1)[:length] / np.sqrt(d_model)
 
 
 @functools.lru_cache(maxsize=8)
-def _pair_weights(d_model: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def relative_sinusoid_weights(d_model: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(ρ_s, φ_s) of w = W_Rᵀ(q + v) for one (d_model, seed), read-only: drawing W_R (d × d normals) is
     most of the cost of a call, and the draw never changes (cached, bounded: 8 settings)."""
     _, v, w_r = transformer_xl_parameters(d_model, d_model, seed=seed)
@@ -203,7 +206,7 @@ def _transformer_xl_offsets(length, d_model, base, *, seed=0):
 
 def _transformer_xl_formula(d_model, base, *, seed=0):
     d, n = _check_even_d_model(d_model), latex_number(check_base(base))
-    _check_seed(seed)
+    check_seed(seed)
     return (
         r"e_{ij} = \begin{cases} \dfrac{q_i \cdot k_j + q_i \cdot W_R R_{i-j} + u \cdot k_j + v \cdot W_R R_{i-j}}"
         r"{\sqrt{%d}} & j \le i \\ -\infty & j > i \end{cases},\quad"
@@ -213,11 +216,24 @@ def _transformer_xl_formula(d_model, base, *, seed=0):
     )
 
 
+def _transformer_xl_at(setting: Setting, offsets: np.ndarray) -> np.ndarray:
+    """b(−Δ) = Σ_s ρ_s·sin(−Δθ_s + φ_s)/√d for Δ ≤ 0 (Dai et al., arXiv:1901.02860, terms (b) + (d) of one
+    query; as :func:`transformer_xl_position_bias`, one term per offset and pair); none for Δ > 0."""
+    d_model = check_d_model(setting.d_model)
+    if d_model % 2:
+        raise ValueError(f"Transformer-XL's relative sinusoid needs an even d_model; got {d_model}.")
+    amplitude, shift = relative_sinusoid_weights(d_model, setting.options["seed"])
+    distance = np.maximum(-offsets, 0).astype(np.float64)[:, None]
+    values = (amplitude * np.sin(distance * frequencies(d_model, setting.base) + shift)).sum(axis=1) / np.sqrt(d_model)
+    return masked_after_query(values, offsets, True)
+
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="transformer_xl", label="Transformer-XL", family="bias", paper="Dai et al. 2019, arXiv:1901.02860",
         formula=_transformer_xl_formula, offset_curve=curve_from(_transformer_xl_offsets),
         bias=bias_from(_transformer_xl_offsets), offset_bias=_transformer_xl_offsets,
+        offset_curve_at=_transformer_xl_at,
         curve_label="(q + v)·W_R R_{−Δ}/√d for one fixed unit query (untrained v, W_R; causal: none for Δ > 0)",
         options=(Option("seed", "Random seed", 0, 0, 9999,
                         help="Seed of the untrained u, v, W_R (N(0, 0.02²), Transformer-XL's init) and of "

@@ -34,11 +34,12 @@ from posenc.checks import (
     check_flag,
     check_length,
     check_real,
+    check_seq_len,
     check_size,
 )
-from posenc.schemes.rope.rotation import _positions, _rotate, query_key_pairs
-from posenc.schemes.rope.scalings import _check_seq_len
-from posenc.schemes.scheme import Option, Scheme, latex_number
+from posenc.schemes.offsets import ANGLE_SPLIT, all_offsets
+from posenc.schemes.rope.rotation import broadcast_positions, query_key_pairs, rotate_pairs
+from posenc.schemes.scheme import Option, Scheme, Setting, latex_number
 
 DEFAULT_SCALE_BASE = 512.0
 """γ of torchscale's XPOS and of its configs (xpos_scale_base)."""
@@ -74,7 +75,7 @@ def xpos_theta(d: int, base: float = 10000.0) -> np.ndarray:
 
 def xpos_centre(seq_len: int) -> int:
     """⌈L/2⌉: the position whose scale is 1 (torchscale: −min_pos = (L + offset)//2 rounded up)."""
-    seq_len = _check_seq_len(seq_len)
+    seq_len = check_seq_len(seq_len)
     return -(-seq_len // 2)
 
 
@@ -92,7 +93,7 @@ def xpos_scales(positions: object, d: int, scale_base: float = DEFAULT_SCALE_BAS
     positions = check_array(positions, "positions").astype(np.float64)
     zeta, scale_base = xpos_zeta(d), check_scale_base(scale_base)
     downscale = check_flag(downscale, "downscale")
-    seq_len = _default_seq_len(positions) if seq_len is None else _check_seq_len(seq_len)
+    seq_len = _default_seq_len(positions) if seq_len is None else check_seq_len(seq_len)
     centred = positions - xpos_centre(seq_len)
     with np.errstate(over="ignore", invalid="ignore"):  # a tiny γ overflows p̂/γ: refused just below if it matters
         exponent = (-centred if downscale else centred)[..., None] / scale_base  # (…, 1)
@@ -129,11 +130,11 @@ def apply_xpos(x: np.ndarray, positions: np.ndarray | None = None, base: float =
     if x.ndim < 2:
         raise ValueError(f"x must have shape (..., length, d), at least two axes; got shape {x.shape}.")
     theta = xpos_theta(x.shape[-1], base)
-    pos = _positions(positions, x.shape[:-1])
+    pos = broadcast_positions(positions, x.shape[:-1])
     scales = xpos_scales(pos, x.shape[-1], scale_base, seq_len=seq_len, downscale=downscale)  # (…, length, d/2)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
         angles = check_finite(pos[..., None] * theta, "the angle position·θ_i")  # (…, length, d/2)
-        out = _rotate(x, np.cos(angles) * scales, np.sin(angles) * scales, "interleaved")
+        out = rotate_pairs(x, np.cos(angles) * scales, np.sin(angles) * scales, "interleaved")
         out = out.astype(x.dtype if x.dtype.kind == "f" else np.float64, copy=False)  # ints: float64
     return check_finite(out, "the rotated and scaled x")
 
@@ -215,15 +216,78 @@ def _formula(d_model: int, base: float, **options: object) -> str:
     return r"\begin{gathered} " + r" \\ ".join(lines) + r" \end{gathered}"
 
 
+def decaying_cosine_sums(offsets: np.ndarray, theta: np.ndarray, log_zeta: np.ndarray, gamma: float) -> np.ndarray:
+    """Σ_i ζ_i^(−Δ/γ)·cos(Δθ_i) for each offset, one term per (offset, pair): (offsets,)."""
+    delta = offsets.astype(np.float64)[:, None]
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused by the caller
+        return (np.exp(-delta * log_zeta / gamma) * np.cos(delta * theta)).sum(axis=1)
+
+
+def decaying_cosine_sums_every_offset(offsets: np.ndarray, theta: np.ndarray, log_zeta: np.ndarray,
+                                      gamma: float) -> np.ndarray:
+    """Σ_i ζ_i^(−Δ/γ)·cos(Δθ_i) = Σ_i Re(z_i^Δ), z_i = ζ_i^(−1/γ)·e^(iθ_i), for every whole Δ in ``offsets``.
+
+    With Δ = 64a + b (a = ⌊Δ/64⌋, 0 ≤ b < 64), z^Δ = z^(64a)·z^b: as in :func:`posenc.schemes.offsets.cosine_sums_every_offset`,
+    two matrix products instead of one power and cosine per offset and pair.
+    """
+    with np.errstate(over="ignore"):  # a tiny γ overflows the decay rate: the score is refused by the caller
+        log_decay = -log_zeta / gamma  # (d/2,), |z_i| = e^log_decay
+    offsets = np.asarray(offsets, dtype=np.int64)
+    if offsets.size == 0:
+        return np.zeros(0)
+    high, low = np.divmod(offsets, ANGLE_SPLIT)
+    big = (np.arange(high.min(), high.max() + 1, dtype=np.float64) * ANGLE_SPLIT)[:, None]  # (A, 1)
+    small = np.arange(ANGLE_SPLIT, dtype=np.float64)[:, None]  # (64, 1)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused by the caller
+        big_size, small_size = np.exp(big * log_decay), np.exp(small * log_decay)  # |z|^(64a), |z|^b
+        grid = (np.einsum("ah,bh->ab", big_size * np.cos(big * theta), small_size * np.cos(small * theta),
+                          optimize=False)
+                - np.einsum("ah,bh->ab", big_size * np.sin(big * theta), small_size * np.sin(small * theta),
+                            optimize=False))  # (A, 64)
+    return grid[high - high.min(), low]
+
+
+def xpos_scores_at(offsets: object, length: int, d_model: int, base: float = 10000.0, *, every: bool = False,
+                   **options: object) -> np.ndarray:
+    """xPos's score q'·k' / d for q = k = (1, …, 1) at each offset Δ = n − m (Sun et al., arXiv:2212.10554).
+
+    Pair i of the ones gives RoPE's 2·cos(Δθ_i) times ζ_i^(−Δ/γ): score(Δ) = Σ_i 2·ζ_i^(−Δ/γ)·cos(Δθ_i) / d.
+    The key after the query grows as ζ_i^(−Δ/γ), so far positive offsets overflow and are refused.
+    ``length`` is not used: the centre of the scales cancels. ``every``: the offsets are every offset
+    of a length (the sum by angle addition).
+    """
+    d_model = check_d_model(d_model)
+    gamma = xpos_keywords(dict(options))["scale_base"]
+    theta, log_zeta = xpos_theta(d_model, base), np.log(xpos_zeta(d_model))
+    sums = decaying_cosine_sums_every_offset if every else decaying_cosine_sums
+    return check_finite(sums(np.asarray(offsets, dtype=np.int64), theta, log_zeta, gamma) * 2.0 / d_model,
+                        "the xPos score")
+
+
+def _scores_every_offset(setting: Setting) -> tuple[np.ndarray, np.ndarray]:
+    offsets = all_offsets(setting.length)
+    return offsets, xpos_scores_at(offsets, setting.length, setting.d_model, setting.base, every=True,
+                                   **setting.options)
+
+
+def _scores_at(setting: Setting, offsets: np.ndarray) -> np.ndarray:
+    return xpos_scores_at(offsets, setting.length, setting.d_model, setting.base, **setting.options)
+
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="xpos",
         label="xPos (rotary, decaying)",
+        short_label="xPos",
         family="rotary",
         paper="Sun et al. 2022, A Length-Extrapolatable Transformer, arXiv:2212.10554",
         formula=_formula,
         offset_curve=_offset_curve,
         rotate=_rotate_as_entry,
+        offset_curve_fast=_scores_every_offset,
+        offset_curve_at=_scores_at,
+        checks_own_options=True,
+        measured_on="ζ^(p̂/γ)·R_p·(1, …, 1): the all-ones query rotated and scaled to p, p̂ = p − ⌈L/2⌉",
         curve_label="q'·k' / d_model for q = k = (1, …, 1), key at offset j − i from the query "
                     "(RoPE's score times ζ_i^(−(j − i)/γ) per pair: it decays for keys before the query)",
         options=(

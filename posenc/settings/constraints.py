@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import math
 import numbers
+from dataclasses import replace
 
 from posenc.schemes.registry import SCHEMES, get_scheme
-from posenc.schemes.scheme import Option
+from posenc.schemes.scheme import Option, Setting
 from posenc.settings.parsing import SHARED_CONTROLS
 
 _SHARED = {o.name: o for o in SHARED_CONTROLS}  # d_model, n, length
@@ -99,9 +100,9 @@ def fraction_for(d_rot: int, d_model: int) -> float:
     return fraction
 
 
-def _fix_rope(settings: dict, options: dict, messages: list[str]) -> None:
+def _fix_rope(setting: Setting, messages: list[str]) -> Setting:
     """Even d_rot (not 2 under ntk/dynamic; any under proportional); n > 1 under yarn."""
-    rope_type, fraction = options["rope_type"], float(options["rotary_fraction"])
+    rope_type, fraction = setting.options["rope_type"], float(setting.options["rotary_fraction"])
     d_model_option = _SHARED["d_model"]
 
     def ok(d_rot: int) -> bool:
@@ -109,7 +110,7 @@ def _fix_rope(settings: dict, options: dict, messages: list[str]) -> None:
             return True
         return d_rot % 2 == 0 and not (rope_type in _NEEDS_PAIRS and d_rot == 2)
 
-    d_model = settings["d_model"]
+    d_model = setting.d_model
     if not ok(int(d_model * fraction)):
         why = ("an even number other than 2 (ntk and dynamic raise the factor to d_rot/(d_rot − 2))"
                if rope_type in _NEEDS_PAIRS else "even (RoPE rotates pairs of dimensions)")
@@ -117,64 +118,70 @@ def _fix_rope(settings: dict, options: dict, messages: list[str]) -> None:
             new = _nearest(d_model, int(d_model_option.minimum), int(d_model_option.maximum), ok)
             messages.append(f"d_model={d_model}: the rotated dimensions d_model·rope.rotary_fraction must be "
                             f"{why}; using d_model={new}.")
-            settings["d_model"] = new
+            setting = replace(setting, d_model=new)
         else:
             d_rot = _nearest(int(d_model * fraction), 0, d_model, ok)
             new = fraction_for(d_rot, d_model)
             messages.append(f"rope.rotary_fraction={fraction:g} rotates int({d_model}·{fraction:g}) = "
                             f"{int(d_model * fraction)} dimensions, which must be {why}; "
                             f"using rope.rotary_fraction={new:g} ({d_rot} dimensions).")
-            options["rotary_fraction"] = new
-    if rope_type == "yarn" and settings["base"] <= 1.0:
-        messages.append(f"n={settings['base']:g}: YaRN divides by ln n, so n must be greater than 1; using n=2.")
-        settings["base"] = 2.0
+            setting = replace(setting, options=dict(setting.options) | {"rotary_fraction": new})
+    if rope_type == "yarn" and setting.base <= 1.0:
+        messages.append(f"n={setting.base:g}: YaRN divides by ln n, so n must be greater than 1; using n=2.")
+        setting = replace(setting, base=2.0)
+    return setting
 
 
-def _even_d_model(settings: dict, messages: list[str], why: str) -> None:
+def _even_d_model(setting: Setting, messages: list[str], why: str) -> Setting:
     """An odd d_model becomes the nearest even one, with a message that says ``why`` pairs are needed."""
-    if settings["d_model"] % 2:
-        d_model = settings["d_model"]
-        new = _nearest(d_model, 2, int(_SHARED["d_model"].maximum), lambda d: d % 2 == 0)
-        messages.append(f"d_model={d_model}: {why}, so d_model must be even; using d_model={new}.")
-        settings["d_model"] = new
+    if setting.d_model % 2 == 0:
+        return setting
+    new = _nearest(setting.d_model, 2, int(_SHARED["d_model"].maximum), lambda d: d % 2 == 0)
+    messages.append(f"d_model={setting.d_model}: {why}, so d_model must be even; using d_model={new}.")
+    return replace(setting, d_model=new)
 
 
-def _fix_sinusoidal(settings: dict, options: dict, messages: list[str]) -> None:
+def _fix_sinusoidal(setting: Setting, messages: list[str]) -> Setting:
     """The split layout needs an even d_model."""
-    if options["layout"] == "split":
-        _even_d_model(settings, messages, "the split layout puts d_model/2 sines before d_model/2 cosines")
+    if setting.options["layout"] != "split":
+        return setting
+    return _even_d_model(setting, messages, "the split layout puts d_model/2 sines before d_model/2 cosines")
 
 
-def _fix_t5(settings: dict, options: dict, messages: list[str]) -> None:
+def _fix_t5(setting: Setting, messages: list[str]) -> Setting:
     """max_distance must exceed the exact buckets."""
+    options = setting.options
     per_side = options["num_buckets"] if options["direction"] == "causal" else options["num_buckets"] // 2
     exact = per_side // 2
-    if options["max_distance"] <= exact:
-        messages.append(f"t5.max_distance={options['max_distance']} must be larger than the {exact} exact "
-                        f"buckets of t5.num_buckets={options['num_buckets']} ({options['direction']}); "
-                        f"using t5.max_distance={exact + 1}.")
-        options["max_distance"] = exact + 1
+    if options["max_distance"] > exact:
+        return setting
+    messages.append(f"t5.max_distance={options['max_distance']} must be larger than the {exact} exact "
+                    f"buckets of t5.num_buckets={options['num_buckets']} ({options['direction']}); "
+                    f"using t5.max_distance={exact + 1}.")
+    return replace(setting, options=dict(options) | {"max_distance": exact + 1})
 
 
-def _fix_transformer_xl(settings: dict, options: dict, messages: list[str]) -> None:
+def _fix_transformer_xl(setting: Setting, messages: list[str]) -> Setting:
     """R_Δ needs an even d_model."""
-    _even_d_model(settings, messages, "Transformer-XL's R_Δ holds d_model/2 sines, then d_model/2 cosines")
+    return _even_d_model(setting, messages, "Transformer-XL's R_Δ holds d_model/2 sines, then d_model/2 cosines")
 
 
-def _fix_xpos(settings: dict, options: dict, messages: list[str]) -> None:
+def _fix_xpos(setting: Setting, messages: list[str]) -> Setting:
     """xPos rotates and scales pairs: an even d_model."""
-    _even_d_model(settings, messages, "xPos rotates and scales pairs of dimensions")
+    return _even_d_model(setting, messages, "xPos rotates and scales pairs of dimensions")
 
 
-def _no_fix(settings: dict, options: dict, messages: list[str]) -> None:
+def _no_fix(setting: Setting, messages: list[str]) -> Setting:
     """Every combination of the scheme's controls in their ranges is accepted."""
+    return setting
 
 
-FIXES = {"sinusoidal": _fix_sinusoidal, "learned": _no_fix, "nope": _no_fix, "rope": _fix_rope, "xpos": _fix_xpos,
-         "shaw": _no_fix, "t5": _fix_t5, "alibi": _no_fix, "kerple": _no_fix, "transformer_xl": _fix_transformer_xl}
-"""registry key -> the corrections of combinations the scheme refuses: fn(settings, options, messages) changes
-settings and options in place and says each change in messages. A new scheme adds its key (``_no_fix`` if all
-combinations in the controls' ranges are accepted); tests/settings checks that every key has one."""
+FIXES = {"sinusoidal": _fix_sinusoidal, "rope": _fix_rope, "t5": _fix_t5, "transformer_xl": _fix_transformer_xl,
+         "xpos": _fix_xpos}
+"""registry key -> the corrections of the combinations a scheme refuses, for the schemes that refuse some:
+fn(setting, messages) -> the corrected Setting, each change said in messages. A scheme that accepts every
+combination of its controls in their ranges has no entry (:func:`_no_fix`); tests/settings checks every key
+is the registry's."""
 
 
 def valid_settings(scheme: str, length: object, d_model: object, base: object,
@@ -203,11 +210,12 @@ def valid_settings(scheme: str, length: object, d_model: object, base: object,
         messages.append(f"{len(unknown)} option(s) that {scheme} does not have were ignored.")
     chosen = {o.name: _bounded(o, f"{scheme}.{o.name}", given.get(o.name, o.default), messages)
               for o in entry.options}
+    setting = Setting(settings["length"], settings["d_model"], settings["base"], chosen)
     if even_d_model:
-        _even_d_model(settings, messages, "this view pairs dimensions (sin, cos)")
-    FIXES[scheme](settings, chosen, messages)
-    settings["options"] = chosen
-    return settings, messages
+        setting = _even_d_model(setting, messages, "this view pairs dimensions (sin, cos)")
+    setting = FIXES.get(scheme, _no_fix)(setting, messages)
+    return {"length": setting.length, "d_model": setting.d_model, "base": setting.base,
+            "options": dict(setting.options)}, messages
 
 
 def valid_for_all(length: object, d_model: object, base: object) -> tuple[dict[str, object], list[str]]:

@@ -11,7 +11,7 @@
   How it works view (:mod:`~posenc.ui.how_it_works`, one module per family), the matrix's sentence, its
   rotation check (:mod:`~posenc.ui.shift_check` for rotary schemes); :mod:`~posenc.ui.precision_views`: the
   Precision page's sections per scheme;
-- :mod:`~posenc.ui.views`: the cached figures of the pages; :mod:`~posenc.ui.real_lengths`: the curves at a
+- :mod:`~posenc.ui.cached_figures`: the cached figures of the pages; :mod:`~posenc.ui.real_lengths`: the curves at a
   model's real context and where its RoPE scaling acts;
 - :mod:`~posenc.ui.downloads`: .npy and .csv downloads;
 - :mod:`~posenc.ui.presenter`: presenter mode, chart export and each chart's text alternative;

@@ -24,7 +24,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 import posenc
-import posenc.analysis.curves
+import posenc.analysis.offset_curves
 import posenc.analysis.similarity
 
 CACHE_ENTRIES = 16  # bounded: many sessions with different settings cannot grow memory without limit
@@ -122,7 +122,7 @@ def offset_bias(scheme: str, length: int, d_model: int, base: float, options: tu
 @cached
 def offset_curve(scheme: str, length: int, d_model: int, base: float, options: tuple) -> tuple[np.ndarray, np.ndarray]:
     """(offsets, values): the scheme's curve shared by every scheme (closed forms, no full table)."""
-    return posenc.analysis.curves.offset_curve(scheme, length, d_model, base, **dict(options))
+    return posenc.analysis.offset_curves.offset_curve(scheme, length, d_model, base, **dict(options))
 
 
 @cached

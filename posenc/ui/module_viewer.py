@@ -56,7 +56,7 @@ def live_run(scheme: str, length: int, d_model: int, base: float, options: tuple
         output = namespace["output"]().double().numpy()
     result = {"repr": repr(module), "tensors": tensors, "shape": output.shape,
               "gap": _gap(output, export.reference_output(scheme, length, d_model, base, **dict(options)))}
-    forward_bias = export.EXPORTS[scheme].forward_bias
+    forward_bias = export.export_of(scheme).forward_bias
     if forward_bias is not None:  # forward(): the full matrix, on the first positions
         short = min(length, FULL_BIAS_LENGTH)
         import posenc
@@ -80,7 +80,7 @@ def modules_panel(c: sidebar.Controls) -> None:
         st.caption("No parameters and no buffers.")
     left, right = st.columns(2)
     left.metric("max |torch − numpy|", f"{run['gap']:.2e}")
-    right.caption(f"output() of the file, shape {run['shape']}: {export.EXPORTS[c.scheme].output}, "
+    right.caption(f"output() of the file, shape {run['shape']}: {export.export_of(c.scheme).output}, "
                   f"against posenc's numpy (float64).")
     if "forward" in run:
         short, gap = run["forward"]

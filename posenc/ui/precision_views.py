@@ -1,7 +1,7 @@
 """The Precision page's views of each scheme: what low precision does to its relative-position property.
 
-pages/precision.py draws the sections of :data:`PRECISION_SECTIONS` for the sidebar's scheme, under "The
-relative-position property": the rotation residual M_k·PE[p] − PE[p + k] (sinusoidal), the drift of the
+pages/precision.py draws the sections the sidebar's scheme's precision record names (:data:`SECTIONS`), under
+"The relative-position property": the rotation residual M_k·PE[p] − PE[p + k] (sinusoidal), the drift of the
 score of a query and a key a fixed offset apart (RoPE, xPos), a sentence (bias schemes, and schemes with
 no such property), and seed 003's θ_i in log space against the power (the schemes whose frequencies are
 n^(−2i/d)). Every number comes from :mod:`posenc.precision`, computed with torch.
@@ -16,6 +16,7 @@ import streamlit as st
 
 import posenc
 from posenc.figures import charts
+from posenc.precision.tables import precision_of
 from posenc.schemes.scheme import Option
 from posenc.ui import binding, compute, presenter
 from posenc.ui.sidebar import Controls
@@ -158,19 +159,19 @@ def theta_section(c: Controls, dtype: str) -> None:
 
 Section = Callable[[Controls, str], None]
 
-PRECISION_SECTIONS: dict[str, tuple[Section, ...]] = {
-    "sinusoidal": (rotation_section, theta_section),
-    "learned": (no_relative_section,),
-    "nope": (no_relative_section,),
-    "rope": (rope_shift_section, theta_section),
-    "xpos": (xpos_shift_section, theta_section),
-    "shaw": (bias_section,),
-    "t5": (bias_section,),
-    "alibi": (bias_section,),
-    "kerple": (bias_section,),
-    "transformer_xl": (bias_section,),
+SECTIONS: dict[str, Section] = {
+    "rotation": rotation_section,
+    "theta": theta_section,
+    "no_relative": no_relative_section,
+    "rope_shift": rope_shift_section,
+    "xpos_shift": xpos_shift_section,
+    "bias": bias_section,
 }
-"""The sections the Precision page draws for each scheme, in order, keyed by the registry's key
-(posenc.SCHEMES); each is called as ``section(controls, dtype)``. A new scheme adds one entry, naming the
-shared sections that fit it (``bias_section``, ``no_relative_section``, ``theta_section``) or its own.
-tests/pages/test_precision_page.py checks that every key has one."""
+"""The Precision page's sections under "The relative-position property", by the name a scheme's precision
+record gives (posenc.precision.tables.PRECISION); each is called as ``section(controls, dtype)``."""
+
+
+def draw_sections(c: Controls, dtype: str) -> None:
+    """The sections of the sidebar's scheme, in the order its precision record names them."""
+    for name in precision_of(c.scheme).sections:
+        SECTIONS[name](c, dtype)

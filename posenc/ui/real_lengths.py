@@ -1,7 +1,7 @@
 """Views at a released model's real context (issue 29 part 3): the Comparison page's curves as far as the model
 reaches (131,072 positions for Llama 3.1, 10,485,760 for Llama 4 Scout), and where its RoPE scaling acts.
 
-The curves are computed only at the distances drawn (posenc.analysis.reach.log_offsets: about 256, log-spaced),
+The curves are computed only at the distances drawn (posenc.analysis.offset_curves.log_offsets: about 256, log-spaced),
 so the page costs what it cost at 4,096 positions; the sidebar's length cap (4,096) still bounds every view that
 builds a matrix. :func:`decay_view` and :func:`scaling_view` can be called from any page (the RoPE "How it works"
 view, for one).
@@ -12,7 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 import posenc
-from posenc.analysis import dropped_scaling, reach, scaling_regions
+from posenc.analysis import dropped_scaling, offset_curves, scaling_regions
 from posenc.figures import long_context as figures
 from posenc.schemes.rope.frequencies import rotary_dims
 from posenc.settings.parsing import number_text
@@ -38,11 +38,11 @@ def contexts(options: dict, context: int) -> dict[str, int]:
 def reach_figure(selected: str, context: int, d_model: int, base: float, options: tuple):
     """Every scheme's offset curve at log-spaced distances 1 … context − 1 of a key before its query (Δ = −distance);
     the selected scheme with ``options``, the others with their defaults."""
-    distances = reach.log_offsets(context, POINTS)[1:]  # 0 has no place on a log axis
+    distances = offset_curves.log_offsets(context, POINTS)[1:]  # 0 has no place on a log axis
     panels = {}
     for key, scheme in posenc.SCHEMES.items():
         chosen = dict(options) if key == selected else scheme.defaults()
-        values = reach.curve_at(key, -distances, context, d_model, base, **chosen)
+        values = offset_curves.offset_curve_at(key, -distances, context, d_model, base, **chosen)
         label = scheme.curve_label if len(scheme.curve_label) < 40 else "value"
         panels[scheme.label] = (distances, values, label)
     return figures.reach_grid(panels, contexts(dict(options), context), x_label="distance i − j (log)")
@@ -63,9 +63,9 @@ def scaling_figure(d_model: int, base: float, options: tuple, context: int, titl
 def decay_figure(scheme: str, context: int, d_model: int, base: float, options: tuple):
     """One scheme's offset curve (RoPE's and xPos's: the q·k decay) at log-spaced distances 1 … context − 1 of a key
     before its query, the trained and the model's context marked."""
-    distances = reach.log_offsets(context, POINTS)[1:]
+    distances = offset_curves.log_offsets(context, POINTS)[1:]
     entry = posenc.get_scheme(scheme)
-    values = reach.curve_at(scheme, -distances, context, d_model, base, **dict(options))
+    values = offset_curves.offset_curve_at(scheme, -distances, context, d_model, base, **dict(options))
     return figures.reach_grid({f"{entry.label}: {entry.curve_label}"[:80]: (distances, values, "score")},
                               contexts(dict(options), context), x_label="distance i − j (log)", columns=1)
 
@@ -112,7 +112,7 @@ def comparison(c: Controls) -> None:
     """The Comparison page under a model: every curve to the model's context, then where its scaling acts."""
     model = your_config.model(c.model)
     options = c.options  # the sidebar's, with the model's options it cannot set (sidebar.draw)
-    drawn = len(reach.log_offsets(model.context_length, POINTS)) - 1
+    drawn = len(offset_curves.log_offsets(model.context_length, POINTS)) - 1
     st.caption(f"Under **{your_config.label(model)}**: every curve reaches its context, {model.context_length:,} positions, "
                f"computed at {drawn} distances spaced on a log axis (a key i − j positions before its query; the "
                f"sidebar's length, {c.length:,}, bounds the pages that build matrices). d_model = {c.d_model}, "
@@ -128,7 +128,7 @@ def dropped_figure(key: str):
     """(the score of one query and key under the model's declared RoPE scaling and with it dropped, the
     DroppedScalingScores), or (None, why not) for a model with no scaling to drop; ``key``: ``Controls.model``."""
     model = your_config.model(key)
-    distances = reach.log_offsets(model.context_length, POINTS)
+    distances = offset_curves.log_offsets(model.context_length, POINTS)
     try:
         scores = dropped_scaling.dropped_scaling_scores(model, distances)
     except ValueError as reason:

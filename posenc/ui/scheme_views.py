@@ -1,6 +1,6 @@
 """What the pages show of each scheme, found by the scheme's registry key: the Streamlit layer's one table.
 
-A page asks :data:`SCHEME_VIEWS` for the sidebar's scheme instead of testing its name: its How it works view,
+A page asks :func:`views_of` for the sidebar's scheme instead of testing its name: its How it works view,
 the sentence under its matrix, its rotation check, whether the step-by-step derivation computes it. A new scheme
 adds its view (in ``posenc/ui/how_it_works/``) and one entry here; ``tests/ui/test_scheme_views.py`` checks
 that every registry key has one.
@@ -9,8 +9,9 @@ that every registry key has one.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+import posenc
 from posenc.ui import shift_check
 from posenc.ui.how_it_works import absolute, bias, rotary
 from posenc.ui.sidebar import Controls
@@ -27,19 +28,22 @@ def _vaswani(options: Mapping[str, object]) -> bool:
 
 @dataclass(frozen=True)
 class SchemeViews:
-    """A scheme's views. ``matrix_note``: the sentence under the Encoding matrix page's chart.
+    """A scheme's views. ``matrix_note``: the sentence under the Encoding matrix page's chart (None: its
+    family's, :data:`FAMILY_NOTES`; a rotation states its own).
     ``rotation``: "table" (PE[pos+k] = M_k·PE[pos] on the table), a :class:`~posenc.ui.shift_check.ShiftCheck`
     (the score's shift check of a rotary scheme) or None (the check does not apply).
     ``derived``: whether the step-by-step derivation computes this scheme with these options."""
 
     how_it_works: Callable[[Controls], None]
-    matrix_note: str
+    matrix_note: str | None = None
     rotation: str | shift_check.ShiftCheck | None = None
     derived: Callable[[Mapping[str, object]], bool] = _never
 
 
 _BIAS_NOTE = ("The term this scheme adds to the attention logit e_ij before the softmax. It depends only on the "
               "offset j − i, so every diagonal is constant.")
+FAMILY_NOTES = {"absolute": "", "bias": _BIAS_NOTE}
+"""The sentence under the matrix, by family, for an entry that states none."""
 _ROTARY_NOTE = ("{label} adds nothing to the embeddings: it rotates queries and keys{also}. Their dot product then "
                 "depends only on the offset between them, so every diagonal is constant{decay}.")
 
@@ -47,17 +51,29 @@ SCHEME_VIEWS: dict[str, SchemeViews] = {
     "sinusoidal": SchemeViews(absolute.sinusoidal, "Columns to the left oscillate fast; columns to the right change "
                               "slowly, so together they count positions like the hands of a clock.",
                               rotation="table", derived=_vaswani),
-    "learned": SchemeViews(absolute.learned, ""),
-    "nope": SchemeViews(absolute.nope, ""),
+    "learned": SchemeViews(absolute.learned),
+    "nope": SchemeViews(absolute.nope),
     "rope": SchemeViews(rotary.rope, _ROTARY_NOTE.format(label="RoPE (rotary)", also="", decay=""),
                         rotation=shift_check.ROPE),
     "xpos": SchemeViews(rotary.xpos, _ROTARY_NOTE.format(
         label="xPos (rotary, decaying)", also=" and scales them, the query by ζᵢ^(m/γ) and the key by ζᵢ^(−n/γ)",
         decay=", and it decays as the offset grows"), rotation=shift_check.XPOS),
-    "shaw": SchemeViews(bias.shaw, _BIAS_NOTE),
-    "t5": SchemeViews(bias.t5, _BIAS_NOTE),
-    "alibi": SchemeViews(bias.alibi, _BIAS_NOTE),
-    "kerple": SchemeViews(bias.kerple, _BIAS_NOTE),
-    "transformer_xl": SchemeViews(bias.transformer_xl, _BIAS_NOTE),
+    "shaw": SchemeViews(bias.shaw),
+    "t5": SchemeViews(bias.t5),
+    "alibi": SchemeViews(bias.alibi),
+    "kerple": SchemeViews(bias.kerple),
+    "transformer_xl": SchemeViews(bias.transformer_xl),
 }
-"""registry key -> the scheme's views, in the registry's order."""
+"""registry key -> the scheme's views, in the registry's order, stating what differs from its family's."""
+
+
+def views_of(scheme: str) -> SchemeViews:
+    """The scheme's views with its family's sentence filled in, or a ValueError naming what is missing."""
+    entry = posenc.get_scheme(scheme)
+    if entry.key not in SCHEME_VIEWS:
+        raise ValueError(f"The scheme {entry.key!r} has no views (posenc.ui.scheme_views.SCHEME_VIEWS).")
+    own = SCHEME_VIEWS[entry.key]
+    note = own.matrix_note if own.matrix_note is not None else FAMILY_NOTES.get(entry.family)
+    if note is None:
+        raise ValueError(f"The scheme {entry.key!r}'s views have no matrix_note: a {entry.family} scheme states it.")
+    return replace(own, matrix_note=note)

@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from posenc.analysis.dropped_scaling import DroppedScalingScores, dropped_scaling_scores
-from posenc.analysis.reach import log_offsets
+from posenc.analysis.offset_curves import log_offsets
 from posenc.models import LAYER_TYPES, from_config, get, names, rope_inv_freq
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")

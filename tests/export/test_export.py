@@ -73,13 +73,19 @@ def test_downloaded_file_runs_alone_and_reproduces_posenc(scheme, tmp_path):
 
 def test_every_scheme_has_one_export_entry():
     assert list(export.EXPORTS) == list(posenc.SCHEMES)  # complete, nothing extra (in the registry's order)
-    assert all(entry.output for entry in export.EXPORTS.values())
+    assert all(export.export_of(key).output and export.export_of(key).reference for key in posenc.SCHEMES)
+
+
+def test_a_rotation_states_its_reference(monkeypatch):
+    monkeypatch.setitem(export.EXPORTS, "rope", export.Export(export.EXPORTS["rope"].template))
+    with pytest.raises(ValueError, match="'rope'.s export entry has no reference"):
+        export.export_of("rope")
 
 
 def test_each_scheme_says_what_its_output_is():
-    assert export.EXPORTS["xpos"].output != export.EXPORTS["rope"].output  # xPos's scores are damped by ζ^(Δ/γ)
-    for scheme, entry in export.EXPORTS.items():
-        assert f"output() is {entry.output}." in export.module_source(scheme, 20, 8, 10000.0)
+    assert export.export_of("xpos").output != export.export_of("rope").output  # xPos's scores are damped by ζ^(Δ/γ)
+    for scheme in export.EXPORTS:
+        assert f"output() is {export.export_of(scheme).output}." in export.module_source(scheme, 20, 8, 10000.0)
 
 
 @pytest.mark.parametrize("scheme", list(posenc.SCHEMES))
@@ -104,11 +110,11 @@ def test_bias_modules_forward_is_the_full_bias_matrix(scheme):
     module = next(v for k, v in namespace.items() if isinstance(v, type) and issubclass(v, torch.nn.Module))()
     full = posenc.get_scheme(scheme).bias(40, 16, 10000.0, **options)
     with torch.no_grad():  # Shaw's forward gives the vectors a_clip(j − i); its entry makes the bias q·a / √d
-        same(export.EXPORTS[scheme].forward_bias(module, 40, 16).double().numpy(), full)
+        same(export.export_of(scheme).forward_bias(module, 40, 16).double().numpy(), full)
 
 
 def test_only_bias_schemes_have_a_forward_bias():
-    assert {key for key, entry in export.EXPORTS.items() if entry.forward_bias} == {
+    assert {key for key in export.EXPORTS if export.export_of(key).forward_bias} == {
         key for key, scheme in posenc.SCHEMES.items() if scheme.family == "bias"}
 
 

@@ -8,7 +8,7 @@ import pytest
 import posenc
 from plotly_data import decode
 from posenc.figures import animations
-from posenc.ui import motion, views
+from posenc.ui import cached_figures, motion
 
 ROPE_DEFAULTS = tuple(posenc.get_scheme("rope").defaults().items())
 
@@ -32,7 +32,7 @@ def test_clock_pairs_run_from_the_fastest_to_the_slowest():
 
 
 def test_sinusoidal_clock_hand_i_is_at_p_theta_i_known_values():
-    fig = views.clock_figure(128, 10000.0, "vaswani", 100)
+    fig = cached_figures.clock_figure(128, 10000.0, "vaswani", 100)
     assert len(fig.frames) == 100 and [f.name for f in fig.frames[:3]] == ["0", "1", "2"]
     theta_9 = 0.27384196342643613  # 10000^(−18/128)
     assert posenc.frequencies(128, 10000.0)[9] == pytest.approx(theta_9, rel=1e-15)
@@ -47,8 +47,8 @@ def test_sinusoidal_clock_hand_i_is_at_p_theta_i_known_values():
 
 
 def test_clocks_stop_at_the_length_and_at_200_positions():
-    assert len(views.clock_figure(16, 100.0, "tensor2tensor", 12).frames) == 12
-    fig = views.clock_figure(1024, 10000.0, "vaswani", 4096)
+    assert len(cached_figures.clock_figure(16, 100.0, "tensor2tensor", 12).frames) == 12
+    fig = cached_figures.clock_figure(1024, 10000.0, "vaswani", 4096)
     assert len(fig.frames) == animations.MAX_CLOCK_FRAMES == 200
     thetas = posenc.frequencies(1024, 10000.0, spacing="vaswani")[animations.clock_pairs(512)]
     assert circular_gap(hand_angles(fig, 199), 199 * thetas).max() < 2e-5
@@ -61,7 +61,7 @@ def test_rope_clock_hands_turn_by_the_scaled_frequencies(options):
 
     keywords = {k: v for k, v in rope_keywords(dict(options)).items() if k != "layout"}
     inv_freq, _ = posenc.rope_inv_freq(64, 10000.0, seq_len=300, **keywords)
-    fig = views.rope_clock_figure(64, 10000.0, options, 300)
+    fig = cached_figures.rope_clock_figure(64, 10000.0, options, 300)
     pairs = animations.clock_pairs(len(inv_freq))
     for p in (0, 5, 199):
         assert circular_gap(hand_angles(fig, p), p * inv_freq[pairs]).max() < 2e-5
@@ -74,7 +74,7 @@ def test_rope_clock_hands_turn_by_the_scaled_frequencies(options):
                                                                   (1024, 10000.0, "vaswani", 0, 4096),
                                                                   (34, 7.5, "tensor2tensor", 40, 60)])
 def test_every_rotation_frame_lands_on_the_table_row(d_model, base, spacing, pos, length):
-    fig = views.rotation_sweep_figure(d_model, base, spacing, pos, length)
+    fig = cached_figures.rotation_sweep_figure(d_model, base, spacing, pos, length)
     table = posenc.sinusoidal(length, d_model, base, spacing=spacing)
     dims = posenc.figures.heatmaps.thin_index(d_model, animations.MAX_SWEEP_DIMENSIONS, group=2)
     offsets = [int(f.name) for f in fig.frames]
@@ -92,7 +92,7 @@ def test_every_rotation_frame_lands_on_the_table_row(d_model, base, spacing, pos
 
 
 def test_rope_score_is_constant_moving_together_and_changes_moving_apart():
-    figures = views.rope_relative_figures(64, 10000.0, ROPE_DEFAULTS, 200, 3, 11)
+    figures = cached_figures.rope_relative_figures(64, 10000.0, ROPE_DEFAULTS, 200, 3, 11)
     (together, same), (apart, moved) = figures["together"], figures["apart"]
     assert len(same) == len(moved) == 100 and len(together.frames) == 100
     rng = np.random.default_rng(0)
@@ -112,12 +112,12 @@ def test_rope_score_is_constant_moving_together_and_changes_moving_apart():
 
 def test_rope_score_with_a_scaling_is_constant_too():
     options = tuple(dict(ROPE_DEFAULTS, rope_type="dynamic", factor=4.0, original_max_position_embeddings=64).items())
-    _, same = views.rope_relative_figures(32, 500.0, options, 300, 0, 7)["together"]
+    _, same = cached_figures.rope_relative_figures(32, 500.0, options, 300, 0, 7)["together"]
     assert np.ptp(same) < 1e-9
 
 
 def test_the_player_plays_pauses_changes_speed_and_starts_paused():
-    fig = views.clock_figure(32, 10000.0, "vaswani", 50)
+    fig = cached_figures.clock_figure(32, 10000.0, "vaswani", 50)
     play, pause = fig.layout.updatemenus[0].buttons
     assert (play.label, pause.label) == (animations.PLAY, animations.PAUSE) == ("▶ Play", "❚❚ Pause")
     assert play.method == "animate" and play.args[0] is None and play.args[1]["frame"]["duration"] == 120
@@ -131,10 +131,10 @@ def test_the_player_plays_pauses_changes_speed_and_starts_paused():
 
 
 @pytest.mark.parametrize("build", [
-    lambda: views.clock_figure(1024, 10000.0, "vaswani", 4096),
-    lambda: views.rope_clock_figure(1024, 10000.0, ROPE_DEFAULTS, 4096),
-    lambda: views.rotation_sweep_figure(1024, 10000.0, "vaswani", 0, 4096),
-    lambda: views.rope_relative_figures(1024, 10000.0, ROPE_DEFAULTS, 4096, 0, 10)["apart"][0],
+    lambda: cached_figures.clock_figure(1024, 10000.0, "vaswani", 4096),
+    lambda: cached_figures.rope_clock_figure(1024, 10000.0, ROPE_DEFAULTS, 4096),
+    lambda: cached_figures.rotation_sweep_figure(1024, 10000.0, "vaswani", 0, 4096),
+    lambda: cached_figures.rope_relative_figures(1024, 10000.0, ROPE_DEFAULTS, 4096, 0, 10)["apart"][0],
 ], ids=["clocks", "rope_clocks", "rotation", "rope_relative"])
 def test_frames_at_the_caps_are_bounded_valid_and_move_only_data(build):
     fig = build()

@@ -7,9 +7,10 @@ import pytest
 import posenc
 from apptest_helpers import charts, run
 from plotly_data import decode, sent
-from posenc.analysis import cells, curves
+from posenc.analysis import offset_curves, table_cells
 from posenc.figures import heatmaps
-from posenc.ui import views
+from posenc.schemes.sinusoidal import sinusoidal_cells
+from posenc.ui import cached_figures
 
 
 def axes(trace: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -29,10 +30,10 @@ def test_sinusoidal_cells_equal_the_table_bit_for_bit(length, d_model, base, opt
     table = posenc.sinusoidal(length, d_model, base, **options)
     rng = np.random.default_rng(0)
     rows, cols = rng.integers(0, length, 200), rng.integers(0, d_model, 100)
-    got = cells.table_cells("sinusoidal", length, d_model, base, rows, cols, **options)
+    got = table_cells.table_cells("sinusoidal", length, d_model, base, rows, cols, **options)
     np.testing.assert_array_equal(got, table[np.ix_(rows, cols)])
     thin = heatmaps.thin_index(length)
-    np.testing.assert_array_equal(cells.sinusoidal_cells(thin, np.arange(d_model), d_model, base, **options),
+    np.testing.assert_array_equal(sinusoidal_cells(thin, np.arange(d_model), d_model, base, **options),
                                   table[thin])
 
 
@@ -40,7 +41,7 @@ def test_sinusoidal_cells_equal_the_table_bit_for_bit(length, d_model, base, opt
 def test_learned_cells_equal_the_table_and_are_nan_past_it(table_size):
     table = posenc.learned_absolute(4096, 24, table_size=table_size, seed=5)
     rows = np.array([0, 1, 255, 256, 257, 299, 300, 511, 512, 4095])
-    got = cells.table_cells("learned", 4096, 24, 1.0, rows, [0, 7, 23], table_size=table_size, seed=5)
+    got = table_cells.table_cells("learned", 4096, 24, 1.0, rows, [0, 7, 23], table_size=table_size, seed=5)
     np.testing.assert_array_equal(got, table[np.ix_(rows, [0, 7, 23])])
 
 
@@ -48,20 +49,20 @@ def test_learned_cells_equal_the_table_and_are_nan_past_it(table_size):
 def test_shaw_clip_cells_equal_the_full_matrix(length, k):
     rows = np.unique(np.r_[heatmaps.thin_index(length), length - 1])
     cols = np.random.default_rng(1).integers(0, length, 64)
-    got = cells.shaw_clip_cells(length, k, rows, cols)
+    got = table_cells.shaw_clip_cells(length, k, rows, cols)
     np.testing.assert_array_equal(got, posenc.shaw_relative_positions(length, k)[np.ix_(rows, cols)])
     assert got.dtype == np.int64
     with pytest.raises(ValueError, match="rows must be at least 0 and below"):
-        cells.shaw_clip_cells(length, k, [length], [0])
+        table_cells.shaw_clip_cells(length, k, [length], [0])
     with pytest.raises(ValueError, match="max_relative_position"):
-        cells.shaw_clip_cells(length, -1, [0], [0])
+        table_cells.shaw_clip_cells(length, -1, [0], [0])
 
 
 def test_cells_refuse_positions_outside_the_table():
     with pytest.raises(ValueError, match="rows must be at least 0 and below 10"):
-        cells.table_cells("sinusoidal", 10, 8, 1e4, [10], [0])
+        table_cells.table_cells("sinusoidal", 10, 8, 1e4, [10], [0])
     with pytest.raises(ValueError, match="columns"):
-        cells.table_cells("nope", 10, 8, 1e4, [0], [8])
+        table_cells.table_cells("nope", 10, 8, 1e4, [0], [8])
 
 
 @pytest.mark.parametrize("scheme, length, d_model, options", [
@@ -79,17 +80,17 @@ def test_cells_refuse_positions_outside_the_table():
 def test_fast_offset_curves_equal_the_registry(scheme, length, d_model, options):
     entry = posenc.get_scheme(scheme)
     chosen = entry.defaults() | options
-    offsets, values = curves.offset_curve(scheme, length, d_model, 500.0, **chosen)
+    offsets, values = offset_curves.offset_curve(scheme, length, d_model, 500.0, **chosen)
     want_offsets, want = entry.offset_curve(length, d_model, 500.0, **chosen)
     np.testing.assert_array_equal(offsets, want_offsets)
     np.testing.assert_allclose(values, want, rtol=1e-12, atol=1e-12 * d_model)  # the FFT route rounds ~1e-13·d
 
 
 def test_aliased_columns_are_those_with_wavelength_under_two_strides():
-    waves = cells.column_wavelengths("sinusoidal", 1024, 1e4)
+    waves = table_cells.column_wavelengths("sinusoidal", 1024, 1e4)
     np.testing.assert_array_equal(waves[0::2], posenc.wavelengths(1024))
-    np.testing.assert_array_equal(cells.aliased_columns(waves, 16), np.flatnonzero(waves < 32))
-    assert cells.aliased_columns(waves, 1).size == 0 and cells.column_wavelengths("learned", 8, 1.0) is None
+    np.testing.assert_array_equal(table_cells.aliased_columns(waves, 16), np.flatnonzero(waves < 32))
+    assert table_cells.aliased_columns(waves, 1).size == 0 and table_cells.column_wavelengths("learned", 8, 1.0) is None
 
 
 def test_thinned_table_holds_true_values_and_marks_every_aliased_column():
@@ -102,7 +103,7 @@ def test_thinned_table_holds_true_values_and_marks_every_aliased_column():
     exact = posenc.sinusoidal(4096, 1024)[np.ix_(rows, cols)]
     np.testing.assert_array_equal(decode(trace["z"]), sent(trace, exact))  # 65,536 cells: their colour levels
     assert decode(trace["z"]).dtype == np.uint8 and trace["meta"] == {"levels": [-1.0, 1.0]}
-    shared = views.table_heatmap("sinusoidal", 4096, 1024, 10000.0, ())  # the figure this run drew, cached
+    shared = cached_figures.table_heatmap("sinusoidal", 4096, 1024, 10000.0, ())  # the figure this run drew, cached
     np.testing.assert_array_equal(heatmaps.exact_values(shared, 0, shared.data[0]), exact.astype(np.float32))
     waves = np.repeat(posenc.wavelengths(1024), 2)  # interleaved: columns 2i and 2i+1 share θ_i
     expected = [int(c) for c in cols if waves[c] < 2 * stride]

@@ -12,10 +12,8 @@ import pytest
 import torch
 
 from lab_recipes import STRETCH_TINY
-from posenc.lab import extend as extend_module
-from posenc.lab import extension
+from posenc.lab import extension, extension_training
 from posenc.lab.cli import main, regenerate_extension
-from posenc.lab.extend import extension_records, finetune, stretched
 from posenc.lab.extension import (
     CLAIMS,
     EXTENSION_KEYS,
@@ -29,6 +27,7 @@ from posenc.lab.extension import (
     read_extension,
     window_mean,
 )
+from posenc.lab.extension_training import extension_records, finetune, stretched
 from posenc.lab.model import LabModel
 from posenc.lab.names import SEEDS
 from posenc.lab.recipe import DEFAULT
@@ -103,7 +102,7 @@ def test_regenerate_extension_trains_each_base_once_and_resumes(tmp_path, monkey
         bases.append((task, seed))
         return train(task, "rope", seed, STRETCH_TINY)
 
-    monkeypatch.setattr(extend_module, "base_model", tiny_base)
+    monkeypatch.setattr(extension_training, "base_model", tiny_base)
     monkeypatch.setattr(extension, "FINETUNE_STEPS", (0, 2))
     monkeypatch.setattr("posenc.lab.cli._check_base", lambda records: None)  # STRETCH_TINY is not the shipped recipe
     log = tmp_path / "log.txt"

@@ -11,10 +11,8 @@ import pytest
 
 from lab_recipes import STRETCH_TINY
 from posenc.figures import generalization
-from posenc.lab import extend as extend_module
-from posenc.lab import extension
+from posenc.lab import extension, extension_training
 from posenc.lab.cli import regenerate_extension_maps
-from posenc.lab.extend import extension_records
 from posenc.lab.extension import (
     EXTENSION_ATTENTION_PATH,
     MAP_FACTOR,
@@ -26,6 +24,7 @@ from posenc.lab.extension import (
     map_cells,
     map_key,
 )
+from posenc.lab.extension_training import extension_records
 from posenc.lab.recipe import DEFAULT
 from posenc.lab.shipped import MAP_STEPS
 from posenc.lab.train import train
@@ -38,7 +37,7 @@ def _tiny(monkeypatch, bases: list) -> None:
         bases.append((task, seed))
         return train(task, "rope", seed, STRETCH_TINY)
 
-    monkeypatch.setattr(extend_module, "base_model", tiny_base)
+    monkeypatch.setattr(extension_training, "base_model", tiny_base)
 
 
 def test_the_maps_are_written_from_the_model_of_the_records_and_refused_otherwise(tmp_path, monkeypatch):

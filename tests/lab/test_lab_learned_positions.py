@@ -13,8 +13,8 @@ import posenc
 from posenc.lab import results
 from posenc.lab.model import LabModel
 from posenc.lab.names import BOS, PAD, SCHEME_LABELS, SCHEMES, SEP, TASKS, VOCAB
-from posenc.lab.positions import POSITIONS, ContextualBias, LengthBias, Sizes
 from posenc.lab.recipe import DEFAULT, Recipe
+from posenc.lab.schemes import POSITIONS, ContextualBias, LengthBias, Sizes
 from posenc.lab.shipped import RESULTS_PATH
 from posenc.lab.tasks import DRAWS, TARGETS, fixed_length_batch, make_batch, target
 from posenc.modules import ContextualPositions, FIREBias

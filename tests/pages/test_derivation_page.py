@@ -10,8 +10,8 @@ import apptest_helpers
 import posenc
 from apptest_helpers import charts
 from plotly_data import decode
-from posenc.lesson import latex as L
-from posenc.lesson import steps, torch_module
+from posenc.derivation import latex as L
+from posenc.derivation import steps, torch_module
 
 PAGE = "pages/derivation.py"
 

@@ -14,7 +14,7 @@ from posenc.precision.residuals import (
     sinusoidal_rotation_residuals,
     theta_forms,
 )
-from posenc.precision.tables import PRECISION_TABLES, annotated_sinusoidal, precision_table
+from posenc.precision.tables import PRECISION, Precision, annotated_sinusoidal, precision_of, precision_table
 
 torch = pytest.importorskip("torch")
 
@@ -146,8 +146,18 @@ def test_bias_schemes_repeat_where_float64_does():
     assert max(e.max() for e in shaw.errors.values()) < 1e-4
 
 
-def test_every_scheme_has_one_precision_entry():
-    assert list(PRECISION_TABLES) == list(posenc.SCHEMES)  # complete, nothing extra (in the registry's order)
+@pytest.mark.parametrize("scheme", list(posenc.SCHEMES))
+def test_every_scheme_has_its_precision_record(scheme):
+    """Its own record or its family's (NoPE states nothing): a table and at least one section."""
+    assert set(PRECISION) <= set(posenc.SCHEMES)
+    record = precision_of(scheme)
+    assert callable(record.table) and record.sections
+
+
+def test_a_rotation_without_its_precision_record_is_named(monkeypatch):
+    monkeypatch.setitem(PRECISION, "rope", Precision())
+    with pytest.raises(ValueError, match="'rope' has no precision record"):
+        precision_of("rope")
 
 
 @pytest.mark.parametrize("scheme", list(posenc.SCHEMES))

@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 
 import posenc
 from library_fuzz import fuzz
-from posenc.analysis.curves import rope_scores_at
-from posenc.schemes.rope.entry import APP_LONGROPE_FACTORS, rope_keywords
+from posenc.schemes.rope.entry import APP_LONGROPE_FACTORS, rope_keywords, rope_scores_at
 from posenc.schemes.rope.rotation import rope_score_curve
 from posenc.schemes.rope.scalings import (
     LONGROPE_RULES,

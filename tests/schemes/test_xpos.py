@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import posenc
-from posenc.analysis.curves import offset_curve, xpos_scores_at
+from posenc.analysis.offset_curves import offset_curve
 from posenc.modules import XPos
 from posenc.precision.tables import precision_table, xpos_cos_sin
 from posenc.schemes.xpos import (
@@ -18,6 +18,7 @@ from posenc.schemes.xpos import (
     xpos_scales,
     xpos_score_curve,
     xpos_scores,
+    xpos_scores_at,
     xpos_zeta,
 )
 from posenc.settings.constraints import valid_settings
@@ -196,7 +197,7 @@ def test_score_curve_is_the_closed_form_and_the_registry_curve():
 
 @pytest.mark.parametrize(("length", "d", "gamma"), [(2, 2, 512), (64, 8, 16), (4096, 1024, 512), (4096, 1024, 16)])
 def test_offset_curve_closed_form_equals_the_registry_at_the_caps(length, d, gamma):
-    """analysis.curves computes the curve from z_i^Δ by angle addition; the registry rotates (2L, d) vectors."""
+    """analysis.offset_curves computes the curve from z_i^Δ by angle addition; the registry rotates (2L, d) vectors."""
     _, registry = posenc.get_scheme("xpos").offset_curve(length, d, 10000.0, scale_base=gamma)
     _, fast = offset_curve("xpos", length, d, 10000.0, scale_base=gamma)
     # a sum of terms 2·ζ_i^(−Δ/γ)·cos(Δθ_i)/d: each is off by the float64 rounding of its angle Δθ_i (~Δ ulps)

@@ -1,5 +1,5 @@
 """The Comparison page under a released model (issue 29 part 3): the curves reach the model's context at
-log-spaced distances and hold posenc.analysis.reach's numbers; the scaling's regions are drawn under them;
+log-spaced distances and hold posenc.analysis.offset_curves's numbers; the scaling's regions are drawn under them;
 without a model the page is unchanged."""
 
 import numpy as np
@@ -8,7 +8,7 @@ import pytest
 import posenc
 from apptest_helpers import charts, run
 from plotly_data import decode
-from posenc.analysis import reach, scaling_regions
+from posenc.analysis import offset_curves, scaling_regions
 from posenc.models.presets import _LLAMA3_SCALING
 
 LLAMA_OPTIONS = dict(layout="half", rope_type="llama3", rotary_fraction=1.0, **_LLAMA3_SCALING)
@@ -24,11 +24,11 @@ def test_llama_3_1_curves_reach_131072_positions():
     at, (curves, regions) = compare({"model": "llama-3.1-8b"})
     traces = curves["data"]
     assert [t.get("name") for t in traces[:len(posenc.SCHEMES)]] == [s.label for s in posenc.SCHEMES.values()]
-    distances = reach.log_offsets(131_072)[1:]
+    distances = offset_curves.log_offsets(131_072)[1:]
     for trace, (key, scheme) in zip(traces, posenc.SCHEMES.items(), strict=False):
         np.testing.assert_array_equal(decode(trace["x"]), distances)
         chosen = LLAMA_OPTIONS if key == "rope" else scheme.defaults()
-        expected = reach.curve_at(key, -distances, 131_072, 128, 500_000.0, **chosen)
+        expected = offset_curves.offset_curve_at(key, -distances, 131_072, 128, 500_000.0, **chosen)
         np.testing.assert_allclose(decode(trace["y"]), expected, rtol=1e-12, atol=1e-12, equal_nan=True)
     assert curves["layout"]["xaxis"]["type"] == "log"
     assert decode(traces[len(posenc.SCHEMES)]["x"])[:2].tolist() == [8192, 8192]  # L₀ marked, then the context
@@ -83,9 +83,9 @@ def test_the_decay_view_reaches_the_model_s_context():
     at = AppTest.from_function(_decay_script, default_timeout=60).run()
     assert not at.exception, [e.value for e in at.exception]
     (decay,) = charts(at)
-    distances = reach.log_offsets(131_072)[1:]
+    distances = offset_curves.log_offsets(131_072)[1:]
     np.testing.assert_array_equal(decode(decay["data"][0]["x"]), distances)
     np.testing.assert_allclose(decode(decay["data"][0]["y"]),
-                               reach.curve_at("rope", -distances, 131_072, 128, 500_000.0, **LLAMA_OPTIONS),
+                               offset_curves.offset_curve_at("rope", -distances, 131_072, 128, 500_000.0, **LLAMA_OPTIONS),
                                rtol=1e-12, atol=1e-12)
     assert [s.value for s in at.subheader] == ["The decay as far as Llama 3.1 8B's context (131,072 positions)"]

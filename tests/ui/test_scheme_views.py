@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 import posenc
 from posenc.ui import shift_check
-from posenc.ui.scheme_views import SCHEME_VIEWS
+from posenc.ui.scheme_views import SCHEME_VIEWS, SchemeViews, views_of
 
 
 def test_every_registry_key_has_one_entry_in_its_order():
@@ -35,10 +37,17 @@ def test_the_derivation_computes_vaswanis_layout_only():
 
 
 def test_matrix_notes_name_what_the_matrix_holds():
-    for key, views in SCHEME_VIEWS.items():
-        family = posenc.get_scheme(key).family
+    for key in SCHEME_VIEWS:
+        views, family = views_of(key), posenc.get_scheme(key).family
         if family == "bias":
             assert "attention logit" in views.matrix_note, key
         elif family == "rotary":
             assert views.matrix_note.startswith(posenc.get_scheme(key).label), key
-    assert "decays" in SCHEME_VIEWS["xpos"].matrix_note and "decays" not in SCHEME_VIEWS["rope"].matrix_note
+    assert "decays" in views_of("xpos").matrix_note and "decays" not in views_of("rope").matrix_note
+    assert views_of("learned").matrix_note == "" and views_of("alibi").matrix_note == views_of("t5").matrix_note
+
+
+def test_a_rotation_without_its_matrix_note_is_named(monkeypatch):
+    monkeypatch.setitem(SCHEME_VIEWS, "rope", SchemeViews(SCHEME_VIEWS["rope"].how_it_works))
+    with pytest.raises(ValueError, match="'rope'.s views have no matrix_note"):
+        views_of("rope")

@@ -22,6 +22,7 @@ from posenc.checks import (
     check_choice,
     check_d_model,
 )
+from posenc.schemes.offsets import all_offsets, cosine_sums, cosine_sums_every_offset
 from posenc.schemes.rope.frequencies import rope_inv_freq
 from posenc.schemes.rope.rotation import LAYOUTS, apply_rope, rope_score_curve
 from posenc.schemes.rope.scalings import (
@@ -30,7 +31,7 @@ from posenc.schemes.rope.scalings import (
     rope_scaling_parameters,
     yarn_correction_range,
 )
-from posenc.schemes.scheme import Option, Scheme, latex_number
+from posenc.schemes.scheme import Option, Scheme, Setting, latex_number
 
 _SCALING_KEYS = {name for rope_type in ROPE_SCALINGS for name in rope_scaling_parameters(rope_type)}
 APP_LONGROPE_FACTORS = {"short_factor": "ones", "long_factor": "geometric"}
@@ -169,16 +170,50 @@ def _rope_formula(d_model: int, base: float, **options: object) -> str:
     return r"\begin{gathered} " + r" \\ ".join(lines) + r" \end{gathered}"
 
 
+def rope_scores_at(offsets: object, length: int, d_model: int, base: float = 10000.0, *, every: bool = False,
+                   **options: object) -> np.ndarray:
+    """RoPE's score q·k / d for q = k = (1, …, 1) at each offset Δ = n − m (RoFormer, arXiv:2104.09864).
+
+    A rotated pair of ones is s·(cos mθ − sin mθ, sin mθ + cos mθ); two of them multiply to
+    2s²·cos((n − m)θ), and the d − d_rot dimensions left unrotated add 1 each:
+    score(Δ) = (2s²·Σ_i cos(Δθ_i) + d − d_rot) / d, with θ and s the scaling's (seq_len = length)
+    and d_rot = 2·len(θ) (p-RoPE's pairs at θ = 0 are in the sum, adding 2s² each). ``every``: the
+    offsets are every offset of a length (the sum by angle addition).
+    """
+    d_model = check_d_model(d_model)
+    keywords = rope_keywords(dict(options))
+    keywords.pop("layout", None)
+    fraction = keywords.pop("rotary_fraction", 1.0)
+    theta, scale = rope_inv_freq(d_model, base, seq_len=max(length, 1), rotary_fraction=fraction, **keywords)
+    d_rot = 2 * len(theta)  # under "proportional", every pair of the head (θ = 0 for those it leaves)
+    sums = (cosine_sums_every_offset if every else cosine_sums)(np.asarray(offsets, dtype=np.int64), theta)
+    return (2.0 * scale**2 * sums + (d_model - d_rot)) / d_model
+
+
+def _scores_every_offset(setting: Setting) -> tuple[np.ndarray, np.ndarray]:
+    offsets = all_offsets(setting.length)
+    return offsets, rope_scores_at(offsets, setting.length, setting.d_model, setting.base, every=True,
+                                   **setting.options)
+
+
+def _scores_at(setting: Setting, offsets: np.ndarray) -> np.ndarray:
+    return rope_scores_at(offsets, setting.length, setting.d_model, setting.base, **setting.options)
+
+
 SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="rope",
         label="RoPE (rotary)",
+        short_label="RoPE",
         family="rotary",
         paper="Su et al. 2021, RoFormer: Enhanced Transformer with Rotary Position Embedding, "
               "arXiv:2104.09864",
         formula=_rope_formula,
         offset_curve=_rope_offset_curve,
         rotate=_rope_rotate,
+        offset_curve_fast=_scores_every_offset,
+        offset_curve_at=_scores_at,
+        checks_own_options=True,
         curve_label="q·k / d_model for q = k = (1, …, 1), key at offset j − i from the query "
                     "(1 at offset 0 unless YaRN or LongRoPE scale cos and sin)",
         options=(

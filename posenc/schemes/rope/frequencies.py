@@ -16,10 +16,9 @@ import math
 
 import numpy as np
 
-from posenc.checks import check_base, check_choice, check_d_model, check_real
+from posenc.checks import check_base, check_choice, check_d_model, check_real, check_seq_len
 from posenc.schemes.rope.scalings import (
     ROPE_SCALINGS,
-    _check_seq_len,
     rope_scaling_parameters,
     scales_whole_head,
 )
@@ -53,7 +52,7 @@ def rope_inv_freq(d: int, base: float = 10000.0, *, rope_type: str = "default",
     rotate: rotating all of them is then the same computation.
     """
     check_choice(rope_type, "rope_type", tuple(ROPE_SCALINGS))
-    base, seq_len = check_base(base), _check_seq_len(seq_len)
+    base, seq_len = check_base(base), check_seq_len(seq_len)
     whole_head = scales_whole_head(rope_type)
     dim = check_d_model(d) if whole_head else rotary_dims(d, rotary_fraction)
     accepted = rope_scaling_parameters(rope_type)

@@ -42,7 +42,7 @@ from posenc.checks import (
     check_flag,
     check_int,
 )
-from posenc.schemes.rope.rotation import _rotate
+from posenc.schemes.rope.rotation import rotate_pairs
 from posenc.schemes.rope.scalings import default_inv_freq
 
 QWEN2_VL_SECTION = (16, 24, 24)
@@ -78,7 +78,7 @@ def _rotate_half_layout(x: np.ndarray, angles: np.ndarray) -> np.ndarray:
     """x·cos(cat(φ, φ)) + rotate_half(x)·sin(cat(φ, φ)), φ = ``angles`` of shape (length, d/2)."""
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
         check_finite(angles, "the angle position·θ_i")
-        out = _rotate(x, np.cos(angles), np.sin(angles), "half")
+        out = rotate_pairs(x, np.cos(angles), np.sin(angles), "half")
         out = out.astype(x.dtype if x.dtype.kind == "f" else np.float64, copy=False)  # ints: float64
     return check_finite(out, "the rotated x")
 

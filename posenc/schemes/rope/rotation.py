@@ -41,7 +41,7 @@ Layout = Literal["interleaved", "half"]
 LAYOUTS: tuple[str, ...] = ("interleaved", "half")
 
 
-def _positions(positions: object, shape: tuple[int, ...]) -> np.ndarray:
+def broadcast_positions(positions: object, shape: tuple[int, ...]) -> np.ndarray:
     """Positions as float64 broadcast to ``shape`` = x.shape[:-1]; default 0, 1, …, length − 1."""
     if positions is None:
         return np.broadcast_to(np.arange(shape[-1], dtype=np.float64), shape)
@@ -55,7 +55,7 @@ def _positions(positions: object, shape: tuple[int, ...]) -> np.ndarray:
                          f"shape {shape} (…, length).") from err
 
 
-def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str) -> np.ndarray:
+def rotate_pairs(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str) -> np.ndarray:
     """Rotate the first 2·cos.shape[-1] dims of x pairwise; cos, sin: (..., length, d_rot/2)."""
     d_rot = 2 * cos.shape[-1]
     x_rot, x_pass = x[..., :d_rot], x[..., d_rot:]
@@ -84,7 +84,7 @@ def apply_rope(x: np.ndarray, positions: np.ndarray | None = None, base: float =
     if x.ndim < 2:
         raise ValueError(f"x must have shape (..., length, d), at least two axes; got shape {x.shape}.")
     layout = check_choice(layout, "layout", LAYOUTS)
-    pos = _positions(positions, x.shape[:-1])
+    pos = broadcast_positions(positions, x.shape[:-1])
     if seq_len is None and rope_type in LENGTH_DEPENDENT and pos.size:
         seq_len = max(int(np.floor(pos.max())) + 1, 1)
     inv_freq, scale = rope_inv_freq(x.shape[-1], base, rope_type=rope_type, seq_len=seq_len,
@@ -92,7 +92,7 @@ def apply_rope(x: np.ndarray, positions: np.ndarray | None = None, base: float =
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
         angles = pos[..., None] * inv_freq  # (..., length, d_rot/2)
         check_finite(angles, "the angle position·θ_i")
-        out = _rotate(x, np.cos(angles) * scale, np.sin(angles) * scale, layout)
+        out = rotate_pairs(x, np.cos(angles) * scale, np.sin(angles) * scale, layout)
         out = out.astype(x.dtype if x.dtype.kind == "f" else np.float64, copy=False)  # ints: float64
     return check_finite(out, "the rotated x")
 

@@ -39,6 +39,7 @@ from posenc.checks import (
     check_flag,
     check_int,
     check_real,
+    check_seq_len,
 )
 
 MAX_FACTOR = 1e6
@@ -54,12 +55,6 @@ def _check_factor(factor: object) -> float:
 def _check_original_length(value: object) -> int:
     return check_int(value, "original_max_position_embeddings", minimum=1, maximum=MAX_WHOLE,
                      meaning="the context length the model was trained on")
-
-
-def _check_seq_len(seq_len: object) -> int | None:
-    if seq_len is None:
-        return None
-    return check_int(seq_len, "seq_len", minimum=0, maximum=MAX_WHOLE, meaning="the current sequence length")
 
 
 def _exponents(dim: int) -> np.ndarray:
@@ -128,7 +123,7 @@ def dynamic_inv_freq(dim: int, base: float, *, seq_len: int | None = None, facto
     """
     factor, base = _check_factor(factor), check_base(base)
     original = _check_original_length(original_max_position_embeddings)
-    seq_len = _check_seq_len(seq_len)
+    seq_len = check_seq_len(seq_len)
     length = original if seq_len is None else max(seq_len, original)
     ratio = (factor * length / original) - (factor - 1)
     scaled_base = _scaled_base(base, ratio, dim, f"factor={factor:g} at length {length}")
@@ -343,7 +338,7 @@ def longrope_inv_freq(dim: int, base: float, *, seq_len: int | None = None,
         attention_factor = longrope_attention_factor(factor, original)
     attention_factor = check_real(attention_factor, "attention_factor", minimum=0.0,
                                   meaning="the scale of cos and sin")
-    seq_len = _check_seq_len(seq_len)
+    seq_len = check_seq_len(seq_len)
     chosen = long if seq_len and seq_len > original else short  # HF: `if seq_len and seq_len > L₀`
     with np.errstate(over="ignore", divide="ignore"):  # an infinite or zero θ' is refused by the caller
         return 1.0 / (chosen * check_base(base) ** _exponents(dim)), float(attention_factor)

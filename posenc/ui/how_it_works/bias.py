@@ -6,7 +6,7 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from posenc.analysis import cells
+from posenc.analysis import table_cells
 from posenc.figures import charts, heatmaps
 from posenc.ui import compute, presenter
 from posenc.ui.sidebar import Controls
@@ -16,7 +16,7 @@ def shaw(c: Controls) -> None:
     options = c.option_dict
     k = int(options["max_relative_position"])
     rows = heatmaps.thin_index(c.length)
-    clip = compute.or_stop(cells.shaw_clip_cells, c.length, k, rows, rows)  # only the cells drawn
+    clip = compute.or_stop(table_cells.shaw_clip_cells, c.length, k, rows, rows)  # only the cells drawn
     fig = heatmaps.position_heatmap(clip, rows, c.length, x_label="key position j", y_label="query position i",
                                    title=f"clip(j − i, −{k}, {k}): which of the {2 * k + 1} vectors each pair uses",
                                    zrange=(-max(k, 1), max(k, 1)))

@@ -6,7 +6,7 @@ import streamlit as st
 
 import posenc
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, compute, presenter, views
+from posenc.ui import binding, cached_figures, compute, presenter
 from posenc.ui.sidebar import Controls
 
 
@@ -52,7 +52,7 @@ def rope_grid(c: Controls) -> None:
     with right:
         col = int(binding.bound_control(Option("patch_col", "query patch column", 2 if width > 2 else 0, 0, width - 1),
                                         "patch_col"))
-    ids_figure, results = compute.or_stop(views.patch_grid_figures, d, c.base, height, width, frames, row, col)
+    ids_figure, results = compute.or_stop(cached_figures.patch_grid_figures, d, c.base, height, width, frames, row, col)
     with ids_slot:
         presenter.chart(ids_figure, key="rope_grid_ids")
         st.caption("Text before the image: t = h = w = 0, 1, 2. Patch (f, r, c): (3 + f, 3 + r, 3 + c), frame "

@@ -9,7 +9,7 @@ import posenc
 from posenc.figures import charts
 from posenc.schemes.rope.entry import rope_keywords
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, compute, motion, presenter, real_lengths, views, your_config
+from posenc.ui import binding, cached_figures, compute, motion, presenter, real_lengths, your_config
 from posenc.ui.how_it_works.images import rope_grid
 from posenc.ui.sidebar import Controls
 
@@ -75,7 +75,7 @@ def rope(c: Controls) -> None:
     with right:
         pairs = binding.bound_multiselect("pairs i", range(len(theta)), (0, 1, 2, 3), "rope_pairs", 6)
     if pairs:
-        presenter.chart(views.rope_phasor_figure(c.d_model, c.base, c.options, m, n, tuple(pairs)), key="rope_pairs_fig")
+        presenter.chart(cached_figures.rope_phasor_figure(c.d_model, c.base, c.options, m, n, tuple(pairs)), key="rope_pairs_fig")
         st.caption("Each pair turns by its own angle (n − m)·θᵢ: fast pairs (small i) spin, slow pairs barely move.")
     rope_clocks(c, m, n)
     rope_grid(c)
@@ -91,13 +91,13 @@ def rope_clocks(c: Controls, m: int, n: int) -> None:
     st.latex(rf"R_p\,x:\ ({pair}) \mapsto \text{{turned by }} p\,\theta'_i,\quad \theta_i = "
              rf"{posenc.schemes.scheme.latex_number(c.base)}^{{-2i/{c.d_model}}}\ \text{{(}}\theta'_i\text{{: "
              rf"after the scaling {options['rope_type']})}}")
-    motion.animation(views.rope_clock_figure(c.d_model, c.base, c.options, c.length), "rope_clocks",
+    motion.animation(cached_figures.rope_clock_figure(c.d_model, c.base, c.options, c.length), "rope_clocks",
                      what="position p", name="rope_clocks")
     st.caption("A unit vector along each pair's first axis, rotated by apply_rope to position p (eight pairs, "
                "fastest first; YaRN's factor on cos and sin divided out, so each hand shows its angle p·θ'ᵢ).")
     st.subheader("The relative property, in motion")
     st.latex(r"(R_{m+s}\,q)\cdot(R_{n+s}\,k) = q^\top R_{n-m}\,k \quad\text{for every shift } s")
-    for name, (figure, scores) in views.rope_relative_figures(c.d_model, c.base, c.options, c.length, m, n).items():
+    for name, (figure, scores) in cached_figures.rope_relative_figures(c.d_model, c.base, c.options, c.length, m, n).items():
         apart = name == "apart"
         if len(scores) < 2:
             st.caption("With the key at the last position there is no room to move: choose a smaller m or n.")

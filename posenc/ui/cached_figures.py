@@ -11,9 +11,10 @@ import streamlit as st
 
 import posenc
 import posenc.schemes.offsets
-from posenc.analysis import cells, curves
+from posenc.analysis import offset_curves, table_cells
 from posenc.figures import animations, charts, heatmaps
 from posenc.schemes.scheme import Option
+from posenc.schemes.sinusoidal import sinusoidal_cells
 from posenc.ui.binding import bound_control
 from posenc.ui.compute import offset_bias, offset_curve, rotation_check, shared_figure
 from posenc.ui.sidebar import Controls
@@ -60,7 +61,7 @@ VIEW_HELP = ("whole: the whole matrix, every s-th position (and dimension) so th
 
 def has_missing_rows(scheme: str, length: int, d_model: int, base: float, options: tuple) -> bool:
     """Whether the last position has no encoding (a learned table ends before it)."""
-    return bool(np.isnan(cells.table_cells(scheme, length, d_model, base, [length - 1], [0], **dict(options))).any())
+    return bool(np.isnan(table_cells.table_cells(scheme, length, d_model, base, [length - 1], [0], **dict(options))).any())
 
 
 @shared_figure
@@ -75,8 +76,8 @@ def table_heatmap(scheme: str, length: int, d_model: int, base: float, options: 
     group = 2 if dict(options).get("layout", "interleaved") == "interleaved" else 1
     rows = shown_index(length, pos_start)
     cols = shown_index(d_model, dim_start, group)
-    values = cells.table_cells(scheme, length, d_model, base, rows, cols, **dict(options))
-    aliased = cells.aliased_columns(cells.column_wavelengths(scheme, d_model, base, **dict(options)),
+    values = table_cells.table_cells(scheme, length, d_model, base, rows, cols, **dict(options))
+    aliased = table_cells.aliased_columns(table_cells.column_wavelengths(scheme, d_model, base, **dict(options)),
                                     heatmaps.row_stride(rows))
     return heatmaps.cells_heatmap(values, rows, cols, (length, d_model), title="PE: positions × dimensions",
                                  x_label="dimension", y_label="position", col_group=group, aliased=aliased,
@@ -88,7 +89,7 @@ def similarity_heatmap(scheme: str, length: int, d_model: int, base: float, opti
                        pos_start: int | None = None):
     """Heatmap of PE·PEᵀ at the positions shown (only their rows of the table are computed)."""
     rows = shown_index(length, pos_start)
-    table_rows = cells.table_cells(scheme, length, d_model, base, rows, np.arange(d_model), **dict(options))
+    table_rows = table_cells.table_cells(scheme, length, d_model, base, rows, np.arange(d_model), **dict(options))
     return heatmaps.position_heatmap(posenc.similarity_matrix(table_rows), rows, length,
                                     title="PE·PEᵀ: similarity of two positions", x_label="position", y_label="position")
 
@@ -125,7 +126,7 @@ def score_heatmap(scheme: str, length: int, d_model: int, base: float, options: 
 
 def score_at(scheme: str, length: int, d_model: int, base: float, options: tuple, offsets: np.ndarray) -> np.ndarray:
     """The scheme's score curve at ``offsets``: the cached offset curve (a closed form for RoPE and xPos,
-    :data:`posenc.analysis.curves.OFFSET_CURVES`), read at those offsets."""
+    the scheme's ``offset_curve_fast``), read at those offsets."""
     all_offsets, values = offset_curve(scheme, length, d_model, base, options)
     return values[np.asarray(offsets) + length - 1]
 
@@ -134,7 +135,7 @@ def score_at(scheme: str, length: int, d_model: int, base: float, options: tuple
 def rotation_vectors(d_model: int, base: float, spacing: str, pos: int, k: int):
     """(figure of PE[pos], M_k·PE[pos], PE[pos+k]; figure of their residual per dimension; max residual)."""
     dims = np.arange(d_model)
-    start, target = cells.sinusoidal_cells([pos, pos + k], dims, d_model, base, spacing=spacing)  # rows pos, pos+k
+    start, target = sinusoidal_cells([pos, pos + k], dims, d_model, base, spacing=spacing)  # rows pos, pos+k
     predicted = posenc.apply_rotation(k, start[None, :], base, spacing=spacing)[0]
     vectors = charts.vectors_chart(dims, {f"PE[{pos}]": start, f"M_k·PE[{pos}]": predicted,
                                            f"PE[{pos + k}]": target},
@@ -161,7 +162,7 @@ def residual_figure(length: int, d_model: int, base: float, k: int, spacing: str
 def phasor_figure(d_model: int, base: float, spacing: str, pos: int, k: int, pairs: tuple):
     """Unit circles of the chosen (sin, cos) pairs at pos and pos+k."""
     idx = np.array(pairs)
-    start, end = cells.sinusoidal_cells([pos, pos + k], np.stack([2 * idx, 2 * idx + 1], axis=1).ravel(), d_model,
+    start, end = sinusoidal_cells([pos, pos + k], np.stack([2 * idx, 2 * idx + 1], axis=1).ravel(), d_model,
                                         base, spacing=spacing).reshape(2, len(idx), 2)  # (sin, cos) of each pair
     angles = k * posenc.frequencies(d_model, base, spacing=spacing)[idx]
     return charts.phasor_chart(list(pairs), start, end, angles, pos=pos, k=k)
@@ -170,7 +171,7 @@ def phasor_figure(d_model: int, base: float, spacing: str, pos: int, k: int, pai
 @shared_figure
 def dimension_curves(scheme: str, length: int, d_model: int, base: float, options: tuple, dims: tuple):
     """PE[:, d] against position for each chosen dimension d."""
-    columns = cells.table_cells(scheme, length, d_model, base, np.arange(length), list(dims), **dict(options))
+    columns = table_cells.table_cells(scheme, length, d_model, base, np.arange(length), list(dims), **dict(options))
     return charts.line_chart(np.arange(length), {f"dim {d}": columns[:, n] for n, d in enumerate(dims)},
                               title="Each dimension is a sinusoid over positions", x_label="position",
                               y_label="PE[position, dim]", x_window=255)
@@ -179,7 +180,7 @@ def dimension_curves(scheme: str, length: int, d_model: int, base: float, option
 @shared_figure
 def position_vectors(scheme: str, length: int, d_model: int, base: float, options: tuple, positions: tuple):
     """PE[p, :] against dimension for each chosen position p."""
-    rows = cells.table_cells(scheme, length, d_model, base, list(positions), np.arange(d_model), **dict(options))
+    rows = table_cells.table_cells(scheme, length, d_model, base, list(positions), np.arange(d_model), **dict(options))
     return charts.line_chart(np.arange(d_model), {f"pos {p}": rows[n] for n, p in enumerate(positions)},
                               title="Each position is a vector over dimensions", x_label="dimension",
                               y_label="PE[pos, dimension]", x_window=127)
@@ -203,7 +204,7 @@ def comparison_figure(selected: str, length: int, d_model: int, base: float, opt
     panels = {}
     for key, scheme in posenc.SCHEMES.items():
         chosen = options if key == selected else tuple(scheme.defaults().items())
-        offsets, values = curves.offset_curve(key, length, d_model, base, **dict(chosen))
+        offsets, values = offset_curves.offset_curve(key, length, d_model, base, **dict(chosen))
         label = scheme.curve_label if len(scheme.curve_label) < 40 else "value"
         panels[scheme.label] = (offsets, values, label)
     return charts.curve_grid(panels, x_label="offset j − i")
@@ -280,7 +281,7 @@ def clock_figure(d_model: int, base: float, spacing: str, length: int):
     table's own cells, for positions 0 … min(length, MAX_CLOCK_FRAMES) − 1."""
     pairs = animations.clock_pairs(d_model // 2)
     positions = np.arange(min(length, animations.MAX_CLOCK_FRAMES))
-    values = cells.sinusoidal_cells(positions, np.stack([2 * pairs, 2 * pairs + 1], axis=1).ravel(), d_model, base,
+    values = sinusoidal_cells(positions, np.stack([2 * pairs, 2 * pairs + 1], axis=1).ravel(), d_model, base,
                                     spacing=spacing)  # (positions, 2·pairs): sin, cos of each pair
     thetas = posenc.frequencies(d_model, base, spacing=spacing)[pairs]
     return animations.clock_animation(positions, pairs, values[:, 1::2], values[:, 0::2], thetas,
@@ -322,9 +323,9 @@ def rotation_sweep_figure(d_model: int, base: float, spacing: str, pos: int, len
     MAX_SWEEP_FRAMES and pos + K < length; at most MAX_SWEEP_DIMENSIONS dimensions drawn, whole pairs."""
     offsets = np.arange(min(length - pos, animations.MAX_SWEEP_FRAMES))
     every = np.arange(d_model)
-    start = cells.sinusoidal_cells([pos], every, d_model, base, spacing=spacing)  # (1, d_model)
+    start = sinusoidal_cells([pos], every, d_model, base, spacing=spacing)  # (1, d_model)
     rotated = np.concatenate([posenc.apply_rotation(int(k), start, base, spacing=spacing) for k in offsets])
-    targets = cells.sinusoidal_cells(pos + offsets, every, d_model, base, spacing=spacing)  # (offsets, d_model)
+    targets = sinusoidal_cells(pos + offsets, every, d_model, base, spacing=spacing)  # (offsets, d_model)
     dims = heatmaps.thin_index(d_model, animations.MAX_SWEEP_DIMENSIONS, group=2)
     note = heatmaps.stride_note(dims, d_model, "dimension", group=2)
     return animations.rotation_animation(dims, start[0, dims], offsets, rotated[:, dims], targets[:, dims], pos=pos,

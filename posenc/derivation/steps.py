@@ -4,9 +4,9 @@ Why the sinusoidal encoding lets attention use relative position, in the order o
 seeds: the formula, θ_i, the angle-addition identities, the rotation M_k, its residual,
 M₋ₖ = M_kᵀ, the offset-only dot product, adding vs concatenating, and the torch module.
 Each ``*_step`` function computes every number its step shows, from posenc's own
-functions (pure numpy). Step 9, the torch module run live, is :mod:`posenc.lesson.torch_module`
+functions (pure numpy). Step 9, the torch module run live, is :mod:`posenc.derivation.torch_module`
 (it imports torch, lazily); LaTeX of the formulas, with these numbers substituted, is
-:mod:`posenc.lesson.latex`.
+:mod:`posenc.derivation.latex`.
 
 ``i`` always names a (sin, cos) pair: columns 2i and 2i + 1, 0 ≤ i < ⌊d_model/2⌋.
 """
@@ -17,11 +17,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from posenc.analysis.cells import sinusoidal_cells
 from posenc.analysis.distances import offset_spread
 from posenc.analysis.similarity import similarity_matrix
 from posenc.checks import check_int
-from posenc.schemes.sinusoidal import apply_rotation, frequencies, rotation_blocks, rotation_matrix, sinusoidal
+from posenc.schemes.sinusoidal import (
+    apply_rotation,
+    frequencies,
+    rotation_blocks,
+    rotation_matrix,
+    sinusoidal,
+    sinusoidal_cells,
+)
 
 STEPS: tuple[str, ...] = (
     "The formula, and the first rows of PE",

@@ -3,7 +3,7 @@ arXiv:1706.03762, §3.5: the encoding is added to the embeddings, then dropout).
 
 out = dropout(x + PE[:seq_len]): in eval mode the plain sum, in train mode each entry is kept with
 probability 1 − p and scaled by 1/(1 − p). torch is imported lazily, inside :func:`module_step`, so
-importing :mod:`posenc.lesson` loads no torch.
+importing :mod:`posenc.derivation` loads no torch.
 """
 
 from __future__ import annotations

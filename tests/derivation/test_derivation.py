@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import posenc
-from posenc.lesson import latex as L
-from posenc.lesson import steps, torch_module
+from posenc.derivation import latex as L
+from posenc.derivation import steps, torch_module
 
 # Seed 000 (d_model=4, n=10000): "Positional Encodings (first 3 positions)" and PE[10].
 SEED_000 = np.array([[0.0, 1.0, 0.0, 1.0],

@@ -1,4 +1,4 @@
-"""Property-based tests of posenc.analysis.cells: the cells a chart draws, computed without the full table.
+"""Property-based tests of posenc.analysis.table_cells: the cells a chart draws, computed without the full table.
 
 Valid arguments (positions and dimensions drawn inside the table) must give exactly the full
 table's cells; one argument replaced by a hostile value must be refused with a sentence or give
@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 import posenc
 from library_fuzz import finite_array, fuzz
-from posenc.analysis import cells
+from posenc.analysis import table_cells
+from posenc.schemes.absolute import learned_cells
+from posenc.schemes.sinusoidal import sinusoidal_cells
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")  # an overflow warning is a silent inf: fail
 
@@ -42,7 +44,7 @@ def check_sinusoidal(result, a):
 
 
 test_sinusoidal_cells = fuzz(
-    cells.sinusoidal_cells, dict(positions=picks(LENGTH), dims=picks(D_MODEL), d_model=st.just(D_MODEL), base=BASES),
+    sinusoidal_cells, dict(positions=picks(LENGTH), dims=picks(D_MODEL), d_model=st.just(D_MODEL), base=BASES),
     check_sinusoidal,
 )
 
@@ -56,7 +58,7 @@ def check_learned(result, a):
 
 
 test_learned_cells = fuzz(
-    cells.learned_cells, dict(positions=picks(LENGTH), dims=picks(D_MODEL), d_model=st.just(D_MODEL),
+    learned_cells, dict(positions=picks(LENGTH), dims=picks(D_MODEL), d_model=st.just(D_MODEL),
                               table_size=st.integers(1, 40), seed=st.integers(0, 2**32)),
     check_learned,
 )
@@ -70,7 +72,7 @@ def check_clip(result, a):
 
 
 test_shaw_clip_cells = fuzz(
-    cells.shaw_clip_cells,
+    table_cells.shaw_clip_cells,
     dict(length=st.just(LENGTH), max_relative_position=st.integers(0, 50), rows=picks(LENGTH), cols=picks(LENGTH)),
     check_clip,
 )
@@ -84,7 +86,7 @@ def test_table_cells_refuses_each_bad_argument(name, bad):
         bad = np.array([bad])
     arguments[name] = bad
     try:
-        result = cells.table_cells(**arguments)
+        result = table_cells.table_cells(**arguments)
     except (ValueError, TypeError) as err:
         assert len(str(err)) > 15 and " " in str(err)
     else:
@@ -92,8 +94,8 @@ def test_table_cells_refuses_each_bad_argument(name, bad):
 
 
 def test_aliased_columns_and_wavelengths():
-    waves = cells.column_wavelengths("sinusoidal", 16, 1e4)
+    waves = table_cells.column_wavelengths("sinusoidal", 16, 1e4)
     np.testing.assert_allclose(waves[::2], posenc.wavelengths(16, 1e4))
-    assert cells.column_wavelengths("alibi", 16, 1e4) is None
-    np.testing.assert_array_equal(cells.aliased_columns(waves, 16), np.flatnonzero(waves < 32))
-    assert cells.aliased_columns(waves, 1).size == 0 and cells.aliased_columns(None, 16).size == 0
+    assert table_cells.column_wavelengths("alibi", 16, 1e4) is None
+    np.testing.assert_array_equal(table_cells.aliased_columns(waves, 16), np.flatnonzero(waves < 32))
+    assert table_cells.aliased_columns(waves, 1).size == 0 and table_cells.aliased_columns(None, 16).size == 0

@@ -17,7 +17,7 @@ from posenc.lab.extension import FINETUNE_LR, METHODS, TEST_FACTOR, check_factor
 from posenc.lab.model import LabModel
 from posenc.lab.recipe import DEFAULT
 from posenc.lab.tasks import sequence_length
-from posenc.lab.train import _run, deterministic_torch, train
+from posenc.lab.train import deterministic_torch, run_steps, train
 
 BASE_SCHEME = "rope"
 """The lab scheme every stretched model starts from."""
@@ -58,7 +58,7 @@ def finetune(model: LabModel, task: str, factor: int, steps: int, seed: int, pro
             progress(done, steps)
 
     with deterministic_torch():
-        _run(model, task, recipe, steps, recipe.warmup_steps, torch.Generator().manual_seed(seed), tick)
+        run_steps(model, task, recipe, steps, recipe.warmup_steps, torch.Generator().manual_seed(seed), tick)
     return model
 
 

@@ -1,4 +1,4 @@
-"""LaTeX of each derivation step with the current numbers substituted (see :mod:`posenc.lesson.steps`).
+"""LaTeX of each derivation step with the current numbers substituted (see :mod:`posenc.derivation.steps`).
 
 Every function takes a step's computed numbers and writes the formula that produced
 them, so the formula on screen is the one computed. Numbers show 6 significant digits.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc.lesson.steps import (
+from posenc.derivation.steps import (
     AngleStep,
     BlockStep,
     FormulaStep,
@@ -18,7 +18,7 @@ from posenc.lesson.steps import (
     TransposeStep,
     VariationStep,
 )
-from posenc.lesson.torch_module import ModuleStep
+from posenc.derivation.torch_module import ModuleStep
 from posenc.schemes.scheme import latex_number
 
 

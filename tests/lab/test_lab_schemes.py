@@ -3,10 +3,11 @@
 import pytest
 import torch
 
+import posenc
 from posenc.lab.model import LabModel
-from posenc.lab.names import SCHEMES
-from posenc.lab.positions import POSITIONS, Positions, Rotary, Sizes
+from posenc.lab.names import LAB_ONLY_SCHEMES, SCHEME_LABELS, SCHEMES
 from posenc.lab.recipe import Recipe
+from posenc.lab.schemes import POSITIONS, Positions, Rotary, Sizes
 
 SMALL = Recipe(d_model=32, layers=1, heads=2, steps=1, warmup_steps=1, train_max_length=4, test_max_length=8)
 SIZES = Sizes(d_model=32, heads=2, head_dim=16, max_tokens=18, train_tokens=10)
@@ -14,6 +15,16 @@ SIZES = Sizes(d_model=32, heads=2, head_dim=16, max_tokens=18, train_tokens=10)
 
 def test_the_table_has_an_entry_for_every_lab_scheme_and_nothing_else():
     assert set(POSITIONS) == set(SCHEMES)
+
+
+def test_the_lab_schemes_are_the_registry_s_then_its_own():
+    """The lab's list is the registry's, in its order, then DroPE, FIRE and CoPE (no second copy of the keys)."""
+    assert SCHEMES == (*posenc.SCHEMES, *LAB_ONLY_SCHEMES) and not set(LAB_ONLY_SCHEMES) & set(posenc.SCHEMES)
+    assert tuple(LAB_ONLY_SCHEMES) == ("drope", "fire", "cope")
+    assert SCHEME_LABELS == {key: scheme.short_label for key, scheme in posenc.SCHEMES.items()} | LAB_ONLY_SCHEMES
+    assert [SCHEME_LABELS[key] for key in SCHEMES] == [
+        "Sinusoidal", "Learned", "NoPE", "RoPE", "xPos", "Shaw", "T5 bias", "ALiBi", "KERPLE", "Transformer-XL",
+        "DroPE", "FIRE", "CoPE"]
 
 
 def test_only_drope_drops_its_positions():
