@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from room_fakes import LECTURE, SLIDES, Clock, questions
 
 from posenc.rooms import CODE_ALPHABET, RoomError, Rooms, SqliteStore
+from posenc.rooms.model import MAX_SLIDE
 from posenc.rooms.rooms import _urlsafe
 
 HUGE = "A" * 10_000_000
@@ -114,8 +115,13 @@ def forged_tokens(token: str):
     ).filter(lambda t: t != token)
 
 
-BAD_SLIDES = st.one_of(st.integers(max_value=0), st.integers(min_value=SLIDES + 1), st.floats(), st.booleans(),
-                       st.none(), st.text(max_size=5), st.just(10**100))
+NOT_SLIDES = st.one_of(st.integers(max_value=0), st.floats(), st.booleans(), st.none(), st.text(max_size=5),
+                       st.just(10**100))
+
+
+def bad_slide(max_slide: int | None):
+    """A slide ``move`` must refuse under ``max_slide`` (None: the rooms' own bound, MAX_SLIDE)."""
+    return st.one_of(NOT_SLIDES, st.integers(min_value=(MAX_SLIDE if max_slide is None else max_slide) + 1))
 
 
 def not_accepted(question):
@@ -161,8 +167,9 @@ def attacks(world):
     built = [
         ("move", call(st.just(rooms.move), with_forged_key, st.integers(1, SLIDES)).map(
             lambda c: (c[0], (*c[1], c[2]), {"max_slide": SLIDES}))),
-        ("move to a bad slide", call(some_room, BAD_SLIDES, st.sampled_from([None, SLIDES])).map(
-            lambda c: (rooms.move, (code[c[0]], key[c[0]], c[1]), {"max_slide": c[2]}))),
+        ("move to a bad slide", call(some_room, st.sampled_from([None, SLIDES])).flatmap(
+            lambda c: bad_slide(c[1]).map(lambda slide: (rooms.move, (code[c[0]], key[c[0]], slide),
+                                                         {"max_slide": c[1]})))),
         ("reveal", with_forged_key.map(lambda c: (rooms.reveal, c, {}))),
         ("reveal no question", st.just((rooms.reveal, (code["D"], key["D"]), {}))),
         ("close", with_forged_key.map(lambda c: (rooms.close, c, {}))),
@@ -178,7 +185,7 @@ def attacks(world):
         ("join a closed room", st.just((rooms.join, (code["C"], token), {}))),
         ("read", call(st.sampled_from([rooms.get, rooms.following, rooms.counts]), forged_codes(real)).map(
             lambda c: (c[0], (c[1],), {}))),
-        ("open", call(st.one_of(st.just(LECTURE), st.text(max_size=70), st.just(HUGE), st.none()), BAD_SLIDES,
+        ("open", call(st.one_of(st.just(LECTURE), st.text(max_size=70), st.just(HUGE), st.none()), bad_slide(None),
                       st.one_of(st.just("s"), st.just(""), st.just(HUGE), st.none(), st.text())).map(
             lambda c: (rooms.open, c[:2], {"opener": c[2]}))),
     ]
