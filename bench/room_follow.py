@@ -50,6 +50,8 @@ class Follower:
     pushed: float | None = None  # seconds from the move to the new link received
     shown: float | None = None  # seconds from the move to the new slide's run finished
     errors: list[str] = field(default_factory=list)
+    reconnected: int = 0  # its replica died and it came back through the hall
+    back: float | None = None  # when its run after the reconnection finished
 
 
 def _split(link: str) -> tuple[str, str]:
@@ -75,33 +77,57 @@ async def _run(ws, query: str, page: str, timeout: float) -> list[bytes]:
 
 async def follower(port: int, page: str, query: str, moved: dict, result: Follower, timeout: float,
                    slide: int) -> None:
+    """A phone's tab: its session runs the slide, then waits for the push and the switch to ``slide``. When its
+    replica dies (the websocket closes before the move), it reconnects through the hall and runs its address
+    again, as Streamlit's page does: ``result.reconnected`` counts it."""
     url = f"ws://{HOST}:{port}/_stcore/stream"
+    cookie = ""
     try:
-        cookie = await http_get_cookie(HOST, port, f"/{page}?{query}", "", timeout)
-        headers = {"Cookie": cookie} if cookie else None
-        async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout, max_size=MAX_MESSAGE_BYTES,
-                                      additional_headers=headers, proxy=None, ping_interval=None) as ws:
-            await _run(ws, query, page, timeout)
-            result.joined = time.perf_counter()
-            at_new_slide = False
-            async with asyncio.timeout(timeout + 120):
-                while True:  # idle until the push; then the switch to the new slide, on this websocket
-                    raw = await ws.recv()
-                    if "t" not in moved:
-                        continue
-                    if result.pushed is None:
-                        result.pushed = time.perf_counter() - moved["t"]
-                    msg = ForwardMsg()
-                    msg.ParseFromString(raw)
-                    kind = msg.WhichOneof("type")
-                    if kind == "page_info_changed" and f"slide={slide}" in msg.page_info_changed.query_string:
-                        at_new_slide = True  # the new run tells the browser the new slide's address
-                    elif kind == "script_finished" and at_new_slide and \
-                            msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
-                        result.shown = time.perf_counter() - moved["t"]
+        while True:
+            try:
+                cookie = await http_get_cookie(HOST, port, f"/{page}?{query}", cookie, timeout) or cookie
+                headers = {"Cookie": cookie} if cookie else None
+                async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout,
+                                              max_size=MAX_MESSAGE_BYTES, additional_headers=headers, proxy=None,
+                                              ping_interval=None) as ws:
+                    await _run(ws, query, page, timeout)
+                    result.joined = result.joined or time.perf_counter()
+                    result.back = time.perf_counter() if result.reconnected else None
+                    if await _follow(ws, moved, result, timeout, slide):
                         return
+            except (websockets.exceptions.ConnectionClosed, websockets.exceptions.InvalidStatus, OSError):
+                if "t" in moved or result.joined is None or result.reconnected >= 20:
+                    raise
+                result.reconnected += 1
+                cookie = ""  # the dead replica's affinity: HAProxy picks a live one
+                await asyncio.sleep(0.5)
     except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as error:
         result.errors.append(f"{type(error).__name__}: {error}"[:120])
+
+
+async def _follow(ws, moved: dict, result: Follower, timeout: float, slide: int) -> bool:
+    """Idle until the push; then the switch to the new slide, on this websocket. True once it is shown."""
+    at_new_slide = False
+    while True:
+        try:
+            raw = await asyncio.wait_for(ws.recv(), 1.0)
+        except TimeoutError:  # idle; after the move, at most ``timeout`` seconds
+            if "t" in moved and time.perf_counter() - moved["t"] > timeout:
+                raise
+            continue
+        if "t" not in moved:
+            continue
+        if result.pushed is None:
+            result.pushed = time.perf_counter() - moved["t"]
+        msg = ForwardMsg()
+        msg.ParseFromString(raw)
+        kind = msg.WhichOneof("type")
+        if kind == "page_info_changed" and f"slide={slide}" in msg.page_info_changed.query_string:
+            at_new_slide = True  # the new run tells the browser the new slide's address
+        elif kind == "script_finished" and at_new_slide and \
+                msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
+            result.shown = time.perf_counter() - moved["t"]
+            return True
 
 
 async def lecturer_moves(port: int, code: str, key: str, number: int, timeout: float) -> None:
@@ -166,6 +192,20 @@ async def measure(port: int, rooms, pids: list[int], args) -> dict:
     answer_seconds = time.perf_counter() - a0
     accepted = sum(not isinstance(a, BaseException) for a in answered)
     counted = sum(rooms.counts(room.code).values())
+    killed, back, counted_after = None, [], None
+    if args.kill is not None:  # a replica dies mid-lecture: its followers come back through the hall
+        victim = args.kill.servers[0]
+        victim.kill()
+        victim.wait(timeout=20)
+        killed = time.perf_counter()
+        await asyncio.sleep(2)
+        deadline = killed + args.settle
+        while time.perf_counter() < deadline and any(r.reconnected and r.back is None and not r.errors
+                                                     for r in results):
+            await asyncio.sleep(0.2)
+        back = [r.back - killed for r in results if r.back is not None]
+        counted_after = sum(rooms.counts(room.code).values())
+        pids = [p for p in pids if p != victim.pid]
     # the slide change
     cpu1 = _cpu(pids)
     moved["t"] = time.perf_counter()
@@ -178,7 +218,9 @@ async def measure(port: int, rooms, pids: list[int], args) -> dict:
     errors = [e for r in results for e in r.errors]
     return dict(followers=args.followers, joined=joined, arrived_in=arrived_in, idle_cores=idle_cores,
                 answers=accepted, counted=counted, answer_seconds=answer_seconds, pushed=pushed, shown=shown,
-                change_cpu=change_cpu, errors=errors, moved_in=moved_in, slide=rooms.get(room.code).slide)
+                change_cpu=change_cpu, errors=errors, moved_in=moved_in, slide=rooms.get(room.code).slide,
+                reconnected=sum(r.reconnected > 0 for r in results),
+                counted_after=counted_after, back=back)
 
 
 def report(name: str, m: dict, idle: float) -> None:
@@ -192,6 +234,10 @@ def report(name: str, m: dict, idle: float) -> None:
         print(f"  {label:28} {len(values)} of {n}; median {statistics.median(values) if values else float('nan'):.2f} s, "
               f"p95 {_quantile(values, 0.95):.2f} s, max {max(values, default=float('nan')):.2f} s")
     print(f"  CPU of the slide change      {m['change_cpu']:.1f} s ({m['change_cpu'] / n * 1000:.0f} ms per follower)")
+    if m.get("counted_after") is not None:
+        print(f"  replica 1 of 2 killed        {m['reconnected']} followers reconnected through the hall, "
+              f"{len(m['back'])} back on the slide, the last {max(m['back'], default=float('nan')):.1f} s after the "
+              f"kill; answers counted after it: {m['counted_after']}")
     if m["errors"]:
         print(f"  errors ({len(m['errors'])}): " + "; ".join(sorted(set(m["errors"]))[:5]))
 
@@ -204,11 +250,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--arrive", type=float, default=20.0, help="seconds over which the followers arrive")
     p.add_argument("--idle", type=float, default=60.0, help="seconds of idle followers measured")
     p.add_argument("--timeout", type=float, default=120.0)
+    p.add_argument("--kill-replica", action="store_true",
+                   help="the hall: kill replica 1 after the answers, before the move (its followers reconnect)")
+    p.add_argument("--settle", type=float, default=120.0, help="seconds given to reconnections after the kill, at most")
     args = p.parse_args(argv)
     if not 1 <= args.followers <= 500:
         p.error("need 1 <= followers <= 500")
     from posenc.rooms import Rooms, SqliteStore
 
+    args.kill = None
     if args.one_server:
         folder = Path(tempfile.mkdtemp(prefix="posenc-rooms-"))
         port = free_port(HOST)
@@ -233,8 +283,10 @@ def main(argv: list[str] | None = None) -> int:
         from posenc.rooms import RedisStore
 
         rooms = Rooms(RedisStore(hall.redis_url))
+        args.kill = hall if args.kill_replica else None
         result = asyncio.run(measure(hall.port, rooms, _pids(hall, None), args))
-    report(f"the hall ({args.replicas} replicas, HAProxy, Redis)", result, args.idle)
+    killed = ", replica 1 killed before the move" if args.kill_replica else ""
+    report(f"the hall ({args.replicas} replicas, HAProxy, Redis{killed})", result, args.idle)
     return 0
 
 

@@ -42,6 +42,7 @@ FOLLOWER = "_posenc_follower"  # this session's follower token
 SEEN = "_posenc_room_seen"  # a follower's address at the end of its last run (what it follows)
 FOLLOWING = "_posenc_room_following"  # this run follows this room (remember() records the address)
 LEFT = "_posenc_room_left"  # the code of the room a follower stopped following
+RETRIED = "_posenc_room_retried"  # the room version a follower's run found moved after catch_up, rerun once
 SWITCHED = "_posenc_room_switched"  # this run follows a switch to the lecturer's new slide: tell the browser
 COOKIE_AGE = 12 * 3600
 
@@ -341,8 +342,11 @@ def _follower(lecture: lectures.Lecture, number: int, code: str) -> None:
     push.watch(box, code, "follower", room.version)
     st.session_state[FOLLOWING] = code  # remember(), at the end of this run, keeps the address it leaves
     if room.lecture != lecture.name or room.slide != number:  # the lecturer moved since catch_up read the room:
-        # the push of that move reruns this session, and catch_up switches it; meanwhile, the slide's link
-        slide = _lecture(room.lecture).slides[room.slide - 1]
+        if st.session_state.get(RETRIED) != room.version:  # once a move: a rerun, which catch_up switches
+            st.session_state[RETRIED] = room.version
+            st.session_state.pop(FOLLOWING, None)
+            st.rerun()
+        slide = _lecture(room.lecture).slides[room.slide - 1]  # (it could not: the slide's link)
         link = slide.link(lecture=room.lecture, slide=str(room.slide), room=code)
         st.html(f'<a class="posenc-follow" href="{html.escape(link)}">The lecturer is on slide {room.slide}</a>')
         return
