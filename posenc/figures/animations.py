@@ -99,14 +99,15 @@ def clock_pairs(pairs: int, shown: int = MAX_CLOCKS) -> np.ndarray:
 
 
 def clock_animation(positions: np.ndarray, pairs: np.ndarray, cosines: np.ndarray, sines: np.ndarray,
-                    thetas: np.ndarray, *, title: str, per_row: int = 4, frame_ms: int = 120) -> go.Figure:
+                    thetas: np.ndarray, *, title: str, per_row: int = 2, frame_ms: int = 120) -> go.Figure:
     """One clock per pair i: the hand (cos pθᵢ, sin pθᵢ) at the angle p·θᵢ from the x axis, one frame per
     position p of ``positions``.
 
     ``cosines`` and ``sines`` are (positions, pairs) arrays (the encoding's own values, so the hand is
     the pair as the model sees it); ``thetas`` the angle per position of each pair, shown above its clock
     with its period 2π/θᵢ. The clocks share one pair of axes (centres CLOCK_SPACING apart), so a frame is
-    one trace (the hands, a marker at each tip), whatever the number of pairs."""
+    one trace (the hands, a marker at each tip), whatever the number of pairs. Two clocks a row: a phone's
+    358 px hold two labels side by side, not four."""
     count = len(pairs)
     rows = -(-count // per_row)
     centres = np.array([[CLOCK_SPACING * (n % per_row), -CLOCK_ROW_SPACING * (n // per_row)] for n in range(count)])
@@ -120,7 +121,7 @@ def clock_animation(positions: np.ndarray, pairs: np.ndarray, cosines: np.ndarra
     data = [dict(type="scatter", mode="lines+markers", name="hands", line=dict(color="#80858f", width=3),  # light and dark themes
                  marker=dict(color=[c for c in colours for _ in range(3)], size=[0, 13, 0] * count),
                  customdata=np.repeat(pairs, 3), hovertemplate="pair %{customdata}<extra></extra>", **hands(0))]
-    layout = base_layout(title, 290 * rows + 230)
+    layout = base_layout(title, 200 * rows + 230)
     layout["showlegend"] = False
     hidden = dict(showticklabels=False, showgrid=False, zeroline=False, showline=False, ticks="")
     layout["xaxis"] = axis(None, range=[-1.3, CLOCK_SPACING * (min(per_row, count) - 1) + 1.3], **hidden)

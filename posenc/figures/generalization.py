@@ -54,8 +54,9 @@ def accuracy_chart(lengths: np.ndarray, series: dict[str, tuple[np.ndarray, np.n
         layout["shapes"].append(dict(type="line", xref="x", yref="paper", x0=extended_length + 0.5,
                                      x1=extended_length + 0.5, y0=0, y1=1, line=dict(color=PALETTE[1], width=2,
                                                                                     dash="dash")))
+        # A line above "trained on": on a phone the two labels would meet side by side.
         layout["annotations"].append(dict(text=f"stretched to {extended_length}", x=extended_length + 0.5, y=1.0,
-                                          xref="x", yref="paper", xanchor="right", yanchor="bottom",
+                                          xref="x", yref="paper", xanchor="right", yanchor="bottom", yshift=20,
                                           showarrow=False, font=dict(size=13)))
     layout["legend"] = dict(orientation="v", x=1.01, y=1, xanchor="left", yanchor="top")
     layout["margin"] = dict(l=70, r=170, t=70, b=60)

@@ -34,7 +34,8 @@ MEASURE = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
     const add = (kind, e) => {
         if (seen.has(e)) return;
         seen.add(e);
-        const text = e.textContent.trim(), r = rect(e);
+        const parts = [...e.querySelectorAll('tspan.line')], r = rect(e);
+        const text = (parts.length ? parts.map(p => p.textContent).join(' ') : e.textContent).trim();
         if (text && r[2] - r[0] > 0 && getComputedStyle(e).visibility !== 'hidden') texts.push({kind, text, box: r});
     };
     plot.querySelectorAll('.gtitle').forEach(e => add('title', e));
@@ -47,7 +48,7 @@ MEASURE = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
     return [{index, area, texts, legends, modebar: bar ? rect(bar) : null, all, width: innerWidth}];
 })"""
 
-LONG_DECIMAL = re.compile(r"\d*\.\d{9,}|0\.0{5,}\d")  # 0.0000000000000031, not 3.1e−15
+LONG_DECIMAL = re.compile(r"\b0\.0{4,}\d|\d\.\d{13,}")  # 0.0000000000000031 (3.1e−15), more than 13 digits
 RAW_TEX = re.compile(r"\\[A-Za-z]+|[_^]\{")
 
 
@@ -105,12 +106,25 @@ def chart_name(chart: dict) -> str:
     return f"chart {chart['index']} {short(titles[0])}" if titles else f"chart {chart['index']}"
 
 
+# The page's charts, counted every 100 ms until the count and every chart's size hold still for 400 ms: a run
+# shows "not running" before its first element arrives, and plotly resizes a chart to its column after drawing.
+STILL = """() => new Promise(done => {
+    let last = '', still = 0;
+    const look = () => {
+        const now = [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]
+            .map(p => p.data ? p.getBoundingClientRect().width + 'x' + p.getBoundingClientRect().height : 'x').join();
+        still = now === last ? still + 1 : 0;
+        last = now;
+        if (still >= 4) done(); else setTimeout(look, 100);
+    };
+    document.fonts.ready.then(look);
+})"""
+
+
 def settle(page) -> None:
     """The run finished, every chart drawn, the fonts in and plotly's resize to its column done."""
     wait_idle(page)
-    page.evaluate("() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => "
-                  "requestAnimationFrame(r))))")
-    page.wait_for_timeout(150)
+    page.evaluate(STILL)
     wait_idle(page)
 
 
