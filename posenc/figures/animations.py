@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc.figures.layout import PALETTE, axis, base_layout
+from posenc.figures.layout import PALETTE, axis, base_layout, scientific
 
 SPEEDS = (0.5, 1.0, 2.0)
 """The speed buttons, as multiples of the animation's own frame duration."""
@@ -134,7 +134,7 @@ def clock_animation(positions: np.ndarray, pairs: np.ndarray, cosines: np.ndarra
                            line=dict(color="#dddddd", width=1), layer="below"))  # angle 0
         turn = (f"turn: {2 * np.pi / theta:,.{0 if theta < 2 * np.pi / 100 else 1}f} pos." if theta > 0
                 else "never turns")
-        notes.append(dict(text=f"<b>i = {i}</b> · θ = {theta:.3g}<br>{turn}", x=float(cx), y=float(cy) + 1.1,
+        notes.append(dict(text=f"<b>i = {i}</b> · θ = {scientific(theta, 3)}<br>{turn}", x=float(cx), y=float(cy) + 1.1,
                           xref="x", yref="y", yanchor="bottom", showarrow=False, font=dict(size=13)))
     layout["shapes"], layout["annotations"] = shapes, notes
     layout["margin"] = dict(l=20, r=20, t=60)
@@ -150,7 +150,7 @@ def rotation_animation(dimensions: np.ndarray, start: np.ndarray, offsets: np.nd
     max |M_k·PE[pos] − PE[pos+k]| of the dimensions drawn."""
 
     def title(k: int, residual: float) -> str:
-        return f"PE[{pos}] rotated by M_k, k = {k}: lands on PE[{pos + k}] (max gap {residual:.1e})"
+        return f"PE[{pos}] rotated by M_k, k = {k}: lands on PE[{pos + k}] (max gap {scientific(residual)})"
 
     residuals = np.abs(rotated - targets).max(axis=1)
     x = np.arange(len(dimensions))  # evenly spaced even when thinned; the ticks name the true dimensions

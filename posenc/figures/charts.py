@@ -101,10 +101,11 @@ def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: n
                              marker=dict(size=[0, 11], color=colour), **axes,
                              hovertemplate=f"{label}<br>cos %{{x:.6f}}<br>sin %{{y:.6f}}<extra></extra>"))
         row, col = divmod(cell - 1, columns)
-        layout[f"xaxis{suffix(cell)}"] = axis("cos", range=[-1.2, 1.2], domain=x_cells[col], anchor=f"y{suffix(cell)}",
-                                              scaleanchor=f"y{suffix(cell)}")
-        layout[f"yaxis{suffix(cell)}"] = axis("sin" if col == 0 else None, range=[-1.2, 1.2], domain=y_cells[row],
-                                              anchor=f"x{suffix(cell)}")
+        square = dict(range=[-1.2, 1.2], constrain="domain")  # a narrow cell shrinks, its range stays ±1.2
+        layout[f"xaxis{suffix(cell)}"] = axis("cos", domain=x_cells[col], anchor=f"y{suffix(cell)}",
+                                              scaleanchor=f"y{suffix(cell)}", **square)
+        layout[f"yaxis{suffix(cell)}"] = axis("sin" if col == 0 else None, domain=y_cells[row],
+                                              anchor=f"x{suffix(cell)}", **square)
     return figure(data, layout)
 
 

@@ -141,7 +141,7 @@ def rotation_vectors(d_model: int, base: float, spacing: str, pos: int, k: int):
                                     title=f"PE[{pos}] rotated by M_k (k = {k}) lands on PE[{pos + k}]")
     residual = np.abs(predicted - target)
     per_dimension = charts.line_chart(dims, {"|M_k·PE[pos] − PE[pos+k]|": np.maximum(residual, 1e-18)},
-                                       title="Their residual, dimension by dimension (float64; exact zeros drawn at 1e-18)",
+                                       title="Their residual, dimension by dimension (float64; exact zeros drawn at 1e−18)",
                                        x_label="dimension", y_label="residual", log_y=True, markers=True,
                                        height=300, x_window=63)
     return vectors, per_dimension, float(residual.max())
