@@ -140,7 +140,7 @@ def curve_grid(curves: dict[str, tuple[np.ndarray, np.ndarray, str]], *, x_label
     """Small multiples: one panel per entry (title -> (x, y, y label)), sharing the x axis."""
     rows = -(-len(curves) // columns)
     x_cells, y_cells = domains(columns, 0.08), domains(rows, 0.35 / rows, reverse=True)
-    layout = base_layout("", 260 * rows + 80)
+    layout = base_layout("", (260 if columns > 1 else 220) * rows + 80)
     layout["annotations"], data = [], []
     for n, (title, (x, y, y_label)) in enumerate(curves.items()):
         row, col, cell = n // columns, n % columns, n + 1
@@ -151,7 +151,8 @@ def curve_grid(curves: dict[str, tuple[np.ndarray, np.ndarray, str]], *, x_label
                          name=title, showlegend=False, line=dict(color=PALETTE[n % len(PALETTE)], width=2),
                          xaxis=f"x{suffix(cell)}", yaxis=f"y{suffix(cell)}",
                          hovertemplate=f"{x_label} %{{x}}<br>{y_label} %{{y:.6g}}<extra>{title}</extra>"))
-        shared_x = {} if cell == bottom else {"matches": f"x{suffix(bottom)}", "showticklabels": False}
+        # Shared by the column; in a single column every panel keeps its numbers (the bottom one is far below).
+        shared_x = {} if cell == bottom else {"matches": f"x{suffix(bottom)}", "showticklabels": columns == 1}
         layout[f"xaxis{suffix(cell)}"] = axis(x_label if cell == bottom else None, domain=x_cells[col],
                                               anchor=f"y{suffix(cell)}", **shared_x)
         layout[f"yaxis{suffix(cell)}"] = axis(y_label, domain=y_cells[row], anchor=f"x{suffix(cell)}",

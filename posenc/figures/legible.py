@@ -199,6 +199,8 @@ def _move_legend(spec: dict, width: float, font: float) -> float:
     legend = layout.setdefault("legend", {})
     if legend.get("orientation") == "v" and float(legend.get("x", 1.02)) >= 1:
         layout["margin"]["r"] = 30  # the room a legend at the right had
+    if float(legend.get("y", 1)) < 0:
+        layout["margin"]["b"] = min(layout["margin"]["b"], 80)  # the room a legend below had: the axis's alone
     size = _size(legend.get("font"), font)
     rows = _legend_rows(names, size, width - 20)
     height = rows * (LINE * size + 6) + 12

@@ -54,6 +54,12 @@ def is_on() -> bool:
     return bool(value)
 
 
+def grid_columns() -> int:
+    """The columns of a chart of small multiples: two on a projector, one elsewhere (the server does not know
+    the screen's width, and two panels side by side do not fit a phone's 358 px with their axes)."""
+    return 2 if is_on() else 1
+
+
 def toggle() -> bool:
     """The sidebar toggle, bound to ``?present=``. A URL value that is neither true nor false
     (the toggle reads it as false) gets a warning; URL text only ever appears as a code span."""

@@ -198,15 +198,15 @@ def wavelength_figure(d_model: int, base: float, spacing: str, length: int):
 
 
 @shared_figure
-def comparison_figure(selected: str, length: int, d_model: int, base: float, options: tuple):
-    """Every scheme's offset curve, side by side; the selected scheme with the sidebar's options."""
+def comparison_figure(selected: str, length: int, d_model: int, base: float, options: tuple, columns: int = 2):
+    """Every scheme's offset curve in ``columns`` columns; the selected scheme with the sidebar's options."""
     panels = {}
     for key, scheme in posenc.SCHEMES.items():
         chosen = options if key == selected else tuple(scheme.defaults().items())
         offsets, values = curves.offset_curve(key, length, d_model, base, **dict(chosen))
         label = scheme.curve_label if len(scheme.curve_label) < 40 else "value"
         panels[scheme.label] = (offsets, values, label)
-    return charts.curve_grid(panels, x_label="offset j − i")
+    return charts.curve_grid(panels, x_label="offset j − i", columns=columns)
 
 
 @shared_figure
