@@ -179,7 +179,7 @@ def shift_animation(query_positions: np.ndarray, key_positions: np.ndarray, scor
     key_positions[f]); bottom: the score of every frame, the current one marked. One frame per entry.
     ``score_range``: the score axis's range (shared by two animations, so a constant score looks flat)."""
     steps = np.arange(len(scores))
-    layout = base_layout(title, 580)
+    layout = base_layout(title, 640)  # room between the two panels for presenter mode's larger axis text
     layout["legend"] = dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1)
     layout["xaxis"] = axis("position", range=[-0.5, length - 0.5], domain=[0, 1], anchor="y")
     layout["yaxis"] = axis(None, range=[-1, 1], domain=[0.74, 1], anchor="x", showticklabels=False, showgrid=False,

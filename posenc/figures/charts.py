@@ -104,8 +104,8 @@ def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: n
         square = dict(range=[-1.2, 1.2], constrain="domain")  # a narrow cell shrinks, its range stays ±1.2
         layout[f"xaxis{suffix(cell)}"] = axis("cos", domain=x_cells[col], anchor=f"y{suffix(cell)}",
                                               scaleanchor=f"y{suffix(cell)}", **square)
-        layout[f"yaxis{suffix(cell)}"] = axis("sin" if col == 0 else None, domain=y_cells[row],
-                                              anchor=f"x{suffix(cell)}", **square)
+        layout[f"yaxis{suffix(cell)}"] = axis("sin" if col == 0 else None, domain=y_cells[row], anchor=f"x{suffix(cell)}",
+                                              showticklabels=col == 0, **square)  # the next cell's lay over this one
     return figure(data, layout)
 
 

@@ -84,9 +84,11 @@ def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[l
                                             "<br>weight %{z:.3f}<extra>head " + str(h + 1) + "</extra>")))
             layout[f"xaxis{suffix(n)}"] = axis(None, domain=columns[h], anchor=f"y{suffix(n)}", showgrid=False,
                                                tickvals=ticks, ticktext=labels, tickfont=dict(size=9), tickangle=0)
+            # The row's tokens on its first map only: on a phone the next map's lay over the first.
             layout[f"yaxis{suffix(n)}"] = axis(None, domain=bands[r], anchor=f"x{suffix(n)}", showgrid=False,
                                                autorange="reversed", tickvals=ticks, ticktext=labels,
-                                               tickfont=dict(size=9), scaleanchor=f"x{suffix(n)}")
+                                               tickfont=dict(size=9), scaleanchor=f"x{suffix(n)}",
+                                               showticklabels=h == 0)
             annotations.append(subplot_title(f"head {h + 1}", columns[h], bands[r][1]))
         annotations.append(dict(text=f"<b>{row_titles[r]}</b>", x=0, y=bands[r][1] + 0.055, xref="paper", yref="paper",
                                 xanchor="left", yanchor="bottom", showarrow=False, font=dict(size=15)))
@@ -121,7 +123,7 @@ def attention_animation(maps: list[np.ndarray], lengths: list[int], headings: li
         ticks = dict(showgrid=False, zeroline=False, range=[-0.5, size - 0.5], tickfont=dict(size=10))
         layout[f"xaxis{suffix(n)}"] = axis(None, domain=columns[h], anchor=y_name, **ticks)
         layout[f"yaxis{suffix(n)}"] = axis(None, domain=[0, 1], anchor=x_name, scaleanchor=x_name,
-                                           **ticks | dict(range=[size - 0.5, -0.5]))
+                                           **ticks | dict(range=[size - 0.5, -0.5], showticklabels=n == 1))
         shapes.append(dict(type="rect", xref=x_name, yref=y_name, x0=-0.5, y0=-0.5, x1=seen - 0.5, y1=seen - 0.5,
                            line=dict(color=PALETTE[1], width=2, dash="dash")))
         if extended_length is not None:

@@ -42,10 +42,25 @@ MEASURE = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
     plot.querySelectorAll('.annotation-text').forEach(e => add('annotation', e));
     plot.querySelectorAll('.cbtitle text').forEach(e => add('colorbar title', e));
     plot.querySelectorAll('.infolayer g[class$="title"] > text').forEach(e => add(e.getAttribute('class') || 'axis title', e));
+    // Each subplot's plot area, and the boxes around its axes' tick labels (x ticks and y ticks apart).
+    const union = (boxes) => boxes.length ? [Math.min(...boxes.map(b => b[0])), Math.min(...boxes.map(b => b[1])),
+                                             Math.max(...boxes.map(b => b[2])), Math.max(...boxes.map(b => b[3]))] : null;
+    const plots = [...plot.querySelectorAll('.draglayer > g')].flatMap(g => {
+        const drag = g.querySelector('rect.nsewdrag');
+        return drag ? [{id: g.getAttribute('class'), box: rect(drag)}] : [];
+    });
+    const ticks = [...plot.querySelectorAll('.cartesianlayer > g.subplot')].flatMap(g => {
+        const id = g.getAttribute('class').replace('subplot ', '');
+        return ['x', 'y'].flatMap(axis => {
+            const labels = [...g.querySelectorAll(`g[class^="${axis}"][class$="tick"] > text`)]
+                .filter(t => t.textContent.trim()).map(rect).filter(b => b[2] > b[0]);
+            return labels.length ? [{id, axis, box: union(labels)}] : [];
+        });
+    });
     const legends = [...plot.querySelectorAll('.legend > rect.bg')].map(rect);
     const bar = plot.querySelector('.modebar');
     const all = [...plot.querySelectorAll('text')].map(e => e.textContent);
-    return [{index, area, texts, legends, modebar: bar ? rect(bar) : null, all, width: innerWidth}];
+    return [{index, area, texts, plots, ticks, legends, modebar: bar ? rect(bar) : null, all, width: innerWidth}];
 })"""
 
 LONG_DECIMAL = re.compile(r"\b0\.0{4,}\d|\d\.\d{13,}")  # 0.0000000000000031 (3.1e−15), more than 13 digits
@@ -94,10 +109,31 @@ def problems_of(chart: dict) -> list[str]:
             found.append(f"{label} is under the legend")
         if chart["modebar"] and overlap(text["box"], chart["modebar"]):
             found.append(f"{label} is under the tool bar")
+    found += neighbours(chart)
     for text in chart["all"]:
         for pattern, what in ((LONG_DECIMAL, "a long decimal string"), (RAW_TEX, "raw TeX")):
             if match := pattern.search(text):
                 found.append(f"{what} {match.group()!r} in {short(text)}")
+    return found
+
+
+def axes_of(subplot: str) -> set[str]:
+    """'x2y2' -> {'x2', 'y2'}."""
+    return set(re.findall(r"[xy]\d*", subplot))
+
+
+def neighbours(chart: dict) -> list[str]:
+    """An axis's title or tick labels that lie over the plot area of another subplot (small multiples too close)."""
+    found = []
+    titles = [(text["kind"].removesuffix("title"), text) for text in chart["texts"]
+              if re.fullmatch(r"[xy]\d*title", text["kind"])]
+    for plot in chart["plots"]:
+        for axis, text in titles:
+            if axis not in axes_of(plot["id"]) and overlap(text["box"], plot["box"]):
+                found.append(f"{text['kind']} {short(text['text'])} lies over the plot of {plot['id']}")
+        for ticks in chart["ticks"]:
+            if ticks["id"] != plot["id"] and overlap(ticks["box"], plot["box"]):
+                found.append(f"the {ticks['axis']} tick labels of {ticks['id']} lie over the plot of {plot['id']}")
     return found
 
 
