@@ -86,7 +86,7 @@ def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: n
     rows = -(-len(pairs) // columns)
     x_cells, y_cells = domains(columns, 0.2 / columns), domains(rows, 0.4 / rows, reverse=True)
     layout = base_layout(title or f"Rotation of each (sin, cos) pair from pos={pos} to pos+k={pos + k}",
-                         320 * rows + 120)
+                         260 * rows + 120)
     layout["annotations"] = [subplot_title(f"pair i={i}: k·θᵢ = {a:.4g} rad", x_cells[n % columns],
                                            y_cells[n // columns][1])
                              for n, (i, a) in enumerate(zip(pairs, angles))]
@@ -104,8 +104,10 @@ def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: n
         square = dict(range=[-1.2, 1.2], constrain="domain")  # a narrow cell shrinks, its range stays ±1.2
         layout[f"xaxis{suffix(cell)}"] = axis("cos", domain=x_cells[col], anchor=f"y{suffix(cell)}",
                                               scaleanchor=f"y{suffix(cell)}", **square)
+        # The y numbers of the first column alone (the next cell's would lie over this one); a narrow cell's
+        # circle right under its title.
         layout[f"yaxis{suffix(cell)}"] = axis("sin" if col == 0 else None, domain=y_cells[row], anchor=f"x{suffix(cell)}",
-                                              showticklabels=col == 0, **square)  # the next cell's lay over this one
+                                              showticklabels=col == 0, constraintoward="top", **square)
     return figure(data, layout)
 
 

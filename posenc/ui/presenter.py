@@ -29,7 +29,7 @@ from posenc.ui.binding import warn
 SCALE = 1.4  # text in presenter mode
 LINE_SCALE = 1.8  # line widths in presenter mode
 EXPORT_SCALE = 2  # the camera button's PNG is this many times the chart's on-screen size
-PROJECTOR = 880  # px: the narrowest chart in presenter mode (half of a 1920 px page's main column)
+PROJECTOR = 1700  # px: a chart of presenter mode's main column (1920 px page)
 SETTINGS = ("scheme", "d_model", "n", "length")  # shared controls carried in every file name
 
 PRESENTER_CSS = """<style>
@@ -56,7 +56,8 @@ def is_on() -> bool:
 
 def grid_columns() -> int:
     """The columns of a chart of small multiples: two on a projector, one elsewhere (the server does not know
-    the screen's width, and two panels side by side do not fit a phone's 358 px with their axes)."""
+    the screen's width, and two panels side by side do not fit a phone's 358 px with their axes). Clocks and
+    phasor circles, narrower, go twice as many a row."""
     return 2 if is_on() else 1
 
 
