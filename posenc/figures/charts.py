@@ -84,9 +84,9 @@ def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: n
     """
     columns = min(per_row, len(pairs))
     rows = -(-len(pairs) // columns)
-    x_cells, y_cells = domains(columns, 0.2 / columns), domains(rows, 0.4 / rows, reverse=True)
+    x_cells, y_cells = domains(columns, 0.2 / columns), domains(rows, 0.5 / rows, reverse=True)
     layout = base_layout(title or f"Rotation of each (sin, cos) pair from pos={pos} to pos+k={pos + k}",
-                         260 * rows + 120)
+                         200 * rows + 120)
     layout["annotations"] = [subplot_title(f"pair i={i}: k·θᵢ = {a:.4g} rad", x_cells[n % columns],
                                            y_cells[n // columns][1])
                              for n, (i, a) in enumerate(zip(pairs, angles))]
@@ -101,7 +101,7 @@ def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: n
                              marker=dict(size=[0, 11], color=colour), **axes,
                              hovertemplate=f"{label}<br>cos %{{x:.6f}}<br>sin %{{y:.6f}}<extra></extra>"))
         row, col = divmod(cell - 1, columns)
-        square = dict(range=[-1.2, 1.2], constrain="domain")  # a narrow cell shrinks, its range stays ±1.2
+        square = dict(range=[-1.2, 1.2], constrain="domain", dtick=1)  # a narrow cell shrinks, its range stays
         layout[f"xaxis{suffix(cell)}"] = axis("cos", domain=x_cells[col], anchor=f"y{suffix(cell)}",
                                               scaleanchor=f"y{suffix(cell)}", **square)
         # The y numbers of the first column alone (the next cell's would lie over this one); a narrow cell's
