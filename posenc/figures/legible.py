@@ -1,8 +1,8 @@
 """A figure laid out to be read at any width, from a 390 px phone to a projector (issue 37).
 
 The server does not know the width of the screen that shows a chart, so :func:`legible` lays every figure out
-for the narrowest screen it must serve, ``width`` pixels of chart (a phone's 358), and the layout still reads
-well on a wider one:
+for the narrowest screen it must serve, ``width`` pixels of chart (a phone's 358; presenter mode, a projector,
+passes its own), and the layout still reads well on a wider one:
 
 - the title wraps (``<br>`` between words) to the characters that fit that width, and the top margin grows to
   hold its lines and the annotations above the plot area (subplot titles);
@@ -72,7 +72,7 @@ def _size(font: dict | None, default: float) -> float:
     return float((font or {}).get("size") or default)
 
 
-def _fits(text: str, size: float, width: float) -> int:
+def _fits(size: float, width: float) -> int:
     """The visible characters of ``size`` px text that fit in ``width`` px."""
     return int(width / (GLYPH * size))
 
@@ -149,7 +149,7 @@ def legible(spec: dict, width: float = PHONE) -> dict:
         size = _size(note.get("font"), font)
         room = _annotation_width(layout, note, plot, margin)
         if room is not None and note.get("text"):
-            note["text"] = wrap(note["text"], _fits(note["text"], size, room))
+            note["text"] = wrap(note["text"], _fits(size, room))
         over_plot = note.get("yref") == "paper" or str(note.get("yref", "")).endswith(" domain")
         if over_plot and float(note.get("y", 0)) >= 0.999 and note.get("yanchor") == "bottom":
             top = max(top, _height(note.get("text", ""), size) + float(note.get("yshift", 0)))
@@ -169,7 +169,7 @@ def _wrap_title(spec: dict, width: float, font: float, above_plot: float) -> flo
         needed = above_plot + TITLE_GAP if above_plot else 0
     else:
         size = _size(title.get("font"), TITLE)
-        chars = _fits(text, size, width - 2 * TITLE_GAP)
+        chars = _fits(size, width - 2 * TITLE_GAP)
         title["text"] = wrap(text, chars)
         # Pinned TITLE_GAP under the chart's top edge. Measured in plotly 4.2 (Streamlit's): a top-anchored
         # title's box begins 0.3 em above its pad, 1 em above it when it has several lines.
@@ -191,12 +191,12 @@ def _wrap_title(spec: dict, width: float, font: float, above_plot: float) -> flo
 
 def _move_legend(spec: dict, width: float, font: float) -> float:
     """A shown legend goes below the chart, horizontal, at the figure's bottom edge; the px the bottom margin
-    grew by to hold it."""
+    grew by to hold it (less the room a legend already below had)."""
     layout = spec["layout"]
     names = _legend_items(spec)
     if not names:
         return 0.0
-    legend = layout.setdefault("legend", {})
+    legend, before = layout.setdefault("legend", {}), layout["margin"]["b"]
     if legend.get("orientation") == "v" and float(legend.get("x", 1.02)) >= 1:
         layout["margin"]["r"] = 30  # the room a legend at the right had
     if float(legend.get("y", 1)) < 0:
@@ -206,4 +206,4 @@ def _move_legend(spec: dict, width: float, font: float) -> float:
     height = rows * (LINE * size + 6) + 12
     legend.update(orientation="h", x=0, xanchor="left", xref="container", y=0, yanchor="bottom", yref="container")
     layout["margin"]["b"] += height
-    return height
+    return layout["margin"]["b"] - before
