@@ -99,38 +99,41 @@ def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[l
 
 
 def attention_animation(maps: list[np.ndarray], lengths: list[int], headings: list[str], *, train_max_length: int,
-                        title: str, frame_ms: int = 700, extended_length: int | None = None) -> go.Figure:
+                        title: str, frame_ms: int = 700, extended_length: int | None = None,
+                        per_row: int = 2) -> go.Figure:
     """The attention of every head as the test string grows, one frame per length: ``maps[f]`` is
     [heads, T, T] (T = 2·lengths[f] + 1 tokens read), ``headings[f]`` the frame's title. The axes stay those
     of the longest string, so a map grows frame by frame; a dashed square marks the tokens of a string of
     ``train_max_length`` digits, the longest seen in training: past it, the model reads positions it never saw.
     ``extended_length``: a second square (dotted) at the digits of a stretched context F·L, its slider label
-    marked "◂ FL" (4L: "◂ 4L") as the training length's "◂ L"."""
+    marked "◂ FL" (4L: "◂ 4L") as the training length's "◂ L". ``per_row`` heads a row (two fit a phone)."""
     heads = max(m.shape[0] for m in maps)
     size = max(m.shape[-1] for m in maps)
     seen = 2 * train_max_length + 1
-    columns = domains(heads, 0.03)
-    layout = base_layout(title, 560)
+    per_row = min(per_row, heads)
+    rows = -(-heads // per_row)
+    columns, bands = domains(per_row, 0.06), domains(rows, 0.25 / rows if rows > 1 else 0, reverse=True)
+    layout = base_layout(title, 560 + 300 * (rows - 1))
     layout["title"]["text"] = headings[0]
     data, shapes, notes = [], [], []
     for h in range(heads):
-        n = h + 1
+        n, (row, col) = h + 1, divmod(h, per_row)
         x_name, y_name = f"x{suffix(n)}", f"y{suffix(n)}"
         data.append(dict(type="heatmap", z=np.asarray(maps[0][h], np.float32), xaxis=x_name, yaxis=y_name, zmin=0,
                          zmax=1, colorscale="Viridis", showscale=n == 1, colorbar=dict(title=dict(text="weight"),
                                                                                        len=0.6),
                          hovertemplate=f"query %{{y}} reads key %{{x}}<br>weight %{{z:.3f}}<extra>head {n}</extra>"))
         ticks = dict(showgrid=False, zeroline=False, range=[-0.5, size - 0.5], tickfont=dict(size=10))
-        layout[f"xaxis{suffix(n)}"] = axis(None, domain=columns[h], anchor=y_name, **ticks)
-        layout[f"yaxis{suffix(n)}"] = axis(None, domain=[0, 1], anchor=x_name, scaleanchor=x_name,
-                                           **ticks | dict(range=[size - 0.5, -0.5], showticklabels=n == 1))
+        layout[f"xaxis{suffix(n)}"] = axis(None, domain=columns[col], anchor=y_name, **ticks)
+        layout[f"yaxis{suffix(n)}"] = axis(None, domain=bands[row], anchor=x_name, scaleanchor=x_name,
+                                           **ticks | dict(range=[size - 0.5, -0.5], showticklabels=col == 0))
         shapes.append(dict(type="rect", xref=x_name, yref=y_name, x0=-0.5, y0=-0.5, x1=seen - 0.5, y1=seen - 0.5,
                            line=dict(color=PALETTE[1], width=2, dash="dash")))
         if extended_length is not None:
             stretched = 2 * extended_length + 1
             shapes.append(dict(type="rect", xref=x_name, yref=y_name, x0=-0.5, y0=-0.5, x1=stretched - 0.5,
                                y1=stretched - 0.5, line=dict(color=PALETTE[3], width=2, dash="dot")))
-        notes.append(subplot_title(f"head {n}", columns[h], 1.0))
+        notes.append(subplot_title(f"head {n}", columns[col], bands[row][1]))
     layout["shapes"], layout["annotations"] = shapes, notes
     layout["margin"] = dict(l=40, r=40, t=110)
     frames = [dict(name=str(length), traces=list(range(heads)), layout=dict(title=dict(text=heading)),
