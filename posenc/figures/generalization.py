@@ -64,17 +64,22 @@ def accuracy_chart(lengths: np.ndarray, series: dict[str, tuple[np.ndarray, np.n
 
 
 def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[list[str]], *,
-                   title: str, height_per_row: int = 300) -> go.Figure:
-    """Rows of attention maps (one row per entry of ``maps``: [heads, T, T] probabilities), one column
-    per head; query positions down, key positions across, labelled with ``tokens``."""
+                   title: str, height_per_row: int = 300, per_row: int = 2) -> go.Figure:
+    """Bands of attention maps (one band per entry of ``maps``: [heads, T, T] probabilities), ``per_row``
+    heads a row (two fit a phone); query positions down, key positions across, labelled with ``tokens``."""
     rows, heads = len(maps), max(m.shape[0] for m in maps)
-    columns = domains(heads, 0.03)
-    bands = domains(rows, 0.22, reverse=True)
-    data, layout = [], base_layout(title, height_per_row * rows + 150)
+    per_row = min(per_row, heads)
+    head_rows = -(-heads // per_row)
+    columns = domains(per_row, 0.06)
+    bands = domains(rows, 0.22 / head_rows, reverse=True)
+    data, layout = [], base_layout(title, height_per_row * rows * head_rows + 150)
     annotations = []
     for r, (probabilities, labels) in enumerate(zip(maps, tokens)):
+        low, high = bands[r]
+        cells = [[low + a * (high - low), low + b * (high - low)]
+                 for a, b in domains(head_rows, 0.15 if head_rows > 1 else 0, reverse=True)]
         for h in range(probabilities.shape[0]):
-            n = r * heads + h + 1
+            n, (line, col) = r * heads + h + 1, divmod(h, per_row)
             ticks = list(range(len(labels)))
             data.append(dict(type="heatmap", z=np.asarray(probabilities[h], float), x=ticks, y=ticks,
                              xaxis=f"x{suffix(n)}", yaxis=f"y{suffix(n)}", zmin=0, zmax=1, colorscale="Viridis",
@@ -82,14 +87,15 @@ def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[l
                              customdata=np.array([[f"{labels[q]} → {labels[k]}" for k in ticks] for q in ticks]),
                              hovertemplate=("query %{y} reads key %{x}<br>%{customdata}"
                                             "<br>weight %{z:.3f}<extra>head " + str(h + 1) + "</extra>")))
-            layout[f"xaxis{suffix(n)}"] = axis(None, domain=columns[h], anchor=f"y{suffix(n)}", showgrid=False,
-                                               tickvals=ticks, ticktext=labels, tickfont=dict(size=9), tickangle=0)
+            layout[f"xaxis{suffix(n)}"] = axis(None, domain=columns[col], anchor=f"y{suffix(n)}", showgrid=False,
+                                               tickvals=ticks, ticktext=labels, tickfont=dict(size=9), tickangle=0,
+                                               constrain="domain")
             # The row's tokens on its first map only: on a phone the next map's lay over the first.
-            layout[f"yaxis{suffix(n)}"] = axis(None, domain=bands[r], anchor=f"x{suffix(n)}", showgrid=False,
+            layout[f"yaxis{suffix(n)}"] = axis(None, domain=cells[line], anchor=f"x{suffix(n)}", showgrid=False,
                                                autorange="reversed", tickvals=ticks, ticktext=labels,
                                                tickfont=dict(size=9), scaleanchor=f"x{suffix(n)}",
-                                               showticklabels=h == 0)
-            annotations.append(subplot_title(f"head {h + 1}", columns[h], bands[r][1]))
+                                               showticklabels=col == 0, constrain="domain", constraintoward="top")
+            annotations.append(subplot_title(f"head {h + 1}", columns[col], cells[line][1]))
         annotations.append(dict(text=f"<b>{row_titles[r]}</b>", x=0, y=bands[r][1] + 0.055, xref="paper", yref="paper",
                                 xanchor="left", yanchor="bottom", showarrow=False, font=dict(size=15)))
     layout["annotations"] = annotations
@@ -123,7 +129,7 @@ def attention_animation(maps: list[np.ndarray], lengths: list[int], headings: li
                          zmax=1, colorscale="Viridis", showscale=n == 1, colorbar=dict(title=dict(text="weight"),
                                                                                        len=0.6),
                          hovertemplate=f"query %{{y}} reads key %{{x}}<br>weight %{{z:.3f}}<extra>head {n}</extra>"))
-        ticks = dict(showgrid=False, zeroline=False, range=[-0.5, size - 0.5], tickfont=dict(size=10))
+        ticks = dict(showgrid=False, zeroline=False, range=[-0.5, size - 0.5], tickfont=dict(size=10), constrain="domain")
         layout[f"xaxis{suffix(n)}"] = axis(None, domain=columns[col], anchor=y_name, **ticks)
         layout[f"yaxis{suffix(n)}"] = axis(None, domain=bands[row], anchor=x_name, scaleanchor=x_name,
                                            **ticks | dict(range=[size - 0.5, -0.5], showticklabels=col == 0))

@@ -169,7 +169,8 @@ def attention_view(task: str, scheme: str, layer: int, maps_by_length: dict | No
         titles.append(f"{n} digits ({where}{score})")
         labels.append(token_labels(tokens))
     presenter.chart(figures.attention_grid(rows, titles, labels,
-                                           title=f"{label(scheme)} on {task}: layer {layer}, every head"),
+                                           title=f"{label(scheme)} on {task}: layer {layer}, every head",
+                                           per_row=2 * presenter.grid_columns()),
                     key=key, name="attention", task=task, scheme=scheme, layer=layer)
 
 
