@@ -8,7 +8,9 @@
   posenc/ui/svg_download.py), and figures are restyled on a copy (figures
   are cached, shared objects and are never mutated) for presenter mode (larger text,
   thicker lines, bigger markers), for the dark theme and for a colour-blind-safe palette
-  (``?palette=``, posenc/ui/palette.py). Every chart has its text
+  (``?palette=``, posenc/ui/palette.py), and laid out to be read on a phone's 358 px (or presenter
+  mode's column): titles wrapped, legends below (posenc/figures/legible.py), once per figure.
+  :func:`grid_columns` picks the columns of small multiples. Every chart has its text
   alternative (WCAG 1.1.1): one sentence built from the figure (posenc/figures/describe.py)
   as the chart's accessible name, and its data as tables in a closed expander below it.
 """
