@@ -18,7 +18,8 @@ if c.model:  # a released model: the curves reach its real context, its scaling'
 else:
     st.caption(f"length = {c.length}, d_model = {c.d_model}, n = {c.base:g}. The selected scheme "
                f"({posenc.get_scheme(c.scheme).label}) uses the sidebar's options; the others their defaults.")
-    presenter.chart(compute.or_stop(cached_figures.comparison_figure, c.scheme, c.length, c.d_model, c.base, c.options),
+    presenter.chart(compute.or_stop(cached_figures.comparison_figure, c.scheme, c.length, c.d_model, c.base, c.options,
+                                    presenter.grid_columns()),
                     key="comparison")
 
 st.subheader("What each curve is")

@@ -74,4 +74,5 @@ st.caption("Block by block, a rotation by −kθᵢ is the transpose of the rota
 st.subheader("Phasors: each pair turns by k·θᵢ")
 pair_choices = binding.bound_multiselect("Pairs i", range(pairs_total), (0, 1, 2, 3), "pairs", 6)
 if pair_choices:
-    presenter.chart(cached_figures.phasor_figure(c.d_model, c.base, spacing, pos, k, tuple(pair_choices)), key="phasors")
+    presenter.chart(cached_figures.phasor_figure(c.d_model, c.base, spacing, pos, k, tuple(pair_choices),
+                                       2 * presenter.grid_columns()), key="phasors")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc.figures.layout import PALETTE, axis, base_layout
+from posenc.figures.layout import PALETTE, axis, base_layout, scientific
 
 SPEEDS = (0.5, 1.0, 2.0)
 """The speed buttons, as multiples of the animation's own frame duration."""
@@ -99,14 +99,15 @@ def clock_pairs(pairs: int, shown: int = MAX_CLOCKS) -> np.ndarray:
 
 
 def clock_animation(positions: np.ndarray, pairs: np.ndarray, cosines: np.ndarray, sines: np.ndarray,
-                    thetas: np.ndarray, *, title: str, per_row: int = 4, frame_ms: int = 120) -> go.Figure:
+                    thetas: np.ndarray, *, title: str, per_row: int = 2, frame_ms: int = 120) -> go.Figure:
     """One clock per pair i: the hand (cos pθᵢ, sin pθᵢ) at the angle p·θᵢ from the x axis, one frame per
     position p of ``positions``.
 
     ``cosines`` and ``sines`` are (positions, pairs) arrays (the encoding's own values, so the hand is
     the pair as the model sees it); ``thetas`` the angle per position of each pair, shown above its clock
     with its period 2π/θᵢ. The clocks share one pair of axes (centres CLOCK_SPACING apart), so a frame is
-    one trace (the hands, a marker at each tip), whatever the number of pairs."""
+    one trace (the hands, a marker at each tip), whatever the number of pairs. Two clocks a row: a phone's
+    358 px hold two labels side by side, not four."""
     count = len(pairs)
     rows = -(-count // per_row)
     centres = np.array([[CLOCK_SPACING * (n % per_row), -CLOCK_ROW_SPACING * (n // per_row)] for n in range(count)])
@@ -120,7 +121,7 @@ def clock_animation(positions: np.ndarray, pairs: np.ndarray, cosines: np.ndarra
     data = [dict(type="scatter", mode="lines+markers", name="hands", line=dict(color="#80858f", width=3),  # light and dark themes
                  marker=dict(color=[c for c in colours for _ in range(3)], size=[0, 13, 0] * count),
                  customdata=np.repeat(pairs, 3), hovertemplate="pair %{customdata}<extra></extra>", **hands(0))]
-    layout = base_layout(title, 290 * rows + 230)
+    layout = base_layout(title, 200 * rows + 230)
     layout["showlegend"] = False
     hidden = dict(showticklabels=False, showgrid=False, zeroline=False, showline=False, ticks="")
     layout["xaxis"] = axis(None, range=[-1.3, CLOCK_SPACING * (min(per_row, count) - 1) + 1.3], **hidden)
@@ -133,7 +134,7 @@ def clock_animation(positions: np.ndarray, pairs: np.ndarray, cosines: np.ndarra
                            line=dict(color="#dddddd", width=1), layer="below"))  # angle 0
         turn = (f"turn: {2 * np.pi / theta:,.{0 if theta < 2 * np.pi / 100 else 1}f} pos." if theta > 0
                 else "never turns")
-        notes.append(dict(text=f"<b>i = {i}</b> · θ = {theta:.3g}<br>{turn}", x=float(cx), y=float(cy) + 1.1,
+        notes.append(dict(text=f"<b>i = {i}</b> · θ = {scientific(theta, 3)}<br>{turn}", x=float(cx), y=float(cy) + 1.1,
                           xref="x", yref="y", yanchor="bottom", showarrow=False, font=dict(size=13)))
     layout["shapes"], layout["annotations"] = shapes, notes
     layout["margin"] = dict(l=20, r=20, t=60)
@@ -149,7 +150,7 @@ def rotation_animation(dimensions: np.ndarray, start: np.ndarray, offsets: np.nd
     max |M_k·PE[pos] − PE[pos+k]| of the dimensions drawn."""
 
     def title(k: int, residual: float) -> str:
-        return f"PE[{pos}] rotated by M_k, k = {k}: lands on PE[{pos + k}] (max gap {residual:.1e})"
+        return f"PE[{pos}] rotated by M_k, k = {k}: lands on PE[{pos + k}] (max gap {scientific(residual)})"
 
     residuals = np.abs(rotated - targets).max(axis=1)
     x = np.arange(len(dimensions))  # evenly spaced even when thinned; the ticks name the true dimensions
@@ -178,7 +179,7 @@ def shift_animation(query_positions: np.ndarray, key_positions: np.ndarray, scor
     key_positions[f]); bottom: the score of every frame, the current one marked. One frame per entry.
     ``score_range``: the score axis's range (shared by two animations, so a constant score looks flat)."""
     steps = np.arange(len(scores))
-    layout = base_layout(title, 580)
+    layout = base_layout(title, 640)  # room between the two panels for presenter mode's larger axis text
     layout["legend"] = dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1)
     layout["xaxis"] = axis("position", range=[-0.5, length - 0.5], domain=[0, 1], anchor="y")
     layout["yaxis"] = axis(None, range=[-1, 1], domain=[0.74, 1], anchor="x", showticklabels=False, showgrid=False,

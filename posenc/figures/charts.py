@@ -75,31 +75,39 @@ def vectors_chart(dimensions: np.ndarray, vectors: dict[str, np.ndarray], *, tit
 
 
 def phasor_chart(pairs: list[int], start: np.ndarray, end: np.ndarray, angles: np.ndarray, *, pos: int, k: int,
-                 title: str | None = None) -> go.Figure:
-    """For each pair i: the unit circle with (sin, cos) at pos and at pos+k.
+                 title: str | None = None, per_row: int = 2) -> go.Figure:
+    """For each pair i: the unit circle with (sin, cos) at pos and at pos+k, ``per_row`` circles a row (two: a
+    phone's width holds two circles and their titles side by side).
 
     ``start`` and ``end`` are (len(pairs), 2) arrays of (sin, cos), drawn as the point
-    (cos, sin); ``angles`` the rotation k·θ_i of each pair, shown in the subplot title.
+    (cos, sin); ``angles`` the rotation k·θᵢ of each pair, shown in the subplot title.
     """
-    columns = domains(len(pairs), 0.2 / len(pairs))
-    layout = base_layout(title or f"Rotation of each (sin, cos) pair from pos={pos} to pos+k={pos + k}", 420)
-    layout["legend"] = dict(orientation="h", yanchor="top", y=-0.22, xanchor="center", x=0.5)
-    layout["annotations"] = [subplot_title(f"pair i={i}: k·θ_i = {a:.4g} rad", columns[n], 1.0)
+    columns = min(per_row, len(pairs))
+    rows = -(-len(pairs) // columns)
+    x_cells, y_cells = domains(columns, 0.2 / columns), domains(rows, 0.5 / rows, reverse=True)
+    layout = base_layout(title or f"Rotation of each (sin, cos) pair from pos={pos} to pos+k={pos + k}",
+                         200 * rows + 120)
+    layout["annotations"] = [subplot_title(f"pair i={i}: k·θᵢ = {a:.4g} rad", x_cells[n % columns],
+                                           y_cells[n // columns][1])
                              for n, (i, a) in enumerate(zip(pairs, angles))]
     data = []
-    layout["shapes"] = [dict(type="circle", xref=f"x{suffix(col)}", yref=f"y{suffix(col)}", x0=-1, y0=-1, x1=1, y1=1,
-                             line=dict(color="#bbbbbb"), layer="below") for col in range(1, len(pairs) + 1)]
-    for col, (s0, s1) in enumerate(zip(start, end), start=1):  # the unit circles are shapes: no points to send
-        axes = dict(xaxis=f"x{suffix(col)}", yaxis=f"y{suffix(col)}")
+    layout["shapes"] = [dict(type="circle", xref=f"x{suffix(cell)}", yref=f"y{suffix(cell)}", x0=-1, y0=-1, x1=1,
+                             y1=1, line=dict(color="#bbbbbb"), layer="below") for cell in range(1, len(pairs) + 1)]
+    for cell, (s0, s1) in enumerate(zip(start, end), start=1):  # the unit circles are shapes: no points to send
+        axes = dict(xaxis=f"x{suffix(cell)}", yaxis=f"y{suffix(cell)}")
         for (sin_v, cos_v), label, colour in ((s0, f"pos={pos}", PALETTE[0]), (s1, f"pos+k={pos + k}", PALETTE[1])):
             data.append(dict(type="scatter", x=[0, float(cos_v)], y=[0, float(sin_v)], mode="lines+markers",
-                             name=label, legendgroup=label, showlegend=col == 1, line=dict(color=colour, width=3),
+                             name=label, legendgroup=label, showlegend=cell == 1, line=dict(color=colour, width=3),
                              marker=dict(size=[0, 11], color=colour), **axes,
                              hovertemplate=f"{label}<br>cos %{{x:.6f}}<br>sin %{{y:.6f}}<extra></extra>"))
-        layout[f"xaxis{suffix(col)}"] = axis("cos", range=[-1.2, 1.2], domain=columns[col - 1], anchor=f"y{suffix(col)}",
-                                             scaleanchor=f"y{suffix(col)}")
-        layout[f"yaxis{suffix(col)}"] = axis("sin" if col == 1 else None, range=[-1.2, 1.2], domain=[0, 1],
-                                             anchor=f"x{suffix(col)}")
+        row, col = divmod(cell - 1, columns)
+        square = dict(range=[-1.2, 1.2], constrain="domain", dtick=1)  # a narrow cell shrinks, its range stays
+        layout[f"xaxis{suffix(cell)}"] = axis("cos", domain=x_cells[col], anchor=f"y{suffix(cell)}",
+                                              scaleanchor=f"y{suffix(cell)}", **square)
+        # The y numbers of the first column alone (the next cell's would lie over this one); a narrow cell's
+        # circle right under its title.
+        layout[f"yaxis{suffix(cell)}"] = axis("sin" if col == 0 else None, domain=y_cells[row], anchor=f"x{suffix(cell)}",
+                                              showticklabels=col == 0, constraintoward="top", **square)
     return figure(data, layout)
 
 
@@ -134,7 +142,7 @@ def curve_grid(curves: dict[str, tuple[np.ndarray, np.ndarray, str]], *, x_label
     """Small multiples: one panel per entry (title -> (x, y, y label)), sharing the x axis."""
     rows = -(-len(curves) // columns)
     x_cells, y_cells = domains(columns, 0.08), domains(rows, 0.35 / rows, reverse=True)
-    layout = base_layout("", 260 * rows + 80)
+    layout = base_layout("", (260 if columns > 1 else 220) * rows + 80)
     layout["annotations"], data = [], []
     for n, (title, (x, y, y_label)) in enumerate(curves.items()):
         row, col, cell = n // columns, n % columns, n + 1
@@ -145,7 +153,8 @@ def curve_grid(curves: dict[str, tuple[np.ndarray, np.ndarray, str]], *, x_label
                          name=title, showlegend=False, line=dict(color=PALETTE[n % len(PALETTE)], width=2),
                          xaxis=f"x{suffix(cell)}", yaxis=f"y{suffix(cell)}",
                          hovertemplate=f"{x_label} %{{x}}<br>{y_label} %{{y:.6g}}<extra>{title}</extra>"))
-        shared_x = {} if cell == bottom else {"matches": f"x{suffix(bottom)}", "showticklabels": False}
+        # Shared by the column; in a single column every panel keeps its numbers (the bottom one is far below).
+        shared_x = {} if cell == bottom else {"matches": f"x{suffix(bottom)}", "showticklabels": columns == 1}
         layout[f"xaxis{suffix(cell)}"] = axis(x_label if cell == bottom else None, domain=x_cells[col],
                                               anchor=f"y{suffix(cell)}", **shared_x)
         layout[f"yaxis{suffix(cell)}"] = axis(y_label, domain=y_cells[row], anchor=f"x{suffix(cell)}",

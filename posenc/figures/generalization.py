@@ -54,8 +54,9 @@ def accuracy_chart(lengths: np.ndarray, series: dict[str, tuple[np.ndarray, np.n
         layout["shapes"].append(dict(type="line", xref="x", yref="paper", x0=extended_length + 0.5,
                                      x1=extended_length + 0.5, y0=0, y1=1, line=dict(color=PALETTE[1], width=2,
                                                                                     dash="dash")))
+        # A line above "trained on": on a phone the two labels would meet side by side.
         layout["annotations"].append(dict(text=f"stretched to {extended_length}", x=extended_length + 0.5, y=1.0,
-                                          xref="x", yref="paper", xanchor="right", yanchor="bottom",
+                                          xref="x", yref="paper", xanchor="right", yanchor="bottom", yshift=20,
                                           showarrow=False, font=dict(size=13)))
     layout["legend"] = dict(orientation="v", x=1.01, y=1, xanchor="left", yanchor="top")
     layout["margin"] = dict(l=70, r=170, t=70, b=60)
@@ -63,17 +64,22 @@ def accuracy_chart(lengths: np.ndarray, series: dict[str, tuple[np.ndarray, np.n
 
 
 def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[list[str]], *,
-                   title: str, height_per_row: int = 300) -> go.Figure:
-    """Rows of attention maps (one row per entry of ``maps``: [heads, T, T] probabilities), one column
-    per head; query positions down, key positions across, labelled with ``tokens``."""
+                   title: str, height_per_row: int = 300, per_row: int = 2) -> go.Figure:
+    """Bands of attention maps (one band per entry of ``maps``: [heads, T, T] probabilities), ``per_row``
+    heads a row (two fit a phone); query positions down, key positions across, labelled with ``tokens``."""
     rows, heads = len(maps), max(m.shape[0] for m in maps)
-    columns = domains(heads, 0.03)
-    bands = domains(rows, 0.22, reverse=True)
-    data, layout = [], base_layout(title, height_per_row * rows + 150)
+    per_row = min(per_row, heads)
+    head_rows = -(-heads // per_row)
+    columns = domains(per_row, 0.06)
+    bands = domains(rows, 0.22 / head_rows, reverse=True)
+    data, layout = [], base_layout(title, height_per_row * rows * head_rows + 150)
     annotations = []
     for r, (probabilities, labels) in enumerate(zip(maps, tokens)):
+        low, high = bands[r]
+        cells = [[low + a * (high - low), low + b * (high - low)]
+                 for a, b in domains(head_rows, 0.15 if head_rows > 1 else 0, reverse=True)]
         for h in range(probabilities.shape[0]):
-            n = r * heads + h + 1
+            n, (line, col) = r * heads + h + 1, divmod(h, per_row)
             ticks = list(range(len(labels)))
             data.append(dict(type="heatmap", z=np.asarray(probabilities[h], float), x=ticks, y=ticks,
                              xaxis=f"x{suffix(n)}", yaxis=f"y{suffix(n)}", zmin=0, zmax=1, colorscale="Viridis",
@@ -81,12 +87,15 @@ def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[l
                              customdata=np.array([[f"{labels[q]} → {labels[k]}" for k in ticks] for q in ticks]),
                              hovertemplate=("query %{y} reads key %{x}<br>%{customdata}"
                                             "<br>weight %{z:.3f}<extra>head " + str(h + 1) + "</extra>")))
-            layout[f"xaxis{suffix(n)}"] = axis(None, domain=columns[h], anchor=f"y{suffix(n)}", showgrid=False,
-                                               tickvals=ticks, ticktext=labels, tickfont=dict(size=9), tickangle=0)
-            layout[f"yaxis{suffix(n)}"] = axis(None, domain=bands[r], anchor=f"x{suffix(n)}", showgrid=False,
+            layout[f"xaxis{suffix(n)}"] = axis(None, domain=columns[col], anchor=f"y{suffix(n)}", showgrid=False,
+                                               tickvals=ticks, ticktext=labels, tickfont=dict(size=9), tickangle=0,
+                                               constrain="domain")
+            # The row's tokens on its first map only: on a phone the next map's lay over the first.
+            layout[f"yaxis{suffix(n)}"] = axis(None, domain=cells[line], anchor=f"x{suffix(n)}", showgrid=False,
                                                autorange="reversed", tickvals=ticks, ticktext=labels,
-                                               tickfont=dict(size=9), scaleanchor=f"x{suffix(n)}")
-            annotations.append(subplot_title(f"head {h + 1}", columns[h], bands[r][1]))
+                                               tickfont=dict(size=9), scaleanchor=f"x{suffix(n)}",
+                                               showticklabels=col == 0, constrain="domain", constraintoward="top")
+            annotations.append(subplot_title(f"head {h + 1}", columns[col], cells[line][1]))
         annotations.append(dict(text=f"<b>{row_titles[r]}</b>", x=0, y=bands[r][1] + 0.055, xref="paper", yref="paper",
                                 xanchor="left", yanchor="bottom", showarrow=False, font=dict(size=15)))
     layout["annotations"] = annotations
@@ -96,38 +105,41 @@ def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[l
 
 
 def attention_animation(maps: list[np.ndarray], lengths: list[int], headings: list[str], *, train_max_length: int,
-                        title: str, frame_ms: int = 700, extended_length: int | None = None) -> go.Figure:
+                        title: str, frame_ms: int = 700, extended_length: int | None = None,
+                        per_row: int = 2) -> go.Figure:
     """The attention of every head as the test string grows, one frame per length: ``maps[f]`` is
     [heads, T, T] (T = 2·lengths[f] + 1 tokens read), ``headings[f]`` the frame's title. The axes stay those
     of the longest string, so a map grows frame by frame; a dashed square marks the tokens of a string of
     ``train_max_length`` digits, the longest seen in training: past it, the model reads positions it never saw.
     ``extended_length``: a second square (dotted) at the digits of a stretched context F·L, its slider label
-    marked "◂ FL" (4L: "◂ 4L") as the training length's "◂ L"."""
+    marked "◂ FL" (4L: "◂ 4L") as the training length's "◂ L". ``per_row`` heads a row (two fit a phone)."""
     heads = max(m.shape[0] for m in maps)
     size = max(m.shape[-1] for m in maps)
     seen = 2 * train_max_length + 1
-    columns = domains(heads, 0.03)
-    layout = base_layout(title, 560)
+    per_row = min(per_row, heads)
+    rows = -(-heads // per_row)
+    columns, bands = domains(per_row, 0.06), domains(rows, 0.25 / rows if rows > 1 else 0, reverse=True)
+    layout = base_layout(title, 560 + 300 * (rows - 1))
     layout["title"]["text"] = headings[0]
     data, shapes, notes = [], [], []
     for h in range(heads):
-        n = h + 1
+        n, (row, col) = h + 1, divmod(h, per_row)
         x_name, y_name = f"x{suffix(n)}", f"y{suffix(n)}"
         data.append(dict(type="heatmap", z=np.asarray(maps[0][h], np.float32), xaxis=x_name, yaxis=y_name, zmin=0,
                          zmax=1, colorscale="Viridis", showscale=n == 1, colorbar=dict(title=dict(text="weight"),
                                                                                        len=0.6),
                          hovertemplate=f"query %{{y}} reads key %{{x}}<br>weight %{{z:.3f}}<extra>head {n}</extra>"))
-        ticks = dict(showgrid=False, zeroline=False, range=[-0.5, size - 0.5], tickfont=dict(size=10))
-        layout[f"xaxis{suffix(n)}"] = axis(None, domain=columns[h], anchor=y_name, **ticks)
-        layout[f"yaxis{suffix(n)}"] = axis(None, domain=[0, 1], anchor=x_name, scaleanchor=x_name,
-                                           **ticks | dict(range=[size - 0.5, -0.5]))
+        ticks = dict(showgrid=False, zeroline=False, range=[-0.5, size - 0.5], tickfont=dict(size=10), constrain="domain")
+        layout[f"xaxis{suffix(n)}"] = axis(None, domain=columns[col], anchor=y_name, **ticks)
+        layout[f"yaxis{suffix(n)}"] = axis(None, domain=bands[row], anchor=x_name, scaleanchor=x_name,
+                                           **ticks | dict(range=[size - 0.5, -0.5], showticklabels=col == 0))
         shapes.append(dict(type="rect", xref=x_name, yref=y_name, x0=-0.5, y0=-0.5, x1=seen - 0.5, y1=seen - 0.5,
                            line=dict(color=PALETTE[1], width=2, dash="dash")))
         if extended_length is not None:
             stretched = 2 * extended_length + 1
             shapes.append(dict(type="rect", xref=x_name, yref=y_name, x0=-0.5, y0=-0.5, x1=stretched - 0.5,
                                y1=stretched - 0.5, line=dict(color=PALETTE[3], width=2, dash="dot")))
-        notes.append(subplot_title(f"head {n}", columns[h], 1.0))
+        notes.append(subplot_title(f"head {n}", columns[col], bands[row][1]))
     layout["shapes"], layout["annotations"] = shapes, notes
     layout["margin"] = dict(l=40, r=40, t=110)
     frames = [dict(name=str(length), traces=list(range(heads)), layout=dict(title=dict(text=heading)),

@@ -49,6 +49,16 @@ def suffix(n: int) -> str:
     return "" if n == 1 else str(n)
 
 
+def scientific(value: float, digits: int = 2) -> str:
+    """``value`` to ``digits`` significant digits as a reader reads it: 2.2e−16 (a true minus, no "+" or leading
+    zero in the exponent), 0.0123, 0."""
+    if value == 0:
+        return "0"
+    mantissa, _, exponent = f"{value:.{digits}g}".partition("e")
+    text = f"{mantissa}e{int(exponent)}" if exponent else mantissa
+    return text.replace("-", "−")
+
+
 def subplot_title(text: str, x_domain: list[float], y_top: float) -> dict:
     """A subplot title centred above its cell, as make_subplots writes it."""
     return dict(text=text, x=(x_domain[0] + x_domain[1]) / 2, y=y_top, xref="paper", yref="paper",

@@ -34,8 +34,9 @@ def reach_grid(curves: dict[str, tuple[np.ndarray, np.ndarray, str]], contexts: 
     """Small multiples on a log x axis: one panel per entry (title -> (distances ≥ 1, values, y label)), every
     panel marking ``contexts`` (label -> position, e.g. the trained and the extended context) with a line."""
     rows = -(-len(curves) // columns)
-    x_cells, y_cells = domains(columns, 0.08), domains(rows, 0.35 / rows, reverse=True)
-    layout = base_layout("", 260 * rows + 110)
+    # 0.12 between columns: room for the next column's y axis (its numbers and title, larger in presenter mode)
+    x_cells, y_cells = domains(columns, 0.12), domains(rows, 0.35 / rows, reverse=True)
+    layout = base_layout("", (260 if columns > 1 else 220) * rows + 110)
     layout["annotations"], data, marks = [], [], []
     for n, (title, (x, y, y_label)) in enumerate(curves.items()):
         row, col, cell = n // columns, n % columns, n + 1

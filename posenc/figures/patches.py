@@ -33,7 +33,7 @@ def position_ids_figure(ids: np.ndarray, segments: list[tuple[str, int]], *, tit
                  colorbar=dict(thickness=14, title=dict(text="id")),
                  hovertemplate="token %{x}<br>%{y} id %{z:d}<extra></extra>")
     if len(cols) == length and length <= LABELLED_CELLS:
-        trace.update(texttemplate="%{z:d}", textfont=dict(size=12))
+        trace.update(texttemplate="%{z:d}")  # no font size: plotly fits it to the cell (a phone's are narrow)
     layout = base_layout(title + (f"<br><sup>{note} (all values are exact)</sup>" if note else ""), height=300)
     layout["xaxis"] = axis("token (position in the sequence)", nticks=12)
     layout["yaxis"] = axis(None, autorange="reversed")
@@ -80,8 +80,9 @@ def patch_scores_figure(panels: dict[str, tuple[np.ndarray, tuple[int, int]]], *
                          xaxis=f"x{suffix(cell)}", yaxis=f"y{suffix(cell)}"))
         layout[f"xaxis{suffix(cell)}"] = axis("column", domain=cells[n], anchor=f"y{suffix(cell)}",
                                               range=[-0.5, width - 0.5], constrain="domain", showgrid=False)
+        # One set of row labels: on a phone the next panel's would lie over the first panel.
         layout[f"yaxis{suffix(cell)}"] = axis("row" if n == 0 else None, anchor=f"x{suffix(cell)}",
                                               range=[height - 0.5, -0.5], scaleanchor=f"x{suffix(cell)}",
-                                              constrain="domain", showgrid=False)
+                                              constrain="domain", showgrid=False, showticklabels=n == 0)
         layout["annotations"].append(subplot_title(panel, cells[n], 1.0))
     return figure(data, layout)

@@ -9,6 +9,8 @@ WCAG 2.1 AA, checked with axe-core in tests/browser/test_accessibility.py, and a
   attributes, so a small script of :data:`SCRIPT` sets them on the boxes that scroll now, and takes
   them off again when a box fits (a wider window), so a formula that fits is no extra tab stop.
 - Such a box shows that it scrolls: a scroll bar that stays visible and a shadow on its right edge.
+- A heatmap's numbers in its cells (plotly sizes them to fit a cell: 4 px on a phone, specks) are hidden
+  on a narrow screen; the hover and the chart's data expander still give them.
 - The chart tool bar (plotly's modebar, whose buttons are <button>s: Tab and Enter reach them) sits
   above a chart on a narrow screen, not on its title, stays visible on a touch screen (no hover
   there) and while one of its buttons has the keyboard's focus; a focused button shows a ring.
@@ -46,6 +48,7 @@ STYLE = f"""<style>
     margin-top: {TOOLBAR}px; overflow: visible; }}
   [data-testid="stPlotlyChart"] .js-plotly-plot {{ overflow: visible !important; }}
   [data-testid="stPlotlyChart"] .modebar-container {{ top: -{TOOLBAR}px !important; }}
+  [data-testid="stPlotlyChart"] g.heatmap-label {{ display: none; }}
 }}
 </style>"""
 

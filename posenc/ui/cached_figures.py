@@ -142,7 +142,7 @@ def rotation_vectors(d_model: int, base: float, spacing: str, pos: int, k: int):
                                     title=f"PE[{pos}] rotated by M_k (k = {k}) lands on PE[{pos + k}]")
     residual = np.abs(predicted - target)
     per_dimension = charts.line_chart(dims, {"|M_k·PE[pos] − PE[pos+k]|": np.maximum(residual, 1e-18)},
-                                       title="Their residual, dimension by dimension (float64; exact zeros drawn at 1e-18)",
+                                       title="Their residual, dimension by dimension (float64; exact zeros drawn at 1e−18)",
                                        x_label="dimension", y_label="residual", log_y=True, markers=True,
                                        height=300, x_window=63)
     return vectors, per_dimension, float(residual.max())
@@ -159,13 +159,13 @@ def residual_figure(length: int, d_model: int, base: float, k: int, spacing: str
 
 
 @shared_figure
-def phasor_figure(d_model: int, base: float, spacing: str, pos: int, k: int, pairs: tuple):
-    """Unit circles of the chosen (sin, cos) pairs at pos and pos+k."""
+def phasor_figure(d_model: int, base: float, spacing: str, pos: int, k: int, pairs: tuple, per_row: int = 2):
+    """Unit circles of the chosen (sin, cos) pairs at pos and pos+k, ``per_row`` a row."""
     idx = np.array(pairs)
     start, end = sinusoidal_cells([pos, pos + k], np.stack([2 * idx, 2 * idx + 1], axis=1).ravel(), d_model,
                                         base, spacing=spacing).reshape(2, len(idx), 2)  # (sin, cos) of each pair
     angles = k * posenc.frequencies(d_model, base, spacing=spacing)[idx]
-    return charts.phasor_chart(list(pairs), start, end, angles, pos=pos, k=k)
+    return charts.phasor_chart(list(pairs), start, end, angles, pos=pos, k=k, per_row=per_row)
 
 
 @shared_figure
@@ -199,20 +199,20 @@ def wavelength_figure(d_model: int, base: float, spacing: str, length: int):
 
 
 @shared_figure
-def comparison_figure(selected: str, length: int, d_model: int, base: float, options: tuple):
-    """Every scheme's offset curve, side by side; the selected scheme with the sidebar's options."""
+def comparison_figure(selected: str, length: int, d_model: int, base: float, options: tuple, columns: int = 2):
+    """Every scheme's offset curve in ``columns`` columns; the selected scheme with the sidebar's options."""
     panels = {}
     for key, scheme in posenc.SCHEMES.items():
         chosen = options if key == selected else tuple(scheme.defaults().items())
         offsets, values = offset_curves.offset_curve(key, length, d_model, base, **dict(chosen))
         label = scheme.curve_label if len(scheme.curve_label) < 40 else "value"
         panels[scheme.label] = (offsets, values, label)
-    return charts.curve_grid(panels, x_label="offset j − i")
+    return charts.curve_grid(panels, x_label="offset j − i", columns=columns)
 
 
 @shared_figure
-def rope_phasor_figure(d_model: int, base: float, options: tuple, m: int, n: int, pairs: tuple):
-    """Pair i of a unit vector rotated by apply_rope to position m and to position n."""
+def rope_phasor_figure(d_model: int, base: float, options: tuple, m: int, n: int, pairs: tuple, per_row: int = 2):
+    """Pair i of a unit vector rotated by apply_rope to position m and to position n, ``per_row`` pairs a row."""
     from posenc.schemes.rope.entry import rope_keywords
     from posenc.schemes.rope.frequencies import rope_inv_freq
 
@@ -230,7 +230,7 @@ def rope_phasor_figure(d_model: int, base: float, options: tuple, m: int, n: int
         rotated = posenc.apply_rope(units, np.array([position]), base, seq_len=max(m, n) + 1, **keywords)[:, 0]
         ends.append(np.stack([rotated[np.arange(len(idx)), second], rotated[np.arange(len(idx)), first]], axis=1))
     return charts.phasor_chart(list(pairs), ends[0], ends[1], (n - m) * inv_freq[idx], pos=m, k=n - m,
-                                title=f"Pairs of a unit vector rotated to position m={m} and to n={n}")
+                                title=f"Pairs of a unit vector rotated to position m={m} and to n={n}", per_row=per_row)
 
 
 @shared_figure
@@ -276,7 +276,7 @@ def patch_grid_figures(d_model: int, base: float, height: int, width: int, frame
 # -- animations: every frame built here once, played in the browser (posenc.figures.animations) --------------
 
 @shared_figure
-def clock_figure(d_model: int, base: float, spacing: str, length: int):
+def clock_figure(d_model: int, base: float, spacing: str, length: int, per_row: int = 2):
     """The sinusoidal encoding's pairs as clocks: hand i at (PE[p, 2i+1], PE[p, 2i]) = (cos pθᵢ, sin pθᵢ), the
     table's own cells, for positions 0 … min(length, MAX_CLOCK_FRAMES) − 1."""
     pairs = animations.clock_pairs(d_model // 2)
@@ -285,7 +285,7 @@ def clock_figure(d_model: int, base: float, spacing: str, length: int):
                                     spacing=spacing)  # (positions, 2·pairs): sin, cos of each pair
     thetas = posenc.frequencies(d_model, base, spacing=spacing)[pairs]
     return animations.clock_animation(positions, pairs, values[:, 1::2], values[:, 0::2], thetas,
-                                      title=f"Each pair i turns by θᵢ per position (d_model = {d_model})")
+                                      title=f"Each pair i turns by θᵢ per position (d_model = {d_model})", per_row=per_row)
 
 
 def _rope_pair_axes(keywords: dict, pairs: np.ndarray, pair_count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -296,7 +296,7 @@ def _rope_pair_axes(keywords: dict, pairs: np.ndarray, pair_count: int) -> tuple
 
 
 @shared_figure
-def rope_clock_figure(d_model: int, base: float, options: tuple, length: int):
+def rope_clock_figure(d_model: int, base: float, options: tuple, length: int, per_row: int = 2):
     """RoPE's pairs as clocks: a unit vector along each pair's first axis, rotated by apply_rope to
     positions 0 … min(length, MAX_CLOCK_FRAMES) − 1 (frequencies of seq_len = length), divided by the
     scaling's attention factor (YaRN's s) so the hand shows the angle p·θ'ᵢ on the unit circle."""
@@ -314,7 +314,8 @@ def rope_clock_figure(d_model: int, base: float, options: tuple, length: int):
     cosines = rotated[np.arange(len(pairs)), :, first].T  # (positions, pairs)
     sines = rotated[np.arange(len(pairs)), :, second].T
     return animations.clock_animation(positions, pairs, cosines, sines, inv_freq[pairs],
-                                      title=f"Each rotated pair i turns by θ'ᵢ per position (d_model = {d_model})")
+                                      title=f"Each rotated pair i turns by θ'ᵢ per position (d_model = {d_model})",
+                                      per_row=per_row)
 
 
 @shared_figure

@@ -169,12 +169,13 @@ def attention_view(task: str, scheme: str, layer: int, maps_by_length: dict | No
         titles.append(f"{n} digits ({where}{score})")
         labels.append(token_labels(tokens))
     presenter.chart(figures.attention_grid(rows, titles, labels,
-                                           title=f"{label(scheme)} on {task}: layer {layer}, every head"),
+                                           title=f"{label(scheme)} on {task}: layer {layer}, every head",
+                                           per_row=2 * presenter.grid_columns()),
                     key=key, name="attention", task=task, scheme=scheme, layer=layer)
 
 
 @shared_figure
-def attention_animation_figure(task: str, scheme: str, layer: int):
+def attention_animation_figure(task: str, scheme: str, layer: int, per_row: int = 2):
     """Every head of one layer of the shipped seed-0 model, one frame per test length 1 … 3L (the shipped maps)."""
     length = results.train_max_length()
     records = results.load_records(task=task, scheme=scheme)
@@ -188,12 +189,12 @@ def attention_animation_figure(task: str, scheme: str, layer: int):
         headings.append(f"{label(scheme)} on {task}, layer {layer}: {n} digit{'s' if n != 1 else ''}, {where}; "
                         f"exact match {accuracy[n]:.2f}")
     return figures.attention_animation(maps, lengths, headings, train_max_length=length,
-                                       title=f"{label(scheme)} on {task}: layer {layer}")
+                                       title=f"{label(scheme)} on {task}: layer {layer}", per_row=per_row)
 
 
 def attention_animation_view(task: str, scheme: str, layer: int) -> None:
     """The attention maps of every head as the test string grows from 1 digit to 3L."""
-    figure = attention_animation_figure(task, scheme, layer)
+    figure = attention_animation_figure(task, scheme, layer, 2 * presenter.grid_columns())
     motion.animation(figure, "lab_attention_animation", what="test length", name="attention_animation", task=task,
                      scheme=scheme, layer=layer)
     seen = 2 * results.train_max_length() + 1
@@ -367,7 +368,7 @@ def _where(n: int, length: int, stretched: int) -> str:
 
 
 @shared_figure
-def stretched_animation_figure(task: str, method: str, layer: int):
+def stretched_animation_figure(task: str, method: str, layer: int, per_row: int = 2):
     """Every head of one layer of the stretched seed-0 RoPE model (extension.MAP_FACTOR, MAP_FINETUNE_STEPS), one
     frame per test length 1…4L; each frame's exact match from extension.jsonl (that seed)."""
     factor, steps = extension.MAP_FACTOR, extension.MAP_FINETUNE_STEPS
@@ -382,7 +383,8 @@ def stretched_animation_figure(task: str, method: str, layer: int):
         headings.append(f"{name}, on {task}, layer {layer}: {n} digit{'s' if n != 1 else ''}, "
                         f"{_where(n, length, factor * length)}; {score}")
     return figures.attention_animation(maps, lengths, headings, train_max_length=length,
-                                       extended_length=factor * length, title=f"{name}, on {task}: layer {layer}")
+                                       extended_length=factor * length, title=f"{name}, on {task}: layer {layer}",
+                                       per_row=per_row)
 
 
 def stretched_animation_view(task: str) -> None:
@@ -404,7 +406,7 @@ def stretched_animation_view(task: str) -> None:
         st.info(f"The attention maps of RoPE stretched by {extension.METHOD_LABELS[method]} to {factor}L on {task} "
                 "are not shipped in this copy: run `python -m posenc.lab regenerate-extension-maps`.")
         return
-    figure = stretched_animation_figure(task, method, layer)
+    figure = stretched_animation_figure(task, method, layer, 2 * presenter.grid_columns())
     motion.animation(figure, "lab_stretch_animation", what="test length", name="stretch_animation", task=task,
                      method=method, layer=layer)
     st.caption(stretched_animation_caption(task, method))

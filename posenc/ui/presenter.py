@@ -8,7 +8,9 @@
   posenc/ui/svg_download.py), and figures are restyled on a copy (figures
   are cached, shared objects and are never mutated) for presenter mode (larger text,
   thicker lines, bigger markers), for the dark theme and for a colour-blind-safe palette
-  (``?palette=``, posenc/ui/palette.py). Every chart has its text
+  (``?palette=``, posenc/ui/palette.py), and laid out to be read on a phone's 358 px (or presenter
+  mode's column): titles wrapped, legends below (posenc/figures/legible.py), once per figure.
+  :func:`grid_columns` picks the columns of small multiples. Every chart has its text
   alternative (WCAG 1.1.1): one sentence built from the figure (posenc/figures/describe.py)
   as the chart's accessible name, and its data as tables in a closed expander below it.
 """
@@ -21,7 +23,7 @@ import weakref
 import plotly.graph_objects as go
 import streamlit as st
 
-from posenc.figures import describe, palettes
+from posenc.figures import describe, legible, palettes
 from posenc.settings.parsing import code_span
 from posenc.ui import accessibility, palette, svg_download
 from posenc.ui.binding import warn
@@ -29,6 +31,7 @@ from posenc.ui.binding import warn
 SCALE = 1.4  # text in presenter mode
 LINE_SCALE = 1.8  # line widths in presenter mode
 EXPORT_SCALE = 2  # the camera button's PNG is this many times the chart's on-screen size
+PROJECTOR = 1700  # px: a chart of presenter mode's main column (1920 px page)
 SETTINGS = ("scheme", "d_model", "n", "length")  # shared controls carried in every file name
 
 PRESENTER_CSS = """<style>
@@ -51,6 +54,13 @@ def is_on() -> bool:
     if value is None:
         value = st.query_params.get("present", "").lower() == "true"
     return bool(value)
+
+
+def grid_columns() -> int:
+    """The columns of a chart of small multiples: two on a projector, one elsewhere (the server does not know
+    the screen's width, and two panels side by side do not fit a phone's 358 px with their axes). Clocks and
+    phasor circles, narrower, go twice as many a row."""
+    return 2 if is_on() else 1
 
 
 def toggle() -> bool:
@@ -158,12 +168,14 @@ def _dark_colours(spec: dict) -> None:
 
 def restyle(fig: go.Figure, *, present: bool, dark: bool, colours: str = palettes.DEFAULT) -> go.Figure:
     """A restyled copy of ``fig`` for presenter mode, the dark theme and/or a palette (``colours``, see
-    posenc/figures/palettes.py); ``fig`` is left as it is.
+    posenc/figures/palettes.py), laid out to be read on a phone (or, in presenter mode, on the projector's
+    narrowest column: posenc/figures/legible.py); ``fig`` is left as it is.
 
     Edited as one dict and validated once (step-by-step updates re-validate every path)."""
     spec = palettes.recolour(fig.to_dict(), colours)  # a deep copy
     if present:
         _present(spec, DARK["text"] if dark else LIGHT_TEXT)
+    legible.legible(spec, PROJECTOR if present else legible.PHONE)  # after _present: its larger text wraps sooner
     if dark:
         _dark_colours(spec)
     frames = spec.pop("frames", None)
@@ -175,6 +187,18 @@ def restyle(fig: go.Figure, *, present: bool, dark: bool, colours: str = palette
 
 
 _SENTENCES: dict[int, str] = {}  # id(figure) -> its sentence, while the figure lives
+_STYLED: dict[tuple, go.Figure] = {}  # (id(figure), present, dark, palette) -> its restyled copy, while it lives
+
+
+def styled(fig: go.Figure, *, present: bool, dark: bool, colours: str) -> go.Figure:
+    """:func:`restyle` once per figure object and look: figures are cached and shared, and a rerun draws
+    the same ones again."""
+    key = (id(fig), present, dark, colours)
+    copy = _STYLED.get(key)
+    if copy is None:
+        copy = _STYLED[key] = restyle(fig, present=present, dark=dark, colours=colours)
+        weakref.finalize(fig, _STYLED.pop, key, None)
+    return copy
 MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|$~<>:])")
 
 
@@ -213,10 +237,8 @@ def chart(fig: go.Figure, key: str, name: str | None = None, **settings: object)
     """st.plotly_chart with a camera button that saves PNG at 2× and a file name carrying the settings,
     the figure's sentence as its accessible name and its data in a closed expander below it."""
     text = sentence(fig)
-    original = fig
     present, dark, colours = is_on(), _dark(), palette.current()
-    if present or dark or colours != palettes.DEFAULT:
-        fig = restyle(fig, present=present, dark=dark, colours=colours)
+    original, fig = fig, styled(fig, present=present, dark=dark, colours=colours)
     config = {"displaylogo": False,
               "toImageButtonOptions": {"format": "png", "scale": EXPORT_SCALE,
                                        "filename": file_name(name or key, **settings)}}

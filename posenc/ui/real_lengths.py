@@ -35,7 +35,7 @@ def contexts(options: dict, context: int) -> dict[str, int]:
 
 
 @shared_figure
-def reach_figure(selected: str, context: int, d_model: int, base: float, options: tuple):
+def reach_figure(selected: str, context: int, d_model: int, base: float, options: tuple, columns: int = 2):
     """Every scheme's offset curve at log-spaced distances 1 … context − 1 of a key before its query (Δ = −distance);
     the selected scheme with ``options``, the others with their defaults."""
     distances = offset_curves.log_offsets(context, POINTS)[1:]  # 0 has no place on a log axis
@@ -45,7 +45,8 @@ def reach_figure(selected: str, context: int, d_model: int, base: float, options
         values = offset_curves.offset_curve_at(key, -distances, context, d_model, base, **chosen)
         label = scheme.curve_label if len(scheme.curve_label) < 40 else "value"
         panels[scheme.label] = (distances, values, label)
-    return figures.reach_grid(panels, contexts(dict(options), context), x_label="distance i − j (log)")
+    return figures.reach_grid(panels, contexts(dict(options), context), x_label="distance i − j (log)",
+                              columns=columns)
 
 
 @shared_figure
@@ -118,7 +119,8 @@ def comparison(c: Controls) -> None:
                f"sidebar's length, {c.length:,}, bounds the pages that build matrices). d_model = {c.d_model}, "
                f"n = {c.base:g}; the selected scheme ({posenc.get_scheme(c.scheme).label}) uses the sidebar's "
                "options and the model's, the others their defaults.")
-    presenter.chart(compute.or_stop(reach_figure, c.scheme, model.context_length, c.d_model, c.base, options),
+    presenter.chart(compute.or_stop(reach_figure, c.scheme, model.context_length, c.d_model, c.base, options,
+                                    presenter.grid_columns()),
                     key="comparison")
     scaling_view(c.d_model, c.base, options, model.context_length, model)
 

@@ -41,9 +41,10 @@ def test_the_page_opens_on_the_shipped_results_and_trains_one_scheme_live(app, p
 
 
 def _titles(page) -> list[str]:
-    """The charts' titles as drawn, without the tags the theme wraps them in (<b>)."""
+    """The charts' titles as drawn, on one line (posenc/figures/legible.py wraps them) and without the tags the
+    theme wraps them in (<b>)."""
     return page.evaluate("() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]"
-                         ".map(p => p.layout.title.text.replace(/<[^>]+>/g, ''))")
+                         ".map(p => p.layout.title.text.replace(/<br>/g, ' ').replace(/<[^>]+>/g, ''))")
 
 
 def test_stretching_rope_draws_zero_shot_and_fine_tuned_and_keeps_its_controls_in_the_url(app, page):
@@ -63,7 +64,8 @@ def test_stretching_rope_draws_zero_shot_and_fine_tuned_and_keeps_its_controls_i
     page.wait_for_function("() => location.search.includes('stretch_factor=4')", timeout=30_000)
     wait_idle(page, charts=5)
     page.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot')].some(p => "
-                           "p.layout.title.text.includes('stretched to 4L: zero-shot'))", timeout=30_000)
+                           "p.layout.title.text.replace(/<br>/g, ' ').includes('stretched to 4L: zero-shot'))",
+                           timeout=30_000)
     assert "RoPE on copy, stretched to 4L: fine-tuned 50 steps at 1…32" in _titles(page)
     assert "stretch_steps=50" in page.url and page.url.count("stretch_methods=") == 2
 
@@ -77,7 +79,8 @@ def test_the_stretched_models_animation_opens_paused_and_plays_in_the_browser(ap
     wait_idle(page, charts=6)
     page.wait_for_function("() => [...document.querySelectorAll('g.updatemenu-button')].length > 0", timeout=60_000)
     assert page.locator("[data-testid=stException], [data-testid=stAlertContentError], [data-testid=stAlert]").count() == 0
-    plots = [p for p in animated_plots(page) if "stretched by PI" in p.evaluate("p => p.layout.title.text")]
+    plots = [p for p in animated_plots(page)
+             if "stretched by PI" in p.evaluate("p => p.layout.title.text.replace(/<br>/g, ' ')")]
     assert len(plots) == 1
     plot = plots[0]
     plot.scroll_into_view_if_needed()

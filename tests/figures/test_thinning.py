@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import posenc
-from apptest_helpers import charts, run
+from apptest_helpers import charts, run, title
 from plotly_data import decode, sent
 from posenc.analysis import offset_curves, table_cells
 from posenc.figures import heatmaps
@@ -112,7 +112,7 @@ def test_thinned_table_holds_true_values_and_marks_every_aliased_column():
     covered = [int(c) for n, c in enumerate(cols) if any(s["x0"] < n < s["x1"] for s in marks)]
     assert covered == expected  # categorical axis: shapes span the indices of the marked columns
     assert all(s["label"]["text"] == "aliased at this stride" for s in marks)
-    assert f"{len(expected)} dimensions with wavelength under 2 × 16 marked" in fig["layout"]["title"]["text"]
+    assert f"{len(expected)} dimensions with wavelength under 2 × 16 marked" in title(fig)
 
 
 def test_window_view_draws_256_positions_and_dimensions_at_full_resolution():
@@ -125,7 +125,7 @@ def test_window_view_draws_256_positions_and_dimensions_at_full_resolution():
     full = posenc.sinusoidal(4096, 1024)
     np.testing.assert_array_equal(decode(table["data"][0]["z"]), sent(table["data"][0], full[1000:1256, 300:556]))
     assert "meta" not in table["layout"]  # full resolution: nothing is aliased
-    assert "position 1000 … 1255 of 4096" in table["layout"]["title"]["text"]
+    assert "position 1000 … 1255 of 4096" in title(table)
     window = full[1000:1256]
     similarity, = charts(run(window_view | {"matrix": "Similarity"}))
     trace = similarity["data"][0]
@@ -137,7 +137,7 @@ def test_window_view_draws_256_positions_and_dimensions_at_full_resolution():
 
 def test_the_matrix_tabs_are_lazy_and_live_in_the_url():
     """Only the open tab's chart is computed and sent; ?matrix= opens a tab, a bad value warns."""
-    assert [c["layout"]["title"]["text"].startswith("PE·PEᵀ: similarity") for c in charts(run({"matrix": "Similarity"}))] == [True]
+    assert [title(c).startswith("PE·PEᵀ: similarity") for c in charts(run({"matrix": "Similarity"}))] == [True]
     at = run({"matrix": "[x](https://evil.example)"})
     assert len(charts(at)) == 1 and "matrix" not in at.query_params
     assert any("`matrix`" in w.value.replace(" ", "") and "using" in w.value for w in at.warning)

@@ -26,3 +26,9 @@ def run(query: dict | None = None, page: str | None = None, timeout: float = 60)
 def charts(at: AppTest) -> list[dict]:
     """Every plotly chart on the page as its JSON spec (arrays as base64 bdata: plotly_data.decode)."""
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def title(spec: dict) -> str:
+    """A chart's (or an animation frame's) title on one line: posenc/ui/presenter.py wraps it (``<br>``) to
+    the width of a phone (posenc/figures/legible.py)."""
+    return re.sub(r"<br\s*/?>", " ", spec["layout"]["title"]["text"])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import posenc
-from apptest_helpers import PAGES, ROOT, charts, run
+from apptest_helpers import PAGES, ROOT, charts, run, title
 from plotly_data import decode, sent
 
 BAD_URL = {"d_model": "abc", "length": "1000000000", "n": "0", "scheme": "<script>alert(1)</script>"}
@@ -67,7 +67,7 @@ def test_heatmap_thins_large_settings_and_keeps_true_values():
     cols = np.array([int(c) for c in trace["x"]])
     assert z.shape == (len(rows), len(cols)) and z.size <= 256 * 256
     np.testing.assert_array_equal(z, sent(trace, posenc.sinusoidal(4096, 1024)[np.ix_(rows, cols)]))  # colour levels
-    assert "every 16th position shown" in fig["layout"]["title"]["text"]
+    assert "every 16th position shown" in title(fig)
 
 
 def test_window_view_sends_256_positions_at_full_resolution():  # replaces "Send every cell" (send_all)
@@ -161,7 +161,7 @@ def test_alibi_bias_chart_holds_the_slope_of_the_chosen_head():
     at.slider(key="head").set_value(3).run()
     z = decode(charts(at)[0]["data"][0]["z"])
     np.testing.assert_array_equal(z, posenc.alibi_bias(20, 8)[2].astype(np.float32))
-    assert "head h = 3" in charts(at)[0]["layout"]["title"]["text"]
+    assert "head h = 3" in title(charts(at)[0])
 
 
 def test_alibi_opens_causal_as_the_paper():

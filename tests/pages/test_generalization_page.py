@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import apptest_helpers
-from apptest_helpers import ROOT, charts
+from apptest_helpers import ROOT, charts, title
 from plotly_data import decode
 from posenc.lab import results
 from posenc.lab.names import SCHEMES, TASKS
@@ -86,7 +86,7 @@ def test_train_your_own_queues_a_training_and_shows_it_when_done(monkeypatch):
     assert ticket.state == "done", ticket.message
     at.run()
     assert not at.exception and not at.error
-    own = [c for c in charts(at) if "Yours" in c["layout"]["title"]["text"]]
+    own = [c for c in charts(at) if "Yours" in title(c)]
     assert own and decode(own[0]["data"][1]["y"])[0] == ticket.result["records"][0]["accuracy"]
     assert any("python -m posenc.lab run --task copy --scheme nope --seed 7 --train-max-length 2 --steps 100"
                in c.value for c in at.caption)
@@ -108,7 +108,7 @@ def test_the_page_loads_no_torch():
 
 def test_the_attention_animation_holds_the_shipped_map_of_every_test_length():
     at = run({"task": "reverse", "map_scheme": "rope", "map_layer": "2"})
-    animated = [c for c in charts(at) if c.get("frames") and "stretched" not in c["layout"]["title"]["text"]]
+    animated = [c for c in charts(at) if c.get("frames") and "stretched" not in title(c)]
     assert len(animated) == 1
     frames = animated[0]["frames"]
     assert [f["name"] for f in frames] == [str(n) for n in range(1, 25)]
@@ -118,14 +118,14 @@ def test_the_attention_animation_holds_the_shipped_map_of_every_test_length():
         for head, trace in enumerate(frame["data"]):
             np.testing.assert_array_equal(decode(trace["z"]), maps[1, head])  # layer 2
     accuracy = {r["test_length"]: r["accuracy"] for r in results.load_records("reverse", "rope") if r["seed"] == 0}
-    assert frames[23]["layout"]["title"]["text"].endswith(f"past the training length 8; exact match {accuracy[24]:.2f}")
+    assert title(frames[23]).endswith(f"past the training length 8; exact match {accuracy[24]:.2f}")
     assert "24 frames, one per test length" in " ".join(c.value for c in at.caption)
 
 
 # -- Stretching RoPE (issue 30) -------------------------------------------------------------------------
 
 def _stretch_charts(at) -> list[dict]:
-    return [c for c in charts(at) if c["layout"]["title"]["text"].startswith("RoPE on ")]
+    return [c for c in charts(at) if title(c).startswith("RoPE on ")]
 
 
 @pytest.mark.parametrize(("task", "factor", "steps"), [("copy", "2", "200"), ("reverse", "4", "50")])
@@ -135,7 +135,7 @@ def test_stretching_draws_the_shipped_means_zero_shot_and_fine_tuned_with_both_l
     at = run({"task": task, "stretch_factor": factor, "stretch_steps": steps, "stretch_methods": ["none", "pi", "yarn"]})
     assert not at.error and not at.warning
     zero, tuned = _stretch_charts(at)
-    assert "zero-shot" in zero["layout"]["title"]["text"] and f"fine-tuned {steps} steps" in tuned["layout"]["title"]["text"]
+    assert "zero-shot" in title(zero) and f"fine-tuned {steps} steps" in title(tuned)
     records = extension.load_extension(task)
     for chart, shown in ((zero, 0), (tuned, int(steps))):
         curves = extension.curves(records, task, int(factor), shown)
@@ -192,7 +192,7 @@ def test_every_task_says_where_its_query_must_look():
 
 
 def _stretched_animation(at) -> list[dict]:
-    return [c for c in charts(at) if c.get("frames") and c["layout"]["title"]["text"].startswith("RoPE stretched by ")]
+    return [c for c in charts(at) if c.get("frames") and title(c).startswith("RoPE stretched by ")]
 
 
 def test_the_stretched_models_animation_holds_its_shipped_maps_and_the_records_accuracy():
@@ -209,9 +209,9 @@ def test_the_stretched_models_animation_holds_its_shipped_maps_and_the_records_a
         for head, trace in enumerate(frame["data"]):
             np.testing.assert_array_equal(decode(trace["z"]), maps[1, head])  # layer 2
     accuracy = extension.seed_accuracy("reverse", "pi", 4, 200)
-    assert frames[-1]["layout"]["title"]["text"].endswith(
+    assert title(frames[-1]).endswith(
         f"32 digits, within the stretched context 1…32; exact match {accuracy[32]:.2f}")
-    assert frames[8]["layout"]["title"]["text"].endswith(f"exact match {accuracy[9]:.2f}")
+    assert title(frames[8]).endswith(f"exact match {accuracy[9]:.2f}")
     steps = [s["label"] for s in animation["layout"]["sliders"][0]["steps"]]
     assert steps[7] == "8 ◂ L" and steps[31] == "32 ◂ 4L"
     assert [s["x1"] for s in animation["layout"]["shapes"][:2]] == [16.5, 64.5]  # 17 and 65 tokens
@@ -233,7 +233,7 @@ def test_a_bad_stretched_animation_value_gets_a_warning_and_the_default_model():
     assert "<b>rope</b>" in warnings and "stretch_map_method" in warnings and "stretch_map_layer" in warnings
     assert at.selectbox(key="stretch_map_method").value == "yarn"
     (animation,) = _stretched_animation(at)
-    assert animation["layout"]["title"]["text"].startswith("RoPE stretched by YaRN to 4L, fine-tuned 200 steps, on copy")
+    assert title(animation).startswith("RoPE stretched by YaRN to 4L, fine-tuned 200 steps, on copy")
 
 
 def test_a_missing_stretched_combination_says_so(monkeypatch):

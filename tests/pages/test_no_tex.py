@@ -5,7 +5,7 @@ Every scheme's How it works and Encoding matrix: no title, subplot title, axis o
 import pytest
 
 import posenc
-from apptest_helpers import charts, run
+from apptest_helpers import charts, run, title
 
 TEX = ("\\", "_{", "^{")
 
@@ -34,7 +34,7 @@ def test_no_chart_title_of_a_scheme_view_holds_tex(scheme):
 
 def test_transformer_xl_names_its_terms_with_subscripts():
     at = run({"scheme": "transformer_xl", "length": "48", "d_model": "32"}, "pages/details.py")
-    titles = [spec["layout"]["title"]["text"] for spec in charts(at)]
+    titles = [title(spec) for spec in charts(at)]
     assert "(b) qᵢ·W<sub>R</sub> Rᵢ₋ⱼ: query and distance" in titles
     assert "(a) + (b) + (c) + (d): the score Aᵢⱼ" in titles
     labels = [e.label.replace("\\", "") for e in at.expander]  # escaped for markdown

@@ -81,9 +81,10 @@ def test_the_layers_view_shows_each_layer_type_and_how_far_a_token_sees():
     assert list(table["layer type"]) == ["sliding_attention", "full_attention"]
     assert list(table["layers"]) == [29, 5] and list(table["window"]) == ["1,024", "whole context"]
     assert list(table["scaling"]) == ["default", "linear ×8"] and list(table["base θ"]) == ["10,000", "1,000,000"]
-    import json
 
-    spec = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if "how far a token sees" in c.proto.spec)
+    from apptest_helpers import charts, title
+
+    spec = next(chart for chart in charts(at) if "how far a token sees" in title(chart))
     assert [trace["name"] for trace in spec["data"]][:2] == ["sliding_attention (29 layers)", "full_attention (5 layers)"]
     assert any("after layer 5 a token can depend on the whole 131,072-token context" in c.value for c in at.caption)
 
@@ -96,7 +97,7 @@ def test_the_layers_view_shows_each_layer_type_and_how_far_a_token_sees():
 def test_the_views_compute_with_the_model_s_options_the_sidebar_cannot_set(name, option, model_value):
     """How it works' RoPE decay under ?model= is the model's curve (its bands, truncation or mscale), not the one
     with posenc's defaults; once the student picks another scaling, the model's options no longer apply."""
-    from apptest_helpers import charts, run
+    from apptest_helpers import charts, run, title
     from plotly_data import decode
 
     at = run({"model": name}, "pages/details.py", timeout=90)
@@ -105,7 +106,7 @@ def test_the_views_compute_with_the_model_s_options_the_sidebar_cannot_set(name,
     options = {key.split(".", 1)[1]: value for key, value in values.items() if key.startswith("rope.")}
     scheme = posenc.get_scheme("rope")
     width, length, base = values["d_model"], values["length"], values["n"]
-    decay = next(chart for chart in charts(at) if chart["layout"]["title"]["text"].startswith("q·k against the offset"))
+    decay = next(chart for chart in charts(at) if title(chart).startswith("q·k against the offset"))
     drawn = decode(decay["data"][0]["y"])
     model_curve = scheme.offset_curve(length, width, base, **options | left_out)[1]
     default_curve = scheme.offset_curve(length, width, base, **options)[1]

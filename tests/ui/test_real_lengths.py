@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import posenc
-from apptest_helpers import charts, run
+from apptest_helpers import charts, run, title
 from plotly_data import decode
 from posenc.analysis import offset_curves, scaling_regions
 from posenc.models.presets import _LLAMA3_SCALING
@@ -32,7 +32,7 @@ def test_llama_3_1_curves_reach_131072_positions():
         np.testing.assert_allclose(decode(trace["y"]), expected, rtol=1e-12, atol=1e-12, equal_nan=True)
     assert curves["layout"]["xaxis"]["type"] == "log"
     assert decode(traces[len(posenc.SCHEMES)]["x"])[:2].tolist() == [8192, 8192]  # L₀ marked, then the context
-    assert "trained context L₀ 8,192, model's context 131,072" in curves["layout"]["title"]["text"]
+    assert "trained context L₀ 8,192, model's context 131,072" in title(curves)
     found = scaling_regions.scaling_regions(128, 500_000.0, "llama3", context=131_072, **_LLAMA3_SCALING)
     after = {t["name"]: t for t in regions["data"]}["after, interpolated (29)"]
     np.testing.assert_allclose(decode(after["y"]), found.after[found.region == "interpolated"], rtol=1e-12)

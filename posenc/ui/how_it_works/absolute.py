@@ -37,7 +37,7 @@ def clocks(c: Controls) -> None:
     exponent = rf"-2i/{d}" if spacing == "vaswani" else rf"-i/{d // 2 - 1}" if d > 2 else "0"
     st.latex(rf"\big(PE[p,2i+1],\ PE[p,2i]\big) = \big(\cos p\theta_i,\ \sin p\theta_i\big),\quad "
              rf"\theta_i = {n}^{{{exponent}}},\quad i = 0,\dots,{d // 2 - 1}")
-    motion.animation(cached_figures.clock_figure(c.d_model, c.base, spacing, c.length), "clocks", what="position p",
+    motion.animation(cached_figures.clock_figure(c.d_model, c.base, spacing, c.length, 2 * presenter.grid_columns()), "clocks", what="position p",
                      name="clocks")
     st.caption(f"Pair i of the table (its cos across, its sin up) is a hand at the angle p·θᵢ. Eight of the "
                f"{d // 2} pairs, evenly spread over i, fastest first: pair 0 turns by one radian a position, the "

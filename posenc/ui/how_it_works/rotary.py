@@ -75,7 +75,8 @@ def rope(c: Controls) -> None:
     with right:
         pairs = binding.bound_multiselect("pairs i", range(len(theta)), (0, 1, 2, 3), "rope_pairs", 6)
     if pairs:
-        presenter.chart(cached_figures.rope_phasor_figure(c.d_model, c.base, c.options, m, n, tuple(pairs)), key="rope_pairs_fig")
+        presenter.chart(cached_figures.rope_phasor_figure(c.d_model, c.base, c.options, m, n, tuple(pairs),
+                                                   2 * presenter.grid_columns()), key="rope_pairs_fig")
         st.caption("Each pair turns by its own angle (n − m)·θᵢ: fast pairs (small i) spin, slow pairs barely move.")
     rope_clocks(c, m, n)
     rope_grid(c)
@@ -91,7 +92,7 @@ def rope_clocks(c: Controls, m: int, n: int) -> None:
     st.latex(rf"R_p\,x:\ ({pair}) \mapsto \text{{turned by }} p\,\theta'_i,\quad \theta_i = "
              rf"{posenc.schemes.scheme.latex_number(c.base)}^{{-2i/{c.d_model}}}\ \text{{(}}\theta'_i\text{{: "
              rf"after the scaling {options['rope_type']})}}")
-    motion.animation(cached_figures.rope_clock_figure(c.d_model, c.base, c.options, c.length), "rope_clocks",
+    motion.animation(cached_figures.rope_clock_figure(c.d_model, c.base, c.options, c.length, 2 * presenter.grid_columns()), "rope_clocks",
                      what="position p", name="rope_clocks")
     st.caption("A unit vector along each pair's first axis, rotated by apply_rope to position p (eight pairs, "
                "fastest first; YaRN's factor on cos and sin divided out, so each hand shows its angle p·θ'ᵢ).")

@@ -1,0 +1,42 @@
+"""posenc/figures/legible.py: a figure laid out for a phone's width, its data untouched."""
+
+import numpy as np
+import plotly.graph_objects as go
+
+from posenc.figures import charts, legible
+from posenc.figures.layout import scientific
+
+
+def test_wrap_breaks_between_words_outside_tags_and_counts_small_text_smaller():
+    assert legible.wrap("one two three four", 9) == "one two<br>three<br>four"
+    assert legible.wrap("a <b>bold word</b> here", 8) == "a <b>bold<br>word</b><br>here"
+    assert legible.wrap("x<br>already two lines", 40) == "x<br>already two lines"
+    # 20 characters of <sup> text are 14 of the line's size: they fit in 15
+    assert legible.wrap("<sup>aaaa bbbb cccc ddd</sup>", 15) == "<sup>aaaa bbbb cccc ddd</sup>"
+    assert legible.wrap("averyveryverylongword", 8) == "averyveryverylongword"  # a word stays whole
+
+
+def test_a_phone_layout_wraps_the_title_moves_the_legend_below_and_keeps_the_data():
+    x = np.arange(50)
+    fig = charts.line_chart(x, {f"series number {n}": x * n for n in range(6)},
+                            title="A rather long title that no phone shows on a single line", x_label="x", y_label="y")
+    spec = legible.legible(fig.to_dict())
+    assert "<br>" in spec["layout"]["title"]["text"]
+    assert spec["layout"]["title"]["text"].replace("<br>", " ") == fig.layout.title.text
+    assert spec["layout"]["legend"]["y"] == 0 and spec["layout"]["legend"]["yref"] == "container"
+    assert spec["layout"]["margin"]["b"] > fig.layout.margin.b and spec["layout"]["height"] > fig.layout.height
+    assert go.Figure(spec).to_dict()["data"] == fig.to_dict()["data"]
+
+
+def test_subplot_titles_wrap_to_their_cell_and_the_top_margin_holds_them():
+    fig = charts.phasor_chart([0, 1], np.array([[0.0, 1.0], [0.0, 1.0]]), np.array([[1.0, 0.0], [0.5, 0.5]]),
+                              np.array([1.0, 2.0]), pos=0, k=1)
+    spec = legible.legible(fig.to_dict())
+    notes = [note["text"] for note in spec["layout"]["annotations"]]
+    assert all("<br>" in note for note in notes)  # half of a phone's plot: two lines each
+    assert spec["layout"]["margin"]["t"] >= fig.layout.margin.t
+
+
+def test_scientific_numbers_read_as_numbers():
+    assert [scientific(v) for v in (0.0, 2.220446e-16, -3.1e-15, 0.0123, 1.0)] == ["0", "2.2e−16", "−3.1e−15",
+                                                                                   "0.012", "1"]
