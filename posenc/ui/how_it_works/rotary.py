@@ -69,21 +69,23 @@ def rope(c: Controls) -> None:
     st.subheader("The rotation of chosen pairs")
     left, middle, right = st.columns(3)
     with left:
-        m = int(binding.bound_control(Option("rope_m", "position m", 0, 0, c.length - 1), "rope_m"))
+        query_at = int(binding.bound_control(Option("rope_m", "position m", 0, 0, c.length - 1), "rope_m"))
     with middle:
-        n = int(binding.bound_control(Option("rope_n", "position n", 10, 0, c.length - 1), "rope_n"))
+        key_at = int(binding.bound_control(Option("rope_n", "position n", 10, 0, c.length - 1), "rope_n"))
     with right:
         pairs = binding.bound_multiselect("pairs i", range(len(theta)), (0, 1, 2, 3), "rope_pairs", 6)
     if pairs:
-        presenter.chart(cached_figures.rope_phasor_figure(c.d_model, c.base, c.options, m, n, tuple(pairs),
-                                                   2 * presenter.grid_columns()), key="rope_pairs_fig")
+        presenter.chart(cached_figures.rope_phasor_figure(c.d_model, c.base, c.options, query_at, key_at,
+                                                          tuple(pairs), 2 * presenter.grid_columns()),
+                        key="rope_pairs_fig")
         st.caption("Each pair turns by its own angle (n − m)·θᵢ: fast pairs (small i) spin, slow pairs barely move.")
-    rope_clocks(c, m, n)
+    rope_clocks(c, query_at, key_at)
     rope_grid(c)
 
 
-def rope_clocks(c: Controls, m: int, n: int) -> None:
-    """RoPE's pairs as turning clocks, then the relative property in motion: both moved, the key moved alone."""
+def rope_clocks(c: Controls, query_at: int, key_at: int) -> None:
+    """RoPE's pairs as turning clocks, then the relative property in motion: both moved, the key moved alone.
+    ``query_at`` and ``key_at`` are the positions the page writes m and n (the URL's ``rope_m``, ``rope_n``)."""
     options = c.option_dict
     st.subheader("Clocks: each rotated pair turns at its own speed")
     whole = float(options["rotary_fraction"]) == 1.0 or options["rope_type"] == "proportional"  # p-RoPE: whole head
@@ -92,13 +94,15 @@ def rope_clocks(c: Controls, m: int, n: int) -> None:
     st.latex(rf"R_p\,x:\ ({pair}) \mapsto \text{{turned by }} p\,\theta'_i,\quad \theta_i = "
              rf"{posenc.schemes.scheme.latex_number(c.base)}^{{-2i/{c.d_model}}}\ \text{{(}}\theta'_i\text{{: "
              rf"after the scaling {options['rope_type']})}}")
-    motion.animation(cached_figures.rope_clock_figure(c.d_model, c.base, c.options, c.length, 2 * presenter.grid_columns()), "rope_clocks",
-                     what="position p", name="rope_clocks")
+    motion.animation(cached_figures.rope_clock_figure(c.d_model, c.base, c.options, c.length,
+                                                      2 * presenter.grid_columns()),
+                     "rope_clocks", what="position p", name="rope_clocks")
     st.caption("A unit vector along each pair's first axis, rotated by apply_rope to position p (eight pairs, "
                "fastest first; YaRN's factor on cos and sin divided out, so each hand shows its angle p·θ'ᵢ).")
     st.subheader("The relative property, in motion")
     st.latex(r"(R_{m+s}\,q)\cdot(R_{n+s}\,k) = q^\top R_{n-m}\,k \quad\text{for every shift } s")
-    for name, (figure, scores) in cached_figures.rope_relative_figures(c.d_model, c.base, c.options, c.length, m, n).items():
+    relative = cached_figures.rope_relative_figures(c.d_model, c.base, c.options, c.length, query_at, key_at)
+    for name, (figure, scores) in relative.items():
         apart = name == "apart"
         if len(scores) < 2:
             st.caption("With the key at the last position there is no room to move: choose a smaller m or n.")
@@ -107,11 +111,12 @@ def rope_clocks(c: Controls, m: int, n: int) -> None:
                          name="rope_relative")
         spread = float(np.ptp(scores))
         if apart:
-            st.caption(f"Only the key moves: the offset n + s − m grows from {n - m} to {n - m + len(scores) - 1} "
+            offset = key_at - query_at
+            st.caption(f"Only the key moves: the offset n + s − m grows from {offset} to {offset + len(scores) - 1} "
                        f"and the score changes with it (it spans {spread:.3g} over the {len(scores)} frames).")
         else:
             st.caption(f"Both move by s: over {len(scores)} frames the score varies by {spread:.1e} (float64 "
-                       f"rounding), as it sees only the offset n − m = {n - m}.")
+                       f"rounding), as it sees only the offset n − m = {key_at - query_at}.")
 
 
 def xpos(c: Controls) -> None:
@@ -121,7 +126,7 @@ def xpos(c: Controls) -> None:
     pairs = np.unique(np.linspace(0, c.d_model // 2 - 1, 5).round().astype(int))
     decay = compute.or_stop(posenc.xpos_decay, distance, c.d_model, gamma)[:, pairs]  # (length, pairs shown)
     zeta = compute.or_stop(posenc.schemes.xpos.xpos_zeta, c.d_model)
-    presenter.chart(charts.line_chart(distance, {f"pair {i}: ζ = {zeta[i]:.3f}": decay[:, n] for n, i in enumerate(pairs)},
+    presenter.chart(charts.line_chart(distance, {f"pair {i}: ζ = {zeta[i]:.3f}": decay[:, column] for column, i in enumerate(pairs)},
                                        title="The decay factor ζᵢ^(Δ/γ) of each pair", x_label="distance Δ = m − n "
                                        "(key before the query)", y_label="factor on the pair's score"), key="xpos_decay")
     rope_options = tuple(posenc.get_scheme("rope").defaults().items())
