@@ -107,3 +107,7 @@ def test_pip_install_gives_the_library_with_numpy_alone(tmp_path):
     assert result.stdout.strip() == "(8, 4) 0.8414709848078965 [] []"
     where = subprocess.run([python, "-c", "import posenc; print(posenc.__file__)"], cwd=tmp_path, **quiet)
     assert "site-packages" in where.stdout
+    shipped = ("from posenc.lab import shipped, extension; print([p.is_file() for p in (shipped.RESULTS_PATH, "
+               "shipped.ATTENTION_PATH, extension.EXTENSION_PATH, extension.EXTENSION_ATTENTION_PATH)])")
+    data = subprocess.run([python, "-c", shipped], cwd=tmp_path, **quiet)  # the lab's data folder is installed
+    assert data.stdout.strip() == "[True, True, True, True]", data.stderr[-2000:]

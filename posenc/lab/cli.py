@@ -2,12 +2,12 @@
 
     python -m posenc.lab run --task copy --scheme alibi --seed 0 [--train-max-length L] [--steps S]
         trains the default recipe and prints one JSON object per test length (keys task, scheme, seed,
-        train_max_length, test_length, accuracy, examples), the same lines as posenc/lab/results.jsonl.
+        train_max_length, test_length, accuracy, examples), the same lines as posenc/lab/data/results.jsonl.
         With --train-max-length or --steps: the recipe of the page's "train your own" (live_recipe),
         within its bounds; the same numbers as the page shows for those settings.
     python -m posenc.lab regenerate [--fresh] [--only-seed N]
-        trains every (task, scheme, seed) of the shipped set and writes posenc/lab/results.jsonl and
-        posenc/lab/attention.npz, with a progress bar on stderr. Resumable: cells already in
+        trains every (task, scheme, seed) of the shipped set and writes posenc/lab/data/results.jsonl and
+        posenc/lab/data/attention.npz, with a progress bar on stderr. Resumable: cells already in
         results.jsonl (same train_max_length) are kept unless --fresh. A seed-0 cell whose attention maps
         are missing (at any test length 1…3L) is retrained for them, and its records must come out equal
         to those written (else an error: the maps would belong to another model).
@@ -15,14 +15,14 @@
         trains the shipped RoPE model of that task and seed, stretches it by the method (none, pi, ntk, yarn,
         llama3) to factor × L (2 or 4), fine-tunes it that many steps (0, 50 or 200) at lengths 1…factor·L and
         prints one JSON object per test length 1…4L (keys task, method, factor, finetune_steps,
-        train_max_length, seed, test_length, accuracy, examples), the lines of posenc/lab/extension.jsonl.
+        train_max_length, seed, test_length, accuracy, examples), the lines of posenc/lab/data/extension.jsonl.
     python -m posenc.lab regenerate-extension [--fresh]
         every cell of extension.jsonl, each base model trained once per (task, seed) and reused for every
         method, factor and fine-tune; progress on stderr, resumable (cells written are kept unless --fresh).
         Measured: 1,631 s (27 min) for all 180 cells on this machine's 2 shared cores (one thread; about 22 s a
         base model, 2.5 s a zero-shot test, 4–13 s a fine-tune and its test).
     python -m posenc.lab regenerate-extension-maps [--out DIR]
-        posenc/lab/extension_attention.npz: the attention maps of the seed-0 RoPE models stretched by every method
+        posenc/lab/data/extension_attention.npz: the attention maps of the seed-0 RoPE models stretched by every method
         to 4L and fine-tuned 200 steps (extension.map_cells), both tasks, at every test length 1…4L, rounded as
         attention.npz's; each stretched model's exact match must equal extension.jsonl's first (else an error:
         the maps would belong to another model). Measured: 176 s for the 10 models (2.66 MB) on this machine.

@@ -1,6 +1,6 @@
 """The shipped results of the lab, read with numpy alone (no torch): the page opens on them at once.
 
-``load_records()`` reads posenc/lab/results.jsonl; ``summarize(records)`` gives, per task → scheme →
+``load_records()`` reads posenc/lab/data/results.jsonl; ``summarize(records)`` gives, per task → scheme →
 test length, the mean, min and max exact match over seeds; ``load_attention(task, scheme, length)``
 reads one shipped attention map of a seed-0 model.
 """

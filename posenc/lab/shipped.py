@@ -9,7 +9,8 @@ import numpy as np
 
 from posenc.lab.names import SCHEMES, SEEDS, TASKS
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent / "data"
+"""The lab's shipped data (no module lives there): the results, the attention maps, the extension's records."""
 RESULTS_PATH = HERE / "results.jsonl"
 """One JSON record per line: task, scheme, seed, train_max_length, test_length, accuracy, examples."""
 ATTENTION_PATH = HERE / "attention.npz"

@@ -8,7 +8,7 @@ result (the same question is read again on every rerun of a slide; the files do 
 runs).
 
 ``posenc.lectures`` and ``posenc.lab`` are independent siblings of one layer (pyproject.toml), so
-``lab_exact_match`` reads the lab's shipped results file (``posenc/lab/results.jsonl``, one JSON record per
+``lab_exact_match`` reads the lab's shipped results file (``posenc/lab/data/results.jsonl``, one JSON record per
 line) as data rather than through ``posenc.lab.results``; tests/lectures checks it equals that module's
 ``summarize`` for every task, scheme and length.
 """
@@ -32,7 +32,7 @@ from posenc.schemes.rope.frequencies import rope_inv_freq
 from posenc.schemes.sinusoidal import sinusoidal, wavelengths
 from posenc.schemes.t5 import t5_relative_bucket
 
-LAB_RESULTS = Path(__file__).resolve().parents[1] / "lab" / "results.jsonl"
+LAB_RESULTS = Path(__file__).resolve().parents[1] / "lab" / "data" / "results.jsonl"
 """The lab's shipped results: task, scheme, seed, train_max_length, test_length, accuracy, examples."""
 MAX_SIMILARITY_OFFSET = 1 << 16
 """The largest offset ``similarity`` builds a table for (65,537 rows × d_model)."""
@@ -149,7 +149,7 @@ def lab_exact_match(task: str, scheme: str, length: int) -> Measurement:
     trained = int(mine[0]["train_max_length"])
     value = 100.0 * float(np.mean(scores))
     return Measurement(value, 5.0, "%",
-                       f"The lab's shipped results (posenc/lab/results.jsonl): {scheme} on {task}, trained on lengths "
+                       f"The lab's shipped results (posenc/lab/data/results.jsonl): {scheme} on {task}, trained on lengths "
                        f"1 … {trained}, tested at length {length}: exact match {value:.1f}%, the mean over "
                        f"{len(scores)} seeds; right within 5 points.")
 

@@ -1,7 +1,7 @@
 """The Length generalization page's views: the shipped results, what they say, the attention maps of a
 trained model, and "train your own" through the server's one training queue (posenc.lab.jobs).
 
-The shipped views read posenc/lab/results.jsonl and attention.npz (no torch in this process); a live
+The shipped views read posenc/lab/data/results.jsonl and attention.npz (no torch in this process); a live
 training runs in a child process, one at a time per server (the queue tells the others their place).
 """
 

@@ -1,4 +1,4 @@
-"""The shipped results of the lab (posenc/lab/results.jsonl, attention.npz): complete, small, read without torch,
+"""The shipped results of the lab (posenc/lab/data/results.jsonl, attention.npz): complete, small, read without torch,
 and meeting the in-distribution bar of issue 16 (mean exact match ≥ 0.95 at the training lengths)."""
 
 import json
