@@ -1,14 +1,17 @@
 """A scheme from outside the package (issue 36): a toy scheme defined here registers its records the way a user's
-code would, and every page renders it through AppTest; each record it leaves out is named when asked for."""
+code would, and every page renders it through AppTest; each record it leaves out is named when asked for; the link fuzzing draws it."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 import streamlit as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hypothesis_st
 
 import posenc
 from apptest_helpers import PAGES, run
+from fuzz_links import HOSTILE, SHARED_KEYS, UNIVERSE, describe, run_link
 from posenc.export import source as export
 from posenc.precision.tables import precision_of
 from posenc.schemes.offsets import all_offsets
@@ -111,3 +114,18 @@ def test_each_missing_record_is_named(toy, monkeypatch):
     monkeypatch.setitem(export.EXPORTS, "toy_rotary", export.Export(TEMPLATE))
     with pytest.raises(ValueError, match="'toy_rotary'.s export entry has no reference"):
         export.reference_output("toy_rotary", 4, 2, 1e4)
+
+
+@settings(max_examples=3, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(data=hypothesis_st.data())
+def test_link_fuzzing_draws_the_toy(toy, data):
+    """A few fuzzed links under the toy (its option valid, out of range or hostile; the shared controls as the link
+    fuzzing draws them), through every page: no exception, no error box, no URL text rendered."""
+    scale = hypothesis_st.one_of(hypothesis_st.floats(-1.0, 3.0).map(str), hypothesis_st.sampled_from(HOSTILE))
+    link = {"scheme": "toy", "toy.scale": data.draw(scale, label="toy.scale")}
+    for key in SHARED_KEYS:
+        if data.draw(hypothesis_st.booleans(), label=f"has {key}"):
+            link[key] = data.draw(UNIVERSE[key], label=key)
+    problems, _ = run_link(link)
+    assert not problems, f"{describe(link)}\n" + "\n".join(problems)
