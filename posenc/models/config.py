@@ -406,7 +406,10 @@ def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], in
         raise ValueError(f"position_embedding_type is {fields.raw['position_embedding_type']!r:.40}; posenc reads "
                          "'absolute' (a learned table) only.")
     size, head_dim, count = fields.context(), fields.head_dim(), fields.layers()
-    learned = Positional("learned", MappingProxyType({"table_size": size}), None, 0, None, head_dim)
+    names = ("hidden_size", "n_embd", "d_model", "dim")
+    width = fields.integer(*names) if any(fields.has(name) for name in names) else head_dim * fields.heads()
+    learned = Positional("learned", MappingProxyType({"table_size": size}), None, 0, None, head_dim,
+                         extra=MappingProxyType({"model_width": width}))  # the table is added to width-wide embeddings
     return ["full_attention"] * count, {"full_attention": learned}, size, head_dim
 
 

@@ -37,7 +37,8 @@ class Positional(NamedTuple):
     sliding window as transformers' ``config.sliding_window`` (see the module docstring), None for none;
     ``head_dim``: the width of a query-key head; ``chunk``: Llama 4's ``attention_chunk_size``, None for
     none; ``extra``: settings outside the registry's options (M-RoPE's sections, Llama 4's temperature
-    tuning, gpt-oss's sinks, DeepSeek's split of a head).
+    tuning, gpt-oss's sinks, DeepSeek's split of a head, a learned table's ``model_width``: the width of the
+    embeddings it is added to).
     """
 
     scheme: str
@@ -143,7 +144,8 @@ _DEEPSEEK_YARN = dict(factor=40.0, beta_fast=32.0, beta_slow=1.0, mscale=1.0, ms
 
 
 def _presets() -> dict[str, Model]:
-    learned = lambda size, head_dim: Positional("learned", _frozen({"table_size": size}), None, 0, None, head_dim)
+    learned = lambda size, head_dim, width: Positional("learned", _frozen({"table_size": size}), None, 0, None, head_dim,
+                                                       extra=_frozen({"model_width": width}))
     gemma_window, gemma_full = _rope(10_000.0, 256, window=1024), _rope(1_000_000.0, 256, rope_type="linear", factor=8.0)
     sinks = {"attention_sinks": True}
     gpt_oss_window = _rope(150_000.0, 64, rope_type="yarn", window=128, extra=sinks, **_GPT_OSS_YARN)
@@ -153,12 +155,12 @@ def _presets() -> dict[str, Model]:
     scout_nope = Positional("nope", _frozen({}), None, 0, None, 128, None, _frozen(
         {"attn_temperature_tuning": True, "floor_scale": 8192, "attn_scale": 0.1}))
     models = [
-        _model("gpt2", "GPT-2 (124M)", _every(12, "full_attention"), {"full_attention": learned(1024, 64)},
+        _model("gpt2", "GPT-2 (124M)", _every(12, "full_attention"), {"full_attention": learned(1024, 64, 768)},
                context_length=1024, softmax_dim=64,
                source=f"{HF.format('openai-community/gpt2')}: n_positions 1024 (the learned table), n_ctx 1024, "
                       "n_layer 12, n_head 12, n_embd 768 (the file's revision without transformers_version), as "
                       f"read in {KQI.format('gpt2')} and in {MLC.format('gpt2')}"),
-        _model("bert-base", "BERT base (uncased)", _every(12, "full_attention"), {"full_attention": learned(512, 64)},
+        _model("bert-base", "BERT base (uncased)", _every(12, "full_attention"), {"full_attention": learned(512, 64, 768)},
                context_length=512, causal=False, softmax_dim=64,
                source=f"{HF.format('google-bert/bert-base-uncased')}: max_position_embeddings 512, "
                       "position_embedding_type absolute, num_hidden_layers 12, num_attention_heads 12, hidden_size 768 "

@@ -1,5 +1,6 @@
 """The model picker: ``?model=<key>`` sets the shared sidebar to a released model's positional settings
-(posenc.models): its scheme and the scheme's options, the base n, the head dimension as d_model, and its
+(posenc.models): its scheme and the scheme's options, the base n, as d_model the width of a query-key head (a
+rotary or bias scheme) or of the embeddings a learned table is added to (GPT-2's 768), and its
 context as the length (capped at the sidebar's 4,096), with a line "as in <model>" that cites the source.
 
 Which layers: a model whose layers differ (Gemma 3's local and global layers, Llama 4's NoPE layers) is
@@ -44,7 +45,7 @@ def preset(model: str | models.Model) -> tuple[dict[str, int | float | str], dic
     model = models.get(model)
     positional = model.positional(shown_layer(model))
     entry = posenc.SCHEMES[positional.scheme]
-    width = min(max(int(positional.head_dim or SHARED["d_model"].default), 2), int(SHARED["d_model"].maximum))
+    width = min(max(int(_width(positional)), 2), int(SHARED["d_model"].maximum))
     values: dict[str, int | float | str] = {"scheme": positional.scheme, "d_model": width,
                                             "length": min(int(model.context_length), MAX_LENGTH)}
     if positional.base:
@@ -66,6 +67,12 @@ def preset(model: str | models.Model) -> tuple[dict[str, int | float | str], dic
         else:
             values[f"{positional.scheme}.{name}"] = _typed(option, value)
     return values, left_out
+
+
+def _width(positional: models.Positional) -> int:
+    """The sidebar's d_model under a model: an absolute table is drawn at the width of the embeddings it is added
+    to (GPT-2's 768), a rotary or bias view at the width of a query-key head (Llama's 128)."""
+    return positional.extra.get("model_width") or positional.head_dim or SHARED["d_model"].default
 
 
 def _typed(option: Option, value) -> int | float | str:
@@ -159,7 +166,11 @@ def describe(picked, held: dict[str, object], applied: bool = True, unfit: str |
         source = f"As in **{model.label}** ([source]({url}))"
     label = your_config.label(model)
     others = sorted(set(model.layer_types) - {layer})
-    lines = [f"{source}: its {model.layer_types.count(layer)} {layer} layers, d_model = its head dimension."]
+    positional = model.positional(layer)
+    width = (f"d_model = the width of its embeddings, {positional.extra['model_width']:,}, to which the table is added "
+             f"(a head is {positional.head_dim} wide)" if positional.extra.get("model_width")
+             else f"d_model = the width of a query-key head, {positional.head_dim}")
+    lines = [f"{source}: its {model.layer_types.count(layer)} {layer} layers, {width}."]
     if others:
         lines.append("Its other layers: " + ", ".join(
             f"{model.layer_types.count(kind)} {kind} ({model.positional(kind).scheme})" for kind in others) + ".")

@@ -2,6 +2,8 @@
 every preset, a link's own settings win over the model's and are said to differ, and a change of model in
 the session sets all of its settings."""
 
+from pathlib import Path
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -197,3 +199,17 @@ def test_every_control_a_model_sets_survives_posenc_s_default_and_hostile_text(n
     at = open_page(hostile, "pages/details.py", timeout=90)
     assert not check_page(at, hostile, "details")
     assert len(at.warning) >= 1
+
+
+@pytest.mark.parametrize(("model", "width"), [("gpt2", 768), ("bert-base", 768), ("llama-3.1-8b", 128),
+                                              ("t5-base", 64), ("bloom-560m", 64)])
+def test_an_absolute_table_is_drawn_at_the_model_s_width_a_head_s_view_at_the_head_s(model, width):
+    """Issue 36: GPT-2's learned table is added to 768-wide embeddings (n_embd), so it is drawn 768 wide; a rotary
+    or bias scheme acts on a query-key head (Llama's 128). The same from the model's config.json, and said."""
+    from posenc.models import from_config
+    from posenc.ui.model_picker import preset
+
+    assert preset(model)[0]["d_model"] == width
+    config = Path(__file__).resolve().parents[1] / "models" / "configs" / f"{model}.json"
+    if config.exists():
+        assert preset(from_config(config))[0]["d_model"] == width
