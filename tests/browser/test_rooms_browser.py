@@ -9,6 +9,7 @@ import shutil
 import pytest
 
 from live_app import require_chromium, running_hall, wait_idle
+from room_pages import assert_no_error, open_room, wait_slide
 
 pytestmark = pytest.mark.browser
 require_chromium()
@@ -30,9 +31,6 @@ def _slide(page) -> str:
     return found.group(1) if found else ""
 
 
-def _wait_slide(page, number: int, timeout: float = 20_000) -> None:
-    page.wait_for_function(f"() => /[?&]slide={number}(&|$)/.test(location.search)", timeout=timeout)
-    wait_idle(page)
 
 
 def _answer(page, choice_text: str) -> None:
@@ -41,9 +39,6 @@ def _answer(page, choice_text: str) -> None:
     page.get_by_text("Your answer:").first.wait_for(timeout=20_000)
 
 
-def _clean(page, where: str) -> None:
-    assert page.locator("[data-testid=stException]").count() == 0, where
-    assert page.locator("[data-testid=stAlertContentError]").count() == 0, where
 
 
 def test_the_hall_follows_the_lecturer_and_answers(hall, browser):
@@ -51,12 +46,7 @@ def test_the_hall_follows_the_lecturer_and_answers(hall, browser):
 
     lecturer_context = browser.new_context(viewport={"width": 1920, "height": 1080})
     lecturer = lecturer_context.new_page()
-    lecturer.goto(f"{hall}/?lecture=sinusoidal&slide=2&notes=true&present=true")
-    wait_idle(lecturer)
-    lecturer.get_by_role("button", name=re.compile("Open a room")).click()
-    lecturer.wait_for_function("() => /[?&]room=[A-Z0-9]{5}/.test(location.search)", timeout=20_000)
-    wait_idle(lecturer)
-    code = re.search(r"room=([A-Z0-9]{5})", lecturer.url).group(1)
+    code = open_room(lecturer, f"{hall}/?lecture=sinusoidal&slide=2&notes=true&present=true")
     key_cookie = next(c for c in lecturer_context.cookies() if c["name"] == "posenc_room")
     assert key_cookie["value"].startswith(code) and key_cookie["sameSite"] == "Strict"
     key = key_cookie["value"].split(".", 1)[1]
@@ -66,9 +56,9 @@ def test_the_hall_follows_the_lecturer_and_answers(hall, browser):
                  browser.new_context(**PHONE).new_page()]
     for page in followers:
         page.goto(f"{hall}/?room={code}")
-        _wait_slide(page, 2)
+        wait_slide(page, 2)
         page.get_by_text("Following room").first.wait_for(timeout=20_000)
-        _clean(page, "a follower on slide 2")
+        assert_no_error(page, "a follower on slide 2")
     lecturer.get_by_text("2 following").first.wait_for(timeout=20_000)
 
     # two answers: 2 on the lecturer's screen (its session is pushed a rerun by each)
@@ -88,18 +78,18 @@ def test_the_hall_follows_the_lecturer_and_answers(hall, browser):
     assert _slide(followers[0]) == "2" and followers[0].locator("a[data-rel=next]").count() == 0
     crafted = followers[1].context.new_page()
     crafted.goto(f"{hall}/sinusoids?lecture=sinusoidal&slide=9&room={code}&notes=true")
-    _wait_slide(crafted, 2)  # the room is still on slide 2: the crafted page follows it
+    wait_slide(crafted, 2)  # the room is still on slide 2: the crafted page follows it
     crafted.close()
 
     # PageDown on the lecturer's screen moves both followers, in place (no page load: a mark set in the tab stays)
     for page in followers:
         page.evaluate("() => { window.posencSameTab = true; }")
     lecturer.keyboard.press("PageDown")
-    _wait_slide(lecturer, 3)
+    wait_slide(lecturer, 3)
     for page in followers:
-        _wait_slide(page, 3)
+        wait_slide(page, 3)
         wait_idle(page)
-        _clean(page, "a follower on slide 3")
+        assert_no_error(page, "a follower on slide 3")
         assert page.evaluate("() => window.posencSameTab === true")
         # slide 3 is sinusoids?curves=Wavelengths&length=512: the address and the controls are the link's
 
@@ -120,12 +110,12 @@ def test_the_hall_follows_the_lecturer_and_answers(hall, browser):
     leaver.get_by_text("Follow the lecturer (slide 3)").wait_for(timeout=20_000)
     assert "room=" not in leaver.url
     lecturer.keyboard.press("PageDown")
-    _wait_slide(lecturer, 4)
-    _wait_slide(followers[1], 4)
+    wait_slide(lecturer, 4)
+    wait_slide(followers[1], 4)
     leaver.get_by_text("Follow the lecturer (slide 4)").wait_for(timeout=20_000)
     assert _slide(leaver) == "3"
     leaver.get_by_text("Follow the lecturer (slide 4)").click()
-    _wait_slide(leaver, 4)
+    wait_slide(leaver, 4)
     assert f"room={code}" in leaver.url
     for page in [lecturer, *followers]:
-        _clean(page, "the end")
+        assert_no_error(page, "the end")

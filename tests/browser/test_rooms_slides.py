@@ -3,21 +3,18 @@ to the new slide by the rerun the room pushes (posenc.ui.room.catch_up), without
 be exactly the slide's link in the address bar and show what a fresh tab of that link shows (every text on the page,
 the charts' included), with no error."""
 
-import re
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
 from live_app import require_chromium, wait_idle
 from posenc import lectures
+from room_pages import assert_no_error, open_room, wait_slide
 
 pytestmark = pytest.mark.browser
 require_chromium()
 
 
-def _wait_slide(page, number: int, timeout: float = 30_000) -> None:
-    page.wait_for_function(f"() => /[?&]slide={number}(&|$)/.test(location.search)", timeout=timeout)
-    wait_idle(page)
 
 
 def _shown(page) -> list[str]:
@@ -33,9 +30,6 @@ def _address(page) -> tuple[str, list[tuple[str, str]]]:
     return parts.path, sorted(parse_qsl(parts.query, keep_blank_values=True))
 
 
-def _clean(page, where: str) -> None:
-    assert page.locator("[data-testid=stException]").count() == 0, where
-    assert page.locator("[data-testid=stAlertContentError]").count() == 0, where
 
 
 @pytest.mark.parametrize("name", ["sinusoidal", "rope-to-128k"])
@@ -43,23 +37,18 @@ def test_a_follower_sees_every_slide_as_a_fresh_tab_of_its_link(app, browser, na
     lecture = lectures.load(name)
     desk = {"viewport": {"width": 1280, "height": 900}}
     lecturer = browser.new_context(**desk).new_page()
-    lecturer.goto(f"{app}/?lecture={name}&slide=1&notes=true")
-    wait_idle(lecturer)
-    lecturer.get_by_role("button", name=re.compile("Open a room")).click()
-    lecturer.wait_for_function("() => /[?&]room=[A-Z0-9]{5}/.test(location.search)", timeout=20_000)
-    wait_idle(lecturer)
-    code = re.search(r"room=([A-Z0-9]{5})", lecturer.url).group(1)
+    code = open_room(lecturer, f"{app}/?lecture={name}&slide=1&notes=true")
     follower = browser.new_context(**desk).new_page()
     follower.goto(f"{app}/?room={code}")
-    _wait_slide(follower, 1)
+    wait_slide(follower, 1, 30_000)
     follower.evaluate("() => { window.posencSameTab = true; }")
     fresh = browser.new_context(**desk).new_page()
     for number in range(2, len(lecture.slides) + 1):
         where = f"{name} slide {number}"
         lecturer.keyboard.press("PageDown")
-        _wait_slide(lecturer, number)
-        _wait_slide(follower, number)
-        _clean(follower, where)
+        wait_slide(lecturer, number, 30_000)
+        wait_slide(follower, number, 30_000)
+        assert_no_error(follower, where)
         assert follower.evaluate("() => window.posencSameTab === true"), f"{where}: the tab was loaded again"
         slide = lecture.slides[number - 1]
         path, query = _address(follower)
@@ -67,6 +56,6 @@ def test_a_follower_sees_every_slide_as_a_fresh_tab_of_its_link(app, browser, na
         link = {*slide.settings, ("lecture", name), ("slide", str(number)), ("room", code)}
         assert set(query) <= link and {("lecture", name), ("slide", str(number)), ("room", code)} <= set(query), where
         fresh.goto(follower.url)
-        _wait_slide(fresh, number)
-        _clean(fresh, where)
+        wait_slide(fresh, number, 30_000)
+        assert_no_error(fresh, where)
         assert _shown(follower) == _shown(fresh), where  # the follower's address reproduces its view
