@@ -1,7 +1,7 @@
 """Page-wide accessibility for every page: what posenc adds to the page Streamlit draws.
 
-WCAG 2.1 AA, checked with axe-core in tests/browser/test_accessibility.py, and a phone of 390×844
-(tests/browser/test_phone.py):
+WCAG 2.1 AA, checked with axe-core on every view at every size (tests/browser/test_every_view.py, which also
+checks that a page fits a phone of 390×844) and in tests/browser/test_accessibility.py and test_phone.py:
 
 - A box that scrolls sideways (a KaTeX display formula wider than the screen, a code block, a wide
   st.table) is reachable from the keyboard: tabindex 0, role "region" and a name (axe's

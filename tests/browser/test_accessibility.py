@@ -1,8 +1,8 @@
-"""WCAG 2.0/2.1 A and AA in a real browser: axe-core on every page at the desk (1920×1080), in presenter
-mode and on a phone (390×844, light and dark), 0 violations; every chart's text alternative and data; the keyboard.
+"""Accessibility in a real browser beyond axe-core's rules (which tests/browser/test_every_view.py runs on every
+view at every size): every chart's text alternative and data, a wide formula scrolled from the keyboard, every
+control reached with the Tab key, the chart tool bar and an animation driven from the keyboard.
 
-axe-core comes with axe-playwright-python (requirements-dev.txt). posenc's part of it is
-posenc/ui/accessibility.py (page-wide) and posenc/ui/presenter.py (charts).
+posenc's part of it is posenc/ui/accessibility.py (page-wide) and posenc/ui/presenter.py (charts).
 """
 
 
@@ -10,75 +10,11 @@ import numpy as np
 import pytest
 
 import posenc
-from app_routes import page_paths
-from live_app import require_chromium, wait_idle
+from live_app import require_chromium
+from view_checks import settle
 
 pytestmark = pytest.mark.browser
 require_chromium()
-
-WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
-           "resultTypes": ["violations"]}
-# How it works draws a different view per scheme; RoPE's formula is wider than a phone (and than its column).
-SCHEMES_OF_HOW_IT_WORKS = ("rope", "t5", "alibi", "kerple", "transformer_xl")
-# (viewport, query, theme): the issue's three sizes, and the phone again in the dark theme (its colours).
-SIZES = {"desk": ({"width": 1920, "height": 1080}, "", "light"),
-         "presenter": ({"width": 1920, "height": 1080}, "present=true", "light"),
-         "phone": ({"width": 390, "height": 844}, "", "light"),
-         "phone-dark": ({"width": 390, "height": 844}, "", "dark")}
-# Streamlit's own elements that posenc cannot change and axe-core flags: none at streamlit 1.67.0.
-# An entry is (axe rule, CSS selector of the element), with a comment naming both and why.
-STREAMLIT_EXCLUSIONS: list[tuple[str, str]] = []
-
-
-def links() -> list[str]:
-    """Every page, How it works under several schemes, a lecture's slide (its bar above the view), and the views
-    of a released model's real context (the Comparison page and How it works under ?model=)."""
-    return (page_paths() + [f"details?scheme={scheme}" for scheme in SCHEMES_OF_HOW_IT_WORKS]
-            + ["?lecture=sinusoidal&slide=1", "compare?model=llama-3.1-8b", "details?model=llama-3.1-8b"])
-
-
-def with_query(path: str, query: str) -> str:
-    return f"{path}{'&' if '?' in path else '?'}{query}" if query else path
-
-
-def settle(page) -> None:
-    """The run finished, every chart drawn, and the page's script has marked the boxes that scroll."""
-    wait_idle(page)
-    page.wait_for_timeout(300)  # charts and formulas drawn after the run: a frame or two
-    page.evaluate("() => document.fonts.ready.then(() => new Promise(requestAnimationFrame))")  # KaTeX's fonts
-    wait_idle(page)
-
-
-def violations(page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page, options=WCAG_AA).response["violations"]
-    found = []
-    for violation in results:
-        for node in violation["nodes"]:
-            target = " ".join(map(str, node["target"]))
-            if not any(violation["id"] == rule and
-                       page.evaluate("([s, t]) => !!document.querySelector(t)?.matches(s)", [selector, target])
-                       for rule, selector in STREAMLIT_EXCLUSIONS):
-                found.append(f"{violation['id']} ({violation['impact']}): {target} {node['html'][:120]}")
-    return found
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_axe_finds_no_wcag_aa_violation_on_any_page(app, browser, size):
-    viewport, query, theme = SIZES[size]
-    context = browser.new_context(viewport=viewport, color_scheme=theme)
-    page = context.new_page()
-    found = {}
-    for path in links():
-        page.goto(f"{app}/{with_query(path, query)}")
-        settle(page)
-        assert page.locator("[data-testid=stException]").count() == 0, path
-        if problems := violations(page):
-            found[path or "/"] = problems
-    context.close()
-    assert found == {}
-
 
 @pytest.fixture
 def desk(browser):

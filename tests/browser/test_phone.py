@@ -1,74 +1,21 @@
-"""A phone of 390×844 CSS pixels, touch only: every page fits the screen, a formula wider than the
-screen scrolls in its own box that says so, the chart tool bar stays off the chart's title, and every
-kind of control posenc draws answers a finger (posenc/ui/accessibility.py)."""
+"""A phone of 390×844 CSS pixels, touch only: every kind of control posenc draws answers a finger
+(posenc/ui/accessibility.py). That every page fits the phone's screen is checked with the other checks of every
+view, in tests/browser/test_every_view.py."""
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from test_accessibility import links, settle
 
 from live_app import require_chromium, wait_idle
+from view_checks import PHONE, settle
 
 pytestmark = pytest.mark.browser
 require_chromium()
-
-PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
-
-# Elements whose right edge passes the screen's and that no box of theirs clips or scrolls (an SVG
-# clips what it draws; a box with overflow-x other than visible clips or scrolls what it holds).
-OVERFLOWING = """() => {
-    const clipped = (e) => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
-        if (a instanceof SVGSVGElement || getComputedStyle(a).overflowX !== 'visible')
-            return a.getBoundingClientRect().right <= innerWidth + 0.5; }
-        return false; };
-    return [...document.querySelectorAll('[data-testid=stApp] *')]
-        .filter(e => { const r = e.getBoundingClientRect();
-                       return r.width > 0 && (r.right > innerWidth + 0.5 || r.left < -0.5) && !clipped(e); })
-        .slice(0, 5).map(e => e.outerHTML.slice(0, 160));
-}"""
-
-# Boxes that scroll sideways: each must be a named, focusable region with a visible cue.
-SCROLL_BOXES = """() => [...document.querySelectorAll('[data-testid=stMain] *')]
-    .filter(e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX) && e.scrollWidth > e.clientWidth
-                 && !e.closest('[data-testid=stDataFrame]'))  // the data grid scrolls with its own keys
-    .map(e => ({role: e.getAttribute('role'), name: e.getAttribute('aria-label'), tab: e.tabIndex,
-                cue: getComputedStyle(e).boxShadow !== 'none', html: e.outerHTML.slice(0, 80)}))"""
-
-# Every chart's tool bar (shown on a touch screen) against its title: their rectangles may not meet.
-TOOLBAR_ON_TITLE = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].flatMap(chart => {
-    const bar = chart.querySelector('.modebar'), title = chart.querySelector('.gtitle');
-    if (!bar || !title) return [];
-    const b = bar.getBoundingClientRect(), t = title.getBoundingClientRect();
-    const opacity = getComputedStyle(bar).opacity;
-    const meet = b.left < t.right && t.left < b.right && b.top < t.bottom && t.top < b.bottom;
-    return meet || opacity !== '1' ? [{title: title.textContent, opacity, meet}] : [];
-})"""
-
 
 @pytest.fixture(scope="module")
 def phone(browser):
     context = browser.new_context(**PHONE, accept_downloads=True)
     yield context.new_page()
     context.close()
-
-
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_every_page_fits_a_phone(app, browser, theme):
-    context = browser.new_context(**PHONE, color_scheme=theme)
-    page = context.new_page()
-    problems = {}
-    for path in links():
-        page.goto(f"{app}/{path}")
-        settle(page)
-        found = {"page wider than the screen": page.evaluate("document.documentElement.scrollWidth") > 390,
-                 "sticks out": page.evaluate(OVERFLOWING),
-                 "scroll box not a named focusable region": [
-                     box for box in page.evaluate(SCROLL_BOXES)
-                     if not (box["role"] == "region" and box["name"] and box["tab"] == 0 and box["cue"])],
-                 "tool bar on a title": page.evaluate(TOOLBAR_ON_TITLE)}
-        if any(found.values()):
-            problems[path or "/"] = {key: value for key, value in found.items() if value}
-    context.close()
-    assert problems == {}
 
 
 def tap_and_wait(page, locator) -> None:

@@ -24,6 +24,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from app_routes import page_paths
 from browser_controls import assert_clean, assert_link_reproduces, controls, settle
+from live_app import wait_idle
 
 SIDEBAR = "[data-testid=stSidebar]"
 OPTION = "[role=listbox] [role=option]"
@@ -255,15 +256,36 @@ class Walk:
             entry.press("ArrowDown")  # a click opens the list only sometimes; the arrow key always does
         self.page.wait_for_selector(OPTION)
 
+    def _options(self) -> list[tuple[str, bool]]:
+        """The open list's options, (text, selected), read in one step: a late rerun can close the list between
+        two reads of it, as one failed CI run found (seed 38:1)."""
+        return [tuple(o) for o in self.page.evaluate(
+            "(s) => [...document.querySelectorAll(s)].map(o => [o.innerText.trim(), o.getAttribute('aria-selected') === 'true'])",
+            OPTION)]
+
+    def _click_option(self, name: str, reopen) -> None:
+        """Click the option reading ``name``; if a late rerun closed the list, ``reopen()`` it and try again."""
+        for _ in range(3):
+            names = [text for text, _ in self._options()]
+            if name in names:
+                try:
+                    self.page.locator(OPTION).nth(names.index(name)).click(timeout=5_000)
+                    return
+                except PlaywrightTimeout:
+                    pass
+            self.page.keyboard.press("Escape")
+            wait_idle(self.page)
+            reopen()
+        raise AssertionError(f"{self.actions[-1]}: the option {name!r} could not be clicked in 3 openings of its list")
+
     def selectbox(self, item, element) -> None:
         entry = element.locator("input")
         self._open_list(entry)
-        choices = self.page.locator(OPTION)
-        other = [i for i in range(choices.count()) if choices.nth(i).get_attribute("aria-selected") != "true"]
-        choice = choices.nth(self.rng.choice(other or [0]))  # another option than the one shown
-        name = choice.inner_text().strip()
+        options = self._options()
+        other = [text for text, selected in options if not selected]
+        name = self.rng.choice(other or [options[0][0]])  # another option than the one shown
         self.record(f"selectbox {item['label']!r} ({item['side']}) := {name!r}")
-        choice.click()
+        self._click_option(name, lambda: self._open_list(entry))
         self.settle()
 
     def model(self, item, element) -> None:
@@ -272,7 +294,7 @@ class Walk:
         entry = element.locator("input")
         self._open_list(entry)
         entry.fill(name)
-        self.page.locator(OPTION).filter(has_text=name).get_by_text(name, exact=True).first.click()
+        self._click_option(name, lambda: (self._open_list(entry), entry.fill(name)))
         self.settle()
 
     def checkbox(self, item, element) -> None:
@@ -315,11 +337,10 @@ class Walk:
                 self.page.keyboard.press("Escape")
                 self.settle(starts_run=False)
                 return
-            choices = self.page.locator(OPTION)
-            choice = choices.nth(self.rng.randrange(choices.count()))
-            name = choice.inner_text().strip()
+            name = self.rng.choice([text for text, _ in self._options()])
             self.record(f"multiselect {item['label']!r}: add {name!r} (to {tags})")
-            choice.click()
+            field = element.locator("input")
+            self._click_option(name, lambda: (field.click(), self.page.wait_for_selector(OPTION, timeout=3_000)))
             self.page.keyboard.press("Escape")
         self.settle()
 

@@ -1,0 +1,255 @@
+"""What every view is checked for at a screen size, in one visit (tests/browser/test_every_view.py): axe-core's
+WCAG 2.0/2.1 A and AA rules, the legibility of its charts (issue 37) and, on a phone, whether it fits the screen.
+
+axe-core comes with axe-playwright-python (requirements-dev.txt); posenc's part of accessibility is
+posenc/ui/accessibility.py (page-wide) and posenc/ui/presenter.py (charts); charts are laid out by
+posenc/figures/legible.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import posenc
+from app_routes import page_paths
+from live_app import wait_idle
+
+PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
+DESK = dict(viewport={"width": 1920, "height": 1080})
+# size: (browser context options, the query every link gets). A phone is a touch screen at twice the pixels,
+# light and dark (the dark theme changes colours only, which axe-core checks).
+SIZES = {"desk": (DESK, ""),
+         "presenter": (DESK, "present=true"),
+         "phone": (PHONE | {"color_scheme": "light"}, ""),
+         "phone-dark": (PHONE | {"color_scheme": "dark"}, "")}
+# How it works under these schemes is run through axe-core (each draws a different view; RoPE's formula is wider
+# than a phone and its column); every scheme's is measured for legibility.
+SCHEMES_THROUGH_AXE = ("rope", "t5", "alibi", "kerple", "transformer_xl")
+SLACK = 2  # px: a box may pass the chart's edge, or meet another box, by this much (anti-aliasing, rounding)
+
+
+def links() -> list[str]:
+    """Every page, every scheme's How it works, a lecture's slide (its bar above the view) and a released model's
+    views (the Comparison page and How it works under ?model=)."""
+    return (page_paths() + [f"details?scheme={key}" for key in posenc.SCHEMES]
+            + ["?lecture=sinusoidal&slide=1", "compare?model=llama-3.1-8b", "details?model=llama-3.1-8b"])
+
+
+def through_axe(path: str) -> bool:
+    scheme = re.fullmatch(r"details\?scheme=(\w+)", path)
+    return scheme is None or scheme.group(1) in SCHEMES_THROUGH_AXE
+
+
+def with_query(path: str, query: str) -> str:
+    return f"{path}{'&' if '?' in path else '?'}{query}" if query else path
+
+
+# The page's charts, counted every 100 ms until the count and every chart's size hold still for 400 ms: a run
+# shows "not running" before its first element arrives, and plotly resizes a chart to its column after drawing.
+STILL = """() => new Promise(done => {
+    let last = '', still = 0;
+    const look = () => {
+        const now = [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]
+            .map(p => p.data ? p.getBoundingClientRect().width + 'x' + p.getBoundingClientRect().height : 'x').join();
+        still = now === last ? still + 1 : 0;
+        last = now;
+        if (still >= 4) done(); else setTimeout(look, 100);
+    };
+    document.fonts.ready.then(look);
+})"""
+
+
+def settle(page) -> None:
+    """The run finished, every chart drawn, the fonts in (KaTeX's widen a formula, and the page's script then
+    marks the boxes that scroll) and plotly's resize to its column done."""
+    wait_idle(page)
+    page.evaluate(STILL)
+    page.evaluate("() => new Promise(requestAnimationFrame)")
+    wait_idle(page)
+
+
+# -- axe-core ------------------------------------------------------------------------------------------------------
+
+WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+           "resultTypes": ["violations"]}
+# Streamlit's own elements that posenc cannot change and axe-core flags: none at streamlit 1.67.0.
+# An entry is (axe rule, CSS selector of the element), with a comment naming both and why.
+STREAMLIT_EXCLUSIONS: list[tuple[str, str]] = []
+
+
+def violations(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options=WCAG_AA).response["violations"]
+    found = []
+    for violation in results:
+        for node in violation["nodes"]:
+            target = " ".join(map(str, node["target"]))
+            if not any(violation["id"] == rule and
+                       page.evaluate("([s, t]) => !!document.querySelector(t)?.matches(s)", [selector, target])
+                       for rule, selector in STREAMLIT_EXCLUSIONS):
+                found.append(f"{violation['id']} ({violation['impact']}): {target} {node['html'][:120]}")
+    return found
+
+
+# -- legibility of the charts ------------------------------------------------------------------------------------
+
+# Every chart's labelled texts and the boxes they must avoid, in CSS pixels; its texts for the number check.
+MEASURE = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].flatMap((chart, index) => {
+    const plot = chart.querySelector('.js-plotly-plot'), box = plot && plot.querySelector('.svg-container');
+    if (!box) return [];
+    const rect = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    const area = rect(box);
+    if (area[2] - area[0] < 1) return [];  // not shown (a closed expander, another tab)
+    const texts = [], seen = new Set();
+    const add = (kind, e) => {
+        if (seen.has(e)) return;
+        seen.add(e);
+        const parts = [...e.querySelectorAll('tspan.line')], r = rect(e);
+        const text = (parts.length ? parts.map(p => p.textContent).join(' ') : e.textContent).trim();
+        if (text && r[2] - r[0] > 0 && getComputedStyle(e).visibility !== 'hidden') texts.push({kind, text, box: r});
+    };
+    plot.querySelectorAll('.gtitle').forEach(e => add('title', e));
+    plot.querySelectorAll('.annotation-text').forEach(e => add('annotation', e));
+    plot.querySelectorAll('.cbtitle text').forEach(e => add('colorbar title', e));
+    plot.querySelectorAll('.infolayer g[class$="title"] > text').forEach(e => add(e.getAttribute('class') || 'axis title', e));
+    // Each subplot's plot area, and the boxes around its axes' tick labels (x ticks and y ticks apart).
+    const union = (boxes) => boxes.length ? [Math.min(...boxes.map(b => b[0])), Math.min(...boxes.map(b => b[1])),
+                                             Math.max(...boxes.map(b => b[2])), Math.max(...boxes.map(b => b[3]))] : null;
+    const plots = [...plot.querySelectorAll('.draglayer > g')].flatMap(g => {
+        const drag = g.querySelector('rect.nsewdrag');
+        return drag ? [{id: g.getAttribute('class'), box: rect(drag)}] : [];
+    });
+    const ticks = [...plot.querySelectorAll('.cartesianlayer > g.subplot')].flatMap(g => {
+        const id = g.getAttribute('class').replace('subplot ', '');
+        return ['x', 'y'].flatMap(axis => {
+            const labels = [...g.querySelectorAll(`g[class^="${axis}"][class$="tick"] > text`)]
+                .filter(t => t.textContent.trim()).map(rect).filter(b => b[2] > b[0]);
+            return labels.length ? [{id, axis, box: union(labels)}] : [];
+        });
+    });
+    const legends = [...plot.querySelectorAll('.legend > rect.bg')].map(rect);
+    const bar = plot.querySelector('.modebar');
+    const all = [...plot.querySelectorAll('text')].map(e => e.textContent);
+    return [{index, area, texts, plots, ticks, legends, modebar: bar ? rect(bar) : null, all, width: innerWidth}];
+})"""
+
+# 0.0000000000000031 for 3.1e−15, or 13 digits and more after the point (the relative property's animation prints
+# its score to 12 significant digits on purpose: it stays the same to all of them).
+LONG_DECIMAL = re.compile(r"\b0\.0{4,}\d|\d\.\d{13,}")
+RAW_TEX = re.compile(r"\\[A-Za-z]+|[_^]\{")
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > SLACK and min(a[3], b[3]) - max(a[1], b[1]) > SLACK
+
+
+def inside(inner: list[float], outer: list[float]) -> bool:
+    return (inner[0] >= outer[0] - SLACK and inner[1] >= outer[1] - SLACK
+            and inner[2] <= outer[2] + SLACK and inner[3] <= outer[3] + SLACK)
+
+
+def short(text: str) -> str:
+    return repr(text if len(text) <= 50 else text[:49] + "…")
+
+
+def problems_of(chart: dict) -> list[str]:
+    """What is illegible in one measured chart, one sentence per problem."""
+    area, texts, found = chart["area"], chart["texts"], []
+    if area[2] > chart["width"] + SLACK:
+        found.append(f"the chart passes the screen's right edge ({area[2]:.0f} > {chart['width']} px)")
+    for n, text in enumerate(texts):
+        label = f"{text['kind']} {short(text['text'])}"
+        if not inside(text["box"], area):
+            sides = [side for side, cut in zip(("left", "top", "right", "bottom"),
+                                               (area[0] - text["box"][0], area[1] - text["box"][1],
+                                                text["box"][2] - area[2], text["box"][3] - area[3])) if cut > SLACK]
+            found.append(f"{label} is cut at the chart's {'/'.join(sides)} edge")
+        for other in texts[n + 1:]:
+            if overlap(text["box"], other["box"]):
+                found.append(f"{label} overlaps {other['kind']} {short(other['text'])}")
+        if any(overlap(text["box"], legend) for legend in chart["legends"]):
+            found.append(f"{label} is under the legend")
+        if chart["modebar"] and overlap(text["box"], chart["modebar"]):
+            found.append(f"{label} is under the tool bar")
+    found += neighbours(chart)
+    for text in chart["all"]:
+        for pattern, what in ((LONG_DECIMAL, "a long decimal string"), (RAW_TEX, "raw TeX")):
+            if match := pattern.search(text):
+                found.append(f"{what} {match.group()!r} in {short(text)}")
+    return found
+
+
+def axes_of(subplot: str) -> set[str]:
+    """'x2y2' -> {'x2', 'y2'}."""
+    return set(re.findall(r"[xy]\d*", subplot))
+
+
+def neighbours(chart: dict) -> list[str]:
+    """An axis's title or tick labels that lie over the plot area of another subplot (small multiples too close)."""
+    found = []
+    titles = [(text["kind"].removesuffix("title"), text) for text in chart["texts"]
+              if re.fullmatch(r"[xy]\d*title", text["kind"])]
+    for plot in chart["plots"]:
+        for axis, text in titles:
+            if axis not in axes_of(plot["id"]) and overlap(text["box"], plot["box"]):
+                found.append(f"{text['kind']} {short(text['text'])} lies over the plot of {plot['id']}")
+        for ticks in chart["ticks"]:
+            if ticks["id"] != plot["id"] and overlap(ticks["box"], plot["box"]):
+                found.append(f"the {ticks['axis']} tick labels of {ticks['id']} lie over the plot of {plot['id']}")
+    return found
+
+
+def chart_name(chart: dict) -> str:
+    titles = [text["text"] for text in chart["texts"] if text["kind"] == "title"]
+    return f"chart {chart['index']} {short(titles[0])}" if titles else f"chart {chart['index']}"
+
+
+def legibility(page) -> list[str]:
+    """What is illegible in the page's charts, one sentence per problem, each naming its chart."""
+    return [f"{chart_name(chart)}: {problem}" for chart in page.evaluate(MEASURE) for problem in problems_of(chart)]
+
+
+# -- a phone's screen ----------------------------------------------------------------------------------------------
+
+# Elements whose right edge passes the screen's and that no box of theirs clips or scrolls (an SVG
+# clips what it draws; a box with overflow-x other than visible clips or scrolls what it holds).
+OVERFLOWING = """() => {
+    const clipped = (e) => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+        if (a instanceof SVGSVGElement || getComputedStyle(a).overflowX !== 'visible')
+            return a.getBoundingClientRect().right <= innerWidth + 0.5; }
+        return false; };
+    return [...document.querySelectorAll('[data-testid=stApp] *')]
+        .filter(e => { const r = e.getBoundingClientRect();
+                       return r.width > 0 && (r.right > innerWidth + 0.5 || r.left < -0.5) && !clipped(e); })
+        .slice(0, 5).map(e => e.outerHTML.slice(0, 160));
+}"""
+
+# Boxes that scroll sideways: each must be a named, focusable region with a visible cue.
+SCROLL_BOXES = """() => [...document.querySelectorAll('[data-testid=stMain] *')]
+    .filter(e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX) && e.scrollWidth > e.clientWidth
+                 && !e.closest('[data-testid=stDataFrame]'))  // the data grid scrolls with its own keys
+    .map(e => ({role: e.getAttribute('role'), name: e.getAttribute('aria-label'), tab: e.tabIndex,
+                cue: getComputedStyle(e).boxShadow !== 'none', html: e.outerHTML.slice(0, 80)}))"""
+
+# Every chart's tool bar (shown on a touch screen) against its title: their rectangles may not meet.
+TOOLBAR_ON_TITLE = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].flatMap(chart => {
+    const bar = chart.querySelector('.modebar'), title = chart.querySelector('.gtitle');
+    if (!bar || !title) return [];
+    const b = bar.getBoundingClientRect(), t = title.getBoundingClientRect();
+    const opacity = getComputedStyle(bar).opacity;
+    const meet = b.left < t.right && t.left < b.right && b.top < t.bottom && t.top < b.bottom;
+    return meet || opacity !== '1' ? [{title: title.textContent, opacity, meet}] : [];
+})"""
+
+
+def fit(page) -> list[str]:
+    """What does not fit a phone's screen: the page wider than it, elements sticking out, a box that scrolls
+    sideways without being a named focusable region with a cue, a chart's tool bar on its title."""
+    found = {"page wider than the screen": page.evaluate("document.documentElement.scrollWidth") > 390,
+             "sticks out": page.evaluate(OVERFLOWING),
+             "scroll box not a named focusable region": [
+                 box for box in page.evaluate(SCROLL_BOXES)
+                 if not (box["role"] == "region" and box["name"] and box["tab"] == 0 and box["cue"])],
+             "tool bar on a title": page.evaluate(TOOLBAR_ON_TITLE)}
+    return [f"{key}: {value}" for key, value in found.items() if value]
