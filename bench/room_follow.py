@@ -7,8 +7,9 @@ load (its key in its cookie), which moves the room; each follower's server pushe
 session to the new slide in place (posenc.ui.room.catch_up: no page load, the same websocket). Measured per
 follower: the push (move -> its first message) and the new slide shown (move -> the run of the new slide's
 address finished). Then 60 s of idle followers: the CPU the replicas (and Redis) use.
-Then answers: each follower's answer goes through posenc.rooms (the call the follower's Answer button makes),
-all at once, and the counts must equal the answers given (the lecturer's chart reads the same counts).
+Then answers: each follower submits the slide's answer form over its websocket, as its Answer button does (the
+radio's choice and the button's trigger, ids read from the form's elements in its run), all at once; the counts must
+equal the answers given (the lecturer's chart reads the same counts).
 
     python bench/room_follow.py --followers 300                 # the hall: 2 replicas, HAProxy, Redis
     python bench/room_follow.py --followers 300 --one-server    # one `streamlit run app.py`, its SQLite file
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -52,6 +54,10 @@ class Follower:
     errors: list[str] = field(default_factory=list)
     reconnected: int = 0  # its replica died and it came back through the hall
     back: float | None = None  # when its run after the reconnection finished
+    form: dict = field(default_factory=dict)  # the answer form's widget ids, read from its first run's elements
+    address: tuple[str, str] = ("", "")  # (page, query) it runs at
+    sent: bool = False  # its answer sent (the form submitted over its websocket)
+    answered: float | None = None  # seconds from the answers' start to the end of the run its answer started
 
 
 def _split(link: str) -> tuple[str, str]:
@@ -90,7 +96,9 @@ async def follower(port: int, page: str, query: str, moved: dict, result: Follow
                 async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout,
                                               max_size=MAX_MESSAGE_BYTES, additional_headers=headers, proxy=None,
                                               ping_interval=None) as ws:
-                    await _run(ws, query, page, timeout)
+                    seen = await _run(ws, query, page, timeout)
+                    result.form = result.form or answer_form(seen)
+                    result.address = (page, query)
                     result.joined = result.joined or time.perf_counter()
                     result.back = time.perf_counter() if result.reconnected else None
                     if await _follow(ws, moved, result, timeout, slide):
@@ -105,15 +113,65 @@ async def follower(port: int, page: str, query: str, moved: dict, result: Follow
         result.errors.append(f"{type(error).__name__}: {error}"[:120])
 
 
+def answer_form(messages: list[bytes]) -> dict:
+    """The ids of the answer form's widgets in a run's messages: {"choice" or "number": id, "submit": id}, and the
+    radio's option texts ("choices")."""
+    form = {}
+    for raw in messages:
+        msg = ForwardMsg()
+        msg.ParseFromString(raw)
+        if msg.WhichOneof("type") != "delta" or msg.delta.WhichOneof("type") != "new_element":
+            continue
+        element = msg.delta.new_element
+        kind = element.WhichOneof("type")
+        if kind == "radio" and element.radio.label == "Your answer":
+            form["choice"], form["choices"] = element.radio.id, list(element.radio.options)
+        elif kind == "text_input" and element.text_input.label.startswith("Your answer"):
+            form["number"] = element.text_input.id
+        elif kind == "button" and element.button.is_form_submitter and element.button.label == "Answer":
+            form["submit"] = element.button.id
+    return form
+
+
+def answer_message(result: Follower, correct: str) -> bytes:
+    """What the browser sends when the follower picks (or types) ``correct`` and presses Answer: a rerun of its
+    address with the form's widget states, the submit button's trigger among them."""
+    page, query = result.address
+    msg = BackMsg()
+    msg.rerun_script.query_string = query
+    msg.rerun_script.page_name = page
+    states = msg.rerun_script.widget_states.widgets
+    if "choice" in result.form:  # a radio's value is the text of its option, as the browser sends it
+        state = states.add()
+        state.id, state.string_value = result.form["choice"], result.form["choices"][int(correct)]
+    else:
+        state = states.add()
+        state.id, state.string_value = result.form["number"], correct
+    state = states.add()
+    state.id, state.trigger_value = result.form["submit"], True
+    return msg.SerializeToString()
+
+
 async def _follow(ws, moved: dict, result: Follower, timeout: float, slide: int) -> bool:
-    """Idle until the push; then the switch to the new slide, on this websocket. True once it is shown."""
+    """Idle until the answers (its form submitted, as the Answer button does) and the push; then the switch to the
+    new slide, on this websocket. True once it is shown."""
     at_new_slide = False
     while True:
-        try:
-            raw = await asyncio.wait_for(ws.recv(), 1.0)
+        try:  # polled often only around the answers, when a follower sends its answer
+            raw = await asyncio.wait_for(ws.recv(), 0.05 if "answers soon" in moved and not result.sent else 1.0)
         except TimeoutError:  # idle; after the move, at most ``timeout`` seconds
             if "t" in moved and time.perf_counter() - moved["t"] > timeout:
                 raise
+            if "answers" in moved and not result.sent and "submit" in result.form and len(result.form) > 1:
+                result.sent = True
+                await ws.send(answer_message(result, moved["correct"]))
+            continue
+        if result.sent and result.answered is None and "t" not in moved:
+            msg = ForwardMsg()
+            msg.ParseFromString(raw)
+            if msg.WhichOneof("type") == "script_finished" and \
+                    msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                result.answered = time.perf_counter() - moved["answers"]
             continue
         if "t" not in moved:
             continue
@@ -130,19 +188,25 @@ async def _follow(ws, moved: dict, result: Follower, timeout: float, slide: int)
             return True
 
 
-async def lecturer_moves(port: int, code: str, key: str, number: int, timeout: float) -> None:
+async def lecturer_moves(port: int, code: str, key: str, number: int, timeout: float, steps: dict) -> None:
     """The lecturer's next slide: its page load (the key in its cookie, as the lecturer's browser sends it) runs on
-    a replica, which moves the room; the other replicas hear it through Redis, the same server in-process."""
+    a replica, which moves the room; the other replicas hear it through Redis, the same server in-process.
+    ``steps``: seconds from the start to the page's HTML, the websocket open and the run finished."""
     slide = lectures.load(LECTURE).slides[number - 1]
     query = urllib.parse.urlencode([*slide.settings, ("lecture", LECTURE), ("slide", str(number)), ("notes", "true"),
                                     ("room", code)])
     cookie = f"posenc_room={code}.{key}"
+    t0 = time.perf_counter()
     server = await http_get_cookie(HOST, port, f"/{slide.page}?{query}", cookie, timeout)  # HAProxy's, if any
+    steps["page"] = time.perf_counter() - t0
     cookie = cookie if server in ("", cookie) else f"{cookie}; {server}"
     async with websockets.connect(f"ws://{HOST}:{port}/_stcore/stream", subprotocols=["streamlit"],
                                   open_timeout=timeout, max_size=MAX_MESSAGE_BYTES,
                                   additional_headers={"Cookie": cookie}, proxy=None, ping_interval=None) as ws:
-        await _run(ws, query, slide.page, timeout)
+        steps["websocket"] = time.perf_counter() - t0
+        seen = await _run(ws, query, slide.page, timeout)
+        steps["run"] = time.perf_counter() - t0
+        steps["messages"] = len(seen)
 
 
 def _pids(hall: Hall | None, server: subprocess.Popen | None) -> list[int]:
@@ -183,14 +247,19 @@ async def measure(port: int, rooms, pids: list[int], args) -> dict:
     cpu0, t0 = _cpu(pids), time.perf_counter()
     await asyncio.sleep(args.idle)
     idle_cores = (_cpu(pids) - cpu0) / (time.perf_counter() - t0)
-    # answers, all at once (the Answer button's call), then the counts
+    # answers, all at once: each follower submits its answer form over its websocket, as the Answer button does
     question = lectures.question_of(LECTURE, start)
-    tokens = [rooms.new_follower() for _ in range(args.followers)]
-    a0 = time.perf_counter()
-    answered = await asyncio.gather(*(asyncio.to_thread(rooms.answer, room.code, token, start, question.correct)
-                                      for token in tokens), return_exceptions=True)
-    answer_seconds = time.perf_counter() - a0
-    accepted = sum(not isinstance(a, BaseException) for a in answered)
+    moved["correct"] = question.correct
+    moved["answers soon"] = True
+    await asyncio.sleep(1.5)  # every follower polls its websocket often from now on
+    a0 = moved["answers"] = time.perf_counter()
+    while time.perf_counter() - a0 < args.timeout and any(r.joined and r.form and r.answered is None and not r.errors
+                                                          for r in results):
+        await asyncio.sleep(0.05)
+    moved.pop("answers soon")
+    answer_times = [r.answered for r in results if r.answered is not None]
+    answer_seconds = max(answer_times, default=float("nan"))
+    accepted = len(answer_times)
     counted = sum(rooms.counts(room.code).values())
     killed, back, counted_after = None, [], None
     if args.kill is not None:  # a replica dies mid-lecture: its followers come back through the hall
@@ -209,7 +278,16 @@ async def measure(port: int, rooms, pids: list[int], args) -> dict:
     # the slide change
     cpu1 = _cpu(pids)
     moved["t"] = time.perf_counter()
-    await lecturer_moves(port, room.code, key, start + 1, args.timeout)
+    steps: dict = {}
+
+    async def watch_room() -> None:  # when the room's slide changes, as the store holds it (polled every 20 ms)
+        while "t" in moved and rooms.get(room.code).slide == start:
+            await asyncio.sleep(0.02)
+        steps["moved"] = time.perf_counter() - moved["t"]
+
+    watcher = asyncio.create_task(watch_room())
+    await lecturer_moves(port, room.code, key, start + 1, args.timeout, steps)
+    await watcher
     moved_in = time.perf_counter() - moved["t"]
     await asyncio.gather(*tasks)
     change_cpu = _cpu(pids) - cpu1
@@ -217,8 +295,8 @@ async def measure(port: int, rooms, pids: list[int], args) -> dict:
     shown = [r.shown for r in results if r.shown is not None]
     errors = [e for r in results for e in r.errors]
     return dict(followers=args.followers, joined=joined, arrived_in=arrived_in, idle_cores=idle_cores,
-                answers=accepted, counted=counted, answer_seconds=answer_seconds, pushed=pushed, shown=shown,
-                change_cpu=change_cpu, errors=errors, moved_in=moved_in, slide=rooms.get(room.code).slide,
+                answers=accepted, counted=counted, answer_seconds=answer_seconds, answer_times=answer_times, pushed=pushed, shown=shown,
+                change_cpu=change_cpu, errors=errors, moved_in=moved_in, steps=steps, slide=rooms.get(room.code).slide,
                 reconnected=sum(r.reconnected > 0 for r in results),
                 counted_after=counted_after, back=back)
 
@@ -228,8 +306,13 @@ def report(name: str, m: dict, idle: float) -> None:
     print(f"\n{name}: {n} followers")
     print(f"  joined                       {m['joined']} of {n} (arrivals over the first seconds; all in {m['arrived_in']:.1f} s)")
     print(f"  idle {idle:.0f} s, CPU of replicas+Redis {m['idle_cores']:.3f} cores")
-    print(f"  answers at once              {m['answers']} accepted in {m['answer_seconds']:.2f} s; counted {m['counted']}")
+    times = m["answer_times"]
+    print(f"  answers at once (the form)   {m['answers']} of {n} runs done, the last {m['answer_seconds']:.2f} s after "
+          f"(median {_quantile(times, 0.5):.2f} s); counted {m['counted']}")
     print(f"  the lecturer's page load     moved the room to slide {m['slide']}, its run done in {m['moved_in']:.2f} s")
+    steps = m["steps"]
+    print(f"    its steps                  HTML {steps['page']:.2f} s, websocket open {steps['websocket']:.2f} s, "
+          f"room moved {steps['moved']:.2f} s, run finished {steps['run']:.2f} s ({steps['messages']} messages)")
     for label, values in (("move -> first message", m["pushed"]), ("move -> new slide shown", m["shown"])):
         print(f"  {label:28} {len(values)} of {n}; median {statistics.median(values) if values else float('nan'):.2f} s, "
               f"p95 {_quantile(values, 0.95):.2f} s, max {max(values, default=float('nan')):.2f} s")
@@ -266,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         env.pop("POSENC_REDIS_URL", None)
         server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
                                    f"--server.port={port}", f"--server.address={HOST}", "--server.fileWatcherType=none"],
-                                  cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                  cwd=ROOT, env=env, stdout=(log := open(os.environ.get("POSENC_BENCH_SERVER_LOG", os.devnull), "w")), stderr=log)
         try:
             for _ in range(300):
                 with contextlib.suppress(OSError), urllib.request.urlopen(f"http://{HOST}:{port}/_stcore/health", timeout=1):

@@ -43,6 +43,7 @@ SEEN = "_posenc_room_seen"  # a follower's address at the end of its last run (w
 FOLLOWING = "_posenc_room_following"  # this run follows this room (remember() records the address)
 LEFT = "_posenc_room_left"  # the code of the room a follower stopped following
 RETRIED = "_posenc_room_retried"  # the room version a follower's run found moved after catch_up, rerun once
+JOINED = "_posenc_room_joined"  # (code, token) this session joined as a follower: joined once, not on every run
 SWITCHED = "_posenc_room_switched"  # this run follows a switch to the lecturer's new slide: tell the browser
 COOKIE_AGE = 12 * 3600
 
@@ -334,11 +335,14 @@ def _follower(lecture: lectures.Lecture, number: int, code: str) -> None:
             box.leave(code, st.session_state[FOLLOWER])  # no longer counted as following
         st.session_state[LEFT] = code
         st.session_state.pop(SEEN, None)
+        st.session_state.pop(JOINED, None)
         del st.query_params["room"]
         _follow_button(code)
         return
     token = _follower_token(box)
-    box.join(code, token)
+    if st.session_state.get(JOINED) != (code, token):  # a write: once a session, not on each of its runs (each
+        box.join(code, token)  # slide change and answer of 300 phones is a run)
+        st.session_state[JOINED] = (code, token)
     push.watch(box, code, "follower", room.version)
     st.session_state[FOLLOWING] = code  # remember(), at the end of this run, keeps the address it leaves
     if room.lecture != lecture.name or room.slide != number:  # the lecturer moved since catch_up read the room:
