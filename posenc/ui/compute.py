@@ -90,6 +90,26 @@ def table(scheme: str, length: int, d_model: int, base: float, options: tuple) -
     return matrix
 
 
+_BUILT: dict[tuple, go.Figure] = {}  # key -> shared figure, oldest first (a dict keeps its insertion order)
+_BUILT_LOCK = threading.Lock()
+
+
+def built_once(key: tuple, build) -> go.Figure:
+    """The figure ``build()`` returns, built once for ``key`` and shared like :func:`shared_figure`'s (the last
+    ``CACHE_ENTRIES`` keys): for a figure drawn inline from a view's numbers. ``key`` must hold every input
+    ``build`` reads. Built anew each run, such a figure was restyled anew each run too (presenter.styled keys
+    on the figure object): a hall of phones on one slide paid both once per phone."""
+    with _BUILT_LOCK:
+        figure = _BUILT.get(key)
+    if figure is None:
+        figure = _shareable(build())
+        with _BUILT_LOCK:
+            _BUILT[key] = figure
+            while len(_BUILT) > CACHE_ENTRIES:
+                del _BUILT[next(iter(_BUILT))]
+    return figure
+
+
 def in_threads(compute, items, workers: int = 2) -> list:
     """[compute(item) for item in items], ``workers`` at a time: for numpy work, which releases the GIL.
     The threads carry this run's script context, so Streamlit's caches and elements work in them."""

@@ -57,6 +57,12 @@ def table(rows: dict[str, list], digits: int = 8) -> None:
               for name, values in rows.items()})
 
 
+def chart(c, pos: int, k: int, i: int, build, key: str, name: str, /, **settings) -> None:
+    """presenter.chart of the figure ``build()`` makes, built once for these settings (c's length, d_model and base,
+    pos, k and i: everything a step reads) and shared by every session that shows them."""
+    presenter.chart(compute.built_once((key, c.length, c.d_model, c.base, pos, k, i), build), key, name, **settings)
+
+
 def odd_note(d_model: int) -> None:
     st.info(f"d_model = {d_model} is odd: its last column, sin(pos·θ_{d_model // 2}), has no cosine partner, "
             f"so no {d_model}×{d_model} matrix maps every PE[pos] to PE[pos+k]. The first {d_model // 2} pairs "
@@ -72,7 +78,7 @@ def step_1(c, pos, k, i):
     table({"pos": list(range(len(s.rows)))} | {f"dim {j}": list(s.rows[:, j]) for j in range(s.rows.shape[1])})
     columns = pair_columns(c.length, c.d_model, c.base, i)
     wavelength = 2 * np.pi / s.theta
-    presenter.chart(charts.line_chart(np.arange(c.length), {f"PE[·, {2 * i}] = sin(pos·θ_{i})": columns[:, 0],
+    chart(c, pos, k, i, lambda: charts.line_chart(np.arange(c.length), {f"PE[·, {2 * i}] = sin(pos·θ_{i})": columns[:, 0],
                                                              f"PE[·, {2 * i + 1}] = cos(pos·θ_{i})": columns[:, 1]},
                                        title=f"Pair i = {i}: one sinusoid per dimension, wavelength 2π/θ_{i} = "
                                              f"{wavelength:.4g} positions", x_label="position pos",
@@ -93,7 +99,7 @@ def step_2(c, pos, k, i):
     left, right = st.columns(2)
     left.metric("max |power − exp| in float64", f"{s.gap64:.2e}")
     right.metric("max |power − exp| in float32", f"{s.gap32:.2e}")
-    presenter.chart(FD.theta_errors(s.errors, title="Relative error of θᵢ, every pair"), "theta_errors",
+    chart(c, pos, k, i, lambda: FD.theta_errors(s.errors, title="Relative error of θᵢ, every pair"), "theta_errors",
                     "derivation_theta_errors", i=i)
     st.markdown(f"**What the numbers say.** {s.verdict}")
 
@@ -109,7 +115,7 @@ def step_3(c, pos, k, i):
                     "the same for every pos: the pair turns by kθ on its circle.")
     with left:
         start, end = np.array([[s.sin_pos, s.cos_pos]]), np.array([[s.sin_sum, s.cos_sum]])
-        presenter.chart(charts.phasor_chart([i], start, end, np.array([k * s.theta]), pos=pos, k=k,
+        chart(c, pos, k, i, lambda: charts.phasor_chart([i], start, end, np.array([k * s.theta]), pos=pos, k=k,
                                               title=f"Pair {i} on its circle"),
                         "angle_phasor", "derivation_angle_addition", pos=pos, k=k, i=i)
 
@@ -125,7 +131,7 @@ def step_4(c, pos, k, i):
     note = "" if size == c.d_model else f", top-left {size}×{size}"
     left, right = st.columns([3, 2], vertical_alignment="center")
     with left:
-        presenter.chart(FD.block_diagonal(s.corner, title=f"M_{k}{note}: zero outside the 2×2 blocks"),
+        chart(c, pos, k, i, lambda: FD.block_diagonal(s.corner, title=f"M_{k}{note}: zero outside the 2×2 blocks"),
                         "block_diagonal", "derivation_M_k", k=k)
     with right:
         st.latex(whole)
@@ -142,9 +148,9 @@ def step_5(c, pos, k, i):
     st.metric(f"max |M_k·PE[{pos}] − PE[{pos + k}]| over {c.d_model} dimensions (float64)", f"{s.max_abs:.2e}")
     dims = np.arange(c.d_model)
     vectors = {f"PE[{pos}]": s.pe_pos, f"M_{k}·PE[{pos}]": s.rotated, f"PE[{pos + k}]": s.target}
-    presenter.chart(charts.vectors_chart(dims, vectors, title=f"M_{k}·PE[{pos}] lands on PE[{pos + k}]"),
+    chart(c, pos, k, i, lambda: charts.vectors_chart(dims, vectors, title=f"M_{k}·PE[{pos}] lands on PE[{pos + k}]"),
                     "residual_vectors", "derivation_rotated_vectors", pos=pos, k=k)
-    presenter.chart(FD.residual_per_dimension(s.residual, title="What is left: rounding, every dimension"),
+    chart(c, pos, k, i, lambda: FD.residual_per_dimension(s.residual, title="What is left: rounding, every dimension"),
                     "residual_dims", "derivation_residual", pos=pos, k=k)
     st.caption("Exact zeros are drawn at 1e-18 on the log axis; float64 rounding is about 1e-16.")
 
@@ -179,11 +185,11 @@ def step_7(c, pos, k, i):
             other = similarity_step(c.length, c.d_model, c.base, pos, extra)
             others[f"k = {extra}"] = other.diagonal
     positions = np.arange(c.length)
-    presenter.chart(FD.flat_diagonal(positions[s.positions], s.diagonal,
+    chart(c, pos, k, i, lambda: FD.flat_diagonal(positions[s.positions], s.diagonal,
                                      dict(others), k=k, title="PE[p]·PE[p+k] against p"),
                     "flat_diagonal", "derivation_flat_diagonal", k=k)
     size = min(c.length, 128)
-    presenter.chart(FD.similarity_with_diagonal(similarity_corner(c.d_model, c.base, size), k,
+    chart(c, pos, k, i, lambda: FD.similarity_with_diagonal(similarity_corner(c.d_model, c.base, size), k,
                                                 title=f"PE·PEᵀ, first {size} positions"),
                     "similarity_diagonal", "derivation_similarity", k=k)
 
@@ -193,7 +199,7 @@ def step_8(c, pos, k, i):
     latex(L.variation_latex(s))
     st.metric(f"dimensions that barely change over {c.length} positions (range < {steps.QUIET_RANGE:g})",
               f"{s.quiet} of {c.d_model}")
-    presenter.chart(FD.variation_bars(s.ranges, steps.QUIET_RANGE, title=f"How far each dimension moves over "
+    chart(c, pos, k, i, lambda: FD.variation_bars(s.ranges, steps.QUIET_RANGE, title=f"How far each dimension moves over "
                                       f"positions 0 … {c.length - 1}"), "variation", "derivation_variation")
     quiet = (f" ({s.quiet} of them vary by less than {steps.QUIET_RANGE:g}, the first at dimension {s.first_quiet})"
              if s.first_quiet is not None else "")
@@ -215,7 +221,7 @@ def step_9(c, pos, k, i):
                 f"max |y − {s.scale:g}·(x + PE)| over kept entries = {s.kept_gap:.1e}.")
     table({"dim": list(range(8)), "x[0, 1]": [float(v) for v in s.inputs[0, 1, :8]],
            "(x + PE)[0, 1]": list(s.summed[0, 1, :8]), "y[0, 1] (train)": list(s.output[0, 1, :8])}, digits=4)
-    presenter.chart(FD.dropout_scatter(s.summed, s.output, s.scale, title="Dropout after the sum: kept values "
+    chart(c, pos, k, i, lambda: FD.dropout_scatter(s.summed, s.output, s.scale, title="Dropout after the sum: kept values "
                                        f"scaled by 1/(1 − {s.dropout:g})"), "dropout", "derivation_dropout")
 
 
