@@ -78,13 +78,14 @@ def step_1(c, pos, k, i):
     table({"pos": list(range(len(s.rows)))} | {f"dim {j}": list(s.rows[:, j]) for j in range(s.rows.shape[1])})
     columns = pair_columns(c.length, c.d_model, c.base, i)
     wavelength = 2 * np.pi / s.theta
-    chart(c, pos, k, i, lambda: charts.line_chart(np.arange(c.length), {f"PE[·, {2 * i}] = sin(pos·θ_{i})": columns[:, 0],
-                                                             f"PE[·, {2 * i + 1}] = cos(pos·θ_{i})": columns[:, 1]},
-                                       title=f"Pair i = {i}: one sinusoid per dimension, wavelength 2π/θ_{i} = "
-                                             f"{wavelength:.4g} positions", x_label="position pos",
-                                       y_label="value", markers=c.length <= 64,
-                                       x_window=max(20, round(3 * wavelength)) if 3 * wavelength < c.length else None),
-                    "pair_sinusoids", "derivation_pair_sinusoids", i=i)
+    chart(c, pos, k, i, lambda: (
+        charts.line_chart(np.arange(c.length), {f"PE[·, {2 * i}] = sin(pos·θ_{i})": columns[:, 0],
+                                                f"PE[·, {2 * i + 1}] = cos(pos·θ_{i})": columns[:, 1]},
+                          title=f"Pair i = {i}: one sinusoid per dimension, wavelength 2π/θ_{i} = "
+                                f"{wavelength:.4g} positions", x_label="position pos", y_label="value",
+                          markers=c.length <= 64,
+                          x_window=max(20, round(3 * wavelength)) if 3 * wavelength < c.length else None)
+    ), "pair_sinusoids", "derivation_pair_sinusoids", i=i)
 
 
 def step_2(c, pos, k, i):
@@ -99,8 +100,9 @@ def step_2(c, pos, k, i):
     left, right = st.columns(2)
     left.metric("max |power − exp| in float64", f"{s.gap64:.2e}")
     right.metric("max |power − exp| in float32", f"{s.gap32:.2e}")
-    chart(c, pos, k, i, lambda: FD.theta_errors(s.errors, title="Relative error of θᵢ, every pair"), "theta_errors",
-                    "derivation_theta_errors", i=i)
+    chart(c, pos, k, i, lambda: (
+        FD.theta_errors(s.errors, title="Relative error of θᵢ, every pair")
+    ), "theta_errors", "derivation_theta_errors", i=i)
     st.markdown(f"**What the numbers say.** {s.verdict}")
 
 
@@ -115,9 +117,9 @@ def step_3(c, pos, k, i):
                     "the same for every pos: the pair turns by kθ on its circle.")
     with left:
         start, end = np.array([[s.sin_pos, s.cos_pos]]), np.array([[s.sin_sum, s.cos_sum]])
-        chart(c, pos, k, i, lambda: charts.phasor_chart([i], start, end, np.array([k * s.theta]), pos=pos, k=k,
-                                              title=f"Pair {i} on its circle"),
-                        "angle_phasor", "derivation_angle_addition", pos=pos, k=k, i=i)
+        chart(c, pos, k, i, lambda: (
+            charts.phasor_chart([i], start, end, np.array([k * s.theta]), pos=pos, k=k, title=f"Pair {i} on its circle")
+        ), "angle_phasor", "derivation_angle_addition", pos=pos, k=k, i=i)
 
 
 def step_4(c, pos, k, i):
@@ -131,8 +133,9 @@ def step_4(c, pos, k, i):
     note = "" if size == c.d_model else f", top-left {size}×{size}"
     left, right = st.columns([3, 2], vertical_alignment="center")
     with left:
-        chart(c, pos, k, i, lambda: FD.block_diagonal(s.corner, title=f"M_{k}{note}: zero outside the 2×2 blocks"),
-                        "block_diagonal", "derivation_M_k", k=k)
+        chart(c, pos, k, i, lambda: (
+            FD.block_diagonal(s.corner, title=f"M_{k}{note}: zero outside the 2×2 blocks")
+        ), "block_diagonal", "derivation_M_k", k=k)
     with right:
         st.latex(whole)
         st.markdown(f"Each (sin, cos) pair turns by its own angle kθᵢ; pairs never mix. Pair {i} is rows and "
@@ -148,10 +151,12 @@ def step_5(c, pos, k, i):
     st.metric(f"max |M_k·PE[{pos}] − PE[{pos + k}]| over {c.d_model} dimensions (float64)", f"{s.max_abs:.2e}")
     dims = np.arange(c.d_model)
     vectors = {f"PE[{pos}]": s.pe_pos, f"M_{k}·PE[{pos}]": s.rotated, f"PE[{pos + k}]": s.target}
-    chart(c, pos, k, i, lambda: charts.vectors_chart(dims, vectors, title=f"M_{k}·PE[{pos}] lands on PE[{pos + k}]"),
-                    "residual_vectors", "derivation_rotated_vectors", pos=pos, k=k)
-    chart(c, pos, k, i, lambda: FD.residual_per_dimension(s.residual, title="What is left: rounding, every dimension"),
-                    "residual_dims", "derivation_residual", pos=pos, k=k)
+    chart(c, pos, k, i, lambda: (
+        charts.vectors_chart(dims, vectors, title=f"M_{k}·PE[{pos}] lands on PE[{pos + k}]")
+    ), "residual_vectors", "derivation_rotated_vectors", pos=pos, k=k)
+    chart(c, pos, k, i, lambda: (
+        FD.residual_per_dimension(s.residual, title="What is left: rounding, every dimension")
+    ), "residual_dims", "derivation_residual", pos=pos, k=k)
     st.caption("Exact zeros are drawn at 1e-18 on the log axis; float64 rounding is about 1e-16.")
 
 
@@ -185,13 +190,14 @@ def step_7(c, pos, k, i):
             other = similarity_step(c.length, c.d_model, c.base, pos, extra)
             others[f"k = {extra}"] = other.diagonal
     positions = np.arange(c.length)
-    chart(c, pos, k, i, lambda: FD.flat_diagonal(positions[s.positions], s.diagonal,
-                                     dict(others), k=k, title="PE[p]·PE[p+k] against p"),
-                    "flat_diagonal", "derivation_flat_diagonal", k=k)
+    chart(c, pos, k, i, lambda: (
+        FD.flat_diagonal(positions[s.positions], s.diagonal, dict(others), k=k, title="PE[p]·PE[p+k] against p")
+    ), "flat_diagonal", "derivation_flat_diagonal", k=k)
     size = min(c.length, 128)
-    chart(c, pos, k, i, lambda: FD.similarity_with_diagonal(similarity_corner(c.d_model, c.base, size), k,
-                                                title=f"PE·PEᵀ, first {size} positions"),
-                    "similarity_diagonal", "derivation_similarity", k=k)
+    chart(c, pos, k, i, lambda: (
+        FD.similarity_with_diagonal(similarity_corner(c.d_model, c.base, size), k,
+                                    title=f"PE·PEᵀ, first {size} positions")
+    ), "similarity_diagonal", "derivation_similarity", k=k)
 
 
 def step_8(c, pos, k, i):
@@ -199,8 +205,10 @@ def step_8(c, pos, k, i):
     latex(L.variation_latex(s))
     st.metric(f"dimensions that barely change over {c.length} positions (range < {steps.QUIET_RANGE:g})",
               f"{s.quiet} of {c.d_model}")
-    chart(c, pos, k, i, lambda: FD.variation_bars(s.ranges, steps.QUIET_RANGE, title=f"How far each dimension moves over "
-                                      f"positions 0 … {c.length - 1}"), "variation", "derivation_variation")
+    chart(c, pos, k, i, lambda: (
+        FD.variation_bars(s.ranges, steps.QUIET_RANGE,
+                          title=f"How far each dimension moves over positions 0 … {c.length - 1}")
+    ), "variation", "derivation_variation")
     quiet = (f" ({s.quiet} of them vary by less than {steps.QUIET_RANGE:g}, the first at dimension {s.first_quiet})"
              if s.first_quiet is not None else "")
     st.markdown("Seed 002: the encoding is added to the token embedding, not concatenated. The right-hand "
@@ -221,8 +229,10 @@ def step_9(c, pos, k, i):
                 f"max |y − {s.scale:g}·(x + PE)| over kept entries = {s.kept_gap:.1e}.")
     table({"dim": list(range(8)), "x[0, 1]": [float(v) for v in s.inputs[0, 1, :8]],
            "(x + PE)[0, 1]": list(s.summed[0, 1, :8]), "y[0, 1] (train)": list(s.output[0, 1, :8])}, digits=4)
-    chart(c, pos, k, i, lambda: FD.dropout_scatter(s.summed, s.output, s.scale, title="Dropout after the sum: kept values "
-                                       f"scaled by 1/(1 − {s.dropout:g})"), "dropout", "derivation_dropout")
+    chart(c, pos, k, i, lambda: (
+        FD.dropout_scatter(s.summed, s.output, s.scale,
+                           title=f"Dropout after the sum: kept values scaled by 1/(1 − {s.dropout:g})")
+    ), "dropout", "derivation_dropout")
 
 
 VIEWS = (step_1, step_2, step_3, step_4, step_5, step_6, step_7, step_8, step_9)
