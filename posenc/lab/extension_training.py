@@ -17,7 +17,7 @@ from posenc.lab.extension import FINETUNE_LR, METHODS, TEST_FACTOR, check_factor
 from posenc.lab.model import LabModel
 from posenc.lab.recipe import DEFAULT
 from posenc.lab.tasks import sequence_length
-from posenc.lab.train import deterministic_torch, run_steps, train
+from posenc.lab.train import deterministic_torch, run_steps, step_counter, train
 
 BASE_SCHEME = "rope"
 """The lab scheme every stretched model starts from."""
@@ -49,16 +49,9 @@ def finetune(model: LabModel, task: str, factor: int, steps: int, seed: int, pro
         return model
     recipe = model.recipe.replace(train_max_length=check_factor(factor) * model.recipe.train_max_length,
                                   steps=steps, warmup_steps=max(steps // 10, 1), lr=FINETUNE_LR)
-    done = 0
-
-    def tick() -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done, steps)
-
     with deterministic_torch():
-        run_steps(model, task, recipe, steps, recipe.warmup_steps, torch.Generator().manual_seed(seed), tick)
+        run_steps(model, task, recipe, steps, recipe.warmup_steps, torch.Generator().manual_seed(seed),
+                  step_counter(steps, progress))
     return model
 
 

@@ -86,6 +86,23 @@ def run_steps(model: LabModel, task: str, recipe: Recipe, steps: int, warmup: in
     model.eval()
 
 
+def step_counter(total: int, progress: Callable[[int, int], None] | None,
+                 should_stop: Callable[[], bool] | None = None, what: str = "training") -> Callable[[], None]:
+    """The tick :func:`run_steps` calls after each step: counts the steps done, reports ``progress(done, total)``
+    and raises TrainingCancelled (naming ``what``) once ``should_stop()`` is True."""
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+        if should_stop is not None and should_stop():
+            raise TrainingCancelled(f"{what} cancelled at step {done} of {total}.")
+
+    return tick
+
+
 def train(task: str, scheme: str, seed: int, recipe: Recipe = DEFAULT,
           progress: Callable[[int, int], None] | None = None,
           should_stop: Callable[[], bool] | None = None) -> LabModel:
@@ -101,17 +118,8 @@ def train(task: str, scheme: str, seed: int, recipe: Recipe = DEFAULT,
     _check_callable(progress, "progress")
     _check_callable(should_stop, "should_stop")
     drops = POSITIONS[scheme].drops
-    total = recipe.steps + (recipe.recalibration_steps if drops else 0)
-    done = 0
-
-    def tick() -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done, total)
-        if should_stop is not None and should_stop():
-            raise TrainingCancelled(f"training of {scheme} on {task} cancelled at step {done} of {total}.")
-
+    tick = step_counter(recipe.steps + (recipe.recalibration_steps if drops else 0), progress, should_stop,
+                        f"training of {scheme} on {task}")
     with deterministic_torch():
         torch.manual_seed(seed)
         model = LabModel(scheme, recipe, seed)
