@@ -95,6 +95,15 @@ def test_large_settings_send_a_thinned_heatmap(app, page):
     assert "every 16th position shown" in page.locator("[data-testid=stPlotlyChart]").first.inner_text()
 
 
+SIMILARITY_CELLS = """() => {
+    const plot = [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]
+        .find(p => p.layout && p.data && /similarity/.test(p.layout.title.text));
+    const plain = v => (v && v._inputArray ? plain(v._inputArray)
+        : ArrayBuffer.isView(v) ? Array.from(v) : Array.isArray(v) ? v.map(plain) : v);
+    return plot ? plain(plot.data[0].z) : null;
+}"""
+
+
 def test_the_similarity_tab_draws_its_chart_when_opened_and_lands_in_the_url(app, page):
     page.goto(f"{app}/?d_model=8&length=30")
     wait_idle(page, charts=1)
@@ -104,7 +113,7 @@ def test_the_similarity_tab_draws_its_chart_when_opened_and_lands_in_the_url(app
     page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]"
                            ".some(p => p.layout && /similarity/.test(p.layout.title.text))", timeout=30_000)
     table = posenc.sinusoidal(30, 8)
-    index = page.evaluate("() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]"
-                          ".findIndex(p => p.layout && /similarity/.test(p.layout.title.text))")  # the drawn one
-    z = list(chart_data(page, index))[0]["z"]
+    # The similarity chart's cells, found and read in one step: a rerun can replace the page's charts between two
+    # reads (CI failed reading by an index found one step before)
+    z = page.wait_for_function(SIMILARITY_CELLS, timeout=30_000).json_value()
     np.testing.assert_allclose(np.array(z, dtype=np.float32), (table @ table.T).astype(np.float32), rtol=1e-6)
