@@ -136,16 +136,12 @@ def answer_form(messages: list[bytes]) -> dict:
 def answer_message(result: Follower, correct: str) -> bytes:
     """What the browser sends when the follower picks (or types) ``correct`` and presses Answer: a rerun of its
     address with the form's widget states, the submit button's trigger among them."""
-    page, query = result.address
-    msg = BackMsg()
-    msg.rerun_script.query_string = query
-    msg.rerun_script.page_name = page
+    msg = BackMsg.FromString(rerun_message(result.address[1], result.address[0], {}))  # loadtest's rerun
     states = msg.rerun_script.widget_states.widgets
+    state = states.add()
     if "choice" in result.form:  # a radio's value is the text of its option, as the browser sends it
-        state = states.add()
         state.id, state.string_value = result.form["choice"], result.form["choices"][int(correct)]
     else:
-        state = states.add()
         state.id, state.string_value = result.form["number"], correct
     state = states.add()
     state.id, state.trigger_value = result.form["submit"], True
