@@ -8,7 +8,7 @@ page, so a page change keeps the view and the new page's address carries it. Eve
 
 import streamlit as st
 
-from posenc.ui import collector, lecture, memory, room, sidebar
+from posenc.ui import binding, collector, lecture, memory, room, sidebar
 
 # An emoji icon is drawn by the browser; a ":material/…:" page icon would be fetched from the internet.
 # ?present=true (presenter mode) opens with the sidebar collapsed.
@@ -39,6 +39,7 @@ def pages() -> list:
 
 try:
     page = st.navigation(pages())
+    binding.mirror_held_values()  # the address Streamlit may send back holds what the controls hold
     lecture.enter(pages(), page)  # ?lecture=…&slide=… opens the slide's view (a session's first run)
     room.catch_up(pages())  # a follower whose lecturer moved: the new slide, in place, before anything is drawn
     sidebar.draw()  # the shared controls, the entry point's own widgets: the same on every page

@@ -10,6 +10,7 @@ one value is shown as text, not as a slider whose ends meet.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from urllib.parse import parse_qs
 
@@ -100,11 +101,53 @@ def _refresh_snapshot(key: str) -> list[str] | None:
         return url_values(key) or None
     values = parse_qs(ctx.query_string, keep_blank_values=True).get(key)
     with ctx.session_state.query_params() as snapshot:
-        if values is None:
+        if snapshot.is_bound(key):  # mirrored from the value it holds at the run's start: see mirror_held_values
+            pass
+        elif values is None:
             snapshot.discard_param_no_forward_msg(key)
         else:
             snapshot.set_with_no_forward_msg(key, values[0] if len(values) == 1 else values)
     return values
+
+
+def _url_text(value) -> str | list[str]:
+    """A held value as the address bar writes it: a whole number as digits, a float without a trailing ``.0``,
+    a selection as its items (``""`` for an emptied one, as Streamlit writes ``?key=``), a choice as its name."""
+    if isinstance(value, (list, tuple)):
+        return [_url_text(item) for item in value] or ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and math.isfinite(value) and value == int(value):
+        return str(int(value))
+    return str(value)
+
+
+def mirror_held_values() -> None:
+    """Make Streamlit's copy of the address (the one it sends back whole whenever it corrects a parameter) agree
+    with the values posenc's bound widgets hold at the start of a run, before anything can be sent.
+
+    A rerun reports the address the browser had, but the browser can report the one from before the move that
+    caused the rerun (Streamlit's frontend reads it from a state it updates a moment later). Refreshed from that
+    report, the copy held the old value of the control just moved; a correction sent in the same run (a slider
+    reappearing with a value of its own, as the query patch does when the image grows from one patch) then wrote
+    the old value back into the address bar: the view showed 32 rows while its link said 1 (seen in CI once). The
+    values the widgets hold come with the rerun itself, so they are the browser's own. Only controls bound in the
+    last run are mirrored; a value equal to the widget's default is left out, as the browser leaves it out."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    defaults = st.session_state.get(DEFAULTS)
+    if ctx is None or ctx.session_state is None or not defaults:
+        return
+    with ctx.session_state.query_params() as snapshot:
+        for key, default in defaults.items():
+            if not snapshot.is_bound(key) or key not in st.session_state:
+                continue
+            held = st.session_state[key]
+            if held == default:
+                snapshot.discard_param_no_forward_msg(key)
+            else:
+                snapshot.set_with_no_forward_msg(key, _url_text(held))
 
 
 def _hold(key: str, value, default) -> None:

@@ -143,3 +143,30 @@ def test_a_collapsed_head_range_is_text_not_a_slider():
 def test_every_scheme_option_key_is_in_the_fuzzed_universe():
     from fuzz_links import UNIVERSE
     assert {f"{k}.{o.name}" for k, s in posenc.SCHEMES.items() for o in s.options} <= set(UNIVERSE)
+
+
+def test_a_correction_sent_in_a_run_carries_the_value_just_moved_not_the_address_reported_before_it():
+    """A rerun can report the address from before the move that caused it (the browser updates the copy it
+    reports a moment later). When the same run then sends an address (here: the query patch's slider goes as
+    the image shrinks to one row, and Streamlit drops its parameter), the address must hold the moved value:
+    it sent the old one, and the view showed 1 row while its link said 32 (binding.mirror_held_values)."""
+    from apptest_helpers import run
+
+    at = run({"scheme": "rope", "d_model": "16", "length": "24"}, "pages/details.py")
+
+    def slider(label):
+        return next(s for s in at.slider if s.label == label)
+
+    # The browser writes a moved control into its address itself; AppTest does not, so it is done here by hand.
+    slider("image rows H (patches)").set_value(32)
+    at.query_params["grid_h"] = "32"
+    at.run()
+    slider("query patch row").set_value(5)
+    at.query_params["patch_row"] = "5"
+    at.run()
+    slider("image rows H (patches)").set_value(1)  # and the rerun reports the address from before this move
+    at.run()
+    assert not at.exception
+    assert slider("image rows H (patches)").value == 1
+    assert at.query_params.get("grid_h") == "1", dict(at.query_params)
+    assert "patch_row" not in at.query_params  # its slider is gone (one row: the only row, shown as text)
