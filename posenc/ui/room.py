@@ -403,6 +403,36 @@ def _send_answer(code: str, number: int, token: str, kind: str) -> None:
         _refusal(code, refusal)
 
 
+def _choices(question, key: str) -> None:
+    """The question's choices as a radio. A state the radio cannot read (not one its page sends: a forged message
+    with a number for its text) made Streamlit raise inside the widget, an error box in place of the form: it is
+    dropped and the radio drawn again, unchosen."""
+    def radio():
+        st.radio("Your answer", range(len(question.choices)), index=None,
+                 format_func=lambda i: question.choices[i], key=key)
+    try:
+        radio()
+    except (TypeError, ValueError, IndexError):
+        if _drop_widget_state(key):
+            st.rerun()
+        st.info("Your answer could not be read: reload the page to answer.", icon=":material/info:")
+
+
+def _drop_widget_state(key: str) -> bool:
+    """Forget what the client sent for the widget ``key`` (Streamlit keeps it by the widget's id, not its key).
+    False when there was nothing to forget: the caller must not rerun then (the same error would come back)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    state = getattr(ctx.session_state, "_state", None) if ctx is not None else None
+    widget = state._key_id_mapper.get_id_from_key(key) if state is not None else None
+    dropped = widget is not None and state._new_widget_state.states.pop(widget, None) is not None
+    if widget is not None:
+        state._old_state.pop(widget, None)
+    st.session_state.pop(key, None)
+    return dropped
+
+
 def _answer_box(box, code: str, number: int, token: str, question, revealed: bool) -> None:
     st.markdown(f"**Question:** {presenter.escaped(question.text)}")
     if revealed:
@@ -411,8 +441,7 @@ def _answer_box(box, code: str, number: int, token: str, question, revealed: boo
     _show_note()
     with st.form(key=f"room_answer_{number}", border=False):
         if question.kind == "choice":
-            st.radio("Your answer", range(len(question.choices)), index=None,
-                     format_func=lambda i: question.choices[i], key=f"room_choice_{number}")
+            _choices(question, f"room_choice_{number}")
         else:
             st.text_input(f"Your answer{f' ({question.unit})' if question.unit else ''}", max_chars=64,
                           key=f"room_number_{number}")

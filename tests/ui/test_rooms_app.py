@@ -142,3 +142,37 @@ def lecturer_version(code: str) -> int:
 
     return room.rooms().get(code).version
 
+
+
+@pytest.mark.parametrize("forged", ["a number for the text", "a number out of range", "a text no choice has"])
+def test_a_forged_answer_state_gets_the_form_back_not_an_error(monkeypatch, forged):
+    """A client may send any widget state: the answer radio's read as a number made Streamlit raise inside the
+    widget, an error box where the form was. The state is dropped and the form drawn again; the store refuses what
+    is not a choice, and nothing is counted (a number that is a choice's index is that choice)."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+    from streamlit.testing.v1.element_tree import Radio
+
+    lecturer = _lecturer()
+    code = _open(lecturer)
+    follower = _follower(code)
+
+    def state(self):
+        ws = WidgetState()
+        ws.id = self.id
+        if forged == "a number for the text":
+            ws.int_value = 1
+        elif forged == "a number out of range":
+            ws.int_value = 99
+        else:
+            ws.string_value = "<b>none of them</b>"
+        return ws
+
+    monkeypatch.setattr(Radio, "_widget_state", property(state))
+    follower.get("form_submit_button")[0].click().run()
+    _clean(follower)
+    monkeypatch.undo()
+    follower.run()
+    _clean(follower)
+    assert follower.radio(key="room_choice_2").value is None  # the form, unchosen
+    answered = any(c.value.startswith("Your answer:") for c in follower.caption)
+    assert answered == (forged == "a number for the text")  # the number 1 is choice 1's own index: an answer
