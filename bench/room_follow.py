@@ -343,9 +343,10 @@ def main(argv: list[str] | None = None) -> int:
         port = free_port(HOST)
         env = {**os.environ, "POSENC_ROOMS_DB": str(folder / "rooms.sqlite3"), "PYTHONUNBUFFERED": "1"}
         env.pop("POSENC_REDIS_URL", None)
+        log = open(os.environ.get("POSENC_BENCH_SERVER_LOG", os.devnull), "w")  # closed below, with the server
         server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
                                    f"--server.port={port}", f"--server.address={HOST}", "--server.fileWatcherType=none"],
-                                  cwd=ROOT, env=env, stdout=(log := open(os.environ.get("POSENC_BENCH_SERVER_LOG", os.devnull), "w")), stderr=log)
+                                  cwd=ROOT, env=env, stdout=log, stderr=log)
         try:
             for _ in range(300):
                 with contextlib.suppress(OSError), urllib.request.urlopen(f"http://{HOST}:{port}/_stcore/health", timeout=1):
@@ -356,6 +357,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             server.terminate()
             server.wait(timeout=20)
+            log.close()
         report("one server (streamlit run app.py, SQLite)", result, args.idle)
         return 0
     with Hall(args.replicas, free_port(HOST)) as hall:
