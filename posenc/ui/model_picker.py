@@ -24,7 +24,7 @@ from posenc import models
 from posenc.schemes.rope.scalings import longrope_scaling_factor
 from posenc.schemes.scheme import Option
 from posenc.settings.constraints import fraction_for
-from posenc.settings.parsing import MAX_LENGTH, SHARED_CONTROLS, number_text
+from posenc.settings.parsing import MAX_LENGTH, SHARED_CONTROLS, code_span, number_text
 from posenc.ui import your_config
 from posenc.ui.binding import bound_control
 
@@ -181,14 +181,19 @@ def describe(picked, held: dict[str, object], applied: bool = True, unfit: str |
                  else "the model's (not used with this scheme or scaling)")
         lines.append(f"Not in the sidebar, {whose}: " +
                      ", ".join(f"{name} = {_short(value)}" for name, value in left_out.items()) + ".")
-    differ = [f"{name} is {number_text(held[name]) if not isinstance(held[name], str) else held[name]} here, "
-              f"{number_text(value) if not isinstance(value, str) else value} in {label}"
+    differ = [f"{name} is {_shown(held[name])} here, {_shown(value)} in {label}"
               for name, value in values.items() if name in held and not _same(held[name], value)]
     st.caption(" ".join(lines))
     if unfit:
         st.caption(f":orange[{unfit}]")
     if differ:
         st.caption(":orange[Differs from the model: " + "; ".join(differ) + ".]")
+
+
+def _shown(value) -> str:
+    """A setting's value in a caption: a number as a number, a name (a scheme, a layout, a scaling) as code, as the
+    URL writes it, never read as Markdown (``transformer_xl``'s underscore)."""
+    return code_span(value) if isinstance(value, str) else number_text(value)
 
 
 def _same(a, b) -> bool:

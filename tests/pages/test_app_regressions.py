@@ -170,3 +170,15 @@ def test_a_correction_sent_in_a_run_carries_the_value_just_moved_not_the_address
     assert slider("image rows H (patches)").value == 1
     assert at.query_params.get("grid_h") == "1", dict(at.query_params)
     assert "patch_row" not in at.query_params  # its slider is gone (one row: the only row, shown as text)
+
+
+def test_a_setting_that_differs_from_the_model_shows_its_name_as_code():
+    """The 1,000-link property run (seed 1) found ``transformer_xl`` in the model's "Differs from the model" caption
+    outside a code span, on every page: a scheme's name the URL chose, read as Markdown (its underscore)."""
+    from fuzz_links import check_page, open_page
+
+    link = {"model": "qwen3-8b", "scheme": "transformer_xl", "rope.rope_type": "linear"}
+    for page in ("pages/heatmap.py", "pages/details.py"):
+        at = open_page(link, page)
+        assert not check_page(at, link, page)
+        assert any("scheme is ` transformer_xl ` here, ` rope ` in Qwen3 8B" in c.value for c in at.sidebar.caption)
