@@ -8,7 +8,7 @@ page, so a page change keeps the view and the new page's address carries it. Eve
 
 import streamlit as st
 
-from posenc.ui import binding, collector, lecture, memory, room, sidebar
+from posenc.ui import address, collector, lecture, memory, room, sidebar
 
 # An emoji icon is drawn by the browser; a ":material/…:" page icon would be fetched from the internet.
 # ?present=true (presenter mode) opens with the sidebar collapsed.
@@ -39,12 +39,17 @@ def pages() -> list:
 
 try:
     page = st.navigation(pages())
-    binding.mirror_held_values()  # the address Streamlit may send back holds what the controls hold
+    address.mirror_held_values()  # the address Streamlit may send back holds what the controls hold
     lecture.enter(pages(), page)  # ?lecture=…&slide=… opens the slide's view (a session's first run)
     room.catch_up(pages())  # a follower whose lecturer moved: the new slide, in place, before anything is drawn
     sidebar.draw()  # the shared controls, the entry point's own widgets: the same on every page
     lecture.bar()  # the lecture's bar, keys, note and QR code, above the page
     page.run()
+    address.correct_the_address()  # the view's address, if the browser's reads otherwise
+except BaseException as stopped:  # st.stop() ends the run all the same; a rerun asked for does not (its run corrects)
+    if address.ends_the_run(stopped):
+        address.correct_the_address()
+    raise
 finally:  # also after st.stop() and st.rerun()
     room.remember()  # a follower's address at the end of its run: a later run from another one left the lecturer
     memory.trim()

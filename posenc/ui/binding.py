@@ -10,14 +10,13 @@ one value is shown as text, not as a slider whose ends meet.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from urllib.parse import parse_qs
 
 import streamlit as st
 
 from posenc.schemes.scheme import Option
 from posenc.settings.parsing import code_span, number_text, parse_option, parse_selection
+from posenc.ui import address
 
 WARNING_ICON = ":material/link_off:"
 
@@ -51,28 +50,6 @@ def _raw_value(key: str) -> tuple[str | None, str | None]:
     return values[0], None
 
 
-def _write_url(key: str, value, default) -> None:
-    """Put the value a widget holds into the address bar, after its first run read a value from the URL that
-    was refused or corrected (``?n=1e309`` holds 1e9, ``?k=99999`` the largest k, a repeated key its last value).
-
-    Streamlit drops a bound value it cannot take from the URL, and a value set through the session state in a
-    widget's first run is not mirrored there (it mirrors programmatic sets only for a widget it saw in an earlier
-    run): the view showed the nearest valid value while the link lost it and reopened at the default. This sends
-    the address bar the corrected value, as Streamlit does for a value it clamps itself; a value equal to the
-    widget's default stays out, as Streamlit leaves it."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    if ctx is None or ctx.session_state is None or value == default:
-        return
-    with ctx.session_state.query_params() as params:
-        if isinstance(value, (list, tuple)):
-            params.set_corrected_value(key, [str(v) for v in value], "string_array_value")
-        else:
-            text = f"{value:.17g}" if isinstance(value, float) else str(value)  # exact, as the URL reads it back
-            params.set_corrected_value(key, text, "string_value")
-
-
 DEFAULTS = "_posenc_widget_defaults"  # each bound widget's own default in the last run
 
 
@@ -84,70 +61,8 @@ def _follows_default(key: str) -> bool:
     a large d_model). A value the address bar leaves out opens as the default of the moment, so the
     session must follow it too, or the view and its link part ways. Held values are what this reads:
     the first run of a widget reads the URL as Streamlit gave it."""
-    left_out = _refresh_snapshot(key) is None
+    left_out = address.refresh_copy(key) is None
     return left_out and DEFAULTS in st.session_state and st.session_state[DEFAULTS].get(key) == st.session_state[key]
-
-
-def _refresh_snapshot(key: str) -> list[str] | None:
-    """The browser's current values for ``key`` (None: left out), also written into Streamlit's own
-    copy of the query string, which it refreshes only when the page changes. Streamlit compares a
-    value set through the session state with that copy to decide whether to correct the address bar;
-    against a stale copy, a correction could be skipped (a clamped k, an emptied selection) and the
-    link would no longer reproduce the view."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    if ctx is None or ctx.session_state is None:
-        return url_values(key) or None
-    values = parse_qs(ctx.query_string, keep_blank_values=True).get(key)
-    with ctx.session_state.query_params() as snapshot:
-        if snapshot.is_bound(key):  # mirrored from the value it holds at the run's start: see mirror_held_values
-            pass
-        elif values is None:
-            snapshot.discard_param_no_forward_msg(key)
-        else:
-            snapshot.set_with_no_forward_msg(key, values[0] if len(values) == 1 else values)
-    return values
-
-
-def _url_text(value) -> str | list[str]:
-    """A held value as the address bar writes it: a whole number as digits, a float without a trailing ``.0``,
-    a selection as its items (``""`` for an emptied one, as Streamlit writes ``?key=``), a choice as its name."""
-    if isinstance(value, (list, tuple)):
-        return [_url_text(item) for item in value] or ""
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, float) and math.isfinite(value) and value == int(value):
-        return str(int(value))
-    return str(value)
-
-
-def mirror_held_values() -> None:
-    """Make Streamlit's copy of the address (the one it sends back whole whenever it corrects a parameter) agree
-    with the values posenc's bound widgets hold at the start of a run, before anything can be sent.
-
-    A rerun reports the address the browser had, but the browser can report the one from before the move that
-    caused the rerun (Streamlit's frontend reads it from a state it updates a moment later). Refreshed from that
-    report, the copy held the old value of the control just moved; a correction sent in the same run (a slider
-    reappearing with a value of its own, as the query patch does when the image grows from one patch) then wrote
-    the old value back into the address bar: the view showed 32 rows while its link said 1 (seen in CI once). The
-    values the widgets hold come with the rerun itself, so they are the browser's own. Only controls bound in the
-    last run are mirrored; a value equal to the widget's default is left out, as the browser leaves it out."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    defaults = st.session_state.get(DEFAULTS)
-    if ctx is None or ctx.session_state is None or not defaults:
-        return
-    with ctx.session_state.query_params() as snapshot:
-        for key, default in defaults.items():
-            if not snapshot.is_bound(key) or key not in st.session_state:
-                continue
-            held = st.session_state[key]
-            if held == default:
-                snapshot.discard_param_no_forward_msg(key)
-            else:
-                snapshot.set_with_no_forward_msg(key, _url_text(held))
 
 
 def _hold(key: str, value, default) -> None:
@@ -184,7 +99,7 @@ def bound_control(option: Option, key: str) -> int | float | str:
         _shown(st, f"{source} {'; '.join(problems)}: using {used}.")
     shown = _widget(option, key, value)
     if problems and from_url:
-        _write_url(key, value, _widget_default(option))
+        address.write_corrected(key, value, _widget_default(option))
     return shown
 
 
@@ -238,7 +153,7 @@ def bound_multiselect(label: str, choices: range, default: Sequence[int], key: s
     shown = list(where.multiselect(label, choices, default=default, key=key, max_selections=maximum,
                                    bind="query-params"))
     if reasons and from_url:
-        _write_url(key, chosen, default)
+        address.write_corrected(key, chosen, default)
     return shown
 
 
@@ -282,5 +197,5 @@ def bound_names(label: str, names: Sequence[str], default: Sequence[str], key: s
         _shown(st, f"{source}: {'; '.join(reasons)}; dropped: using {', '.join(map(code_span, chosen)) or 'none'}.")
     shown = list(st.multiselect(label, list(names), default=default, key=key, help=help, bind="query-params"))
     if reasons and from_url:
-        _write_url(key, chosen, default)
+        address.write_corrected(key, chosen, default)
     return shown

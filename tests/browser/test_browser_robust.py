@@ -39,7 +39,7 @@ def test_url_text_is_shown_literally_not_rendered(app, page):
 def test_a_link_s_refused_values_are_replaced_in_the_address_bar(pages, app, link):
     """A value the app refuses or corrects (the nearest valid one is used, with a warning) is written into the
     address bar, so the copied link reopens the view shown: Streamlit dropped ``n=1e309`` from the URL while the
-    view used 1e9, and the link reopened at 10,000 (posenc/ui/binding.py ``_write_url``, issue 38.4)."""
+    view used 1e9, and the link reopened at 10,000 (posenc/ui/address.py ``write_corrected``, issue 38.4)."""
     from browser_controls import assert_link_reproduces, settle
 
     page = pages()

@@ -53,6 +53,32 @@ def test_a_copied_link_reproduces_every_slider_at_both_ends(pages, app, path, sc
         assert_link_reproduces(pages, page, f"{path or 'heatmap'}, every slider at {key}")
 
 
+def test_an_address_that_lost_a_move_is_written_again_by_a_later_run(pages, app):
+    """CI, twice under load: the image grown to 32 × 32 patches and 4 frames on How it works while the address
+    kept 1 × 1 and 1 frame, the later controls written on top of the old values, and no run corrected it.
+    Here the address bar loses the move on purpose (the rows set back to 1 behind Streamlit's back); the next
+    moves' runs report that address, and must write the rows the view shows back into it
+    (posenc/ui/address.py ``correct_the_address``)."""
+    page = pages()
+    page.goto(f"{app}/details?scheme=rope&length=24&d_model=16")
+    rows = page.get_by_role("slider", name="image rows H (patches)")
+    rows.wait_for()
+    wait_idle(page)
+    rows.focus()
+    rows.press("End")
+    settle(page)
+    assert "grid_h=32" in page.url
+    page.evaluate("() => { const u = new URL(location.href); u.searchParams.set('grid_h', '1');"
+                  " history.replaceState({}, '', u); }")
+    for label in ("image columns W (patches)", "frames (1: an image)"):
+        handle = page.get_by_role("slider", name=label)
+        handle.focus()
+        handle.press("End")
+        settle(page)
+    assert "grid_h=32" in page.url, page.url
+    assert_link_reproduces(pages, page, "details, rows lost from the address")
+
+
 @pytest.mark.parametrize(("path", "scheme"), [("sinusoids", "sinusoidal"), ("rotation", "sinusoidal"),
                                               ("details", "rope"), ("generalization", "sinusoidal")])
 def test_a_copied_link_reproduces_an_emptied_multiselect(pages, app, path, scheme):

@@ -9,7 +9,7 @@ the copied link opened in a fresh browser context shows every control as the wal
 "Chart data" expander is not in the URL: the walk closes it first). The driver: tests/helpers/random_walk.py.
 
 Environment variables:
-  POSENC_WALK_ACTIONS  the actions of the whole walk, shared by its parts (default 100, CI's; more for a
+  POSENC_WALK_ACTIONS  the actions of the whole walk, shared by its parts (default 90, CI's; more for a
                        long local run, e.g. POSENC_WALK_ACTIONS=2000)
   POSENC_WALK_SEED     the seed (default 38); part p walks with seed "<POSENC_WALK_SEED>:<p>"
 
@@ -30,7 +30,7 @@ require_chromium()
 from posenc import models  # noqa: E402
 from random_walk import Walk  # noqa: E402
 
-ACTIONS = int(os.environ.get("POSENC_WALK_ACTIONS", "100"))
+ACTIONS = int(os.environ.get("POSENC_WALK_ACTIONS", "90"))
 SEED = os.environ.get("POSENC_WALK_SEED", "38")
 PARTS = 2  # each walks every page, with its own seed and a fresh browser context
 

@@ -149,7 +149,7 @@ def test_a_correction_sent_in_a_run_carries_the_value_just_moved_not_the_address
     """A rerun can report the address from before the move that caused it (the browser updates the copy it
     reports a moment later). When the same run then sends an address (here: the query patch's slider goes as
     the image shrinks to one row, and Streamlit drops its parameter), the address must hold the moved value:
-    it sent the old one, and the view showed 1 row while its link said 32 (binding.mirror_held_values)."""
+    it sent the old one, and the view showed 1 row while its link said 32 (address.mirror_held_values)."""
     from apptest_helpers import run
 
     at = run({"scheme": "rope", "d_model": "16", "length": "24"}, "pages/details.py")
@@ -182,3 +182,30 @@ def test_a_setting_that_differs_from_the_model_shows_its_name_as_code():
         at = open_page(link, page)
         assert not check_page(at, link, page)
         assert any("scheme is ` transformer_xl ` here, ` rope ` in Qwen3 8B" in c.value for c in at.sidebar.caption)
+
+
+def test_a_move_the_browser_did_not_write_into_its_address_is_written_at_the_end_of_the_run():
+    """CI, twice under load: the image grown to 32 × 32 patches and 4 frames on the view while its link said
+    1 × 1 and 1 frame, every later control written on top (the browser writes a moved control into its address
+    itself, and had not for these three). No run corrected it, so the link stayed wrong. AppTest never writes a
+    move into the address: every run must end with an address that opens the view (address.correct_the_address)."""
+    from apptest_helpers import run
+
+    at = run({"scheme": "rope", "d_model": "16", "length": "24", "grid_h": "1", "grid_w": "1"}, "pages/details.py")
+
+    def slider(label):
+        return next(s for s in at.slider if s.label == label)
+
+    for label, value in (("image rows H (patches)", 32), ("image columns W (patches)", 32),
+                         ("frames (1: an image)", 4)):
+        slider(label).set_value(value)
+        at.run()
+    slider("query patch row").set_value(31)
+    at.query_params["patch_row"] = "31"  # this one the browser wrote
+    at.run()
+    assert not at.exception
+    assert {key: at.query_params.get(key) for key in ("grid_h", "grid_w", "frames", "patch_row")} == {
+        "grid_h": "32", "grid_w": "32", "frames": "4", "patch_row": "31"}, dict(at.query_params)
+    slider("frames (1: an image)").set_value(1)  # back to the default: out of the address
+    at.run()
+    assert "frames" not in at.query_params, dict(at.query_params)
