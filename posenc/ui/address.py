@@ -80,7 +80,8 @@ def _bound_widgets(ctx, drawn_this_run: bool):
 
 def _address_text(metadata, held) -> str | list[str] | None:
     """The address bar's text for a held value as Streamlit writes it (a whole number as digits: ``8``, not
-    ``8.0``), None for the widget's default (left out)."""
+    ``8.0``; an emptied selection as ``?key=``, which an empty list would drop), None for the widget's default
+    (left out)."""
     from streamlit.runtime.state.query_params import _coerce_value_for_query_url, _format_number_for_query_url
 
     if held == metadata.deserializer(None):
@@ -88,7 +89,8 @@ def _address_text(metadata, held) -> str | list[str] | None:
     serialized = metadata.serializer(held)
     if metadata.value_type == "double_value":
         return _format_number_for_query_url(serialized)
-    return _coerce_value_for_query_url(serialized, metadata.value_type)
+    text = _coerce_value_for_query_url(serialized, metadata.value_type)
+    return "" if text == [] else text  # an emptied selection is ``?key=``, as the browser writes it
 
 
 def _reads_as(metadata, held, texts: list[str] | None) -> bool:

@@ -209,3 +209,21 @@ def test_a_move_the_browser_did_not_write_into_its_address_is_written_at_the_end
     slider("frames (1: an image)").set_value(1)  # back to the default: out of the address
     at.run()
     assert "frames" not in at.query_params, dict(at.query_params)
+
+
+def test_an_emptied_selection_carried_back_to_its_page_is_written_as_an_empty_value():
+    """The random walk (seed 43, action 111): Sinusoids' dimensions emptied, another page visited (the browser
+    drops the page's own keys from its address there), Sinusoids again: the view showed no dimension while its
+    link left ``dims`` out and reopened at 4, 5, 6, 7. An emptied selection is ``?dims=`` in the address."""
+    from apptest_helpers import run
+
+    at = run({"d_model": "24"}, "pages/sinusoids.py")
+    next(m for m in at.multiselect if m.label.startswith("Dimensions")).set_value([])
+    at.query_params["dims"] = ""  # the browser writes the emptied selection
+    at.run()
+    at.query_params.pop("dims")  # and drops it from the address on another page
+    at.switch_page("pages/heatmap.py").run()
+    at.switch_page("pages/sinusoids.py").run()
+    assert not at.exception
+    assert next(m for m in at.multiselect if m.label.startswith("Dimensions")).value == []
+    assert at.query_params.get("dims") == "", dict(at.query_params)
