@@ -7,6 +7,7 @@ from posenc.lab.extension import METHODS
 from posenc.lab.names import SCHEME_LABELS, SCHEMES, TASKS
 from posenc.lab.recipe import DEFAULT
 from posenc.schemes.scheme import Option
+from posenc.settings.parsing import code_span
 from posenc.ui import binding, lab, sidebar
 
 sidebar.controls()
@@ -42,7 +43,7 @@ with columns[1]:
 st.caption(f"The seed-0 model of {SCHEME_LABELS[map_scheme]}, reading one test string of {length} digits (trained "
            f"length) and one of {results.attention_lengths()[1]} (past it). Row: the token that predicts the next "
            "one (the query); column: the token it reads (the key). ^ starts the string, | separates it from "
-           f"the answer. To {task} a digit, the query at the answer must find the digit it repeats: "
+           f"the answer. In {code_span(task)}, the query at the answer must find the digit it repeats: "
            + lab.WHERE_TO_LOOK[task])
 lab.attention_view(task, map_scheme, int(layer))
 st.markdown(f"**As the string grows**: the same heads at every test length from 1 to {DEFAULT.test_max_length} digits.")

@@ -17,6 +17,7 @@ from posenc.lab.names import SCHEME_LABELS, SCHEMES, TOKEN_NAMES
 from posenc.lab.recipe import DEFAULT, LIVE_BOUNDS
 from posenc.lab.shipped import animation_lengths
 from posenc.schemes.scheme import Option
+from posenc.settings.parsing import code_span
 from posenc.ui import binding, motion, presenter
 from posenc.ui.compute import shared_figure
 
@@ -123,9 +124,9 @@ def reading(task: str) -> str:
     worst = min(inside, key=lambda s: inside[s]["mean"])
     if low_inside:
         lines.append(f"- **In distribution** (1…{length} digits), {', '.join(label(s) for s in low_inside)} stay "
-                     f"below 0.95 exact match: the recipe does not train them fully on {task}.")
+                     f"below 0.95 exact match: the recipe does not train them fully on {code_span(task)}.")
     else:
-        lines.append(f"- **In distribution** (1…{length} digits) every scheme learned {task}: mean exact match "
+        lines.append(f"- **In distribution** (1…{length} digits) every scheme learned {code_span(task)}: mean exact match "
                      f"≥ {inside[worst]['mean']:.3f} (lowest: {label(worst)}).")
     best = ", ".join(f"{label(s)} ({scores[s]:.2f})" for s in ranked[:3])
     last = ", ".join(f"{label(s)} ({scores[s]:.2f})" for s in ranked[-3:])

@@ -227,3 +227,14 @@ def test_an_emptied_selection_carried_back_to_its_page_is_written_as_an_empty_va
     assert not at.exception
     assert next(m for m in at.multiselect if m.label.startswith("Dimensions")).value == []
     assert at.query_params.get("dims") == "", dict(at.query_params)
+
+
+def test_the_lab_s_task_is_named_as_code_in_its_sentences():
+    """A 400-link property run (seed 3) found ``selective_copy`` outside a code span on the lab's page ("every
+    scheme learned selective_copy", "To selective_copy a digit"): a name the URL chose, read as Markdown."""
+    from fuzz_links import check_page, open_page
+
+    link = {"task": "selective_copy"}
+    at = open_page(link, "pages/generalization.py")
+    assert not check_page(at, link, "pages/generalization.py")
+    assert any("every scheme learned ` selective_copy `" in m.value for m in at.markdown)
