@@ -125,14 +125,22 @@ def mirror_held_values() -> None:
     ctx = get_script_run_ctx()
     if ctx is None or ctx.session_state is None or ctx.is_history_navigation:
         return
+    _set_where_wrong(ctx, _disagreeing(ctx, drawn_this_run=False))
+
+
+def _disagreeing(ctx, drawn_this_run: bool) -> list:
+    """``(key, metadata, held)`` of every bound widget (see :func:`_bound_widgets`) whose held value the address
+    the run reported does not open at."""
     reported = parse_qs(ctx.query_string, keep_blank_values=True)
-    _set_where_wrong(ctx, [(key, metadata, held) for key, metadata, held in _bound_widgets(ctx, drawn_this_run=False)
-                           if not _reads_as(metadata, held, reported.get(key))])
+    return [(key, metadata, held) for key, metadata, held in _bound_widgets(ctx, drawn_this_run)
+            if not _reads_as(metadata, held, reported.get(key))]
 
 
-def _set_where_wrong(ctx, wrong: list) -> None:
+def _set_where_wrong(ctx, wrong: list) -> tuple[str | None, str | list[str] | None]:
     """Set Streamlit's copy of the address to the held value of each ``(key, metadata, held)`` (an address that
-    reads right keeps its own text: ``rope.factor=8`` stays, and a follower's address stays its slide's link)."""
+    reads right keeps its own text: ``rope.factor=8`` stays, and a follower's address stays its slide's link).
+    Returns the last key set and its text (None: left out), (None, None) when there was none."""
+    key, text = None, None
     with ctx.session_state.query_params() as snapshot:
         for key, metadata, held in wrong:
             text = _address_text(metadata, held)
@@ -140,6 +148,7 @@ def _set_where_wrong(ctx, wrong: list) -> None:
                 snapshot.discard_param_no_forward_msg(key)
             else:
                 snapshot.set_with_no_forward_msg(key, text)
+    return key, text
 
 
 def ends_the_run(error: BaseException) -> bool:
@@ -163,15 +172,11 @@ def correct_the_address() -> None:
     ctx = get_script_run_ctx()
     if ctx is None or ctx.session_state is None:
         return
-    reported = parse_qs(ctx.query_string, keep_blank_values=True)
-    wrong = [(key, metadata, held) for key, metadata, held in _bound_widgets(ctx, drawn_this_run=True)
-             if not _reads_as(metadata, held, reported.get(key))]
+    wrong = _disagreeing(ctx, drawn_this_run=True)
     if not wrong:
         return
-    _set_where_wrong(ctx, wrong)
+    key, text = _set_where_wrong(ctx, wrong)
     with ctx.session_state.query_params() as snapshot:
-        key, metadata, held = wrong[-1]
-        text = _address_text(metadata, held)
         if text is None:  # Streamlit's own two ways of sending its copy of the address (it sends it whole)
             snapshot.set_with_no_forward_msg(key, "")
             snapshot.remove_param(key)
