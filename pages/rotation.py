@@ -5,18 +5,18 @@ import streamlit as st
 
 import posenc
 from posenc.schemes.scheme import Option
-from posenc.ui import binding, cached_figures, compute, motion, presenter, scheme_views, shift_check, sidebar
+from posenc.ui import binding, cached_figures, compute, motion, page_end, presenter, scheme_views, shift_check, sidebar
 
 c = sidebar.controls()
 check = scheme_views.views_of(c.scheme).rotation
 if isinstance(check, shift_check.ShiftCheck):  # a rotary scheme: the score of a rotated query and key
     shift_check.draw(c, check)
-    st.stop()
+    page_end.end()
 st.title("Rotation check: PE[pos+k] = M_k · PE[pos]")
 if check != "table":
     st.info("The rotation check is about the sinusoidal encoding (and its RoPE and xPos counterparts); "
             "choose Sinusoidal, RoPE or xPos in the sidebar.")
-    st.stop()
+    page_end.end()
 
 c = sidebar.for_view(c, even_d_model=True)
 spacing = c.option_dict.get("spacing", "vaswani")

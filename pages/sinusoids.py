@@ -4,14 +4,14 @@ import streamlit as st
 
 import posenc
 from posenc.analysis import table_cells
-from posenc.ui import binding, cached_figures, compute, presenter, sidebar
+from posenc.ui import binding, cached_figures, compute, page_end, presenter, sidebar
 
 c = sidebar.controls()
 scheme = posenc.get_scheme(c.scheme)
 st.title("Sinusoids")
 if scheme.table is None:
     st.info(f"{scheme.label} has no table of encodings to plot; see the Comparison page.")
-    st.stop()
+    page_end.end()
 
 compute.or_stop(cached_figures.has_missing_rows, c.scheme, c.length, c.d_model, c.base, c.options)  # a clear message if it cannot be built (one cell, not the table)
 args = (c.scheme, c.length, c.d_model, c.base, c.options)

@@ -26,6 +26,7 @@ from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ct
 import posenc
 import posenc.analysis.offset_curves
 import posenc.analysis.similarity
+from posenc.ui import page_end
 
 CACHE_ENTRIES = 16  # bounded: many sessions with different settings cannot grow memory without limit
 TABLE_ENTRIES = 2  # full tables are up to 32 MiB each
@@ -124,7 +125,7 @@ def or_stop(compute, *args, **kwargs):
         return compute(*args, **kwargs)
     except ValueError as err:
         st.error(str(err), icon=":material/error:")
-        st.stop()
+        page_end.end()
 
 
 @cached

@@ -211,6 +211,24 @@ def test_a_move_the_browser_did_not_write_into_its_address_is_written_at_the_end
     assert "frames" not in at.query_params, dict(at.query_params)
 
 
+@pytest.mark.parametrize("page, query", [
+    ("pages/rotation.py", {"scheme": "rope", "d_model": "16", "length": "24"}),  # the shift check, then the page ends
+    ("pages/sinusoids.py", {"scheme": "alibi", "d_model": "16", "length": "24"}),  # no table: one sentence, the end
+])
+def test_a_page_that_ends_early_still_ends_its_run_with_the_view_s_address(page, query):
+    """The rotation check under RoPE and Sinusoids under a scheme with no table end the page early. With
+    st.stop(), Streamlit stays stopped and every later read of the session state raises again, so the end of run
+    (address.correct_the_address) never ran on these pages: a move the browser did not write stayed out of the
+    link. posenc.ui.page_end ends the page without asking Streamlit to stop."""
+    from apptest_helpers import run
+
+    at = run(query, page)
+    at.sidebar.slider(key="length").set_value(40)
+    at.run()  # AppTest, like a browser that lost the move, does not write it into the address
+    assert not at.exception and not at.error
+    assert at.query_params.get("length") == "40", dict(at.query_params)
+
+
 def test_an_emptied_selection_carried_back_to_its_page_is_written_as_an_empty_value():
     """The random walk (seed 43, action 111): Sinusoids' dimensions emptied, another page visited (the browser
     drops the page's own keys from its address there), Sinusoids again: the view showed no dimension while its

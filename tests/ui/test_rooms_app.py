@@ -137,6 +137,28 @@ def test_a_follower_who_moves_a_control_stops_following_and_a_button_brings_it_b
     assert ("left", lecturer_version(code)) in [entry[:2] for entry in push._WATCHERS[code].values()]  # still told of a move (the button's n)
 
 
+def test_a_follower_on_a_page_that_ends_with_st_stop_who_moves_a_control_stops_following():
+    """The rotation check under RoPE ends its page with st.stop() (rope-to-128k, slide 2). After st.stop(), Streamlit
+    raises StopException at every later read of the session state, so app.py's end of run (the address the follower
+    leaves, the correction of the address) was skipped: a follower who then moved a control went on following."""
+    lecture = lectures.load("rope-to-128k")
+    page, settings = lecture.slides[1].page, lecture.slides[1].settings
+    assert page == "rotation" and ("scheme", "rope") in settings
+    lecturer = AppTest.from_file(APP, default_timeout=90)
+    for key, value in [*settings, ("lecture", "rope-to-128k"), ("slide", "2"), ("notes", "true")]:
+        lecturer.query_params[key] = value
+    lecturer.switch_page("pages/rotation.py").run()
+    code = _open(lecturer)
+    follower = _follower(code)
+    assert follower.query_params["slide"] == "2"
+    follower.run()  # a run of the slide, as it stands
+    _clean(follower)
+    follower.sidebar.slider(key="d_model").set_value(32).run()
+    _clean(follower)
+    assert "room" not in follower.query_params and follower.session_state["d_model"] == 32  # the view is theirs
+    assert any(e.type == "html" and "Follow the lecturer (slide 2)" in e.value for e in follower.main)
+
+
 def lecturer_version(code: str) -> int:
     from posenc.ui import room
 
