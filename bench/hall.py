@@ -178,6 +178,23 @@ def servers_up(path: str, backend: str = "posenc") -> dict[str, bool]:
     return states
 
 
+ATTEMPTS = 3  # starts of a hall whose port was taken meanwhile
+PORT_TAKEN = ("already in use", "address in use", "errno 98", "cannot bind", "is not available")  # lowercased: how
+# a process says its port is taken (Streamlit: "Port 8501 is not available")
+
+
+class StartFailed(RuntimeError):
+    """A process of the hall exited (or Redis did not answer) while the hall started; the message ends with the
+    end of its log (the working folder is removed when the hall stops), ``port_taken`` says whether its port was."""
+
+    def __init__(self, what: str, log: Path | None) -> None:
+        tail = ""
+        with contextlib.suppress(OSError):
+            tail = log.read_text(errors="replace")[-2000:] if log is not None else ""
+        super().__init__(f"{what}; the end of its log:\n{tail}" if tail else what)
+        self.port_taken = any(sign in tail.lower() for sign in PORT_TAKEN)
+
+
 class Hall:
     """N replicas of app.py and HAProxy in front of them, on loopback; a context manager."""
 
@@ -189,19 +206,24 @@ class Hall:
         # replica's death loses nothing; append-only file (fsync every second) in redis_dir, kept across restarts
         # when it is given (serve --redis-dir), else in the hall's temporary folder.
         self.redis, self.redis_dir = redis, redis_dir
-        self.redis_process: subprocess.Popen | None = None
-        self.redis_port = 0
         self.compression = compression  # haproxy_config's: "cached" (deploy/haproxy.cfg), "off", "per-hit"
         # deploy/assets.py serves /static/ gzip'd at zlib level 9 (deploy/haproxy.cfg); False: listen gzip does
         self.asset_server = asset_server
-        self.assets: subprocess.Popen | None = None
         self.assets_port = 0
+        self.cookie_secret = secrets.token_hex(32)
+        self._fresh()
+
+    def _fresh(self) -> None:
+        """A new working folder and no process: the state before :meth:`start` (and before a second attempt)."""
         self.workdir = Path(tempfile.mkdtemp(prefix="posenc-hall-"))
         self.stats = str(self.workdir / "haproxy.sock")
-        self.cookie_secret = secrets.token_hex(32)
         self.ports: list[int] = []
         self.servers: list[subprocess.Popen] = []
         self.haproxy: subprocess.Popen | None = None
+        self.assets = None
+        self.redis_process = None
+        self.redis_port = 0
+        self.logs: dict[int, Path] = {}  # a process's pid -> its log file
 
     @property
     def url(self) -> str:
@@ -219,6 +241,7 @@ class Hall:
         log = (self.workdir / f"replica{index + 1}.log").open("w")
         process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env,
                                    preexec_fn=_die_with_parent)
+        self.logs[process.pid] = Path(log.name)
         cores = sorted(os.sched_getaffinity(0))
         if self.pin:
             with contextlib.suppress(OSError, psutil.Error):
@@ -237,7 +260,7 @@ class Hall:
             raise RuntimeError("redis-server is not installed (apt-get install -y redis-server)")
         folder = Path(self.redis_dir) if self.redis_dir else self.workdir / "redis"
         folder.mkdir(parents=True, exist_ok=True)
-        self.redis_port = self.redis_port or free_port(HOST)
+        self.redis_port = free_port(HOST)
         log = (self.workdir / "redis.log").open("a")
         self.redis_process = subprocess.Popen(
             [server, "--bind", HOST, "--port", str(self.redis_port), "--dir", str(folder), "--appendonly", "yes",
@@ -250,16 +273,26 @@ class Hall:
                 if conn.recv(16).startswith(b"+PONG"):
                     return
             if self.redis_process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"redis-server did not start; its log is in {self.workdir}")
+                raise StartFailed("redis-server did not start", Path(log.name))
             time.sleep(0.1)
 
     def __enter__(self) -> Hall:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
+        """Start the hall. A port taken between free_port and the process binding it (another program on the
+        machine, tests on two cores) fails a start: it is tried again on new ports, three times at most."""
+        for attempt in range(ATTEMPTS):
+            try:
+                self.start()
+                return self
+            except StartFailed as failed:
+                self.stop()
+                if not failed.port_taken or attempt == ATTEMPTS - 1:
+                    raise
+                print(f"hall: {failed.args[0]}: a port was taken; starting again on new ports", file=sys.stderr)
+                self._fresh()
+            except BaseException:
+                self.stop()
+                raise
+        raise AssertionError("unreachable")
 
     def __exit__(self, *exc) -> None:
         self.stop()
@@ -278,6 +311,7 @@ class Hall:
             self.assets = subprocess.Popen([sys.executable, str(ASSET_SERVER), "--host", HOST, "--port",
                                             str(self.assets_port)], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                                            preexec_fn=_die_with_parent)
+            self.logs[self.assets.pid] = Path(log.name)
         config = self.workdir / "haproxy.cfg"
         config.write_text(haproxy_config(self.ports, self.compression, self.asset_server))
         env = {**os.environ, "HALL_PORT": f"{HOST}:{self.port}", "HALL_STATS_SOCKET": self.stats,
@@ -286,6 +320,7 @@ class Hall:
         log = (self.workdir / "haproxy.log").open("w")
         self.haproxy = subprocess.Popen([haproxy, "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT,
                                         env=env, preexec_fn=_die_with_parent)
+        self.logs[self.haproxy.pid] = Path(log.name)
         self.wait_ready()
 
     def wait_ready(self) -> None:
@@ -295,7 +330,7 @@ class Hall:
         while True:
             for process in [*self.servers, self.haproxy, *([self.assets] if self.assets else [])]:
                 if process.poll() is not None:
-                    raise RuntimeError(f"{process.args[0]} exited ({process.returncode}); logs in {self.workdir}")
+                    raise StartFailed(f"{process.args[0]} exited ({process.returncode})", self.logs.get(process.pid))
             with contextlib.suppress(OSError):
                 states = servers_up(self.stats)
                 assets_up = not self.asset_server or servers_up(self.stats, "front_end").get("assets", False)

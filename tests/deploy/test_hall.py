@@ -187,3 +187,26 @@ def test_run_with_assets_fetches_the_front_end_as_a_new_browser_does():
     assert "--assets: each session first fetches" in result.stdout
     errors = next(line for line in result.stdout.splitlines() if line.startswith("errors"))
     assert errors.split() == ["errors", "0"]
+
+
+def test_a_port_taken_while_the_hall_starts_is_tried_again_on_new_ports(monkeypatch):
+    """CI once: a replica's port, free when the hall picked it, was taken before the replica bound it (another
+    test's server on the other core), and the hall's start failed with only "exited (1)". Now the hall starts
+    again on new ports (three attempts), and a failure names the end of the process's log."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import hall as hall_module
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    picks = [taken.getsockname()[1]]  # the first replica's port: someone listens on it already
+    plain = hall_module.free_port
+    monkeypatch.setattr(hall_module, "free_port", lambda host: picks.pop() if picks else plain(host))
+    try:
+        with hall_module.Hall(1, plain("127.0.0.1"), asset_server=False, redis=False, pin=False) as started:
+            assert started.ports[0] != taken.getsockname()[1]
+            assert hall_module.http_get(f"{started.url}_stcore/health") == 200
+    finally:
+        taken.close()
+    failed = hall_module.StartFailed("replica exited (1)", None)
+    assert not failed.port_taken and str(failed) == "replica exited (1)"
