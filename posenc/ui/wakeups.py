@@ -3,7 +3,8 @@
 A run's script thread hands each message it makes (every element, every status) to Streamlit's event
 loop with ``call_soon_threadsafe``: a write to the loop's wake-up pipe, the loop woken, the interpreter
 lock passed to it and back, 35 times in a run of a lecture slide. With 150 followers of a room rerun
-at once on one replica, those hand-overs were a quarter of the replica's CPU.
+at once on one replica, the pipe write was the most sampled frame of the script threads (py-spy; the
+samples include waits for the lock, so they overstate its CPU: see the measurement below).
 
 :func:`install` makes ``AppSession._call_soon_on_event_loop`` append the callback to the session's own
 queue and wake the loop only when that queue was empty; the loop then runs the session's callbacks in
@@ -20,13 +21,11 @@ lower). On the rooms' benchmark the gain is within this machine's noise (pairs o
 from __future__ import annotations
 
 import collections
-import logging
 import threading
 from collections.abc import Callable
 
 from streamlit.runtime import app_session
 
-_LOG = logging.getLogger(__name__)
 _LOCK = threading.Lock()  # guards every session's queue (held for an append or a pop only)
 _QUEUE = "_posenc_waiting_callbacks"
 _ORIGINAL = getattr(app_session.AppSession, "_call_soon_on_event_loop", None)
