@@ -8,9 +8,10 @@ page, so a page change keeps the view and the new page's address carries it. Eve
 
 import streamlit as st
 
-from posenc.ui import address, collector, lecture, memory, room, sidebar, wakeups
+from posenc.ui import address, collector, lecture, memory, no_delay, room, sidebar, wakeups
 
 wakeups.install()  # a run's messages wake the server's event loop once a batch, not once each (posenc/ui/wakeups.py)
+no_delay.install()  # and leave its sockets at once: Nagle's algorithm off (posenc/ui/no_delay.py)
 
 # An emoji icon is drawn by the browser; a ":material/…:" page icon would be fetched from the internet.
 # ?present=true (presenter mode) opens with the sidebar collapsed.
