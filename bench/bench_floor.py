@@ -24,7 +24,9 @@ First load: navigation start until settled, in a fresh context; its bytes and lo
 Before and after a change, in one run: ``--compare BEFORE AFTER`` serves two checkouts of posenc (e.g.
 ``git worktree add /tmp/before <commit>``) beside the floor, and every press alternates before, after,
 floor, before, after, floor, … in one browser; the table gives each side's settle, its ratio to the floor
-and its bytes.
+and its bytes. ``--floor-no-delay`` adds a second floor, served with the socket fix posenc's app.py makes
+(posenc/ui/no_delay.py, Nagle's algorithm off), and the after side's ratio to it: what the fix gives posenc
+against what it would give any Streamlit page.
 """
 
 from __future__ import annotations
@@ -110,12 +112,16 @@ class Side:
     problems: list[str] = field(default_factory=list)
 
 
-def start(script: str, root: Path = ROOT) -> tuple[subprocess.Popen, str]:
+SECOND_FLOOR = "floor, Nagle off"  # --floor-no-delay's side
+
+
+def start(script: str, root: Path = ROOT, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
     """``streamlit run script`` from ``root`` (the repository root: its .streamlit/config.toml) on a free port."""
     port = free_port("127.0.0.1")
     command = [sys.executable, "-m", "streamlit", "run", script, "--server.headless=true", f"--server.port={port}",
                "--server.address=127.0.0.1", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]
-    process = subprocess.Popen(command, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env={**os.environ, **(env or {})})
     wait_healthy("127.0.0.1", port)
     return process, f"http://127.0.0.1:{port}"
 
@@ -221,15 +227,20 @@ def table(rows: list[tuple[str, str, dict[str, Side]]]) -> str:
 
 def compare_table(rows: list[tuple[str, str, dict[str, Side]]]) -> str:
     """Before, after and the floor, side by side: settle (median), its ratio to the floor, bytes per change."""
+    second = bool(rows) and SECOND_FLOOR in rows[0][2]
     head = ("| page | settings | before settles | after settles | floor settles | before / floor | after / floor "
-            "| before bytes | after bytes | floor bytes | server before / after / floor | blocking before / after / floor |")
+            + ("| floor, Nagle off, settles | after / that floor " if second else "")
+            + "| before bytes | after bytes | floor bytes | server before / after / floor | blocking before / after / floor |")
     lines = [head, "|---" * (head.count("|") - 1) + "|"]
     for page, setting, result in rows:
         a, b, f = result["before"], result["after"], result["floor"]
         settle = [med(side.presses, "settle") for side in (a, b, f)]
+        other = med(result[SECOND_FLOOR].presses, "settle") if second else None
         lines.append(
             f"| {page} | {setting} | {' | '.join(fmt(v, 's') for v in settle)} | {ratio(settle[0], settle[2])} "
-            f"| {ratio(settle[1], settle[2])} | {' | '.join(fmt(med(x.presses, 'bytes'), 'B') for x in (a, b, f))} "
+            f"| {ratio(settle[1], settle[2])} "
+            + (f"| {fmt(other, 's')} | {ratio(settle[1], other)} " if second else "")
+            + f"| {' | '.join(fmt(med(x.presses, 'bytes'), 'B') for x in (a, b, f))} "
             f"| {' / '.join(fmt(med(x.presses, 'server'), 'ms') for x in (a, b, f))} "
             f"| {' / '.join(fmt(med(x.presses, 'blocking'), 'ms') for x in (a, b, f))} |")
     return "\n".join(lines)
@@ -245,22 +256,28 @@ def main(argv: list[str] | None = None) -> int:
                         "the browser main thread's time by group (bench/browser_trace.py)")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), type=Path,
                         help="two checkouts of posenc, measured alternately beside the floor")
+    parser.add_argument("--floor-no-delay", action="store_true",
+                        help="with --compare: a second floor, its sockets with Nagle's algorithm off as posenc's")
     args = parser.parse_args(argv)
     pages = [p for p in PAGES if args.page is None or p[1] in args.page]
     settings = [s for s in SETTINGS if args.setting is None or s[0] in args.setting]
     roots = dict(zip(("before", "after"), args.compare)) if args.compare else {"posenc": ROOT}
     servers = {name: start("app.py", root) for name, root in roots.items()}
     floor_server, floor_url = start("bench/floor_app.py")
+    if args.compare and args.floor_no_delay:
+        servers[SECOND_FLOOR] = start("bench/floor_app.py", env={"POSENC_FLOOR_NO_DELAY": "1"})
     rows, problems = [], []
     try:
         with sync_playwright() as playwright:
             browser = launch(playwright)
-            warm = {name: (f"{url}/", "d_model", "ArrowLeft") for name, (_, url) in servers.items()}
+            warm = {name: (f"{url}/", "d_model", "ArrowLeft") for name, (_, url) in servers.items()}  # floors too
             warm["floor"] = (f"{floor_url}/", "d_model", "ArrowLeft")
             measure(browser, warm, argparse.Namespace(presses=1, rounds=1))  # imports, first frontend load
             for title, path, slider, key in pages:
                 for setting, query in settings:
-                    sides = {name: (f"{url}/{path}?{query}", slider, key) for name, (_, url) in servers.items()}
+                    sides = {name: (f"{url}/{'' if name == SECOND_FLOOR else path}?{query}",
+                                    "d_model" if name == SECOND_FLOOR else slider,
+                                    "ArrowLeft" if name == SECOND_FLOOR else key) for name, (_, url) in servers.items()}
                     sides["floor"] = (f"{floor_url}/?{query}", "d_model", "ArrowLeft")
                     if args.trace:
                         rows.append((title, setting, trace_row(browser, sides)))
