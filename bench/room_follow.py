@@ -272,7 +272,7 @@ async def measure(port: int, rooms, pids: list[int], args) -> dict:
         counted_after = sum(rooms.counts(room.code).values())
         pids = [p for p in pids if p != victim.pid]
     # the slide change
-    cpu1 = _cpu(pids)
+    cpu1, own1 = _cpu(pids), time.process_time()
     moved["t"] = time.perf_counter()
     steps: dict = {}
 
@@ -286,13 +286,13 @@ async def measure(port: int, rooms, pids: list[int], args) -> dict:
     await watcher
     moved_in = time.perf_counter() - moved["t"]
     await asyncio.gather(*tasks)
-    change_cpu = _cpu(pids) - cpu1
+    change_cpu, client_cpu = _cpu(pids) - cpu1, time.process_time() - own1
     pushed = [r.pushed for r in results if r.pushed is not None]
     shown = [r.shown for r in results if r.shown is not None]
     errors = [e for r in results for e in r.errors]
     return dict(followers=args.followers, joined=joined, arrived_in=arrived_in, idle_cores=idle_cores,
                 answers=accepted, counted=counted, answer_seconds=answer_seconds, answer_times=answer_times, pushed=pushed, shown=shown,
-                change_cpu=change_cpu, errors=errors, moved_in=moved_in, steps=steps, slide=rooms.get(room.code).slide,
+                change_cpu=change_cpu, client_cpu=client_cpu, errors=errors, moved_in=moved_in, steps=steps, slide=rooms.get(room.code).slide,
                 reconnected=sum(r.reconnected > 0 for r in results),
                 counted_after=counted_after, back=back)
 
@@ -312,7 +312,8 @@ def report(name: str, m: dict, idle: float) -> None:
     for label, values in (("move -> first message", m["pushed"]), ("move -> new slide shown", m["shown"])):
         print(f"  {label:28} {len(values)} of {n}; median {statistics.median(values) if values else float('nan'):.2f} s, "
               f"p95 {_quantile(values, 0.95):.2f} s, max {max(values, default=float('nan')):.2f} s")
-    print(f"  CPU of the slide change      {m['change_cpu']:.1f} s ({m['change_cpu'] / n * 1000:.0f} ms per follower)")
+    print(f"  CPU of the slide change      {m['change_cpu']:.1f} s ({m['change_cpu'] / n * 1000:.0f} ms per follower); "
+          f"this client's own (the {n} phones' websockets, on the same cores): {m['client_cpu']:.1f} s")
     if m.get("counted_after") is not None:
         print(f"  replica 1 of 2 killed        {m['reconnected']} followers reconnected through the hall, "
               f"{len(m['back'])} back on the slide, the last {max(m['back'], default=float('nan')):.1f} s after the "
