@@ -10,6 +10,7 @@ streamlit==1.67; tests/pages/test_app_regressions.py replays each case). posenc.
 
 from __future__ import annotations
 
+import functools
 from urllib.parse import parse_qs
 
 import streamlit as st
@@ -48,7 +49,8 @@ def refresh_copy(key: str) -> list[str] | None:
     ctx = get_script_run_ctx()
     if ctx is None or ctx.session_state is None:
         return st.query_params.get_all(key) or None
-    values = parse_qs(ctx.query_string, keep_blank_values=True).get(key)
+    values = _reported(ctx.query_string).get(key)
+    values = list(values) if values is not None else None
     with ctx.session_state.query_params() as snapshot:
         if snapshot.is_bound(key):  # mirrored from the value it holds at the run's start: see mirror_held_values
             pass
@@ -93,7 +95,7 @@ def _address_text(metadata, held) -> str | list[str] | None:
     return "" if text == [] else text  # an emptied selection is ``?key=``, as the browser writes it
 
 
-def _reads_as(metadata, held, texts: list[str] | None) -> bool:
+def _reads_as(metadata, held, texts: tuple[str, ...] | None) -> bool:
     """Whether the address's ``texts`` for a widget open it at ``held``, read as Streamlit reads a link
     (numbers by value: the browser writes ``1e-7`` where Python writes ``1e-07``)."""
     from streamlit.runtime.state.query_params import parse_url_param
@@ -101,7 +103,7 @@ def _reads_as(metadata, held, texts: list[str] | None) -> bool:
     if texts is None:
         return held == metadata.deserializer(None)
     try:
-        return metadata.deserializer(parse_url_param(texts[0] if len(texts) == 1 else texts,
+        return metadata.deserializer(parse_url_param(texts[0] if len(texts) == 1 else list(texts),
                                                      metadata.value_type)) == held
     except (ValueError, TypeError, IndexError, KeyError):
         return False
@@ -131,9 +133,15 @@ def mirror_held_values() -> None:
 def _disagreeing(ctx, drawn_this_run: bool) -> list:
     """``(key, metadata, held)`` of every bound widget (see :func:`_bound_widgets`) whose held value the address
     the run reported does not open at."""
-    reported = parse_qs(ctx.query_string, keep_blank_values=True)
+    reported = _reported(ctx.query_string)
     return [(key, metadata, held) for key, metadata, held in _bound_widgets(ctx, drawn_this_run)
             if not _reads_as(metadata, held, reported.get(key))]
+
+
+@functools.lru_cache(maxsize=64)
+def _reported(query_string: str) -> dict[str, tuple[str, ...]]:
+    """The address a run reported, read once: every bound control of a run asks (parse_qs, ~10 µs each)."""
+    return {key: tuple(values) for key, values in parse_qs(query_string, keep_blank_values=True).items()}
 
 
 def _set_where_wrong(ctx, wrong: list) -> tuple[str | None, str | list[str] | None]:
