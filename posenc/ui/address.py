@@ -26,6 +26,7 @@ def write_corrected(key: str, value, default) -> None:
     the address bar the corrected value, as Streamlit does for a value it clamps itself; a value equal to the
     widget's default stays out, as Streamlit leaves it."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
+    from streamlit.runtime.state.query_params import _format_number_for_query_url
 
     ctx = get_script_run_ctx()
     if ctx is None or ctx.session_state is None or value == default:
@@ -33,9 +34,8 @@ def write_corrected(key: str, value, default) -> None:
     with ctx.session_state.query_params() as params:
         if isinstance(value, (list, tuple)):
             params.set_corrected_value(key, [str(v) for v in value], "string_array_value")
-        else:
-            text = f"{value:.17g}" if isinstance(value, float) else str(value)  # exact, as the URL reads it back
-            params.set_corrected_value(key, text, "string_value")
+        else:  # a number as Streamlit writes it (and _address_text): ``8``, ``0.1``; exact, the shortest text that reads back
+            params.set_corrected_value(key, _format_number_for_query_url(value), "string_value")
 
 
 def refresh_copy(key: str) -> list[str] | None:
