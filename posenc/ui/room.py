@@ -45,6 +45,7 @@ LEFT = "_posenc_room_left"  # the code of the room a follower stopped following
 RETRIED = "_posenc_room_retried"  # the room version a follower's run found moved after catch_up, rerun once
 JOINED = "_posenc_room_joined"  # (code, token) this session joined as a follower: joined once, not on every run
 SWITCHED = "_posenc_room_switched"  # this run follows a switch to the lecturer's new slide: tell the browser
+RENEWED = "_posenc_room_renewed"  # slide number -> how many times its answer radio was drawn afresh (a bad state)
 COOKIE_AGE = 12 * 3600
 
 
@@ -390,7 +391,7 @@ def _answered(code: str, number: int) -> str:
 def _send_answer(code: str, number: int, token: str, kind: str) -> None:
     """The form's callback: the answer given, checked by posenc.rooms against the room's current question."""
     if kind == "choice":
-        picked = st.session_state.get(f"room_choice_{number}")
+        picked = st.session_state.get(choice_key(number))
         value = None if picked is None else str(picked)
     else:
         value = str(st.session_state.get(f"room_number_{number}") or "").strip() or None
@@ -403,34 +404,29 @@ def _send_answer(code: str, number: int, token: str, kind: str) -> None:
         _refusal(code, refusal)
 
 
-def _choices(question, key: str) -> None:
+def choice_key(number: int) -> str:
+    """The key of slide ``number``'s answer radio: ``room_choice_<n>``, and a new one each time it is drawn afresh."""
+    renewed = st.session_state.get(RENEWED, {}).get(number, 0)
+    return f"room_choice_{number}" + (f".{renewed}" if renewed else "")
+
+
+def _choices(question, number: int) -> None:
     """The question's choices as a radio. A state the radio cannot read (not one its page sends: a forged message
-    with a number for its text) made Streamlit raise inside the widget, an error box in place of the form: it is
-    dropped and the radio drawn again, unchosen."""
+    with a number for its text) made Streamlit raise inside the widget, an error box in place of the form: the radio
+    is drawn again, unchosen, under a new key (a new widget, to which the state sent for the old one does not
+    belong), once a run at most."""
     def radio():
         st.radio("Your answer", range(len(question.choices)), index=None,
-                 format_func=lambda i: question.choices[i], key=key)
+                 format_func=lambda i: question.choices[i], key=choice_key(number))
     try:
         radio()
     except (TypeError, ValueError, IndexError):
-        if _drop_widget_state(key):
-            st.rerun()
-        st.info("Your answer could not be read: reload the page to answer.", icon=":material/info:")
-
-
-def _drop_widget_state(key: str) -> bool:
-    """Forget what the client sent for the widget ``key`` (Streamlit keeps it by the widget's id, not its key).
-    False when there was nothing to forget: the caller must not rerun then (the same error would come back)."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    state = getattr(ctx.session_state, "_state", None) if ctx is not None else None
-    widget = state._key_id_mapper.get_id_from_key(key) if state is not None else None
-    dropped = widget is not None and state._new_widget_state.states.pop(widget, None) is not None
-    if widget is not None:
-        state._old_state.pop(widget, None)
-    st.session_state.pop(key, None)
-    return dropped
+        renewed = st.session_state.setdefault(RENEWED, {})
+        renewed[number] = renewed.get(number, 0) + 1
+        try:
+            radio()
+        except (TypeError, ValueError, IndexError):  # not expected: a fresh widget has no state from the client
+            st.info("Your answer could not be read: reload the page to answer.", icon=":material/info:")
 
 
 def _answer_box(box, code: str, number: int, token: str, question, revealed: bool) -> None:
@@ -441,7 +437,7 @@ def _answer_box(box, code: str, number: int, token: str, question, revealed: boo
     _show_note()
     with st.form(key=f"room_answer_{number}", border=False):
         if question.kind == "choice":
-            _choices(question, f"room_choice_{number}")
+            _choices(question, number)
         else:
             st.text_input(f"Your answer{f' ({question.unit})' if question.unit else ''}", max_chars=64,
                           key=f"room_number_{number}")
