@@ -79,3 +79,11 @@ def test_install_is_idempotent_and_keeps_other_sockets_alone(restored):
     closed = socket.socket()
     closed.close()
     no_delay.set_no_delay(closed)  # a socket closed meanwhile: ignored
+
+
+def test_the_app_installs_it_in_its_first_run(restored):
+    """app.py installs it (the first session's own websocket is open by then: install sets it there too)."""
+    from apptest_helpers import run
+
+    run()
+    assert base_events._set_nodelay is no_delay.set_no_delay
