@@ -263,22 +263,19 @@ def main(argv: list[str] | None = None) -> int:
     settings = [s for s in SETTINGS if args.setting is None or s[0] in args.setting]
     roots = dict(zip(("before", "after"), args.compare)) if args.compare else {"posenc": ROOT}
     servers = {name: start("app.py", root) for name, root in roots.items()}
-    floor_server, floor_url = start("bench/floor_app.py")
+    floors = {"floor": start("bench/floor_app.py")}  # each measured at its d_model slider, on its only page
     if args.compare and args.floor_no_delay:
-        servers[SECOND_FLOOR] = start("bench/floor_app.py", env={"POSENC_FLOOR_NO_DELAY": "1"})
+        floors[SECOND_FLOOR] = start("bench/floor_app.py", env={"POSENC_FLOOR_NO_DELAY": "1"})
     rows, problems = [], []
     try:
         with sync_playwright() as playwright:
             browser = launch(playwright)
-            warm = {name: (f"{url}/", "d_model", "ArrowLeft") for name, (_, url) in servers.items()}  # floors too
-            warm["floor"] = (f"{floor_url}/", "d_model", "ArrowLeft")
+            warm = {name: (f"{url}/", "d_model", "ArrowLeft") for name, (_, url) in (servers | floors).items()}
             measure(browser, warm, argparse.Namespace(presses=1, rounds=1))  # imports, first frontend load
             for title, path, slider, key in pages:
                 for setting, query in settings:
-                    sides = {name: (f"{url}/{'' if name == SECOND_FLOOR else path}?{query}",
-                                    "d_model" if name == SECOND_FLOOR else slider,
-                                    "ArrowLeft" if name == SECOND_FLOOR else key) for name, (_, url) in servers.items()}
-                    sides["floor"] = (f"{floor_url}/?{query}", "d_model", "ArrowLeft")
+                    sides = {name: (f"{url}/{path}?{query}", slider, key) for name, (_, url) in servers.items()}
+                    sides |= {name: (f"{url}/?{query}", "d_model", "ArrowLeft") for name, (_, url) in floors.items()}
                     if args.trace:
                         rows.append((title, setting, trace_row(browser, sides)))
                         continue
@@ -289,9 +286,8 @@ def main(argv: list[str] | None = None) -> int:
             version = browser.version
             browser.close()
     finally:
-        for server, _ in servers.values():
+        for server, _ in (servers | floors).values():
             stop_server(server)
-        stop_server(floor_server)
     load = os.getloadavg()
     print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}; {os.cpu_count()} CPUs, {platform.machine()}, Python "
           f"{platform.python_version()}, streamlit {streamlit.__version__}, Chromium {version} headless; "
