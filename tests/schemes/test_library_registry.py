@@ -252,3 +252,13 @@ def test_measure_properties(key):
          lambda r, a: isinstance(r, properties.SchemeProperties) and math.isfinite(r.max_at_length),
          positional=5,
          refuses=lambda a: refused_by_constraints(key, a["length"], a["d_model"], a["base"], a["options"]))()
+
+
+@pytest.mark.parametrize("rope_type", ["dynamic", "ntk"])
+def test_a_float16_dim_is_refused_before_the_ntk_base_is_computed(rope_type):
+    """The long run (POSENC_FUZZ=long): dim = np.float16(65504) reached NTK's exponent unchecked (the check sat in
+    the step after), and base · ratio ** exponent was cast to float16 and overflowed. It is refused with a sentence."""
+    params = {"factor": 1.0, "original_max_position_embeddings": 16}
+    params = {k: v for k, v in params.items() if k in scalings.rope_scaling_parameters(rope_type)}
+    with pytest.raises(ValueError, match="even whole number"):
+        posenc.ROPE_SCALINGS[rope_type](np.float16(65504), 65520.0, **params)

@@ -57,15 +57,22 @@ def _check_original_length(value: object) -> int:
                      meaning="the context length the model was trained on")
 
 
-def _exponents(dim: int) -> np.ndarray:
-    """2i/dim for i = 0, …, dim/2 − 1: the exponents of base in 1/θ_i."""
+def _check_dim(dim: object) -> int:
+    """The number of rotated dimensions: an even whole number from 0 to MAX_WIDTH, as a Python int."""
     if isinstance(dim, bool) or not isinstance(dim, numbers.Integral) or not 0 <= dim <= MAX_WIDTH or dim % 2:
         raise ValueError(f"the number of rotated dimensions must be an even whole number from 0 to "
                          f"{MAX_WIDTH}; got {dim!r}.")
+    return int(dim)
+
+
+def _exponents(dim: int) -> np.ndarray:
+    """2i/dim for i = 0, …, dim/2 − 1: the exponents of base in 1/θ_i."""
+    dim = _check_dim(dim)
     return np.arange(0, dim, 2, dtype=np.float64) / max(dim, 1)  # (dim/2,)
 
 
 def _ntk_exponent(dim: int) -> float:
+    dim = _check_dim(dim)  # before any arithmetic (NTK reads it first: a float16 dim overflowed the base)
     if dim == 2:
         raise ValueError("NTK scaling raises the factor to the power d/(d−2), so it needs at least 4 "
                          "rotated dimensions; got 2.")
