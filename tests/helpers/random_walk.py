@@ -38,6 +38,7 @@ BUTTONS = ("Previous", "Next")
 WEIGHTS = {"slider": 5, "number": 2, "selectbox": 3, "model": 1, "checkbox": 1, "expander": 2, "tab": 1,
            "multiselect": 2, "button": 1}
 STARTS = 2_000  # ms an action's run may take to start
+SHOWS = 10_000  # ms a page may take to show a control again (``Walk.candidates``)
 # Counts the runs the page starts (window.__posencRuns), in every document the walk's tab opens.
 COUNT_RUNS = """(() => { let last = null; window.__posencRuns = 0;
   setInterval(() => { const app = document.querySelector('[data-testid=stApp]');
@@ -72,6 +73,12 @@ CANDIDATES = """(kinds) => {
   }
   return out;
 }"""
+# What a page that shows no control holds (for ``Walk.candidates``' failure): each kind's count, shown or not,
+# whether the sidebar is there and the start of the page's text.
+HELD = """(kinds) => ({counts: Object.fromEntries(kinds.map(([k, s]) => [k, document.querySelectorAll(s).length])),
+  sidebar: !!document.querySelector('[data-testid=stSidebar]'),
+  state: (document.querySelector('[data-testid=stApp]') || {dataset: {}}).dataset.testScriptState,
+  text: document.body.innerText.slice(0, 300)})"""
 SELECTORS = {"slider": "[data-testid=stSlider]", "number": "[data-testid=stNumberInput]",
              "selectbox": "[data-testid=stSelectbox]", "checkbox": "[data-testid=stCheckbox]",
              "expander": "[data-testid=stExpander] summary", "tab": "[data-testid=stTab]",
@@ -199,13 +206,30 @@ class Walk:
         """Do one action the page offers; True when it picked a model."""
         self.show_sidebar()
         self.before()
-        found = self.page.evaluate(CANDIDATES, list(SELECTORS.items()))
-        found = [item for item in found if item["kind"] != "button" or item["label"] in BUTTONS]
+        found = self.candidates()
         kinds = sorted({item["kind"] for item in found})
         kind = self.rng.choices(kinds, weights=[WEIGHTS[k] for k in kinds])[0]
         item = self.rng.choice([i for i in found if i["kind"] == kind])
         getattr(self, kind)(item, self.page.locator(SELECTORS["selectbox" if kind == "model" else kind]).nth(item["index"]))
         return kind == "model"
+
+    def candidates(self) -> list[dict]:
+        """The controls the page shows now. None at all is a page between two states (one CI run, seed 38:1,
+        loaded with the other core's tests, found none on /properties right after the link check, which a
+        replay did not): wait up to ``SHOWS`` ms for one before calling it a failure, which then says what the
+        page held."""
+        deadline = time.monotonic() + SHOWS / 1000
+        while True:
+            found = [item for item in self.page.evaluate(CANDIDATES, list(SELECTORS.items()))
+                     if item["kind"] != "button" or item["label"] in BUTTONS]
+            if found or time.monotonic() > deadline:
+                break
+            self.page.wait_for_timeout(250)
+            self.show_sidebar()
+        if not found:
+            held = self.page.evaluate(HELD, list(SELECTORS.items()))
+            raise AssertionError(f"the page shows no control for {SHOWS} ms; what it holds: {held}")
+        return found
 
     def slider(self, item, element) -> None:
         keys = [self.rng.choice(SLIDER_KEYS) for _ in range(self.rng.randint(1, 3))]
