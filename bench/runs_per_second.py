@@ -3,11 +3,13 @@
 Run from the repository root (loopback only; bounded; about a minute):
 
     python bench/runs_per_second.py [--sessions 20] [--reruns 10] [--rounds 3] [--rev REV ...] [--json-engine]
+                                    [--view "sinusoids?curves=Wavelengths&length=512"]
 
 Each server (``streamlit run app.py`` and ``streamlit run bench/floor_app.py``, the same
 .streamlit/config.toml) is pinned to core 0 and this load generator to the other cores, so a server
 has one core to itself, as one replica of a hall does. A round: S websocket sessions at once on one
-server, each asking for R runs of the default page at the defaults one after another (the first is
+server, each asking for R runs of the default page at the defaults (or of ``--view``, a page and its query
+as a lecture file writes them; the floor always runs its own page) one after another (the first is
 the session's first load, the others reruns), the protocol of bench/loadtest.py. Rounds alternate
 between the servers (posenc, floor, posenc, floor, ...), so both see the same machine.
 
@@ -61,12 +63,15 @@ def start(script: str, port: int, json_engine: bool = False, cwd: Path = ROOT) -
     return process
 
 
-async def one_round(port: int, sessions: int, reruns: int, timeout: float) -> tuple[int, int, float]:
-    """(runs finished, errors, wall seconds) of S sessions of R default-page runs each."""
+async def one_round(port: int, sessions: int, reruns: int, timeout: float, view: str = "") -> tuple[int, int, float]:
+    """(runs finished, errors, wall seconds) of S sessions of R runs each of ``view`` ("page?query"; "" is the
+    default page at the defaults)."""
     url = f"ws://{HOST}:{port}/_stcore/stream"
     deadline = time.monotonic() + 300
+    page, _, query = view.partition("?")
     started = time.perf_counter()
-    results = await asyncio.gather(*(run_session(url, [""] * reruns, "", timeout, deadline) for _ in range(sessions)))
+    results = await asyncio.gather(*(run_session(url, [query] * reruns, page, timeout, deadline)
+                                     for _ in range(sessions)))
     return sum(len(r.latencies) for r in results), sum(len(r.errors) for r in results), time.perf_counter() - started
 
 
@@ -78,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timeout", type=float, default=60.0)
     p.add_argument("--rev", action="append", default=[], help="also posenc at this git revision (repeatable)")
     p.add_argument("--json-engine", action="store_true", help="also posenc (at the first REV) with plotly's json encoder")
+    p.add_argument("--view", default="", help='the view posenc runs, "page?query" as a lecture file writes it '
+                   '(default: the default page at the defaults)')
     args = p.parse_args(argv)
     if not (1 <= args.sessions <= 200 and 1 <= args.reruns <= 100 and 1 <= args.rounds <= 10):
         p.error("need 1 <= sessions <= 200, 1 <= reruns <= 100, 1 <= rounds <= 10")
@@ -96,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         first = args.rev[0] if args.rev else None
         servers[f"posenc at {first or 'this tree'}, json"] = ("app.py", True, old / first.replace("/", "_") if first else ROOT)
     servers["floor"] = ("bench/floor_app.py", False, ROOT)
+    views = {name: "" if name == "floor" else args.view for name in servers}
     processes: dict[str, subprocess.Popen] = {}
     ports: dict[str, int] = {}
     try:
@@ -104,16 +112,17 @@ def main(argv: list[str] | None = None) -> int:
             processes[name] = start(script, ports[name], json_engine, cwd)
         load = os.getloadavg()
         print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {len(cores)} cores; servers on core {cores[0]}; "
-              f"{args.sessions} sessions x {args.reruns} runs of the default page per round", flush=True)
+              f"{args.sessions} sessions x {args.reruns} runs of {args.view or 'the default page'} per round", flush=True)
         for name in servers:  # warm-up: imports and caches of the first run are not counted
-            asyncio.run(one_round(ports[name], 2, 2, args.timeout))
+            asyncio.run(one_round(ports[name], 2, 2, args.timeout, views[name]))
         rates: dict[str, list[float]] = {name: [] for name in servers}
         cpu_ms: dict[str, list[float]] = {name: [] for name in servers}
         errors = 0
         for _ in range(args.rounds):
             for name in servers:
                 cpu_before = server_usage(processes[name].pid)[1]
-                runs, errs, wall = asyncio.run(one_round(ports[name], args.sessions, args.reruns, args.timeout))
+                runs, errs, wall = asyncio.run(one_round(ports[name], args.sessions, args.reruns, args.timeout,
+                                                         views[name]))
                 cpu = server_usage(processes[name].pid)[1] - cpu_before
                 errors += errs
                 rates[name].append(runs / wall)
