@@ -53,9 +53,10 @@ def assert_reproduces(cell: str, shipped: list[str], printed: list[str]) -> None
     assert shipped, f"{cell}: no shipped lines"
     if printed == shipped:
         return
-    kinds = [kind for kind, known in OTHER_KINDS.get(cell, {}).items() if known == digest(printed)]
+    found = digest(printed)
+    kinds = [kind for kind, known in OTHER_KINDS.get(cell, {}).items() if known == found]
     assert kinds, (f"{cell}: the command printed other lines than the shipped ones and than every CPU kind recorded in "
-                   f"tests/helpers/lab_machines.py (sha256 {digest(printed)}). A change of the code, or a CPU kind not "
+                   f"tests/helpers/lab_machines.py (sha256 {found}). A change of the code, or a CPU kind not "
                    f"recorded: if the code did not change, record this kind's digest there.\nfirst difference: "
                    + next((f"{a!r} -> {b!r}" for a, b in zip(shipped, printed) if a != b), "(lengths differ)"))
 
