@@ -4,7 +4,7 @@ the sidebar's links and by the address bar; sliders moved by keys, numbers typed
 picked in the sidebar's model picker and the controls under them moved, checkboxes toggled, expanders
 opened ("Chart data" under the charts among them), tabs switched, multiselects emptied and added to.
 
-After every action: no exception, no error box, no traceback. After every 4th action and every model pick,
+After every action: no exception, no error box, no traceback. After every 6th action and every model pick,
 the copied link opened in a fresh browser context shows every control as the walk's page does (a chart's
 "Chart data" expander is not in the URL: the walk closes it first). The driver: tests/helpers/random_walk.py.
 

@@ -44,7 +44,10 @@ COUNT_RUNS = """(() => { let last = null; window.__posencRuns = 0;
   setInterval(() => { const app = document.querySelector('[data-testid=stApp]');
     const state = app ? app.dataset.testScriptState : null;
     if (state !== last) { if (state === 'running') window.__posencRuns++; last = state; } }, 5); })()"""
-LINK_EVERY = 4  # the copied link is checked after every LINK_EVERY-th action (and after every model pick)
+# The copied link is checked after every LINK_EVERY-th action (and after every model pick). Each check opens a
+# fresh tab, which costs Chromium 6-14 s of CPU on a CI machine of 2026-11-28 (the page's own run costs the server
+# 0.3-2 s): 6, not 4, took ~8 reopened tabs off each part's 45 actions (CI was 61 min on that machine).
+LINK_EVERY = 6
 
 # Every control the walk can use, as (kind, selector), and for each visible one: its kind, index among the
 # selector's matches, where it is (sidebar or main), its label, and what it holds.
