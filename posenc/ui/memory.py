@@ -1,4 +1,11 @@
-"""Hand freed memory back to the operating system after runs, at most once a second.
+"""Keep the server's memory low: few malloc arenas, and freed memory handed back after runs, at most once a second.
+
+Streamlit runs every session's script in a thread of its own, and glibc gives threads their own malloc arenas
+(up to 8 per core), each keeping its freed pages: after 100 sessions at the caps a server held 435 MB with
+glibc's default and 268 MB with two arenas (BENCHMARKS.md, "Load test"). The Docker image sets
+``MALLOC_ARENA_MAX=2``; Streamlit Community Cloud and ``streamlit run app.py`` cannot set the environment before
+Python starts, so :func:`limit_arenas` makes the same setting from inside (``mallopt``) before the sessions' threads
+exist. An environment that sets ``MALLOC_ARENA_MAX`` itself is left as it is.
 
 A cold run at the caps allocates and frees tens of MiB (tables, blocks of a measurement);
 glibc keeps freed heap pages for reuse, so a server's resident memory stays near its peak
@@ -15,11 +22,15 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import os
 import threading
 import time
 
 _LIBC = ctypes.CDLL(ctypes.util.find_library("c") or None)
 _TRIM = getattr(_LIBC, "malloc_trim", None)
+_MALLOPT = getattr(_LIBC, "mallopt", None)  # glibc and musl (where it does nothing); not macOS
+M_ARENA_MAX = -8  # glibc's <malloc.h>
+ARENAS = 2  # as the Docker image's MALLOC_ARENA_MAX=2
 
 INTERVAL = 1.0  # seconds between two trims of the process's heap, at most
 
@@ -59,3 +70,14 @@ def trim() -> None:
     ``INTERVAL`` seconds old, else once, ``INTERVAL`` seconds after it."""
     if _throttled is not None:
         _throttled()
+
+
+def limit_arenas(count: int = ARENAS) -> bool:
+    """At most ``count`` malloc arenas in this process, as ``MALLOC_ARENA_MAX=count`` would: whether the C library
+    took the setting (glibc). Nothing is done when the environment sets MALLOC_ARENA_MAX (glibc read it at start).
+
+    glibc fixes its limit when a thread first needs a new arena past the eighth, so this is called before the
+    sessions' threads exist: app.py calls it first thing (later calls change nothing and cost a microsecond)."""
+    if _MALLOPT is None or "MALLOC_ARENA_MAX" in os.environ:
+        return False
+    return bool(_MALLOPT(M_ARENA_MAX, count))

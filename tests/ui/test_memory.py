@@ -50,3 +50,48 @@ def test_the_server_trims_through_the_throttle(monkeypatch):
     monkeypatch.setattr(memory, "_throttled", lambda: calls.append(1))
     memory.trim()
     assert calls == [1]
+
+
+ARENAS_CHILD = r"""
+import ctypes, os, sys, tempfile, threading
+sys.path.insert(0, os.getcwd())
+from posenc.ui import memory
+took = memory.limit_arenas() if sys.argv[1] == "limit" else None
+threads, allocated, done = 12, threading.Barrier(13), threading.Event()
+def work():
+    block = ctypes.create_string_buffer(65_536)  # on this thread's malloc arena (below the mmap threshold)
+    allocated.wait()
+    done.wait()
+for _ in range(threads):
+    threading.Thread(target=work).start()
+allocated.wait()  # every thread holds its block: none has given its arena back
+libc = ctypes.CDLL(None)
+libc.fopen.restype = ctypes.c_void_p
+path = tempfile.mktemp()
+out = libc.fopen(path.encode(), b"w")
+libc.malloc_info(0, ctypes.c_void_p(out))
+libc.fclose(ctypes.c_void_p(out))
+done.set()
+print(took, open(path).read().count("<heap nr="))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt and malloc_info")
+@pytest.mark.parametrize("how", ["limit", "default", "environment"])
+def test_the_server_keeps_two_malloc_arenas_as_the_docker_image_does(how):
+    """app.py calls memory.limit_arenas() first: 12 threads that each allocate share 2 arenas, as under the Docker
+    image's MALLOC_ARENA_MAX=2 (glibc's default gives each its own, up to 8 per core); an environment that sets
+    MALLOC_ARENA_MAX keeps its own value."""
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
+    if how == "environment":
+        env["MALLOC_ARENA_MAX"] = "3"
+    child = subprocess.run([sys.executable, "-c", ARENAS_CHILD, "default" if how == "default" else "limit"],
+                           capture_output=True, text=True, env=env, timeout=60, check=True)
+    took, heaps = child.stdout.split()
+    if how == "default":  # the main thread's arena and one for each thread, within glibc's 8 per core
+        assert took == "None" and int(heaps) >= min(13, 8 * os.cpu_count()), child.stdout
+    else:
+        assert (took, int(heaps)) == {"limit": ("True", 2), "environment": ("False", 3)}[how], child.stdout
