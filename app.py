@@ -10,7 +10,7 @@ import streamlit as st
 
 from posenc.ui import address, collector, lecture, memory, no_delay, room, sidebar, wakeups
 
-memory.limit_arenas()  # two malloc arenas, as the Docker image's MALLOC_ARENA_MAX=2 (posenc/ui/memory.py)
+memory.limit_arenas()  # no new malloc arena per session thread (the Docker image: MALLOC_ARENA_MAX=2; posenc/ui/memory.py)
 wakeups.install()  # a run's messages wake the server's event loop once a batch, not once each (posenc/ui/wakeups.py)
 no_delay.install()  # and leave its sockets at once: Nagle's algorithm off (posenc/ui/no_delay.py)
 

@@ -1,11 +1,12 @@
 """Keep the server's memory low: few malloc arenas, and freed memory handed back after runs, at most once a second.
 
 Streamlit runs every session's script in a thread of its own, and glibc gives threads their own malloc arenas
-(up to 8 per core), each keeping its freed pages: after 100 sessions at the caps a server held 435 MB with
-glibc's default and 268 MB with two arenas (BENCHMARKS.md, "Load test"). The Docker image sets
-``MALLOC_ARENA_MAX=2``; Streamlit Community Cloud and ``streamlit run app.py`` cannot set the environment before
-Python starts, so :func:`limit_arenas` makes the same setting from inside (``mallopt``) before the sessions' threads
-exist. An environment that sets ``MALLOC_ARENA_MAX`` itself is left as it is.
+(up to 8 per core), each keeping its freed pages. The Docker image sets ``MALLOC_ARENA_MAX=2``: two arenas from
+the start (238 MB after 100 sessions at large parameters, against 293-333 MB without; BENCHMARKS.md). Streamlit
+Community Cloud and ``streamlit run app.py`` cannot set the environment before Python starts, so :func:`limit_arenas`
+makes the setting from inside (``mallopt``) when app.py first runs: the arenas Streamlit's own threads made before
+that stay (7 here), and no thread makes another (17 without, after 50 sessions at once). It bounds the arenas; the
+variable, where it can be set, does better; an environment that sets ``MALLOC_ARENA_MAX`` is left as it is.
 
 A cold run at the caps allocates and frees tens of MiB (tables, blocks of a measurement);
 glibc keeps freed heap pages for reuse, so a server's resident memory stays near its peak
@@ -73,11 +74,12 @@ def trim() -> None:
 
 
 def limit_arenas(count: int = ARENAS) -> bool:
-    """At most ``count`` malloc arenas in this process, as ``MALLOC_ARENA_MAX=count`` would: whether the C library
-    took the setting (glibc). Nothing is done when the environment sets MALLOC_ARENA_MAX (glibc read it at start).
+    """No new malloc arena in this process once it holds ``count`` (``mallopt(M_ARENA_MAX, count)``, what
+    ``MALLOC_ARENA_MAX=count`` sets at start): whether the C library took the setting (glibc). Arenas made before
+    stay. Nothing is done when the environment sets MALLOC_ARENA_MAX (glibc read it at start).
 
-    glibc fixes its limit when a thread first needs a new arena past the eighth, so this is called before the
-    sessions' threads exist: app.py calls it first thing (later calls change nothing and cost a microsecond)."""
+    glibc fixes its limit when a thread first needs a new arena past the eighth, so this must come before the
+    sessions' threads: app.py calls it first thing (later calls change nothing and cost a microsecond)."""
     if _MALLOPT is None or "MALLOC_ARENA_MAX" in os.environ:
         return False
     return bool(_MALLOPT(M_ARENA_MAX, count))

@@ -79,9 +79,10 @@ print(took, open(path).read().count("<heap nr="))
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt and malloc_info")
 @pytest.mark.parametrize("how", ["limit", "default", "environment"])
 def test_the_server_keeps_two_malloc_arenas_as_the_docker_image_does(how):
-    """app.py calls memory.limit_arenas() first: 12 threads that each allocate share 2 arenas, as under the Docker
-    image's MALLOC_ARENA_MAX=2 (glibc's default gives each its own, up to 8 per core); an environment that sets
-    MALLOC_ARENA_MAX keeps its own value."""
+    """memory.limit_arenas(), which app.py calls first: 12 threads started after it, each allocating, share 2
+    arenas, as under the Docker image's MALLOC_ARENA_MAX=2 (glibc's default gives each its own, up to 8 per core);
+    an environment that sets MALLOC_ARENA_MAX keeps its own value. (In the server, the arenas Streamlit's threads
+    made before app.py first ran stay: 7, against 17 without the call, after 50 sessions at once.)"""
     import os
     import subprocess
 
