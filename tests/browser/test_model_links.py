@@ -5,7 +5,10 @@ default was posenc's even under a model: with ``model=qwen3-8b`` (θ's base 1,00
 10,000 but the address bar carried no ``n``, and the link reopened at 1,000,000. Under a model the widgets now
 take the model's values as their defaults (posenc/ui/model_picker.py ``read_against``)."""
 
+import time
+
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from browser_controls import assert_link_reproduces, controls, settle
 from live_app import require_chromium, wait_idle
@@ -29,11 +32,27 @@ def _type(page, label: str, text: str) -> None:
     settle(page)
 
 
-def _choose(page, label: str, option: str) -> None:
+def _labelled_box(page, label: str, wait: float = 30.0):
+    """The sidebar's selectbox labelled ``label``, waited for: CI once found none labelled "model" just after a
+    page had settled (the sidebar being drawn again by a run), and the one-shot search raised StopIteration."""
     boxes = page.locator("[data-testid=stSidebar] [data-testid=stSelectbox]")
-    box = next(boxes.nth(i) for i in range(boxes.count())
-               if boxes.nth(i).locator("[data-testid=stWidgetLabel]").inner_text().strip() == label)
-    field = box.locator("input")
+    deadline, seen = time.monotonic() + wait, []
+    while True:
+        try:
+            seen = [boxes.nth(i).locator("[data-testid=stWidgetLabel]").inner_text(timeout=5_000).strip()
+                    for i in range(boxes.count())]
+        except PlaywrightError:  # a box went while it was read: read them again
+            seen = []
+        if label in seen:
+            return boxes.nth(seen.index(label))
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no selectbox labelled {label!r} in the sidebar after {wait:.0f} s; "
+                                 f"its selectboxes: {seen}")
+        page.wait_for_timeout(250)
+
+
+def _choose(page, label: str, option: str) -> None:
+    field = _labelled_box(page, label).locator("input")
     field.click()
     field.press("ArrowDown")  # a click opens the list only sometimes; the arrow key always does
     page.locator("[role=listbox] [role=option]", has_text=option).filter(
