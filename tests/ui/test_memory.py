@@ -1,5 +1,7 @@
 """The server hands freed memory back after runs, at most once a second (posenc/ui/memory.py)."""
 
+import os
+import subprocess
 import sys
 import time
 
@@ -72,7 +74,9 @@ out = libc.fopen(path.encode(), b"w")
 libc.malloc_info(0, ctypes.c_void_p(out))
 libc.fclose(ctypes.c_void_p(out))
 done.set()
-print(took, open(path).read().count("<heap nr="))
+heaps = open(path).read().count("<heap nr=")
+os.remove(path)
+print(took, heaps)
 """
 
 
@@ -83,9 +87,6 @@ def test_the_server_keeps_two_malloc_arenas_as_the_docker_image_does(how):
     arenas, as under the Docker image's MALLOC_ARENA_MAX=2 (glibc's default gives each its own, up to 8 per core);
     an environment that sets MALLOC_ARENA_MAX keeps its own value. (In the server, the arenas Streamlit's threads
     made before app.py first ran stay: 7, against 17 without the call, after 50 sessions at once.)"""
-    import os
-    import subprocess
-
     env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
     if how == "environment":
         env["MALLOC_ARENA_MAX"] = "3"
