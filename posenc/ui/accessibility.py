@@ -9,6 +9,10 @@ checks that a page fits a phone of 390×844) and in tests/browser/test_accessibi
   attributes, so a small script of :data:`SCRIPT` sets them on the boxes that scroll now, and takes
   them off again when a box fits (a wider window), so a formula that fits is no extra tab stop.
 - Such a box shows that it scrolls: a scroll bar that stays visible and a shadow on its right edge.
+- A chart's box never scrolls. Streamlit gives a chart's element container overflow auto, and while plotly
+  resizes the chart to its column (the page's scroll bar appearing narrows it by 12 px) the chart stood 1 px
+  taller than its box for a frame: a scrollable region without a name, which axe-core flagged once in CI
+  (the Derivation page in presenter mode). Its overflow is visible: the chart is sized to its column anyway.
 - A heatmap's numbers in its cells (plotly sizes them to fit a cell: 4 px on a phone, specks) are hidden
   on a narrow screen; the hover and the chart's data expander still give them.
 - The chart tool bar (plotly's modebar, whose buttons are <button>s: Tab and Enter reach them) sits
@@ -43,9 +47,10 @@ STYLE = f"""<style>
 [data-testid="stTable"] [data-testid="stMarkdownContainer"] {{ overflow-wrap: anywhere; overflow: visible !important; }}
 .js-plotly-plot .plotly .modebar:focus-within {{ opacity: 1; }}
 @media (hover: none) {{ .js-plotly-plot .plotly .modebar {{ opacity: 1; }} }}
+.stElementContainer:has(> [data-testid="stFullScreenFrame"] > [data-testid="stPlotlyChart"]) {{ overflow: visible; }}
 @media (max-width: {NARROW}px) {{
   .stElementContainer:has(> [data-testid="stFullScreenFrame"] > [data-testid="stPlotlyChart"]) {{
-    margin-top: {TOOLBAR}px; overflow: visible; }}
+    margin-top: {TOOLBAR}px; }}
   [data-testid="stPlotlyChart"] .js-plotly-plot {{ overflow: visible !important; }}
   [data-testid="stPlotlyChart"] .modebar-container {{ top: -{TOOLBAR}px !important; }}
   [data-testid="stPlotlyChart"] g.heatmap-label {{ display: none; }}

@@ -61,11 +61,15 @@ STILL = """() => new Promise(done => {
 })"""
 
 
-# Every box that scrolls sideways has been marked a region by the page's script (posenc/ui/accessibility.py marks
-# them again when fonts load or a box resizes: a KaTeX formula widens when its fonts arrive).
-MARKED = """() => [...document.querySelectorAll('[data-testid=stMain] *')].every(e =>
-    !(['auto', 'scroll'].includes(getComputedStyle(e).overflowX) && e.scrollWidth > e.clientWidth)
-    || e.closest('[data-testid=stDataFrame]') || e.getAttribute('role') === 'region')"""
+# Every box that scrolls, either way as axe-core counts it, has been marked a region by the page's script
+# (posenc/ui/accessibility.py marks them again when fonts load or a box resizes: a KaTeX formula widens when its
+# fonts arrive).
+MARKED = """() => [...document.querySelectorAll('[data-testid=stMain] *')].every(e => {
+    const style = getComputedStyle(e), can = (o) => ['auto', 'scroll'].includes(o);
+    return !((can(style.overflowX) && e.scrollWidth > e.clientWidth)
+             || (can(style.overflowY) && e.scrollHeight > e.clientHeight))
+        || e.closest('[data-testid=stDataFrame]') || e.getAttribute('role') === 'region';
+})"""
 
 
 def settle(page) -> None:
