@@ -66,7 +66,7 @@ def _split(link: str) -> tuple[str, str]:
     return parts.path.rsplit("/", 1)[-1], parts.query
 
 
-async def _run(ws, query: str, page: str, timeout: float) -> list[bytes]:
+async def run_page(ws, query: str, page: str, timeout: float) -> list[bytes]:
     """Send a run of ``page?query`` and read until it finishes; the raw messages."""
     await ws.send(rerun_message(query, page, {}))
     seen = []
@@ -96,7 +96,7 @@ async def follower(port: int, page: str, query: str, moved: dict, result: Follow
                 async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout,
                                               max_size=MAX_MESSAGE_BYTES, additional_headers=headers, proxy=None,
                                               ping_interval=None) as ws:
-                    seen = await _run(ws, query, page, timeout)
+                    seen = await run_page(ws, query, page, timeout)
                     result.form = result.form or answer_form(seen)
                     result.address = (page, query)
                     result.joined = result.joined or time.perf_counter()
@@ -114,8 +114,8 @@ async def follower(port: int, page: str, query: str, moved: dict, result: Follow
 
 
 def answer_form(messages: list[bytes]) -> dict:
-    """The ids of the answer form's widgets in a run's messages: {"choice" or "number": id, "submit": id}, and the
-    radio's option texts ("choices")."""
+    """The ids of the answer form's widgets in a run's messages: {"choice" or "number": id, "submit": id}, the
+    radio's option texts ("choices") and the fragment the form is drawn in ("fragment", if it is in one)."""
     form = {}
     for raw in messages:
         msg = ForwardMsg()
@@ -130,13 +130,18 @@ def answer_form(messages: list[bytes]) -> dict:
             form["number"] = element.text_input.id
         elif kind == "button" and element.button.is_form_submitter and element.button.label == "Answer":
             form["submit"] = element.button.id
+            if msg.delta.fragment_id:
+                form["fragment"] = msg.delta.fragment_id
     return form
 
 
 def answer_message(result: Follower, correct: str) -> bytes:
     """What the browser sends when the follower picks (or types) ``correct`` and presses Answer: a rerun of its
-    address with the form's widget states, the submit button's trigger among them."""
+    address with the form's widget states, the submit button's trigger among them, and the form's fragment (the
+    browser reruns only the fragment a pressed button is in)."""
     msg = BackMsg.FromString(rerun_message(result.address[1], result.address[0], {}))  # loadtest's rerun
+    if "fragment" in result.form:
+        msg.rerun_script.fragment_id = result.form["fragment"]
     states = msg.rerun_script.widget_states.widgets
     state = states.add()
     if "choice" in result.form:  # a radio's value is the text of its option, as the browser sends it
@@ -200,7 +205,7 @@ async def lecturer_moves(port: int, code: str, key: str, number: int, timeout: f
                                   open_timeout=timeout, max_size=MAX_MESSAGE_BYTES,
                                   additional_headers={"Cookie": cookie}, proxy=None, ping_interval=None) as ws:
         steps["websocket"] = time.perf_counter() - t0
-        seen = await _run(ws, query, slide.page, timeout)
+        seen = await run_page(ws, query, slide.page, timeout)
         steps["run"] = time.perf_counter() - t0
         steps["messages"] = len(seen)
 
@@ -248,11 +253,13 @@ async def measure(port: int, rooms, pids: list[int], args) -> dict:
     moved["correct"] = question.correct
     moved["answers soon"] = True
     await asyncio.sleep(1.5)  # every follower polls its websocket often from now on
+    cpu_a = _cpu(pids)
     a0 = moved["answers"] = time.perf_counter()
     while time.perf_counter() - a0 < args.timeout and any(r.joined and r.form and r.answered is None and not r.errors
                                                           for r in results):
         await asyncio.sleep(0.05)
     moved.pop("answers soon")
+    answer_cpu = _cpu(pids) - cpu_a
     answer_times = [r.answered for r in results if r.answered is not None]
     answer_seconds = max(answer_times, default=float("nan"))
     accepted = len(answer_times)
@@ -291,7 +298,8 @@ async def measure(port: int, rooms, pids: list[int], args) -> dict:
     shown = [r.shown for r in results if r.shown is not None]
     errors = [e for r in results for e in r.errors]
     return dict(followers=args.followers, joined=joined, arrived_in=arrived_in, idle_cores=idle_cores,
-                answers=accepted, counted=counted, answer_seconds=answer_seconds, answer_times=answer_times, pushed=pushed, shown=shown,
+                answers=accepted, counted=counted, answer_seconds=answer_seconds, answer_times=answer_times,
+                answer_cpu=answer_cpu, pushed=pushed, shown=shown,
                 change_cpu=change_cpu, client_cpu=client_cpu, errors=errors, moved_in=moved_in, steps=steps, slide=rooms.get(room.code).slide,
                 reconnected=sum(r.reconnected > 0 for r in results),
                 counted_after=counted_after, back=back)
@@ -304,7 +312,8 @@ def report(name: str, m: dict, idle: float) -> None:
     print(f"  idle {idle:.0f} s, CPU of replicas+Redis {m['idle_cores']:.3f} cores")
     times = m["answer_times"]
     print(f"  answers at once (the form)   {m['answers']} of {n} runs done, the last {m['answer_seconds']:.2f} s after "
-          f"(median {_quantile(times, 0.5):.2f} s); counted {m['counted']}")
+          f"(median {_quantile(times, 0.5):.2f} s); counted {m['counted']}; CPU {m['answer_cpu']:.1f} s "
+          f"({m['answer_cpu'] / max(1, m['answers']) * 1000:.0f} ms per answer)")
     print(f"  the lecturer's page load     moved the room to slide {m['slide']}, its run done in {m['moved_in']:.2f} s")
     steps = m["steps"]
     print(f"    its steps                  HTML {steps['page']:.2f} s, websocket open {steps['websocket']:.2f} s, "

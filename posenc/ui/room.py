@@ -434,6 +434,15 @@ def _answer_box(box, code: str, number: int, token: str, question, revealed: boo
     if revealed:
         _question_results(question, box.counts(code), True, key="room_counts")
         return
+    _answer_form(code, number, token, question)
+
+
+@st.fragment
+def _answer_form(code: str, number: int, token: str, question) -> None:
+    """The answer form, the note of a refused answer and the answer kept, as a fragment: pressing Answer reruns this
+    alone, not the phone's whole page (its sidebar, the slide's view and charts): an answer costs the server 7-8 ms
+    of CPU instead of 48-51 ms (bench/room_follow.py, BENCHMARKS.md). A refusal is shown here; a reveal or a move of
+    the lecturer reruns the whole page (posenc.ui.push)."""
     _show_note()
     with st.form(key=f"room_answer_{number}", border=False):
         if question.kind == "choice":
