@@ -41,6 +41,7 @@ def pages() -> list:
     return st.session_state["_posenc_pages"]
 
 
+ended_by = None  # what ended the run, if not its end
 try:
     page = st.navigation(pages())
     address.mirror_held_values()  # the address Streamlit may send back holds what the controls hold
@@ -51,10 +52,12 @@ try:
     page.run()
     address.correct_the_address()  # the view's address, if the browser's reads otherwise
 except BaseException as stopped:  # st.stop() ends the run all the same; a rerun asked for does not (its run corrects)
+    ended_by = stopped
     if address.ends_the_run(stopped):
         address.correct_the_address()
     raise
 finally:  # also after st.stop() and st.rerun()
-    room.remember()  # a follower's address at the end of its run: a later run from another one left the lecturer
+    room.remember(ended_by)  # a follower's address at the end of its run (a later run from another one left the
+    # lecturer); the lecturer's pushes of a room it moved go once its slide is drawn
     memory.trim()
     collector.freeze_shared()

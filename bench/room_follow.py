@@ -66,8 +66,9 @@ def _split(link: str) -> tuple[str, str]:
     return parts.path.rsplit("/", 1)[-1], parts.query
 
 
-async def run_page(ws, query: str, page: str, timeout: float) -> list[bytes]:
-    """Send a run of ``page?query`` and read until it finishes; the raw messages."""
+async def run_page(ws, query: str, page: str, timeout: float, drawn: list | None = None) -> list[bytes]:
+    """Send a run of ``page?query`` and read until it finishes; the raw messages. ``drawn``, if given, gets the
+    clock (time.perf_counter) of each element's arrival: what a browser shows as it comes."""
     await ws.send(rerun_message(query, page, {}))
     seen = []
     async with asyncio.timeout(timeout):
@@ -76,6 +77,8 @@ async def run_page(ws, query: str, page: str, timeout: float) -> list[bytes]:
             seen.append(raw)
             msg = ForwardMsg()
             msg.ParseFromString(raw)
+            if drawn is not None and msg.WhichOneof("type") == "delta":
+                drawn.append(time.perf_counter())
             if msg.WhichOneof("type") == "script_finished" and \
                     msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                 return seen
@@ -205,8 +208,10 @@ async def lecturer_moves(port: int, code: str, key: str, number: int, timeout: f
                                   open_timeout=timeout, max_size=MAX_MESSAGE_BYTES,
                                   additional_headers={"Cookie": cookie}, proxy=None, ping_interval=None) as ws:
         steps["websocket"] = time.perf_counter() - t0
-        seen = await run_page(ws, query, slide.page, timeout)
+        drawn: list[float] = []
+        seen = await run_page(ws, query, slide.page, timeout, drawn)
         steps["run"] = time.perf_counter() - t0
+        steps["drawn"] = drawn[-1] - t0 if drawn else float("nan")
         steps["messages"] = len(seen)
 
 
@@ -317,7 +322,8 @@ def report(name: str, m: dict, idle: float) -> None:
     print(f"  the lecturer's page load     moved the room to slide {m['slide']}, its run done in {m['moved_in']:.2f} s")
     steps = m["steps"]
     print(f"    its steps                  HTML {steps['page']:.2f} s, websocket open {steps['websocket']:.2f} s, "
-          f"room moved {steps['moved']:.2f} s, run finished {steps['run']:.2f} s ({steps['messages']} messages)")
+          f"room moved {steps['moved']:.2f} s, last element {steps['drawn']:.2f} s, run finished {steps['run']:.2f} s "
+          f"({steps['messages']} messages)")
     for label, values in (("move -> first message", m["pushed"]), ("move -> new slide shown", m["shown"])):
         print(f"  {label:28} {len(values)} of {n}; median {statistics.median(values) if values else float('nan'):.2f} s, "
               f"p95 {_quantile(values, 0.95):.2f} s, max {max(values, default=float('nan')):.2f} s")

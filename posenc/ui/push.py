@@ -8,6 +8,13 @@ and is behind (its version is older), on Streamlit's event loop. An answer or a 
 the lecturer's sessions rerun for it (the live counts), and Streamlit merges reruns asked while one runs, so
 300 answers in 5 s cost the lecturer's session a handful of runs, not 300.
 
+The lecturer's own run comes first. Its page load moves the room before the page is drawn; the followers on the
+same server, pushed at once, would rerun beside it on the one interpreter lock, and the projector showed the new
+slide only when the hall had it (4 s for 150 followers a server on a 2-core machine). So a run that moves a room
+holds this process's pushes of that room (:func:`hold`) until it ends (:func:`release`, at the end of its last run,
+then :data:`AFTER_RUN` for its last messages to leave): the followers start when the projector's slide is drawn. A hold lasts :data:`HOLD_SECONDS` at most, whatever
+happens to that run. Other servers' followers, told through Redis, are not held: they do not share its lock.
+
 Sessions are held by id only (a session gone is dropped at the next change); nothing here is per request.
 """
 
@@ -23,6 +30,10 @@ _LOCK = threading.Lock()
 _WATCHERS: dict[str, dict[str, tuple[str, int, str, str]]] = {}  # room code -> session id -> (role, version seen,
 # the address and the page to rerun it at)
 _SUBSCRIBED: list[object] = []  # the Rooms this process subscribed to (once)
+_HELD: dict[str, list[tuple[str | None]]] = {}  # room code -> the holds of runs that moved it and have not ended
+_PENDING: dict[str, object] = {}  # room code -> its Rooms: a change heard while held, pushed on release
+HOLD_SECONDS = 5.0  # a hold ends by then even if its run never reaches its end
+AFTER_RUN = 0.1  # s from a hold's release to its push: the holding run's last messages leave first
 _LOG = logging.getLogger(__name__)
 
 
@@ -68,9 +79,50 @@ def watching(code: str) -> int:
         return len(_WATCHERS.get(code, {}))
 
 
-def _changed(rooms, code: str) -> None:
-    """Called by posenc.rooms on any change of room ``code`` (any thread): rerun the sessions that are behind."""
+def hold(code: str) -> tuple[str | None]:
+    """Hold this process's pushes of room ``code`` until :func:`release` of the returned token (or
+    :data:`HOLD_SECONDS`): called by the run about to move the room, so that it is drawn before its followers rerun.
+    The token names the holding session: the push on release skips it (it has just drawn the room as it is)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    token = (ctx.session_id if ctx is not None else None,)  # a new tuple each hold: a token is its identity
     with _LOCK:
+        _HELD.setdefault(code, []).append(token)
+    timer = threading.Timer(HOLD_SECONDS, release, args=(code, token))
+    timer.daemon = True
+    timer.start()
+    return token
+
+
+def release(code: str, token: tuple[str | None]) -> None:
+    """End a hold; the last one of a room pushes what changed meanwhile, :data:`AFTER_RUN` later (the run's own last
+    messages leave first: pushed at once, they waited for the hall's runs), to every watcher but the session that held
+    it (its run, now ending, drew the room it moved; an answer heard during the hold shows at the next change).
+    Releasing twice does nothing."""
+    with _LOCK:
+        holds = _HELD.get(code, [])
+        mine = [n for n, held in enumerate(holds) if held is token]
+        if not mine:
+            return
+        del holds[mine[0]]
+        if holds:
+            return
+        del _HELD[code]
+        rooms = _PENDING.pop(code, None)
+    if rooms is not None:  # the run's end (its last elements, script_finished) is still to leave the server
+        timer = threading.Timer(AFTER_RUN, _changed, args=(rooms, code), kwargs={"skip": token[0]})
+        timer.daemon = True
+        timer.start()
+
+
+def _changed(rooms, code: str, skip: str | None = None) -> None:
+    """Called by posenc.rooms on any change of room ``code`` (any thread): rerun the sessions that are behind
+    (but ``skip``, a session id)."""
+    with _LOCK:
+        if code in _HELD:  # a run of this process moved it and is still drawing: pushed when it ends
+            _PENDING[code] = rooms
+            return
         watchers = dict(_WATCHERS.get(code, {}))
     if not watchers:
         return
@@ -79,7 +131,7 @@ def _changed(rooms, code: str) -> None:
     except ValueError:  # closed or expired: everyone watching it reruns once to say so
         version = None
     behind = {sid: (query, page) for sid, (role, seen, query, page) in watchers.items()
-              if role == "lecturer" or version is None or seen != version}
+              if sid != skip and (role == "lecturer" or version is None or seen != version)}
     if behind:
         _rerun(behind, code)
 

@@ -46,6 +46,7 @@ RETRIED = "_posenc_room_retried"  # the room version a follower's run found move
 JOINED = "_posenc_room_joined"  # (code, token) this session joined as a follower: joined once, not on every run
 SWITCHED = "_posenc_room_switched"  # this run follows a switch to the lecturer's new slide: tell the browser
 RENEWED = "_posenc_room_renewed"  # slide number -> how many times its answer radio was drawn afresh (a bad state)
+HELD = "_posenc_room_held"  # (code, token): this run moved the room; its pushes wait for the run's end
 COOKIE_AGE = 12 * 3600
 
 
@@ -124,9 +125,15 @@ def _address() -> tuple:
     return tuple(query), tuple(controls)
 
 
-def remember() -> None:
-    """At the end of a follower's run (app.py's finally): the address the run leaves, widgets' own writes
-    included; a later run that starts from another address was the follower's own move."""
+def remember(ended_by: BaseException | None = None) -> None:
+    """At the end of every run (app.py's finally; ``ended_by``: what ended it, if not its end): a lecturer's run that
+    moved the room lets its pushes go, unless a rerun follows at once (a first run's switch to the slide's page: the
+    rerun draws it); a follower's records the address the run leaves, widgets' own writes included (a later run that
+    starts from another address was the follower's own move)."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
+
+    if not isinstance(ended_by, RerunException) and HELD in st.session_state:
+        push.release(*st.session_state.pop(HELD))
     code = st.session_state.pop(FOLLOWING, None)
     if code is not None and not st.session_state.get(SWITCHED):
         st.session_state[SEEN] = (code, _address())
@@ -296,6 +303,7 @@ def _lecturer(lecture: lectures.Lecture, number: int, code: str, key: str) -> st
              "for this lecture.")
         return code
     if room.slide != number:
+        _hold(code)
         room = box.move(code, key, number, max_slide=len(lecture.slides))
     push.watch(box, code, "lecturer", room.version)
     _cookie_pending()
@@ -315,6 +323,17 @@ def _lecturer(lecture: lectures.Lecture, number: int, code: str, key: str) -> st
         cols[1].download_button("Answers (CSV)", box.answers_csv(code, key), file_name=f"posenc-room-{code}.csv",
                                 mime="text/csv", icon=":material/download:", key="room_csv", on_click="ignore")
     return code
+
+
+def _hold(code: str) -> None:
+    """This session's runs are drawn before this server's followers of ``code`` rerun (posenc.ui.push.hold): the
+    hold ends with the last of its runs (:func:`remember`), one hold at a time."""
+    held = st.session_state.get(HELD)
+    if held is not None and held[0] == code:
+        return
+    if held is not None:
+        push.release(*held)
+    st.session_state[HELD] = (code, push.hold(code))
 
 
 def _cookie_pending() -> None:

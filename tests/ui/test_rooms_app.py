@@ -109,6 +109,8 @@ def test_the_lecturer_s_next_slide_moves_the_room_and_a_follower_cannot():
     moved.run()
     _clean(moved)
     assert ui_room.rooms().get(code).slide == 3
+    from posenc.ui import push
+    assert push._HELD == {} and "_posenc_room_held" not in moved.session_state  # its run ended: pushes go
     follower.run()  # the pushed rerun: the new slide, in place, its controls read from its link
     _clean(follower)
     assert follower.session_state["length"] == 512  # slide 3: ?curves=Wavelengths&length=512 (slide 2 has 64)
@@ -157,6 +159,32 @@ def test_a_follower_on_a_page_that_ends_with_st_stop_who_moves_a_control_stops_f
     _clean(follower)
     assert "room" not in follower.query_params and follower.session_state["d_model"] == 32  # the view is theirs
     assert any(e.type == "html" and "Follow the lecturer (slide 2)" in e.value for e in follower.main)
+
+
+def test_a_lecturer_s_move_onto_a_page_that_ends_with_st_stop_releases_its_hold():
+    """The run that moves the room holds this server's pushes until it ends (posenc.ui.push.hold): on the rotation
+    check under RoPE, whose page ends with st.stop() (rope-to-128k, slide 2), the hold is released all the same."""
+    from posenc.ui import push
+    from posenc.ui import room as ui_room
+
+    lecture = lectures.load("rope-to-128k")
+
+    def slide(number: int) -> AppTest:
+        page, settings = lecture.slides[number - 1].page, lecture.slides[number - 1].settings
+        at = AppTest.from_file(APP, default_timeout=90)
+        for key, value in [*settings, ("lecture", "rope-to-128k"), ("slide", str(number)), ("notes", "true")]:
+            at.query_params[key] = value
+        return at.switch_page(f"pages/{page}.py") if page else at
+
+    first = slide(1).run()
+    code = _open(first)
+    moved = slide(2)
+    moved.session_state["_posenc_room_keys"] = {code: first.session_state["_posenc_room_keys"][code]}
+    moved.query_params["room"] = code
+    moved.run()
+    _clean(moved)
+    assert ui_room.rooms().get(code).slide == 2
+    assert push._HELD == {} and "_posenc_room_held" not in moved.session_state
 
 
 def lecturer_version(code: str) -> int:
