@@ -57,7 +57,8 @@ except BaseException as stopped:  # st.stop() ends the run all the same; a rerun
         address.correct_the_address()
     raise
 finally:  # also after st.stop() and st.rerun()
-    room.remember(ended_by)  # a follower's address at the end of its run (a later run from another one left the
-    # lecturer); the lecturer's pushes of a room it moved go once its slide is drawn
+    # a follower's address at the end of its run (a later run from another one left the lecturer); the pushes of
+    # a room the lecturer's run moved, held until its slide is drawn (a rerun that follows at once draws it)
+    room.remember(ended_by)
     memory.trim()
     collector.freeze_shared()
