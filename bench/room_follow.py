@@ -70,6 +70,11 @@ async def run_page(ws, query: str, page: str, timeout: float, drawn: list | None
     """Send a run of ``page?query`` and read until it finishes; the raw messages. ``drawn``, if given, gets the
     clock (time.perf_counter) of each element's arrival: what a browser shows as it comes."""
     await ws.send(rerun_message(query, page, {}))
+    return await read_run(ws, timeout, drawn)
+
+
+async def read_run(ws, timeout: float, drawn: list | None = None) -> list[bytes]:
+    """Read a run's messages until it finishes (a run stopped early for a rerun is not its end); the raw messages."""
     seen = []
     async with asyncio.timeout(timeout):
         while True:

@@ -28,6 +28,7 @@ import json
 from urllib.parse import quote, urlencode
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
 
 from posenc import lectures
 from posenc.figures.answers import answer_counts
@@ -130,8 +131,6 @@ def remember(ended_by: BaseException | None = None) -> None:
     moved the room lets its pushes go, unless a rerun follows at once (a first run's switch to the slide's page: the
     rerun draws it); a follower's records the address the run leaves, widgets' own writes included (a later run that
     starts from another address was the follower's own move)."""
-    from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
-
     if not isinstance(ended_by, RerunException) and HELD in st.session_state:
         push.release(*st.session_state.pop(HELD))
     code = st.session_state.pop(FOLLOWING, None)
@@ -195,7 +194,6 @@ def _switch(target, pairs: list[tuple[str, str]]) -> None:
     new run (:func:`_tell_address`): Streamlit's clean-up between the two runs drops from the address bar the
     controls the stopped run did not draw."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
-    from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
     from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 
     ctx = get_script_run_ctx()

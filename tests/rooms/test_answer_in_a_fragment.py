@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from urllib.parse import urlencode
 
 import websockets
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -43,15 +44,9 @@ async def follow_and_answer(port: int, page: str, query: str, correct: str):
         seen = await room_follow.run_page(ws, query, page, 60)
         follower = room_follow.Follower(form=room_follow.answer_form(seen), address=(page, query))
         await ws.send(room_follow.answer_message(follower, correct))
-        answered = []
-        async with asyncio.timeout(60):
-            while True:
-                msg = ForwardMsg.FromString(await ws.recv())
-                answered.append(msg)
-                if msg.WhichOneof("type") == "script_finished" and \
-                        msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                    break
-    return [ForwardMsg.FromString(raw) for raw in seen], follower.form, answered
+        answered = await room_follow.read_run(ws, 60)
+    return ([ForwardMsg.FromString(raw) for raw in seen], follower.form,
+            [ForwardMsg.FromString(raw) for raw in answered])
 
 
 def test_an_answer_reruns_the_form_alone_and_is_counted_once(tmp_path, monkeypatch):
@@ -65,8 +60,8 @@ def test_an_answer_reruns_the_form_alone_and_is_counted_once(tmp_path, monkeypat
         room, _ = rooms.open(room_follow.LECTURE, SLIDE, opener="test")
         slide = lectures.load(room_follow.LECTURE).slides[SLIDE - 1]
         question = lectures.question_of(room_follow.LECTURE, SLIDE)
-        query = "&".join(f"{k}={v}" for k, v in [*slide.settings, ("lecture", room_follow.LECTURE),
-                                                ("slide", str(SLIDE)), ("room", room.code)])
+        query = urlencode([*slide.settings, ("lecture", room_follow.LECTURE), ("slide", str(SLIDE)),
+                           ("room", room.code)])
         first, form, answer = asyncio.run(follow_and_answer(port, slide.page, query, question.correct))
         counts = rooms.counts(room.code)
     finally:

@@ -23,11 +23,11 @@ def rooms_in(tmp_path, monkeypatch):
     room.rooms.clear()
 
 
-def _lecturer(slide: int = 2) -> AppTest:
-    lecture = lectures.load("sinusoidal")
+def _lecturer(slide: int = 2, name: str = "sinusoidal") -> AppTest:
+    lecture = lectures.load(name)
     page, settings = lecture.slides[slide - 1].page, lecture.slides[slide - 1].settings
     at = AppTest.from_file(APP, default_timeout=90)
-    for key, value in [*settings, ("lecture", "sinusoidal"), ("slide", str(slide)), ("notes", "true")]:
+    for key, value in [*settings, ("lecture", name), ("slide", str(slide)), ("notes", "true")]:
         at.query_params[key] = value
     if page:
         at.switch_page(f"pages/{page}.py")
@@ -146,10 +146,7 @@ def test_a_follower_on_a_page_that_ends_with_st_stop_who_moves_a_control_stops_f
     lecture = lectures.load("rope-to-128k")
     page, settings = lecture.slides[1].page, lecture.slides[1].settings
     assert page == "rotation" and ("scheme", "rope") in settings
-    lecturer = AppTest.from_file(APP, default_timeout=90)
-    for key, value in [*settings, ("lecture", "rope-to-128k"), ("slide", "2"), ("notes", "true")]:
-        lecturer.query_params[key] = value
-    lecturer.switch_page("pages/rotation.py").run()
+    lecturer = _lecturer(2, "rope-to-128k")
     code = _open(lecturer)
     follower = _follower(code)
     assert follower.query_params["slide"] == "2"
@@ -167,18 +164,9 @@ def test_a_lecturer_s_move_onto_a_page_that_ends_with_st_stop_releases_its_hold(
     from posenc.ui import push
     from posenc.ui import room as ui_room
 
-    lecture = lectures.load("rope-to-128k")
-
-    def slide(number: int) -> AppTest:
-        page, settings = lecture.slides[number - 1].page, lecture.slides[number - 1].settings
-        at = AppTest.from_file(APP, default_timeout=90)
-        for key, value in [*settings, ("lecture", "rope-to-128k"), ("slide", str(number)), ("notes", "true")]:
-            at.query_params[key] = value
-        return at.switch_page(f"pages/{page}.py") if page else at
-
-    first = slide(1).run()
+    first = _lecturer(1, "rope-to-128k")
     code = _open(first)
-    moved = slide(2)
+    moved = _lecturer(2, "rope-to-128k")  # the next slide: a new page load, the key in its cookie
     moved.session_state["_posenc_room_keys"] = {code: first.session_state["_posenc_room_keys"][code]}
     moved.query_params["room"] = code
     moved.run()
