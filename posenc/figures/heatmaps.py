@@ -13,7 +13,8 @@ base64 against 87 KB) each cell travels as its level on the colour scale, one by
 in 8 bits per channel, so a level moves a cell's colour by at most 2/255 in one channel
 (tests/figures/test_levels.py, for every palette). The colour bar is labelled in true values, and
 the exact float32 values stay with the figure on the server (:func:`exact_values`): the chart's
-sentence and its Chart data read them.
+sentence and its Chart data read them. Such a heatmap reaches the browser as the PNG of its levels
+(posenc.figures.images.as_images, applied to the chart as it is sent).
 
 """
 

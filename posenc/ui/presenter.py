@@ -23,7 +23,7 @@ import weakref
 import plotly.graph_objects as go
 import streamlit as st
 
-from posenc.figures import describe, legible, palettes
+from posenc.figures import describe, images, legible, palettes
 from posenc.settings.parsing import code_span
 from posenc.ui import accessibility, palette, svg_download
 from posenc.ui.binding import warn
@@ -178,6 +178,7 @@ def restyle(fig: go.Figure, *, present: bool, dark: bool, colours: str = palette
     legible.legible(spec, PROJECTOR if present else legible.PHONE)  # after _present: its larger text wraps sooner
     if dark:
         _dark_colours(spec)
+    images.as_images(spec)  # last: what is sent, once laid out and coloured (the figure keeps its heatmap)
     frames = spec.pop("frames", None)
     if not frames:
         return go.Figure(spec)

@@ -6,6 +6,7 @@ import pytest
 
 import posenc
 from live_app import chart_data, require_chromium, wait_idle
+from posenc.figures import images
 
 pytestmark = pytest.mark.browser
 require_chromium()
@@ -87,12 +88,27 @@ def test_download_returns_the_matrix(app, page, tmp_path):
     np.testing.assert_array_equal(np.loadtxt(tmp_path / "table.csv", delimiter=","), posenc.sinusoidal(30, 12, 500.0))
 
 
-def test_large_settings_send_a_thinned_heatmap(app, page):
+def test_large_settings_send_a_thinned_heatmap_drawn_as_its_image(app, page):
+    """At the caps the 256 × 256 cells shown travel as the PNG of their colour levels (posenc.figures.images): the
+    plot keeps the heatmap's shape, the axis names the true dimension of each interleaved (sin, cos) column, and so
+    does the hover."""
     page.goto(f"{app}/?d_model=1024&length=4096")
     wait_idle(page, charts=1)
-    z = chart_data(page)[0]["z"]
-    assert len(z) <= 256 and len(z[0]) <= 256
+    plot = page.locator("[data-testid=stPlotlyChart] .js-plotly-plot").first
+    drawn = plot.evaluate("""(gd) => ({types: gd._fullData.map(t => t.type), source: gd.data[0].source,
+        width: gd._fullLayout.xaxis._length, height: gd._fullLayout.yaxis._length,
+        ticks: [...gd.querySelectorAll('.xtick text')].map(t => t.textContent)})""")
+    assert drawn["types"] == ["image", "scatter"]  # the image and its colour bar
+    levels, _ = images.read_png(drawn["source"])
+    assert levels.shape == (256, 256)
+    assert drawn["width"] > 2 * drawn["height"]  # not squared to 256 × 4096 data units
+    assert drawn["ticks"][:2] == ["0", "200"]  # place 50 is dimension 200 (pairs 0, 1, 8, 9, …)
     assert "every 16th position shown" in page.locator("[data-testid=stPlotlyChart]").first.inner_text()
+    box = page.locator("[data-testid=stPlotlyChart] .nsewdrag").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * (1 - 1 / 512), box["y"] + box["height"] / 512)  # the last column, the first row
+    hover = page.locator(".hoverlayer .hovertext").first
+    hover.wait_for(timeout=10_000)
+    assert "(1017, 0)" in hover.text_content() and "(dimension, position)" in hover.text_content()
 
 
 SIMILARITY_CELLS = """() => {

@@ -6,18 +6,18 @@ import pytest
 
 import posenc
 from apptest_helpers import charts, run, title
-from plotly_data import decode, sent
+from plotly_data import decode, heatmap_cells, sent
 from posenc.analysis import offset_curves, table_cells
 from posenc.figures import heatmaps
 from posenc.schemes.sinusoidal import sinusoidal_cells
 from posenc.ui import cached_figures
 
 
-def axes(trace: dict) -> tuple[np.ndarray, np.ndarray]:
-    """The true row and column indices a heatmap trace labels its cells with."""
-    x = trace["x"]
-    cols = np.array([int(c) for c in x]) if isinstance(x, list) else decode(x).astype(int)
-    return decode(trace["y"]).astype(int), cols
+def cells(spec: dict, number: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The cells a chart sends (float32 values, or colour levels) and the true row and column indices it labels
+    them with: a heatmap's, or the image's a large one is sent as (posenc.figures.images)."""
+    z, rows, cols = heatmap_cells(spec, number)
+    return z, rows.astype(int), np.array([int(c) for c in cols])
 
 
 @pytest.mark.parametrize("length, d_model, base, options", [
@@ -97,12 +97,12 @@ def test_thinned_table_holds_true_values_and_marks_every_aliased_column():
     at = run({"d_model": "1024", "length": "4096"})
     fig = charts(at)[0]
     trace = fig["data"][0]
-    rows, cols = axes(trace)
+    z, rows, cols = cells(fig)
     stride = rows[1] - rows[0]
     assert stride == 16 and len(rows) <= 256 and len(cols) <= 256
     exact = posenc.sinusoidal(4096, 1024)[np.ix_(rows, cols)]
-    np.testing.assert_array_equal(decode(trace["z"]), sent(trace, exact))  # 65,536 cells: their colour levels
-    assert decode(trace["z"]).dtype == np.uint8 and trace["meta"] == {"levels": [-1.0, 1.0]}
+    np.testing.assert_array_equal(z, sent(trace, exact))  # 65,536 cells: their colour levels, as an image
+    assert z.dtype == np.uint8 and trace["meta"] == {"levels": [-1.0, 1.0]}
     shared = cached_figures.table_heatmap("sinusoidal", 4096, 1024, 10000.0, ())  # the figure this run drew, cached
     np.testing.assert_array_equal(heatmaps.exact_values(shared, 0, shared.data[0]), exact.astype(np.float32))
     waves = np.repeat(posenc.wavelengths(1024), 2)  # interleaved: columns 2i and 2i+1 share θ_i
@@ -110,7 +110,7 @@ def test_thinned_table_holds_true_values_and_marks_every_aliased_column():
     assert expected and fig["layout"]["meta"] == {"aliased": expected, "stride": 16}
     marks = [s for s in fig["layout"]["shapes"] if s["name"] == "aliased at this stride"]
     covered = [int(c) for n, c in enumerate(cols) if any(s["x0"] < n < s["x1"] for s in marks)]
-    assert covered == expected  # categorical axis: shapes span the indices of the marked columns
+    assert covered == expected  # columns placed 0, 1, 2, …: shapes span the places of the marked columns
     assert all(s["label"]["text"] == "aliased at this stride" for s in marks)
     assert f"{len(expected)} dimensions with wavelength under 2 × 16 marked" in title(fig)
 
@@ -119,18 +119,17 @@ def test_window_view_draws_256_positions_and_dimensions_at_full_resolution():
     window_view = {"d_model": "1024", "length": "4096", "view": "window", "window.pos": "1000", "window.dim": "300"}
     at = run(window_view)
     table, = charts(at)  # lazy tabs: only the open one (Table) is computed and sent
-    rows, cols = axes(table["data"][0])
+    z, rows, cols = cells(table)
     np.testing.assert_array_equal(rows, np.arange(1000, 1256))
     np.testing.assert_array_equal(cols, np.arange(300, 556))
     full = posenc.sinusoidal(4096, 1024)
-    np.testing.assert_array_equal(decode(table["data"][0]["z"]), sent(table["data"][0], full[1000:1256, 300:556]))
+    np.testing.assert_array_equal(z, sent(table["data"][0], full[1000:1256, 300:556]))
     assert "meta" not in table["layout"]  # full resolution: nothing is aliased
     assert "position 1000 … 1255 of 4096" in title(table)
     window = full[1000:1256]
     similarity, = charts(run(window_view | {"matrix": "Similarity"}))
-    trace = similarity["data"][0]
-    bound = trace["meta"]["levels"][1]
-    np.testing.assert_allclose(heatmaps.level_value(decode(trace["z"]), (-bound, bound)), window @ window.T,
+    bound = similarity["data"][0]["meta"]["levels"][1]
+    np.testing.assert_allclose(heatmaps.level_value(cells(similarity)[0], (-bound, bound)), window @ window.T,
                                atol=bound / 254 + 1e-6)  # half a level of the span 2·bound
     assert at.query_params["window.pos"] == "1000"  # the window lives in the URL
 
@@ -146,7 +145,7 @@ def test_the_matrix_tabs_are_lazy_and_live_in_the_url():
 
 def test_window_past_the_end_is_clamped_with_a_warning():
     at = run({"length": "1000", "view": "window", "window.pos": "999"})
-    rows, _ = axes(charts(at)[0]["data"][0])
+    _, rows, _ = cells(charts(at)[0])
     np.testing.assert_array_equal(rows, np.arange(744, 1000))
     assert any("window.pos" in w.value for w in at.warning)
 
@@ -156,17 +155,18 @@ def test_position_matrices_hold_true_values_thinned_and_windowed(query):
     length = 3000
     for view in ({}, {"view": "window", "window.pos": "2000"}):
         at = run(query | {"length": str(length), "d_model": "64"} | view)
-        trace = charts(at)[0]["data"][0]
-        rows, cols = axes(trace)
+        spec = charts(at)[0]
+        trace = spec["data"][0]
+        z, rows, cols = cells(spec)
         offsets, values = posenc.get_scheme(query["scheme"]).offset_curve(length, 64, 10000.0,
                                                                            **posenc.get_scheme(query["scheme"]).defaults())
         want = values[cols[None, :] - rows[:, None] + length - 1]
         if "meta" in trace:  # colour levels (256 × 256 cells): each within half a level of its value
             low, high = trace["meta"]["levels"]
-            got = heatmaps.level_value(decode(trace["z"]), (low, high))
+            got = heatmaps.level_value(z, (low, high))
             np.testing.assert_allclose(got, want, atol=(high - low) / 254 / 2 + 1e-6)
         else:
-            np.testing.assert_allclose(decode(trace["z"]), want.astype(np.float32), rtol=1e-6, atol=1e-6)
+            np.testing.assert_allclose(z, want.astype(np.float32), rtol=1e-6, atol=1e-6)
         assert (rows[1] - rows[0] == 12) if not view else rows[0] == 2000 and len(rows) == 256
 
 

@@ -24,3 +24,17 @@ def sent(trace: dict, exact) -> np.ndarray:
     cells = np.asarray(exact, dtype=np.float64).astype(np.float32)
     levels = (trace.get("meta") or {}).get("levels")
     return cells if levels is None else heatmaps.colour_levels(cells, tuple(levels))
+
+
+def heatmap_cells(spec: dict, number: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(z, rows, columns) of heatmap ``number`` of a figure dict as sent: a heatmap trace's z, y and x, or an image
+    trace's colour levels (posenc.figures.images: a large heatmap is sent as its image) and the coordinates its
+    rows and columns stand for."""
+    from posenc.figures import images
+
+    trace, layout = spec["data"][number], spec.get("layout", {})
+    if trace["type"] == "image":
+        return (images.image_levels(trace), np.asarray(images.coordinates(trace, layout, "y")),
+                np.asarray(images.coordinates(trace, layout, "x")))
+    return decode(trace["z"]), decode(trace["y"]), np.asarray(trace["x"] if not isinstance(trace["x"], dict)
+                                                                else decode(trace["x"]))

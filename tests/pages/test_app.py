@@ -7,7 +7,7 @@ import pytest
 
 import posenc
 from apptest_helpers import PAGES, ROOT, charts, run, title
-from plotly_data import decode, sent
+from plotly_data import decode, heatmap_cells, sent
 
 BAD_URL = {"d_model": "abc", "length": "1000000000", "n": "0", "scheme": "<script>alert(1)</script>"}
 
@@ -63,9 +63,11 @@ def test_heatmap_thins_large_settings_and_keeps_true_values():
     at = run({"d_model": "1024", "length": "4096"})
     fig = charts(at)[0]
     trace = fig["data"][0]
-    z, rows = decode(trace["z"]), decode(trace["y"]).astype(int)
-    cols = np.array([int(c) for c in trace["x"]])
-    assert z.shape == (len(rows), len(cols)) and z.size <= 256 * 256
+    assert trace["type"] == "image"  # 65,536 cells: sent as the PNG of their colour levels (posenc.figures.images)
+    z, rows, cols = heatmap_cells(fig)
+    rows, cols = rows.astype(int), np.array([int(c) for c in cols])
+    assert z.shape == (len(rows), len(cols)) == (256, 256)
+    assert rows.tolist() == list(range(0, 4096, 16)) and cols[:4].tolist() == [0, 1, 8, 9] and cols[-1] == 1017
     np.testing.assert_array_equal(z, sent(trace, posenc.sinusoidal(4096, 1024)[np.ix_(rows, cols)]))  # colour levels
     assert "every 16th position shown" in title(fig)
 
@@ -74,8 +76,10 @@ def test_window_view_sends_256_positions_at_full_resolution():  # replaces "Send
     at = run({"d_model": "64", "length": "600"})
     at.selectbox(key="view").set_value("window").run()
     at.slider(key="window.pos").set_value(300).run()
-    trace = charts(at)[0]["data"][0]
-    np.testing.assert_array_equal(decode(trace["z"]), sent(trace, posenc.sinusoidal(600, 64)[300:556]))
+    fig = charts(at)[0]
+    z, rows, cols = heatmap_cells(fig)
+    assert rows.tolist() == list(range(300, 556)) and cols.tolist() == list(range(64))
+    np.testing.assert_array_equal(z, sent(fig["data"][0], posenc.sinusoidal(600, 64)[300:556]))
 
 
 def test_similarity_chart_is_pe_times_pe_transpose():
