@@ -9,6 +9,8 @@ import numpy as np
 import plotly.colors
 import plotly.io as pio
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 import posenc
@@ -121,3 +123,51 @@ def test_the_chart_sent_draws_the_image_in_the_palette_and_the_server_keeps_the_
     np.testing.assert_array_equal(colours, images.level_colours(recoloured))
     assert [list(s) for s in bar["marker"]["colorscale"]] == [list(s) for s in recoloured]
     assert fig.data[0].type == "heatmap"  # the figure the sentence and the Chart data read
+
+
+_values = st.floats(allow_nan=True, allow_infinity=True, width=64)
+
+
+@st.composite
+def _heatmaps(draw):
+    """A heatmap past MAX_EXACT_CELLS over any values (NaN, ±inf, past float32 included), its rows and columns
+    evenly spaced, unevenly spaced or thinned in (sin, cos) pairs."""
+    rows = draw(st.integers(heatmaps.MAX_EXACT_CELLS // 300 + 1, 300))
+    columns = draw(st.integers(heatmaps.MAX_EXACT_CELLS // rows + 1, 300))
+    fill = draw(_values)
+    values = np.full((rows, columns), fill)
+    for _ in range(draw(st.integers(0, 20))):
+        values[draw(st.integers(0, rows - 1)), draw(st.integers(0, columns - 1))] = draw(_values)
+    start, step = draw(st.integers(0, 5000)), draw(st.integers(1, 40))
+    kind = draw(st.sampled_from(["even", "uneven", "pairs"]))
+    cols = start + step * np.arange(columns)
+    if kind == "uneven":
+        cols = start + np.cumsum(draw(st.lists(st.integers(1, 9), min_size=columns, max_size=columns)))
+    if kind == "pairs":  # 0, 1, 2·step, 2·step + 1, …: the Encoding matrix's thinned (sin, cos) pairs
+        cols = start + 2 * step * (np.arange(columns) // 2) + np.arange(columns) % 2
+    group = 2 if kind == "pairs" else 1
+    zrange = draw(st.sampled_from([None, (-1.0, 1.0), (0.0, 5.0)]))
+    return values, start + step * np.arange(rows), cols, group, zrange
+
+
+@settings(max_examples=60, deadline=None)
+@given(_heatmaps(), st.sampled_from(list(palettes.PALETTES)), st.booleans())
+def test_any_large_heatmap_is_sent_as_an_image_of_its_levels_at_its_coordinates(case, palette, dark):
+    values, rows, cols, group, zrange = case
+    fig = heatmaps.cells_heatmap(values, rows, cols, (int(rows.max()) + 1, int(cols.max()) + 1), title="t",
+                                 x_label="column", y_label="row", zrange=zrange, col_group=group)
+    sent_spec = presenter.restyle(fig, present=False, dark=dark, colours=palette).to_dict()
+    heatmap = palettes.recolour(fig.to_dict(), palette)["data"][0]
+    image = sent_spec["data"][0]
+    assert image["type"] == "image"
+    levels, colours = images.read_png(image["source"])
+    np.testing.assert_array_equal(levels, heatmaps.typed_array(heatmap["z"]))
+    np.testing.assert_array_equal(colours, images.level_colours(heatmap["colorscale"]))
+    for letter in "xy":
+        shown, drawn = images.coordinates(image, sent_spec["layout"], letter), heatmaps.typed_array(heatmap[letter])
+        if drawn.dtype.kind in "iuf":
+            np.testing.assert_array_equal(np.asarray(shown, float), drawn.astype(float))
+        else:  # a category axis's labels: the axis names each place by them
+            assert shown == [str(v) for v in drawn.tolist()]
+    black = [t for t in sent_spec["data"] if t["type"] == "heatmap"]
+    assert len(black) == (1 if len(fig.data) > 1 else 0)
