@@ -1,13 +1,17 @@
 """Every chart downloads as SVG beside its PNG (posenc/ui/svg_download.py): the file is named after the settings,
 and it holds the chart's title, its legend and its data as vector paths."""
 
+import base64
+import io
 import re
 import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from live_app import require_chromium, wait_idle
+from posenc.figures import images
 
 pytestmark = pytest.mark.browser
 require_chromium()
@@ -74,3 +78,35 @@ def test_a_chart_downloads_as_svg_with_its_title_legend_and_data(app, page, tmp_
     with page.expect_download(timeout=30_000) as png:
         page.get_by_role("button", name="Download plot as a PNG").first.click()
     assert png.value.suggested_filename == drawn["options"]["filename"] + ".png"
+
+
+def test_a_large_heatmap_downloads_as_svg_with_the_image_of_its_cells(app, page, tmp_path):
+    """At the caps the heatmap is sent as the PNG of its colour levels (posenc.figures.images): the SVG holds
+    that image, every cell of it, beside the chart's title and axes as text."""
+    page.goto(f"{app}/?d_model=1024&length=4096")
+    wait_idle(page, 1)
+    page.wait_for_selector(".posenc-svg", state="attached", timeout=30_000)
+    plot = page.locator(".js-plotly-plot").first
+    source = plot.evaluate("(gd) => gd.data[0].source")
+    button = page.get_by_role("button", name="Download plot as SVG").first
+    button.focus()
+    with page.expect_download(timeout=30_000) as download:
+        page.keyboard.press("Enter")
+    path = tmp_path / download.value.suggested_filename
+    download.value.save_as(path)
+    root = ET.parse(path).getroot()
+    hrefs = [e.get("href") or e.get("{http://www.w3.org/1999/xlink}href") for e in root.iter(f"{SVG}image")]
+    drawn = [h for h in hrefs if h and h.startswith(images.PREFIX)]
+    assert len(drawn) == 1
+    # plotly writes the plot area's picture: a cell of the 256 × 256 shown is a few pixels, its level's colour
+    raster = np.asarray(Image.open(io.BytesIO(base64.b64decode(drawn[0].removeprefix(images.PREFIX)))).convert("RGBA"))
+    levels, colours = images.read_png(source)
+    height, width = raster.shape[:2]
+    centres = ((np.arange(256) + 0.5) * height / 256).astype(int), ((np.arange(256) + 0.5) * width / 256).astype(int)
+    at_centres = raster[np.ix_(*centres)].astype(int)  # (256, 256, 4)
+    close = np.abs(at_centres - colours[levels].astype(int)).max(axis=-1) <= 2
+    assert close.mean() > 0.99, close.mean()  # 1.0 here
+    titles = [_text(e) for e in root.iter(f"{SVG}text") if "gtitle" in _classes(e)]
+    assert titles and titles[0].startswith("PE: positions × dimensions")
+    ticks = [_text(g) for g in root.iter(f"{SVG}g") if "xtick" in _classes(g)]
+    assert ticks[:2] == ["0", "200"]  # the axis names the dimension of each place
