@@ -192,8 +192,8 @@ def as_images(spec: dict) -> dict:
     """``spec`` (a figure dict, changed in place and returned) with every levelled heatmap drawn as its image, and
     any other trace over it (the black cells beyond float32) placed on the same pixels."""
     data, layout = spec.get("data") or [], spec.setdefault("layout", {})
-    if not any(levelled(trace) for trace in data):
-        return spec
+    if spec.get("frames") or not any(levelled(trace) for trace in data):
+        return spec  # an animation's frames restyle its traces by their own type: left as it is
     drawn = []
     for trace in data:
         if levelled(trace):

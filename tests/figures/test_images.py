@@ -92,11 +92,14 @@ def test_evenly_spaced_cells_keep_their_coordinates_and_their_hover():
     np.testing.assert_array_equal(images.coordinates(image, spec["layout"], "x"), positions)
 
 
-def test_small_heatmaps_and_other_charts_are_sent_as_they_were():
+def test_small_heatmaps_animations_and_other_charts_are_sent_as_they_were():
     small = heatmaps.heatmap(posenc.sinusoidal(128, 128), title="t", x_label="d", y_label="p").to_dict()
     assert images.as_images(json.loads(json.dumps(small, default=str))) == json.loads(json.dumps(small, default=str))
     line = {"data": [{"type": "scatter", "x": [0, 1], "y": [1, 2]}], "layout": {}}
     assert images.as_images(line) == {"data": [{"type": "scatter", "x": [0, 1], "y": [1, 2]}], "layout": {}}
+    fig, _, _ = _caps_figure()
+    animated = fig.to_dict() | {"frames": [{"data": [{"type": "heatmap"}]}]}  # frames restyle a heatmap trace
+    assert images.as_images(animated)["data"][0]["type"] == "heatmap"
 
 
 def test_cells_beyond_float32_are_drawn_black_over_the_image_on_its_places():
