@@ -14,10 +14,11 @@ browser's own image decoder:
 Only what is sent changes (:func:`as_images` is applied last to the figure dict handed to the chart): the
 figure on the server keeps its heatmap trace, so the chart's sentence, its Chart data, the palettes and the
 layout for phones read the heatmap as before. The image keeps the heatmap's coordinates and hover: a pixel's
-centre is its row's and column's true index (x0 + i·dx); columns shown unevenly (interleaved sin, cos pairs
+centre is its row's and column's true index (x0 + i·dx). Columns shown unevenly (interleaved sin, cos pairs
 thinned) are placed 0, 1, 2, … and the axis names each by its true index (``labelalias``, ticks and hover
-alike), and the plot keeps the heatmap's shape (plotly.js would square the image's pixels). Its colour bar is
-drawn by an invisible marker trace with the heatmap's scale and bar.
+label alike; there plotly's own hover label replaces the template, whose ``%{x}`` would be the place). The plot
+keeps the heatmap's shape (plotly.js would square the image's pixels). Its colour bar is drawn by an invisible
+marker trace with the heatmap's scale and bar.
 """
 
 from __future__ import annotations
