@@ -6,7 +6,6 @@ import io
 import json
 
 import numpy as np
-import plotly.colors
 import plotly.io as pio
 import pytest
 from hypothesis import given, settings
@@ -14,7 +13,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 import posenc
-from plotly_data import heatmap_cells, sent
+from plotly_data import heatmap_cells, plotly_rgb, sent
 from posenc.figures import heatmaps, images, palettes
 from posenc.ui import presenter
 
@@ -41,20 +40,12 @@ def test_the_png_reads_back_and_any_decoder_draws_the_palette():
         images.read_png(b"GIF89a")
 
 
-def _plotly_rgb(scale: list, at: np.ndarray) -> np.ndarray:
-    """plotly.js's colour of normalised values ``at``: linear in RGB between the stops, 8 bits a channel."""
-    stops = np.array([s for s, _ in scale], float)
-    colours = np.array([plotly.colors.unlabel_rgb(plotly.colors.convert_colors_to_same_type([c], "rgb")[0][0])
-                        for _, c in scale], float)
-    return np.rint(np.stack([np.interp(at, stops, colours[:, k]) for k in range(3)], -1))
-
-
 @pytest.mark.parametrize("colorscale", [heatmaps.DIVERGING, "Cividis", "Viridis", "PuOr"])
 def test_a_level_has_the_colour_plotly_gives_it_on_the_level_scale(colorscale):
     scale = heatmaps.level_colorscale(colorscale)
     colours = images.level_colours(scale)
     opaque = [s for s in scale if "rgba" not in s[1]]
-    np.testing.assert_array_equal(colours[:255, :3], _plotly_rgb(opaque, np.arange(255) / 255))
+    np.testing.assert_array_equal(colours[:255, :3], plotly_rgb(opaque, np.arange(255) / 255))
     assert (colours[:255, 3] == 255).all() and colours[heatmaps.NO_VALUE].tolist() == [0, 0, 0, 0]
 
 

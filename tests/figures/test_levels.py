@@ -9,7 +9,7 @@ import plotly.io as pio
 import pytest
 
 import posenc
-from plotly_data import decode
+from plotly_data import decode, plotly_rgb
 from posenc.figures import describe, heatmaps
 
 
@@ -38,21 +38,13 @@ def test_a_level_is_within_half_a_level_and_keeps_min_max_and_order(zrange):
     assert np.all(np.diff(levels[order].astype(int)) >= 0)  # monotone: a larger value never gets a lower colour
 
 
-def _rgb(scale: list, at: np.ndarray) -> np.ndarray:
-    """plotly.js's colour of normalised values ``at``: linear in RGB between the stops, 8 bits a channel."""
-    stops = np.array([s for s, _ in scale], float)
-    colours = np.array([plotly.colors.unlabel_rgb(plotly.colors.convert_colors_to_same_type([c], "rgb")[0][0])
-                        for _, c in scale], float)
-    return np.rint(np.stack([np.interp(at, stops, colours[:, k]) for k in range(3)], -1))
-
-
 @pytest.mark.parametrize("colorscale", [heatmaps.DIVERGING, "Cividis", "Viridis"])
 def test_a_level_moves_a_colour_by_at_most_two_of_255_in_one_channel(colorscale):
     """The level's colour, drawn through the level scale (zmin 0, zmax 255), against the value's own colour."""
     fraction = np.linspace(0, 1, 100_001)
     levels = heatmaps.colour_levels(fraction, (0.0, 1.0))
-    exact = _rgb(plotly.colors.get_colorscale(colorscale), fraction)
-    drawn = _rgb([s for s in heatmaps.level_colorscale(colorscale) if "rgba" not in s[1]], levels / 255)
+    exact = plotly_rgb(plotly.colors.get_colorscale(colorscale), fraction)
+    drawn = plotly_rgb([s for s in heatmaps.level_colorscale(colorscale) if "rgba" not in s[1]], levels / 255)
     assert np.abs(exact - drawn).max() <= 2
 
 

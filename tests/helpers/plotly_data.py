@@ -16,6 +16,17 @@ def decode(value):
     return np.asarray(value)
 
 
+def plotly_rgb(scale: list, at: np.ndarray) -> np.ndarray:
+    """plotly.js's colour of normalised values ``at`` on the colour scale ``scale`` (its stops opaque): linear in RGB
+    between the stops, 8 bits a channel."""
+    import plotly.colors
+
+    stops = np.array([s for s, _ in scale], float)
+    colours = np.array([plotly.colors.unlabel_rgb(plotly.colors.convert_colors_to_same_type([c], "rgb")[0][0])
+                        for _, c in scale], float)
+    return np.rint(np.stack([np.interp(at, stops, colours[:, k]) for k in range(3)], -1))
+
+
 def sent(trace: dict, exact) -> np.ndarray:
     """What a heatmap trace sends for the exact values ``exact`` of its cells: their float32 values, or, when the
     trace sends colour levels (``meta.levels``: its zrange, posenc.figures.heatmaps), their levels."""
@@ -36,5 +47,4 @@ def heatmap_cells(spec: dict, number: int = 0) -> tuple[np.ndarray, np.ndarray, 
     if trace["type"] == "image":
         return (images.image_levels(trace), np.asarray(images.coordinates(trace, layout, "y")),
                 np.asarray(images.coordinates(trace, layout, "x")))
-    return decode(trace["z"]), decode(trace["y"]), np.asarray(trace["x"] if not isinstance(trace["x"], dict)
-                                                                else decode(trace["x"]))
+    return decode(trace["z"]), decode(trace["y"]), decode(trace["x"])
