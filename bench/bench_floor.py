@@ -55,7 +55,9 @@ from streamlit_server import free_port, stop_server, wait_healthy  # noqa: E402
 
 PAGES = [("Encoding matrix", "", "d_model", "ArrowLeft"), ("Sinusoids", "sinusoids", "d_model", "ArrowLeft"),
          ("Rotation check", "rotation", "pos", "ArrowRight"), ("How it works", "details", "d_model", "ArrowLeft"),
-         ("Comparison", "compare", "d_model", "ArrowLeft"), ("Properties", "properties", "d_model", "ArrowLeft")]
+         ("Comparison", "compare", "d_model", "ArrowLeft"), ("Properties", "properties", "d_model", "ArrowLeft"),
+         # the lab's own controls are selectboxes; the sidebar's d_model reruns the page whole, as any of them does
+         ("Length generalization", "generalization", "d_model", "ArrowLeft")]
 SETTINGS = [("defaults", ""), ("1024 x 4096", "d_model=1024&length=4096")]
 TIMEOUT_MS = 120_000
 

@@ -7,6 +7,8 @@ training runs in a child process, one at a time per server (the queue tells the 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -19,7 +21,7 @@ from posenc.lab.shipped import animation_lengths
 from posenc.schemes.scheme import Option
 from posenc.settings.parsing import code_span
 from posenc.ui import binding, motion, presenter
-from posenc.ui.compute import shared_figure
+from posenc.ui.compute import built_once, shared_figure
 
 # A bound selectbox shows the names the URL carries (binding.bound_control); their labels are in the help.
 SCHEME_NAMES = "The schemes by name: " + "; ".join(f"{name}: {text}" for name, text in SCHEME_LABELS.items()) + "."
@@ -69,9 +71,9 @@ def accuracy_view(task: str, schemes: list[str]) -> None:
     if not series:
         st.info("No scheme chosen: pick some above to draw their curves.")
         return
-    presenter.chart(figures.accuracy_chart(lengths, series, train_max_length=length,
-                                           title=f"{task}: exact match against test length"),
-                    key="lab_accuracy", name="generalization", task=task)
+    figure = built_once(("lab accuracy", task, tuple(schemes)), lambda: figures.accuracy_chart(
+        lengths, series, train_max_length=length, title=f"{task}: exact match against test length"))
+    presenter.chart(figure, key="lab_accuracy", name="generalization", task=task)
     st.caption(f"Each point: the share of {DEFAULT.examples} test strings answered exactly right, the mean of "
                f"{seeds} training seed{'s' if seeds != 1 else ''}; the band spans the lowest and highest seed. "
                "Shaded: the lengths trained on.")
@@ -154,25 +156,32 @@ def token_labels(tokens: np.ndarray) -> list[str]:
 
 def attention_view(task: str, scheme: str, layer: int, maps_by_length: dict | None = None,
                    accuracy: dict | None = None, key: str = "lab_attention") -> None:
-    """The attention of every head of one layer, reading a string of L digits and one past L."""
-    lengths = results.attention_lengths()
-    if maps_by_length is None:
-        maps_by_length = {n: results.load_attention(task, scheme, n) for n in lengths}
-    if accuracy is None:
-        records = results.load_records(task=task, scheme=scheme)
-        accuracy = {int(r["test_length"]): float(r["accuracy"]) for r in records if r["seed"] == 0}
-    rows, titles, labels = [], [], []
-    for n in sorted(maps_by_length):
-        probabilities, tokens = maps_by_length[n]
-        rows.append(np.asarray(probabilities, dtype=np.float32)[layer - 1])
-        where = "trained length" if n <= results.train_max_length() else "past the training length"
-        score = f", exact match {accuracy[n]:.2f}" if n in accuracy else ""
-        titles.append(f"{n} digits ({where}{score})")
-        labels.append(token_labels(tokens))
-    presenter.chart(figures.attention_grid(rows, titles, labels,
-                                           title=f"{label(scheme)} on {task}: layer {layer}, every head",
-                                           per_row=2 * presenter.grid_columns()),
-                    key=key, name="attention", task=task, scheme=scheme, layer=layer)
+    """The attention of every head of one layer, reading a string of L digits and one past L: the shipped seed-0
+    model's (its figure built once per process and shared), or the maps given (a model trained here)."""
+    per_row = 2 * presenter.grid_columns()
+    shipped = maps_by_length is None
+
+    def build():
+        maps = {n: results.load_attention(task, scheme, n) for n in results.attention_lengths()} if shipped \
+            else maps_by_length
+        if accuracy is None:
+            records = results.load_records(task=task, scheme=scheme)
+            scores = {int(r["test_length"]): float(r["accuracy"]) for r in records if r["seed"] == 0}
+        else:
+            scores = accuracy
+        rows, titles, labels = [], [], []
+        for n in sorted(maps):
+            probabilities, tokens = maps[n]
+            rows.append(np.asarray(probabilities, dtype=np.float32)[layer - 1])
+            where = "trained length" if n <= results.train_max_length() else "past the training length"
+            score = f", exact match {scores[n]:.2f}" if n in scores else ""
+            titles.append(f"{n} digits ({where}{score})")
+            labels.append(token_labels(tokens))
+        return figures.attention_grid(rows, titles, labels, title=f"{label(scheme)} on {task}: layer {layer}, every head",
+                                      per_row=per_row)
+
+    figure = built_once(("lab attention", task, scheme, layer, per_row), build) if shipped else build()
+    presenter.chart(figure, key=key, name="attention", task=task, scheme=scheme, layer=layer)
 
 
 @shared_figure
@@ -343,10 +352,10 @@ def stretching_view(task: str, methods: list[str], factor: int, steps: int) -> N
             st.info("No method chosen: pick some above to draw their curves.")
             return
         lengths = next(iter(curves.values()))["lengths"]
-        presenter.chart(figures.accuracy_chart(lengths, series, train_max_length=length,
-                                               extended_length=factor * length,
-                                               title=f"RoPE on {task}, stretched to {factor}L: {title}"),
-                        key=f"lab_stretch_{'zero' if shown_steps == 0 else 'tuned'}", name="stretching", task=task,
+        figure = built_once(("lab stretch", task, tuple(methods), factor, shown_steps), functools.partial(
+            figures.accuracy_chart, lengths, series, train_max_length=length, extended_length=factor * length,
+            title=f"RoPE on {task}, stretched to {factor}L: {title}"))
+        presenter.chart(figure, key=f"lab_stretch_{'zero' if shown_steps == 0 else 'tuned'}", name="stretching", task=task,
                         factor=factor, steps=shown_steps)
     seeds = len({r["seed"] for r in records})
     st.caption(f"The shipped RoPE models (trained on 1…{length} digits, shaded), their rotation stretched to "
@@ -431,8 +440,10 @@ def stretched_animation_caption(task: str, method: str) -> str:
             "by `python -m posenc.lab regenerate-extension-maps`.")
 
 
+@functools.cache
 def claims_reading() -> str:
-    """The papers' claims, each with its verdict and the numbers behind it (mean exact match over 1…F·L)."""
+    """The papers' claims, each with its verdict and the numbers behind it (mean exact match over 1…F·L). Made
+    once per process from the shipped numbers (it took ~20 ms a run)."""
     lines = []
     for checked in extension.check_claims():
         claim = checked["claim"]
