@@ -97,10 +97,16 @@ def _dark() -> bool:
 
 def file_name(name: str, **settings: object) -> str:
     """'posenc_rotation_vectors_scheme-sinusoidal_d_model-128_n-10000_length-100_k-3': the chart's
-    name and the settings it was drawn with (the shared controls, then the page's own from the
-    URL), in characters every file system accepts."""
+    name and the settings it was drawn with, in characters every file system accepts: the shared controls,
+    then ``settings`` when the caller names them, else every other value of the page's URL.
+
+    Named settings keep a chart's message the same when another control of its page moves: the file name is
+    part of the chart's element, and Streamlit sends an element equal to one the browser holds as a reference
+    to it (its forward-message cache), not again. The lab page, whose every value of the URL was in every
+    chart's name, sent its six charts again at every move: 1.7 MB."""
     values = {key: st.session_state.get(key) for key in SETTINGS}
-    values |= {key: value for key, value in st.query_params.items() if key not in values and key != "present"}
+    if not settings:
+        values |= {key: value for key, value in st.query_params.items() if key not in values and key != "present"}
     values |= settings
     parts = [f"posenc_{name}"] + [f"{key}-{value:g}" if isinstance(value, float) else f"{key}-{value}"
                                   for key, value in values.items() if value is not None]

@@ -69,6 +69,21 @@ def test_a_rerun_builds_no_figure_and_summarizes_nothing_again(monkeypatch):
     assert results.train_max_length() == results.train_max_length(results.load_records())
 
 
+def test_a_move_leaves_the_charts_it_does_not_change_the_same_message():
+    """A chart's element carries its file name; named after the settings its view passes (presenter.file_name),
+    not every value of the URL, a chart the move does not change is the same element, which Streamlit sends as a
+    reference to the browser's copy. Moving the attention map's layer re-sent all six charts (1.7 MB)."""
+    at = run({"task": "copy", "map_layer": "2"})
+    before = {chart.proto.id.rsplit("-", 1)[-1]: chart.proto.SerializeToString(deterministic=True)
+              for chart in at.get("plotly_chart")}
+    at.slider(key="map_layer").set_value(1).run()
+    after = {chart.proto.id.rsplit("-", 1)[-1]: chart.proto.SerializeToString(deterministic=True)
+             for chart in at.get("plotly_chart")}
+    assert not at.error and not at.exception and set(after) == set(before)
+    changed = {key for key in before if after[key] != before[key]}
+    assert changed == {"lab_attention", "lab_attention_animation"}, changed
+
+
 def test_bad_values_in_the_url_get_a_warning_never_an_error():
     at = run({"task": "<b>sort</b>", "lab_schemes": ["alibi", "**bold**", "alibi"], "map_scheme": "gpt",
               "map_layer": "99", "own_length": "1e9", "own_steps": "-3", "own_seed": "nan"})
