@@ -32,14 +32,15 @@ def matrix_charts() -> None:
         table_tab, similarity_tab = binding.bound_tabs(MATRIX_TABS, "matrix")  # lazy: only the open tab is drawn
         if table_tab.open is not False:
             with table_tab:
-                presenter.chart(compute.or_stop(cached_figures.table_heatmap, *args, pos_start, dim_start), key="table_heatmap")
+                presenter.chart(compute.or_stop(cached_figures.table_heatmap, *args, pos_start, dim_start), key="table_heatmap",
+                                pos_start=pos_start, dim_start=dim_start)
                 st.markdown(
                     "Each row is the vector added to the token embedding at that position. "
                     + (note or ("Blank rows are positions with no encoding." if cached_figures.has_missing_rows(*args) else ""))
                 )
         if similarity_tab.open:
             with similarity_tab:
-                presenter.chart(cached_figures.similarity_heatmap(*args, pos_start), key="similarity_heatmap")
+                presenter.chart(cached_figures.similarity_heatmap(*args, pos_start), key="similarity_heatmap", pos_start=pos_start)
                 st.markdown(
                     "PE[p]·PE[q] for every pair of positions. For the sinusoidal encoding with an even d_model, "
                     "PE[p]·PE[q] = Σᵢ cos((p − q)θᵢ): bands parallel to the diagonal, the similarity depends "
@@ -47,10 +48,10 @@ def matrix_charts() -> None:
                 )
     elif scheme.family == "bias":
         head = int(binding.bound_control(Option("head", "Head h", 1, 1, len(values)), "head"))
-        presenter.chart(cached_figures.bias_heatmap(*args, head, pos_start), key="bias_heatmap")
+        presenter.chart(cached_figures.bias_heatmap(*args, head, pos_start), key="bias_heatmap", head=head, pos_start=pos_start)
         st.markdown(note + (" Gaps: keys a causal decoder may not see (−∞)." if np.isneginf(values).any() else ""))
     else:
-        presenter.chart(compute.or_stop(cached_figures.score_heatmap, *args, pos_start), key="score_heatmap")
+        presenter.chart(compute.or_stop(cached_figures.score_heatmap, *args, pos_start), key="score_heatmap", pos_start=pos_start)
         st.markdown(note)
 
 

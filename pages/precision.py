@@ -65,7 +65,7 @@ args = (c.scheme, c.length, c.d_model, c.base, c.options, dtype)
 result = compute.or_stop(table_precision, *args)
 st.subheader(f"The {result.what}'s error against {result.x_label}")
 presenter.chart(log_chart(result.x, result.errors, title=f"max |{result.what} in {dtype} − float64|",
-                          x_label=result.x_label, y_label="absolute error"), key="table_error")
+                          x_label=result.x_label, y_label="absolute error"), key="table_error", dtype=dtype)
 cols = st.columns(len(result.errors))
 for col, (label, errors) in zip(cols, result.errors.items()):
     col.metric(f"largest error, {label}", f"{np.nanmax(errors, initial=0.0):.3e}")

@@ -33,13 +33,13 @@ st.latex(r"M_k = \operatorname{diag}(B_0,\dots,B_{d/2-1}),\quad B_i = "
 
 blocks = compute.or_stop(posenc.rotation_blocks, k, c.d_model, c.base, spacing=spacing)
 vectors, per_dimension, residual = cached_figures.rotation_vectors(c.d_model, c.base, spacing, pos, k)
-presenter.chart(vectors, key="vectors")
+presenter.chart(vectors, key="vectors", pos=pos, k=k)
 st.metric("max |M_k·PE[pos] − PE[pos+k]| (float64)", f"{residual:.3e}")
-presenter.chart(per_dimension, key="residual_per_dimension")
+presenter.chart(per_dimension, key="residual_per_dimension", pos=pos, k=k)
 
 st.subheader(f"In motion: PE[{pos}] turned by M_k as k grows")
 motion.animation(cached_figures.rotation_sweep_figure(c.d_model, c.base, spacing, pos, c.length), "rotation_sweep",
-                 what="offset k", name="rotation_sweep")
+                 what="offset k", name="rotation_sweep", pos=pos)
 st.caption(f"In every frame the crosses (M_k·PE[{pos}], the rotation applied to the start vector) sit inside the "
            f"circles (PE[{pos}+k], read from the table); the title gives their largest gap. k runs from 0 to at most "
            f"99, and stays below the length ({c.length}).")
@@ -61,7 +61,7 @@ checks = {name: compute.rotation_check(c.length, c.d_model, c.base, k, spacing, 
 cols = st.columns(2)
 for col, (name, check) in zip(cols, checks.items()):
     col.metric(f"max residual over {len(check.positions)} positions ({name})", f"{check.max_abs_error:.3e}")
-presenter.chart(cached_figures.residual_figure(c.length, c.d_model, c.base, k, spacing), key="residuals")
+presenter.chart(cached_figures.residual_figure(c.length, c.d_model, c.base, k, spacing), key="residuals", k=k)
 st.caption("The identity is exact; what remains is rounding: about 1e-16 in float64 and 1e-7 in float32 "
            "(zeros are drawn at 1e-18 on the log axis).")
 
@@ -75,4 +75,5 @@ st.subheader("Phasors: each pair turns by k·θᵢ")
 pair_choices = binding.bound_multiselect("Pairs i", range(pairs_total), (0, 1, 2, 3), "pairs", 6)
 if pair_choices:
     presenter.chart(cached_figures.phasor_figure(c.d_model, c.base, spacing, pos, k, tuple(pair_choices),
-                                       2 * presenter.grid_columns()), key="phasors")
+                                       2 * presenter.grid_columns()), key="phasors",
+                    pos=pos, k=k, pairs=pair_choices)

@@ -26,10 +26,10 @@ TABS = ("Against position", "Against dimension") + (("Wavelengths",) if periodic
 tabs = binding.bound_tabs(TABS, "curves")  # lazy: only the open tab's chart is computed and drawn
 if tabs[0].open is not False:
     with tabs[0]:
-        presenter.chart(cached_figures.dimension_curves(*args, tuple(dims)), key="by_position")
+        presenter.chart(cached_figures.dimension_curves(*args, tuple(dims)), key="by_position", dims=dims)
 if tabs[1].open:
     with tabs[1]:
-        presenter.chart(cached_figures.position_vectors(*args, tuple(positions)), key="by_dimension")
+        presenter.chart(cached_figures.position_vectors(*args, tuple(positions)), key="by_dimension", positions=positions)
 if len(tabs) > 2 and tabs[2].open:
     with tabs[2]:
         spacing = c.option_dict.get("spacing", "vaswani")

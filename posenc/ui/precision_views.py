@@ -89,7 +89,7 @@ def rotation_section(c: Controls, dtype: str) -> None:
     k = _offset(c)
     residuals = compute.or_stop(rotation_residuals, c.length, c.d_model, c.base, c.options, dtype, k)
     presenter.chart(log_chart(np.arange(c.length - k), residuals, title=f"max |M_k·PE[p] − PE[p+k]| in {dtype}, k = {k}",
-                              x_label="position p", y_label="residual"), key="relative")
+                              x_label="position p", y_label="residual"), key="relative", dtype=dtype, offset=k)
     st.caption("PE[p + k] = M_k·PE[p] is exact; computed in the dtype (table, M_k and product) what is left is "
                "rounding, unless the table itself is wrong: a table computed in the dtype rounds the "
                "phases p·θ_i, and its error grows with p.")
@@ -100,7 +100,8 @@ def _score_drift_chart(curves: dict, exact: float, offset: int, dtype: str) -> N
     positions = next(iter(curves.values()))[0]
     presenter.chart(log_chart(positions, {f"{variant} ({dtype})": r for variant, (_, r) in curves.items()},
                               title=f"|score(p, p − {offset}) in {dtype} − exact score {exact:.6f}|",
-                              x_label="query position p", y_label="score error"), key="relative")
+                              x_label="query position p", y_label="score error"), key="relative", dtype=dtype,
+                    offset=offset)
 
 
 def rope_shift_section(c: Controls, dtype: str) -> None:
@@ -153,7 +154,7 @@ def theta_section(c: Controls, dtype: str) -> None:
     forms = compute.or_stop(theta, c.d_model, c.base, dtype)
     presenter.chart(log_chart(forms.index, {"log space": forms.log_error, "power": forms.power_error},
                               title=f"relative error of θ_i in {dtype}", x_label="pair i",
-                              y_label="|θ_i − exact| / exact"), key="theta")
+                              y_label="|θ_i − exact| / exact"), key="theta", dtype=dtype)
     st.info(forms.verdict, icon=":material/balance:")
 
 

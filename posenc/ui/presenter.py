@@ -23,6 +23,7 @@ import weakref
 import plotly.graph_objects as go
 import streamlit as st
 
+import posenc
 from posenc.figures import describe, images, legible, palettes
 from posenc.settings.parsing import code_span
 from posenc.ui import accessibility, palette, svg_download
@@ -97,20 +98,34 @@ def _dark() -> bool:
 
 def file_name(name: str, **settings: object) -> str:
     """'posenc_rotation_vectors_scheme-sinusoidal_d_model-128_n-10000_length-100_k-3': the chart's
-    name and the settings it was drawn with, in characters every file system accepts: the shared controls,
-    then ``settings`` when the caller names them, else every other value of the page's URL.
+    name and the settings it was drawn with, in characters every file system accepts: the sidebar's (the
+    shared controls, then the scheme's options and the model the URL holds), then the page's own that the
+    chart's view names in ``settings`` (a list joined by "+").
 
-    Named settings keep a chart's message the same when another control of its page moves: the file name is
-    part of the chart's element, and Streamlit sends an element equal to one the browser holds as a reference
-    to it (its forward-message cache), not again. The lab page, whose every value of the URL was in every
-    chart's name, sent its six charts again at every move: 1.7 MB."""
+    Only those: the file name is part of the chart's element, and Streamlit sends an element equal to one the
+    browser holds as a reference to it (its forward-message cache), not again. With every value of the URL in
+    every chart's name, a move re-sent the charts it does not change: the lab page's six at every move (1.7 MB),
+    RoPE's How it works nine when its query position moved."""
     values = {key: st.session_state.get(key) for key in SETTINGS}
-    if not settings:
-        values |= {key: value for key, value in st.query_params.items() if key not in values and key != "present"}
+    sidebar = _sidebar_keys()
+    values |= {key: value for key, value in st.query_params.items() if key not in values and key in sidebar}
     values |= settings
-    parts = [f"posenc_{name}"] + [f"{key}-{value:g}" if isinstance(value, float) else f"{key}-{value}"
-                                  for key, value in values.items() if value is not None]
+    parts = [f"posenc_{name}"] + [f"{key}-{_setting(value)}" for key, value in values.items() if value is not None]
     return re.sub(r"[^A-Za-z0-9_.+-]", "_", "_".join(parts))[:180]
+
+
+def _setting(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        return "+".join(_setting(v) for v in value)
+    return str(value)
+
+
+def _sidebar_keys() -> set[str]:
+    """The URL keys of the sidebar's values beyond SETTINGS: the chosen scheme's options and the model."""
+    scheme = st.session_state.get("scheme")
+    return {"model"} | ({option.name for option in posenc.get_scheme(scheme).options} if scheme in posenc.SCHEMES else set())
 
 
 def _scaled(value, factor: float):

@@ -113,7 +113,7 @@ def draw(c: Controls, check: ShiftCheck) -> None:
     cols[1].metric(f"score(m+s={m + s}, n+s={n + s})", f"{after:.12g}")
     cols[2].metric("difference", f"{abs(after - before):.3e}")
     if len(together) > 1:
-        presenter.chart(figure, key="rope_shift")
+        presenter.chart(figure, key="rope_shift", m=m, n=n)
     else:
         st.caption("With the key at the last position there is no room to shift both: move m or n left.")
     st.caption(f"q and k are fixed random vectors (seed 0) of size {c.d_model}; frequencies use seq_len = {c.length}.")

@@ -54,7 +54,8 @@ def rope_grid(c: Controls) -> None:
                                         "patch_col"))
     ids_figure, results = compute.or_stop(cached_figures.patch_grid_figures, d, c.base, height, width, frames, row, col)
     with ids_slot:
-        presenter.chart(ids_figure, key="rope_grid_ids")
+        presenter.chart(ids_figure, key="rope_grid_ids", grid_h=height, grid_w=width, frames=frames,
+                        patch_row=row, patch_col=col)
         st.caption("Text before the image: t = h = w = 0, 1, 2. Patch (f, r, c): (3 + f, 3 + r, 3 + c), frame "
                    "by frame, row by row. The text after continues from the largest id + 1, so ids are not token "
                    "indices: an image of H × W patches advances the position by max(frames, H, W), not by its "
@@ -65,7 +66,8 @@ def rope_grid(c: Controls) -> None:
                     f"multiple of 4; d_model = {d}.")
             continue
         figure, difference = result
-        presenter.chart(figure, key=f"rope_grid_{name[:3]}")
+        presenter.chart(figure, key=f"rope_grid_{name[:3]}", grid_h=height, grid_w=width, frames=frames,
+                        patch_row=row, patch_col=col)
         moved = ("With a single patch there is nowhere to move the query." if difference is None else
                  f"The moved query's picture is the first one moved by the same step: largest |difference| where both "
                  f"are drawn = {difference:.1e} (float64 rounding), as the score depends on the 2-D offset only.")

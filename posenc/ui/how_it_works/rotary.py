@@ -77,7 +77,7 @@ def rope(c: Controls) -> None:
     if pairs:
         presenter.chart(cached_figures.rope_phasor_figure(c.d_model, c.base, c.options, query_at, key_at,
                                                           tuple(pairs), 2 * presenter.grid_columns()),
-                        key="rope_pairs_fig")
+                        key="rope_pairs_fig", rope_m=query_at, rope_n=key_at, rope_pairs=pairs)
         st.caption("Each pair turns by its own angle (n − m)·θᵢ: fast pairs (small i) spin, slow pairs barely move.")
     rope_clocks(c, query_at, key_at)
     rope_grid(c)
@@ -108,7 +108,7 @@ def rope_clocks(c: Controls, query_at: int, key_at: int) -> None:
             st.caption("With the key at the last position there is no room to move: choose a smaller m or n.")
             return
         motion.animation(figure, f"rope_relative_{name}", what="shift s",
-                         name="rope_relative")
+                         name="rope_relative", rope_m=query_at, rope_n=key_at)
         spread = float(np.ptp(scores))
         if apart:
             offset = key_at - query_at
