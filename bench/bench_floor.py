@@ -256,12 +256,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setting", action="append", choices=[s for s, _ in SETTINGS])
     parser.add_argument("--trace", action="store_true", help="instead: one traced press per page and side, "
                         "the browser main thread's time by group (bench/browser_trace.py)")
+    parser.add_argument("--move", nargs=3, action="append", metavar=("PATH", "SLIDER", "KEY"),
+                        help="instead of every page's main slider: this page (a path, query allowed: "
+                             "'details?scheme=rope') and this slider of its own, pressed with KEY (e.g. "
+                             "'position m' ArrowRight); the floor presses its d_model as ever")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), type=Path,
                         help="two checkouts of posenc, measured alternately beside the floor")
     parser.add_argument("--floor-no-delay", action="store_true",
                         help="with --compare: a second floor, its sockets with Nagle's algorithm off as posenc's")
     args = parser.parse_args(argv)
-    pages = [p for p in PAGES if args.page is None or p[1] in args.page]
+    pages = ([(f"{path}: {slider}", path, slider, key) for path, slider, key in args.move] if args.move else
+             [p for p in PAGES if args.page is None or p[1] in args.page])
     settings = [s for s in SETTINGS if args.setting is None or s[0] in args.setting]
     roots = dict(zip(("before", "after"), args.compare)) if args.compare else {"posenc": ROOT}
     servers = {name: start("app.py", root) for name, root in roots.items()}
@@ -276,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
             measure(browser, warm, argparse.Namespace(presses=1, rounds=1))  # imports, first frontend load
             for title, path, slider, key in pages:
                 for setting, query in settings:
-                    sides = {name: (f"{url}/{path}?{query}", slider, key) for name, (_, url) in servers.items()}
+                    joined = f"{path}{'&' if '?' in path else '?'}{query}"
+                    sides = {name: (f"{url}/{joined}", slider, key) for name, (_, url) in servers.items()}
                     sides |= {name: (f"{url}/?{query}", "d_model", "ArrowLeft") for name, (_, url) in floors.items()}
                     if args.trace:
                         rows.append((title, setting, trace_row(browser, sides)))
