@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -67,3 +68,25 @@ def test_every_chart_on_every_page_saves_a_png_at_twice_its_size(page):
         options = json.loads(chart.proto.config).get("toImageButtonOptions", {})
         assert options.get("scale", 1) >= 2 and options.get("format") == "png", page
         assert options["filename"].startswith("posenc_") and "d_model-16" in options["filename"], page
+
+
+def test_a_restyled_copy_makes_its_dict_once_frames_included_and_it_is_what_a_plain_figure_sends():
+    """presenter.Sent: st.plotly_chart asks a figure for its dict at every run; a restyled copy makes it once,
+    and keeps an animation's frames as the dicts they are. What it sends is what the same figure made of plotly
+    objects sends."""
+    import plotly.io as pio
+
+    import posenc
+    from posenc.ui import cached_figures
+
+    options = tuple(posenc.get_scheme("rope").defaults().items())
+    animation = cached_figures.rope_clock_figure(16, 10000.0, options, 24, 2)
+    for fig in (animation, line_figure()):
+        sent = presenter.restyle(fig, present=True, dark=True, colours="cividis")
+        spec = sent.to_dict()
+        assert sent.to_dict() is spec
+        assert len(spec.get("frames", [])) == len(fig.frames)
+        plain = go.Figure(dict(go.Figure({k: v for k, v in spec.items() if k != "frames"}).to_dict(),
+                               frames=spec.get("frames", [])))  # every frame validated here
+        assert pio.to_json(sent, validate=False) == pio.to_json(plain, validate=False)
+        assert sent.layout.title.text == spec["layout"]["title"]["text"] and len(sent.data) == len(spec["data"])
