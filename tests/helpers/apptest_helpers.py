@@ -28,6 +28,13 @@ def charts(at: AppTest) -> list[dict]:
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
+def chart_messages(at: AppTest) -> dict[str, bytes]:
+    """Every plotly chart's element as Streamlit sends it, by the chart's key: two equal ones are sent once, the
+    second as a reference to the browser's copy (posenc/ui/presenter.py ``file_name``)."""
+    return {chart.proto.id.split("-", 2)[-1]: chart.proto.SerializeToString(deterministic=True)
+            for chart in at.get("plotly_chart")}
+
+
 def title(spec: dict) -> str:
     """A chart's (or an animation frame's) title on one line: posenc/ui/presenter.py wraps it (``<br>``) to
     the width of a phone (posenc/figures/legible.py)."""

@@ -21,18 +21,13 @@ MOVES = [
 ]
 
 
-def messages(at) -> dict[str, bytes]:
-    return {chart.proto.id.split("-", 2)[-1]: chart.proto.SerializeToString(deterministic=True)
-            for chart in at.get("plotly_chart")}
-
-
 @pytest.mark.parametrize(("page", "query", "move", "reads"), MOVES, ids=lambda v: str(v) if isinstance(v, tuple) else None)
 def test_a_move_changes_only_the_charts_that_read_it(page, query, move, reads):
     at = apptest_helpers.run(query, page, timeout=60)
-    before = messages(at)
+    before = apptest_helpers.chart_messages(at)
     key, value = move
     widget = next(w for w in [*at.slider, *at.multiselect] if w.key == key)
     widget.set_value(value).run()
-    after = messages(at)
+    after = apptest_helpers.chart_messages(at)
     assert not at.error and not at.exception and set(after) == set(before)
     assert {name for name in before if after[name] != before[name]} == reads

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import apptest_helpers
-from apptest_helpers import ROOT, charts, title
+from apptest_helpers import ROOT, chart_messages, charts, title
 from plotly_data import decode
 from posenc.lab import results
 from posenc.lab.names import SCHEMES, TASKS
@@ -74,11 +74,9 @@ def test_a_move_leaves_the_charts_it_does_not_change_the_same_message():
     not every value of the URL, a chart the move does not change is the same element, which Streamlit sends as a
     reference to the browser's copy. Moving the attention map's layer re-sent all six charts (1.7 MB)."""
     at = run({"task": "copy", "map_layer": "2"})
-    before = {chart.proto.id.split("-", 2)[-1]: chart.proto.SerializeToString(deterministic=True)
-              for chart in at.get("plotly_chart")}
+    before = chart_messages(at)
     at.slider(key="map_layer").set_value(1).run()
-    after = {chart.proto.id.split("-", 2)[-1]: chart.proto.SerializeToString(deterministic=True)
-             for chart in at.get("plotly_chart")}
+    after = chart_messages(at)
     assert not at.error and not at.exception and set(after) == set(before)
     changed = {key for key in before if after[key] != before[key]}
     assert changed == {"lab_attention", "lab_attention_animation"}, changed
