@@ -192,7 +192,9 @@ def restyle(fig: go.Figure, *, present: bool, dark: bool, colours: str = palette
     posenc/figures/palettes.py), laid out to be read on a phone (or, in presenter mode, on the projector's
     narrowest column: posenc/figures/legible.py); ``fig`` is left as it is.
 
-    Edited as one dict and validated once (step-by-step updates re-validate every path)."""
+    Edited as one dict and not validated again: ``fig`` was validated when built, and what this adds is checked by
+    tests/ui/test_sent_as_validated.py (the JSON of every page's charts, restyled in every look, equals what plotly
+    makes of it validated). Validating it again cost 6-15 ms a chart, at every new setting."""
     spec = palettes.recolour(fig.to_dict(), colours)  # a deep copy
     if present:
         _present(spec, DARK["text"] if dark else LIGHT_TEXT)
@@ -203,7 +205,7 @@ def restyle(fig: go.Figure, *, present: bool, dark: bool, colours: str = palette
     frames = spec.pop("frames", None)
     # An animation's frames carry only the data that moves (no styling to restyle), validated when built
     # (tests/figures/test_animations.py): validating 100-200 of them again cost 50-120 ms per chart.
-    return Sent(go.Figure(spec).to_dict(), frames)
+    return Sent(spec, frames)
 
 
 class Sent(go.Figure):
@@ -215,9 +217,9 @@ class Sent(go.Figure):
     ``to_dict()`` returns that one dict (read it, do not change it), the same on every call; the figure's own
     ``data`` and ``layout`` are the same data and layout, and its ``frames`` are empty (they are in the dict)."""
 
-    def __init__(self, validated: dict, frames: list[dict] | None = None):
-        super().__init__(validated, _validate=False)
-        self._posenc_sent = dict(validated, frames=frames) if frames else validated
+    def __init__(self, spec: dict, frames: list[dict] | None = None):
+        super().__init__(spec, _validate=False)
+        self._posenc_sent = dict(spec, frames=frames) if frames else spec
 
     def to_dict(self) -> dict:
         return self._posenc_sent
