@@ -131,8 +131,10 @@ def remember(ended_by: BaseException | None = None) -> None:
     moved the room lets its pushes go, unless a rerun follows at once (a first run's switch to the slide's page: the
     rerun draws it); a follower's records the address the run leaves, widgets' own writes included (a later run that
     starts from another address was the follower's own move)."""
-    if not isinstance(ended_by, RerunException) and HELD in st.session_state:
-        push.release(*st.session_state.pop(HELD))
+    if not isinstance(ended_by, RerunException):
+        push.ran()  # a follower's turn goes to the next (a rerun that follows at once, e.g. catch_up's switch, keeps it)
+        if HELD in st.session_state:
+            push.release(*st.session_state.pop(HELD))
     code = st.session_state.pop(FOLLOWING, None)
     if code is not None and not st.session_state.get(SWITCHED):
         st.session_state[SEEN] = (code, _address())
