@@ -73,7 +73,7 @@ def accuracy_view(task: str, schemes: list[str]) -> None:
         return
     figure = built_once(("lab accuracy", task, tuple(schemes)), lambda: figures.accuracy_chart(
         lengths, series, train_max_length=length, title=f"{task}: exact match against test length"))
-    presenter.chart(figure, key="lab_accuracy", name="generalization", task=task)
+    presenter.chart(figure, key="lab_accuracy", name="generalization", sidebar=False, task=task, schemes=schemes)
     st.caption(f"Each point: the share of {DEFAULT.examples} test strings answered exactly right, the mean of "
                f"{seeds} training seed{'s' if seeds != 1 else ''}; the band spans the lowest and highest seed. "
                "Shaded: the lengths trained on.")
@@ -181,7 +181,7 @@ def attention_view(task: str, scheme: str, layer: int, maps_by_length: dict | No
                                       per_row=per_row)
 
     figure = built_once(("lab attention", task, scheme, layer, per_row), build) if shipped else build()
-    presenter.chart(figure, key=key, name="attention", task=task, scheme=scheme, layer=layer)
+    presenter.chart(figure, key=key, name="attention", sidebar=False, task=task, scheme=scheme, layer=layer)
 
 
 @shared_figure
@@ -205,8 +205,8 @@ def attention_animation_figure(task: str, scheme: str, layer: int, per_row: int 
 def attention_animation_view(task: str, scheme: str, layer: int) -> None:
     """The attention maps of every head as the test string grows from 1 digit to 3L."""
     figure = attention_animation_figure(task, scheme, layer, 2 * presenter.grid_columns())
-    motion.animation(figure, "lab_attention_animation", what="test length", name="attention_animation", task=task,
-                     scheme=scheme, layer=layer)
+    motion.animation(figure, "lab_attention_animation", what="test length", name="attention_animation", sidebar=False,
+                     task=task, scheme=scheme, layer=layer)
     seen = 2 * results.train_max_length() + 1
     st.caption(f"The dashed square: the {seen} tokens of the longest training string ({results.train_max_length()} "
                "digits); each map grows past it as the string does. The title gives the seed-0 model's exact match "
@@ -304,7 +304,7 @@ def _show_result(ticket: jobs.Ticket) -> None:
     presenter.chart(figures.accuracy_chart(lengths, series, train_max_length=request.train_max_length,
                                            title=f"Yours: {label(request.scheme)} on {request.task}, L = "
                                                  f"{request.train_max_length}, {request.steps:,} steps"),
-                    key="own_accuracy", name="trained", task=request.task, scheme=request.scheme,
+                    key="own_accuracy", name="trained", sidebar=False, task=request.task, scheme=request.scheme,
                     length=request.train_max_length, steps=request.steps, seed=request.seed)
     inside = accuracy[lengths <= request.train_max_length].mean()
     st.caption(f"In distribution: mean exact match {inside:.3f}. Trained in {ticket.cpu_seconds:.1f} s of CPU. "
@@ -355,8 +355,8 @@ def stretching_view(task: str, methods: list[str], factor: int, steps: int) -> N
         figure = built_once(("lab stretch", task, tuple(methods), factor, shown_steps), functools.partial(
             figures.accuracy_chart, lengths, series, train_max_length=length, extended_length=factor * length,
             title=f"RoPE on {task}, stretched to {factor}L: {title}"))
-        presenter.chart(figure, key=f"lab_stretch_{'zero' if shown_steps == 0 else 'tuned'}", name="stretching", task=task,
-                        factor=factor, steps=shown_steps)
+        presenter.chart(figure, key=f"lab_stretch_{'zero' if shown_steps == 0 else 'tuned'}", name="stretching",
+                        sidebar=False, task=task, methods=methods, factor=factor, steps=shown_steps)
     seeds = len({r["seed"] for r in records})
     st.caption(f"The shipped RoPE models (trained on 1…{length} digits, shaded), their rotation stretched to "
                f"{factor * length} digits (dashed) by each method, tested to {4 * length}: the mean exact match of "
@@ -417,8 +417,8 @@ def stretched_animation_view(task: str) -> None:
                 "are not shipped in this copy: run `python -m posenc.lab regenerate-extension-maps`.")
         return
     figure = stretched_animation_figure(task, method, layer, 2 * presenter.grid_columns())
-    motion.animation(figure, "lab_stretch_animation", what="test length", name="stretch_animation", task=task,
-                     method=method, layer=layer)
+    motion.animation(figure, "lab_stretch_animation", what="test length", name="stretch_animation", sidebar=False,
+                     task=task, method=method, layer=layer)
     st.caption(stretched_animation_caption(task, method))
 
 

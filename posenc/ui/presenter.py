@@ -96,19 +96,22 @@ def _dark() -> bool:
         return False
 
 
-def file_name(name: str, **settings: object) -> str:
+def file_name(name: str, *, sidebar: bool = True, **settings: object) -> str:
     """'posenc_rotation_vectors_scheme-sinusoidal_d_model-128_n-10000_length-100_k-3': the chart's
     name and the settings it was drawn with, in characters every file system accepts: the sidebar's (the
     shared controls, then the scheme's options and the model the URL holds), then the page's own that the
-    chart's view names in ``settings`` (a list joined by "+").
+    chart's view names in ``settings`` (a list joined by "+"). ``sidebar=False``: a chart that reads none of the
+    sidebar's values (the Length generalization lab's) is named by its own settings alone.
 
     Only those: the file name is part of the chart's element, and Streamlit sends an element equal to one the
     browser holds as a reference to it (its forward-message cache), not again. With every value of the URL in
     every chart's name, a move re-sent the charts it does not change: the lab page's six at every move (1.7 MB),
     RoPE's How it works nine when its query position moved."""
-    values = {key: st.session_state.get(key) for key in SETTINGS}
-    sidebar = _sidebar_keys()
-    values |= {key: value for key, value in st.query_params.items() if key not in values and key in sidebar}
+    values = {}
+    if sidebar:
+        values = {key: st.session_state.get(key) for key in SETTINGS}
+        keys = _sidebar_keys()
+        values |= {key: value for key, value in st.query_params.items() if key not in values and key in keys}
     values |= settings
     parts = [f"posenc_{name}"] + [f"{key}-{_setting(value)}" for key, value in values.items() if value is not None]
     return re.sub(r"[^A-Za-z0-9_.+-]", "_", "_".join(parts))[:180]
@@ -272,7 +275,7 @@ def data_expander(fig: go.Figure, key: str, text: str) -> None:
             st.dataframe(columns, hide_index=True, height=min(400, 36 + 35 * len(next(iter(columns.values()), []))))
 
 
-def chart(fig: go.Figure, key: str, name: str | None = None, **settings: object):
+def chart(fig: go.Figure, key: str, name: str | None = None, *, sidebar: bool = True, **settings: object):
     """st.plotly_chart with a camera button that saves PNG at 2× and a file name carrying the settings,
     the figure's sentence as its accessible name and its data in a closed expander below it."""
     text = sentence(fig)
@@ -280,7 +283,7 @@ def chart(fig: go.Figure, key: str, name: str | None = None, **settings: object)
     original, fig = fig, styled(fig, present=present, dark=dark, colours=colours)
     config = {"displaylogo": False,
               "toImageButtonOptions": {"format": "png", "scale": EXPORT_SCALE,
-                                       "filename": file_name(name or key, **settings)}}
+                                       "filename": file_name(name or key, sidebar=sidebar, **settings)}}
     shown = st.plotly_chart(fig, key=key, config=config, alt=text)
     data_expander(original, key, text)
     return shown

@@ -2,6 +2,7 @@
 draws exactly their numbers, keeps its controls in the URL, refuses bad ones with a warning, and trains
 one scheme live through the queue."""
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -80,6 +81,19 @@ def test_a_move_leaves_the_charts_it_does_not_change_the_same_message():
     assert not at.error and not at.exception and set(after) == set(before)
     changed = {key for key in before if after[key] != before[key]}
     assert changed == {"lab_attention", "lab_attention_animation"}, changed
+
+
+def test_a_sidebar_move_sends_no_chart_of_the_lab_again():
+    """The lab's charts read none of the sidebar's values, and their file names (part of their elements) carry only
+    their own settings: moving d_model, the scheme or n changes no chart element (each used to re-send all six)."""
+    at = run({"task": "copy"})
+    before = chart_messages(at)
+    at.slider(key="d_model").set_value(64).run()
+    at.selectbox(key="scheme").set_value("alibi").run()
+    after = chart_messages(at)
+    assert not at.error and not at.exception and len(before) >= 5 and after == before
+    names = [json.loads(chart.proto.config)["toImageButtonOptions"]["filename"] for chart in at.get("plotly_chart")]
+    assert "posenc_generalization_task-copy_schemes-" in names[0] and not any("d_model" in n for n in names), names
 
 
 def test_bad_values_in_the_url_get_a_warning_never_an_error():
