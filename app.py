@@ -8,11 +8,12 @@ page, so a page change keeps the view and the new page's address carries it. Eve
 
 import streamlit as st
 
-from posenc.ui import address, collector, lecture, memory, no_delay, room, sidebar, wakeups
+from posenc.ui import address, collector, lecture, memory, no_delay, room, sidebar, theme_once, wakeups
 
 memory.limit_arenas()  # no new malloc arena per session thread (the Docker image: MALLOC_ARENA_MAX=2; posenc/ui/memory.py)
 wakeups.install()  # a run's messages wake the server's event loop once a batch, not once each (posenc/ui/wakeups.py)
 no_delay.install()  # and leave its sockets at once: Nagle's algorithm off (posenc/ui/no_delay.py)
+theme_once.install()  # a run's first message takes the theme read once, not six config walks (posenc/ui/theme_once.py)
 
 # An emoji icon is drawn by the browser; a ":material/…:" page icon would be fetched from the internet.
 # ?present=true (presenter mode) opens with the sidebar collapsed.
