@@ -23,6 +23,16 @@ only when nearly all had run (median 4.4 s, max 5.0 s, 300 followers on two repl
 the first followers see the slide after one run and the last after them all. A turn not given back (a session
 gone mid-run) ends after :data:`TURN_SECONDS`. A lecturer's rerun (the live counts) takes no turn.
 
+A follower still following is asked its rerun at the lecturer's new slide itself (its page and link, as the room
+holds it), not at the address it shows: its run draws the new slide at once (posenc.ui.room.catch_up sees the
+switch, :func:`switched`), where a rerun at the old address read the room and switched in a second run (a run
+stopped, a session message, two room reads: ~2 ms of a follower's ~13 ms of CPU on a hall's replica). Before it
+asks, the push forgets the session's controls (:func:`forget_controls`, what the switching run did first), on the
+event loop, which also handles every message of the session's browser, while no run of it runs. Where that cannot
+stand in for the switching run, the old address is asked and catch_up switches as before: the session is running,
+Streamlit does not list the slide's page for it, or the new link sets a parameter bound to a control of the page it
+leaves (Streamlit drops those on a page change; catch_up unbinds them before the switch).
+
 Sessions are held by id only (a session gone is dropped at the next change); nothing here is per request.
 """
 
@@ -32,9 +42,12 @@ import collections
 import logging
 import threading
 import time
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 import streamlit as st
+
+from posenc import lectures
+from posenc.ui.binding import DEFAULTS
 
 _LOCK = threading.Lock()
 _WATCHERS: dict[str, dict[str, tuple[str, int, str, str]]] = {}  # room code -> session id -> (role, version seen,
@@ -50,6 +63,10 @@ _WAITING: collections.OrderedDict[str, tuple[str, str, str]] = collections.Order
 # page, room code), in the order pushed
 _TURNS: dict[str, float] = {}  # session id -> when its turn ends (time.monotonic()), for the reruns running now
 _WAKE: list[object] = []  # the event loop's timer that ends the first overdue turn, while one is set
+_PAGES: dict[str, str] = {}  # a page's url path -> its script hash (app.py makes the same pages in every session)
+KEPT = frozenset({"lecture", "slide", "room", "notes", "present", "qr"})  # what a switch never forgets
+_SWITCHES: dict[str, tuple[str, str]] = {}  # session id -> (the new slide's address its rerun was asked at, the
+# address it showed): the push's switch, taken by that run's catch_up (:func:`switched`)
 _LOG = logging.getLogger(__name__)
 
 
@@ -143,13 +160,25 @@ def _changed(rooms, code: str, skip: str | None = None) -> None:
     if not watchers:
         return
     try:
-        version = rooms.get(code).version
+        room = rooms.get(code)
+        version = room.version
     except ValueError:  # closed or expired: everyone watching it reruns once to say so
-        version = None
+        room = version = None
     behind = {sid: (query, page, role) for sid, (role, seen, query, page) in watchers.items()
               if sid != skip and (role == "lecturer" or version is None or seen != version)}
     if behind:
-        _rerun(behind, code)
+        _rerun(behind, code, _slide_address(room, code) if room is not None else None)
+
+
+def _slide_address(room, code: str) -> tuple[str, str] | None:
+    """(page url path, query) of the room's slide as a follower shows it: the slide's link with ``room``; None for a
+    slide the lecture files do not hold (then catch_up says what it can)."""
+    try:
+        slide = lectures.load(room.lecture).slides[room.slide - 1]
+    except (ValueError, IndexError):
+        return None
+    pairs = [*slide.settings, ("lecture", room.lecture), ("slide", str(room.slide)), ("room", code)]
+    return slide.page, urlencode(pairs)
 
 
 def _loop():
@@ -163,21 +192,22 @@ def _loop():
         return None
 
 
-def _rerun(sessions: dict[str, tuple[str, str, str]], code: str) -> None:
+def _rerun(sessions: dict[str, tuple[str, str, str]], code: str, slide: tuple[str, str] | None = None) -> None:
     server = _loop()
     if server is not None:  # else nothing to push to
-        server[1].call_soon_threadsafe(_rerun_now, server[0], sessions, code)
+        server[1].call_soon_threadsafe(_rerun_now, server[0], sessions, code, slide)
 
 
-def _rerun_now(runtime, sessions: dict[str, tuple[str, str, str]], code: str) -> None:
+def _rerun_now(runtime, sessions: dict[str, tuple[str, str, str]], code: str,
+               slide: tuple[str, str] | None = None) -> None:
     """On the event loop: a lecturer's session reruns now; followers wait for their turn (one already waiting keeps
-    its place, with the new address)."""
+    its place, with the new address). ``slide``: the room's slide, where a follower still following is switched."""
     for sid, (query, page, role) in sessions.items():
         if role == "lecturer":
             _ask(runtime, sid, query, page, code)
         else:
             with _LOCK:
-                _WAITING[sid] = (query, page, code)
+                _WAITING[sid] = (query, page, code, slide if role == "follower" else None)
     _next_turns(runtime)
 
 
@@ -191,9 +221,9 @@ def _next_turns(runtime) -> None:
             if not _WAITING or len(_TURNS) >= AT_ONCE:
                 overdue = min(_TURNS.values(), default=None) if _WAITING else None
                 break
-            sid, (query, page, code) = _WAITING.popitem(last=False)
+            sid, (query, page, code, slide) = _WAITING.popitem(last=False)
             _TURNS[sid] = now + TURN_SECONDS
-        if not _ask(runtime, sid, query, page, code):
+        if not _ask(runtime, sid, query, page, code, slide):
             with _LOCK:
                 _TURNS.pop(sid, None)
     if overdue is not None and not _WAKE:  # followers wait: if no run gives its turn back, the first to end frees one
@@ -205,8 +235,9 @@ def _woken(runtime) -> None:
     _next_turns(runtime)
 
 
-def _ask(runtime, sid: str, query: str, page: str, code: str) -> bool:
-    """Ask session ``sid`` for a rerun at its address; forget it if it is gone. Whether it was asked."""
+def _ask(runtime, sid: str, query: str, page: str, code: str, slide: tuple[str, str] | None = None) -> bool:
+    """Ask session ``sid`` for a rerun at its address, or at ``slide`` (page url path, query) where its run can
+    switch there itself; forget it if it is gone. Whether it was asked."""
     from streamlit.proto.ClientState_pb2 import ClientState
 
     info = runtime._session_mgr.get_active_session_info(sid)
@@ -214,12 +245,91 @@ def _ask(runtime, sid: str, query: str, page: str, code: str) -> bool:
         with _LOCK:
             _WATCHERS.get(code, {}).pop(sid, None)
         return False
+    target = _switch_target(info.session, slide) if slide is not None else None
+    with _LOCK:
+        if target is not None:
+            _SWITCHES[sid] = (target[1], query)
+        else:
+            _SWITCHES.pop(sid, None)
+    if target is not None:
+        state = info.session.session_state  # not running (_switch_target): no run reads or writes it meanwhile
+        forget_controls(state, state.query_params, _keys(query) | _keys(target[1]))
     try:
-        info.session.request_rerun(ClientState(query_string=query, page_script_hash=page))
+        info.session.request_rerun(ClientState(query_string=target[1], page_script_hash=target[0]) if target
+                                   else ClientState(query_string=query, page_script_hash=page))
     except Exception:  # a session shutting down: it will not be asked again
         _LOG.debug("rerun of session %s refused", sid, exc_info=True)
+        with _LOCK:
+            _SWITCHES.pop(sid, None)
         return False
     return True
+
+
+def _switch_target(session, slide: tuple[str, str]) -> tuple[str, str] | None:
+    """(page script hash, query) to rerun ``session`` at the new slide directly, or None where it must go through its
+    old address: it is running (its run may bind or move anything), its pages do not list the slide's page, or a
+    parameter of the new link is bound to a control of another page than the slide's (Streamlit would drop it)."""
+    from streamlit.runtime.app_session import AppSessionState
+
+    path, query = slide
+    with _LOCK:
+        page = _PAGES.get(path)
+    if page is None or getattr(session, "_state", None) is not AppSessionState.APP_NOT_RUNNING:
+        return None
+    try:
+        if page not in session._pages_manager.get_pages():
+            return None
+        kept = {page, session._pages_manager.main_script_hash}
+        address = session.session_state.query_params  # (not running: no run changes it meanwhile)
+        bindings = [address.get_binding_for_param(key) for key, _ in parse_qsl(query, keep_blank_values=True)]
+    except Exception:  # not a session as Streamlit 1.67 makes them: the old way
+        _LOG.debug("no direct switch for a session", exc_info=True)
+        return None
+    if any(binding is not None and binding.script_hash not in kept for binding in bindings):
+        return None
+    return page, query
+
+
+def _keys(query: str) -> set[str]:
+    return {key for key, _ in parse_qsl(query, keep_blank_values=True)}
+
+
+def forget_controls(state, address, keys: set[str]) -> None:
+    """Drop from session state ``state`` the value of every control a slide switch may set (``keys``, the old and
+    the new address's, and every bound control's, binding.DEFAULTS; never :data:`KEPT`), and their bindings from
+    the query parameters ``address``: a control with no value in the session reads the URL (posenc.ui.binding), so
+    the new slide shows exactly what its link shows in a fresh tab; and Streamlit drops, on a page change, a key
+    bound on the old page (the derivation's and the rotation check's ``pos``): unbound, the new page binds it."""
+    keys = (keys | set(state[DEFAULTS] if DEFAULTS in state else {})) - KEPT
+    for key in keys:
+        if key in state:
+            del state[key]
+    for key in keys:
+        binding = address.get_binding_for_param(key)
+        if binding is not None:
+            address.unbind_widget(binding.widget_id)
+
+
+def know_pages(pages: list) -> None:
+    """The app's pages (st.Page objects), by url path: the script hash a push asks a switched rerun at."""
+    hashes = {page.url_path: page._script_hash for page in pages}
+    with _LOCK:
+        if _PAGES != hashes:
+            _PAGES.clear()
+            _PAGES.update(hashes)
+
+
+def switched() -> str | None:
+    """In a run: whether it is a push's switch to the lecturer's new slide (asked at that slide's page and link): the
+    address the session showed before, else None. Told once, to the run asked."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return None
+    with _LOCK:
+        asked = _SWITCHES.pop(ctx.session_id, None)
+    return asked[1] if asked is not None and asked[0] == ctx.query_string else None
 
 
 def ran() -> None:

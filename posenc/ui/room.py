@@ -146,7 +146,15 @@ def catch_up(pages: list) -> None:
     """Before anything is drawn: a follower whose lecturer moved is switched, in the same tab and session, to the
     new slide's page and link, every control read from that link as a fresh tab would (the rerun
     posenc.ui.push asked for costs a few milliseconds; the new slide is one run, no page load). Nothing for the
-    lecturer, for a follower who moved a control (:func:`section` says so) or on a bad code."""
+    lecturer, for a follower who moved a control (:func:`section` says so) or on a bad code. A follower the push
+    asked to rerun at the new slide itself (posenc.ui.push.switched) is switched in this run: nothing to read."""
+    push.know_pages(pages)
+    if push.switched() is not None:  # this run is at the new slide's page and link, its controls forgotten
+        for mark in (SEEN, FOLLOWING):
+            st.session_state.pop(mark, None)
+        st.session_state[SWITCHED] = True
+        _tell_address()
+        return  # (a lecturer who moved again meanwhile: the follower's section reads the room and reruns once)
     _tell_address()
     code = code_in_url()
     if code is None or "lecture" not in st.query_params or key_for(code):
@@ -172,22 +180,11 @@ def catch_up(pages: list) -> None:
 
 
 def _forget_controls(keys: set[str]) -> None:
-    """Drop the session's value of every control the old and the new slide may set (the bound controls, the old
-    address's keys and the new one's): a control with no value in the session reads the URL (posenc.ui.binding),
-    so the new slide shows exactly what its link shows in a fresh tab."""
+    """Before a switch: forget the controls (posenc.ui.push.forget_controls) of this address and of ``keys``."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-    keys = (keys | set(st.session_state.get(DEFAULTS, {})) | set(st.query_params)) - {
-        "lecture", "slide", "room", "notes", "present", "qr"}
-    for key in keys:
-        if key in st.session_state:
-            del st.session_state[key]
-    ctx = get_script_run_ctx()
-    with ctx.session_state.query_params() as address:  # Streamlit drops, on a page change, a key bound on the old
-        for key in keys:  # page (the derivation's and the rotation check's ``pos``): unbound, the new page binds it
-            binding = address.get_binding_for_param(key)
-            if binding is not None:
-                address.unbind_widget(binding.widget_id)
+    with get_script_run_ctx().session_state.query_params() as address:
+        push.forget_controls(st.session_state, address, keys | set(st.query_params))
 
 
 def _switch(target, pairs: list[tuple[str, str]]) -> None:

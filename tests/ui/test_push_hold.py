@@ -17,7 +17,7 @@ class FakeRooms:
         self.version = 1
 
     def get(self, code: str):
-        return SimpleNamespace(version=self.version)
+        return SimpleNamespace(version=self.version, lecture="sinusoidal", slide=2)
 
 
 def settled(calls: list, count: int) -> list:
@@ -34,7 +34,7 @@ def settled(calls: list, count: int) -> list:
 def pushed(monkeypatch):
     """The reruns asked for, as (code, session ids); one follower watching room ABCDE at version 0."""
     calls = []
-    monkeypatch.setattr(push, "_rerun", lambda sessions, code: calls.append((code, sorted(sessions))))
+    monkeypatch.setattr(push, "_rerun", lambda sessions, code, slide=None: calls.append((code, sorted(sessions))))
     monkeypatch.setattr(push, "_WATCHERS", {"ABCDE": {"s1": ("follower", 0, "room=ABCDE", "page")}})
     monkeypatch.setattr(push, "_HELD", {})
     monkeypatch.setattr(push, "_PENDING", {})
