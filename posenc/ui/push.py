@@ -21,7 +21,9 @@ gives its turn to the next (:func:`ran`, at the end of every run). Asked at once
 side on the interpreter lock and on the event loop that sends their messages: every phone got its first message
 only when nearly all had run (median 4.4 s, max 5.0 s, 300 followers on two replicas of a 2-core machine). In turns,
 the first followers see the slide after one run and the last after them all. A turn not given back (a session
-gone mid-run) ends after :data:`TURN_SECONDS`. A lecturer's rerun (the live counts) takes no turn.
+gone mid-run) ends after :data:`TURN_SECONDS`. A lecturer's rerun (the live counts) takes no turn. While followers
+wait or run, Python's automatic collections are held (posenc.ui.collector.pause): a full one, mid-burst, stalled every
+follower behind it for 0.1-0.2 s; they run when the last turn ends.
 
 A follower still following is asked its rerun at the lecturer's new slide itself (its page and link, as the room
 holds it), not at the address it shows: its run draws the new slide at once (posenc.ui.room.catch_up sees the
@@ -47,6 +49,7 @@ from urllib.parse import parse_qsl, urlencode
 import streamlit as st
 
 from posenc import lectures
+from posenc.ui import collector
 from posenc.ui.binding import DEFAULTS
 
 _LOCK = threading.Lock()
@@ -208,6 +211,8 @@ def _rerun_now(runtime, sessions: dict[str, tuple[str, str, str]], code: str,
         else:
             with _LOCK:
                 _WAITING[sid] = (query, page, code, slide if role == "follower" else None)
+    if any(role != "lecturer" for _, _, role in sessions.values()):
+        collector.pause()  # no collection stalls the followers' turns: they run once the last turn ends
     _next_turns(runtime)
 
 
@@ -220,12 +225,15 @@ def _next_turns(runtime) -> None:
                 del _TURNS[sid]
             if not _WAITING or len(_TURNS) >= AT_ONCE:
                 overdue = min(_TURNS.values(), default=None) if _WAITING else None
+                done = not _WAITING and not _TURNS
                 break
             sid, (query, page, code, slide) = _WAITING.popitem(last=False)
             _TURNS[sid] = now + TURN_SECONDS
         if not _ask(runtime, sid, query, page, code, slide):
             with _LOCK:
                 _TURNS.pop(sid, None)
+    if done:  # the burst is over: the collections held meanwhile may run
+        collector.resume()
     if overdue is not None and not _WAKE:  # followers wait: if no run gives its turn back, the first to end frees one
         _WAKE.append(runtime._get_async_objs().eventloop.call_later(max(overdue - now, 0.0) + 0.01, _woken, runtime))
 

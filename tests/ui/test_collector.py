@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
+import time
 import types
 
 import pytest
@@ -78,3 +79,60 @@ def test_a_streamlit_server_counts_its_sessions_and_freezes(tmp_path):
         body = asyncio.run(_markdown_of_a_run(int(url.rsplit(":", 1)[1])))
     fields = dict(part.split("=") for part in body.split())
     assert fields["sessions"] == "1" and fields["froze"] == "True" and int(fields["frozen"]) > 10_000
+
+
+@pytest.fixture
+def collector_on():
+    gc.enable()
+    yield
+    collector.resume()
+    gc.enable()
+
+
+def test_a_pause_holds_the_collections_until_resumed(collector_on):
+    collector.pause()
+    assert not gc.isenabled()
+    collector.pause()  # a second pause moves its end: still one to resume
+    collector.resume()
+    assert gc.isenabled()
+    collector.resume()  # resuming twice does nothing
+    assert gc.isenabled()
+
+
+def test_a_pause_ends_by_itself(collector_on):
+    collector.pause(0.05)
+    assert not gc.isenabled()
+    deadline = time.monotonic() + 5
+    while not gc.isenabled() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert gc.isenabled()
+
+
+def test_a_collector_off_for_another_reason_stays_off(collector_on):
+    gc.disable()
+    collector.pause()
+    collector.resume()
+    assert not gc.isenabled()  # not this module's to turn on
+
+
+def test_a_push_to_followers_pauses_the_collections_until_the_last_turn_ends(collector_on, monkeypatch):
+    from types import SimpleNamespace
+
+    from posenc.ui import push
+
+    asked = []
+    session = SimpleNamespace(request_rerun=lambda state: asked.append(state.query_string))
+    runtime = SimpleNamespace(_session_mgr=SimpleNamespace(get_active_session_info=lambda sid: SimpleNamespace(
+        session=session)), _get_async_objs=lambda: SimpleNamespace(eventloop=SimpleNamespace(
+            call_later=lambda *args: "a timer")))  # (a turn not given back would end by it)
+    monkeypatch.setattr(push, "_loop", lambda: (runtime, SimpleNamespace(call_soon_threadsafe=lambda f, *a: f(*a))))
+    monkeypatch.setattr(push, "_WAITING", type(push._WAITING)())
+    monkeypatch.setattr(push, "_TURNS", {})
+    monkeypatch.setattr(push, "_WAKE", [])
+    monkeypatch.setattr(push, "AT_ONCE", 1)
+    push._rerun_now(runtime, {"a": ("at=a", "page", "follower"), "b": ("at=b", "page", "follower")}, "ABCDE")
+    assert asked == ["at=a"] and not gc.isenabled()
+    push._turn_ended("a")
+    assert asked == ["at=a", "at=b"] and not gc.isenabled()
+    push._turn_ended("b")
+    assert gc.isenabled()
