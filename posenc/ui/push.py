@@ -319,7 +319,12 @@ def forget_controls(state, address, keys: set[str]) -> None:
 
 
 def know_pages(pages: list) -> None:
-    """The app's pages (st.Page objects), by url path: the script hash a push asks a switched rerun at."""
+    """The app's pages (st.Page objects), by url path: the script hash a push asks a switched rerun at. Only in a run
+    of a server's session (app.py also runs, bare, in a lab job's spawned process: its pages are not made there)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if get_script_run_ctx() is None:
+        return
     hashes = {page.url_path: page._script_hash for page in pages}
     with _LOCK:
         if _PAGES != hashes:

@@ -148,7 +148,6 @@ def catch_up(pages: list) -> None:
     posenc.ui.push asked for costs a few milliseconds; the new slide is one run, no page load). Nothing for the
     lecturer, for a follower who moved a control (:func:`section` says so) or on a bad code. A follower the push
     asked to rerun at the new slide itself (posenc.ui.push.switched) is switched in this run: nothing to read."""
-    push.know_pages(pages)
     if push.switched() is not None:  # this run is at the new slide's page and link, its controls forgotten
         for mark in (SEEN, FOLLOWING):
             st.session_state.pop(mark, None)
@@ -159,6 +158,7 @@ def catch_up(pages: list) -> None:
     code = code_in_url()
     if code is None or "lecture" not in st.query_params or key_for(code):
         return
+    push.know_pages(pages)  # a follower's run: the pages a push may switch this process's followers to
     seen = st.session_state.get(SEEN)
     if (seen is not None and seen[0] == code and seen[1] != _address()) or st.session_state.get(LEFT) == code:
         return

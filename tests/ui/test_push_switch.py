@@ -128,3 +128,16 @@ def test_forget_controls_keeps_the_room_s_own_parameters(session):
     state["room"], state["lecture"] = "ABCDE", "sinusoidal"
     push.forget_controls(state, state.query_params, {"room", "lecture", "d_model"})
     assert state["room"] == "ABCDE" and state["lecture"] == "sinusoidal" and "d_model" not in state
+
+
+def test_pages_are_known_only_in_a_session_s_run(monkeypatch):
+    """app.py also runs bare, in a lab job's spawned process, where st.Page objects are not made whole: nothing to
+    know there (tests/pages/test_generalization_page.py trains through such a process)."""
+    monkeypatch.setattr(push, "_PAGES", {})
+    broken = SimpleNamespace(url_path="derivation")  # no script hash: reading one would raise
+    monkeypatch.setattr("streamlit.runtime.scriptrunner.get_script_run_ctx", lambda: None)
+    push.know_pages([broken])
+    assert push._PAGES == {}
+    monkeypatch.setattr("streamlit.runtime.scriptrunner.get_script_run_ctx", lambda: SimpleNamespace())
+    push.know_pages([SimpleNamespace(url_path="derivation", _script_hash=DERIVATION)])
+    assert push._PAGES == {"derivation": DERIVATION}
