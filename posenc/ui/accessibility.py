@@ -31,6 +31,9 @@ bench/runs_per_second.py). Its text is a constant of this module: nothing from t
 
 from __future__ import annotations
 
+import functools
+import textwrap
+
 import streamlit as st
 
 NARROW = 640  # px: a phone, or a narrow window (Streamlit stacks columns below this width)
@@ -162,4 +165,22 @@ def apply(dark: bool = False, also: str = "") -> None:
     """The style (and the dark theme's, when ``dark``) and the script, in the sidebar's end (a style-only
     st.html goes to no container, but a script needs one; in the main column it would push every page
     down). ``also``: another page-wide script (a constant of its module), carried by the same element."""
-    st.sidebar.html(STYLE + (DARK_STYLE if dark else "") + SCRIPT + also, unsafe_allow_javascript=True)
+    st.sidebar.html(prepared(STYLE + (DARK_STYLE if dark else "") + SCRIPT + also), unsafe_allow_javascript=True)
+
+
+class Prepared:
+    """A constant HTML text as st.html sends it (dedented and stripped, as Streamlit cleans a str body), made once:
+    st.html takes an object's ``_repr_html_()`` as it is, where it would dedent an 8 KB str at every run of every
+    session (and look it up as a file path first). Made by :func:`prepared`."""
+
+    def __init__(self, text: str) -> None:
+        self.text = textwrap.dedent(text).strip()
+
+    def _repr_html_(self) -> str:
+        return self.text
+
+
+@functools.lru_cache(maxsize=16)
+def prepared(text: str) -> Prepared:
+    """``text`` (a constant of posenc's, never text from a URL) prepared once for st.html."""
+    return Prepared(text)

@@ -15,6 +15,7 @@ those settings over the model's, and the sidebar says which settings now differ 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import streamlit as st
@@ -81,14 +82,20 @@ def _typed(option: Option, value) -> int | float | str:
     return int(value) if isinstance(option.default, int) else float(value)
 
 
+@functools.cache
+def _choice() -> Option:
+    """The picker's option, its help naming every released model (made once: the models ship with posenc)."""
+    return Option("model", "model", NONE, choices=(NONE, *models.names(), your_config.CHOICE),
+                  help="A released model: the sidebar takes its positional settings (" +
+                  "; ".join(f"{key}: {models.get(key).label}" for key in models.names()) +
+                  f"); {your_config.CHOICE}: your own model's config.json, uploaded or pasted below.")
+
+
 def picker() -> tuple[str, dict[str, int | float | str], dict[str, object]] | None:
     """Draw the picker (bound to ``?model=``); when it names another model than the one last applied, set
     the sidebar's widgets to that model before they are drawn. Returns (key, its settings, the options left
     out) or None."""
-    choice = Option("model", "model", NONE, choices=(NONE, *models.names(), your_config.CHOICE),
-                    help="A released model: the sidebar takes its positional settings (" +
-                    "; ".join(f"{key}: {models.get(key).label}" for key in models.names()) +
-                    f"); {your_config.CHOICE}: your own model's config.json, uploaded or pasted below.")
+    choice = _choice()
     key = bound_control(choice, "model")
     model = None
     if key == your_config.CHOICE:

@@ -86,7 +86,7 @@ def apply(present: bool) -> None:
     projector when ``present``."""
     accessibility.apply(dark=_dark(), also=svg_download.SCRIPT)
     if present:
-        st.html(PRESENTER_CSS)
+        st.html(accessibility.prepared(PRESENTER_CSS))
 
 
 def _dark() -> bool:
@@ -259,13 +259,25 @@ def escaped(text: str) -> str:
     return MARKDOWN.sub(r"\\\1", text)
 
 
+_LABELS: dict[int, str] = {}  # id(figure) -> its data expander's label, while it lives
+
+
+def _data_label(fig: go.Figure) -> str:
+    """"Chart data: <the title's first line, plain, at most 60 characters>", escaped; once per figure object."""
+    label = _LABELS.get(id(fig))
+    if label is None:
+        title = describe.plain(re.split(r"<br\s*/?>", fig.layout.title.text or "")[0]
+                               if fig.layout.title is not None else "")
+        title = title if len(title) <= 60 else title[:59].rstrip() + "…"
+        label = _LABELS[id(fig)] = escaped(f"Chart data: {title}" if title else "Chart data")
+        weakref.finalize(fig, _LABELS.pop, id(fig), None)
+    return label
+
+
 def data_expander(fig: go.Figure, key: str, text: str) -> None:
     """A closed expander under the chart with its sentence and its traces' data as tables, made only when
     opened: closed, it is one element."""
-    title = describe.plain(re.split(r"<br\s*/?>", fig.layout.title.text or "")[0] if fig.layout.title is not None else "")
-    title = title if len(title) <= 60 else title[:59].rstrip() + "…"
-    label = f"Chart data: {title}" if title else "Chart data"
-    box = st.expander(escaped(label), key=f"{key}__data", on_change="rerun", icon=":material/table:")
+    box = st.expander(_data_label(fig), key=f"{key}__data", on_change="rerun", icon=":material/table:")
     if not box.open:
         return
     with box:
