@@ -49,9 +49,13 @@ class Slide:
     question: Question | None = None
     question_problems: tuple[str, ...] = ()
 
+    def query(self, **extra: str) -> str:
+        """The query of the slide's link: its settings, then ``extra`` (``k=5&lecture=…``)."""
+        return urlencode(list(self.settings) + list(extra.items()))
+
     def link(self, **extra: str) -> str:
         """The slide's relative address: ``rotation?k=5&lecture=…`` (``./?…`` for the default page)."""
-        query = urlencode(list(self.settings) + list(extra.items()))
+        query = self.query(**extra)
         return f"./{self.page}" + (f"?{query}" if query else "")
 
 
@@ -111,10 +115,17 @@ def _names(files: Path, changed: int) -> tuple[str, ...]:
 
 
 def load(name: str) -> Lecture:
-    """The shipped lecture ``name``; ValueError listing the names when there is none."""
+    """The shipped lecture ``name``; ValueError listing the names when there is none. Read again only when its
+    file changed: a lecture room's push and every follower's run ask for the room's slide."""
     if name not in names():
         raise ValueError(f"there is no lecture {name!r}; the lectures are {', '.join(names())}")
-    return read(FILES / f"{name}.toml")
+    path = FILES / f"{name}.toml"
+    return _loaded(path, path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=16)
+def _loaded(path: Path, changed: int) -> Lecture:
+    return read(path)
 
 
 def question_of(lecture_name: str, slide: int) -> Question | None:

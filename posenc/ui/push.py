@@ -169,19 +169,24 @@ def _changed(rooms, code: str, skip: str | None = None) -> None:
         room = version = None
     behind = {sid: (query, page, role) for sid, (role, seen, query, page) in watchers.items()
               if sid != skip and (role == "lecturer" or version is None or seen != version)}
-    if behind:
-        _rerun(behind, code, _slide_address(room, code) if room is not None else None)
+    if behind:  # (an answer moves no version: the lecturer's counts alone, no slide to find)
+        following = room is not None and any(role == "follower" for _, _, role in behind.values())
+        _rerun(behind, code, _slide_address(room, code) if following else None)
+
+
+def slide_query(slide, room, code: str) -> str:
+    """The query a follower of room ``code`` shows on ``slide`` (the room's): the slide's link with the room."""
+    return slide.query(lecture=room.lecture, slide=str(room.slide), room=code)
 
 
 def _slide_address(room, code: str) -> tuple[str, str] | None:
-    """(page url path, query) of the room's slide as a follower shows it: the slide's link with ``room``; None for a
-    slide the lecture files do not hold (then catch_up says what it can)."""
+    """(page url path, query) of the room's slide as a follower shows it; None for a slide the lecture files do not
+    hold (then catch_up says what it can)."""
     try:
         slide = lectures.load(room.lecture).slides[room.slide - 1]
     except (ValueError, IndexError):
         return None
-    pairs = [*slide.settings, ("lecture", room.lecture), ("slide", str(room.slide)), ("room", code)]
-    return slide.page, urlencode(pairs)
+    return slide.page, slide_query(slide, room, code)
 
 
 def _loop():
@@ -289,7 +294,7 @@ def _switch_target(session, slide: tuple[str, str]) -> tuple[str, str] | None:
             return None
         kept = {page, session._pages_manager.main_script_hash}
         address = session.session_state.query_params  # (not running: no run changes it meanwhile)
-        bindings = [address.get_binding_for_param(key) for key, _ in parse_qsl(query, keep_blank_values=True)]
+        bindings = [address.get_binding_for_param(key) for key in _keys(query)]
     except Exception:  # not a session as Streamlit 1.67 makes them: the old way
         _LOG.debug("no direct switch for a session", exc_info=True)
         return None

@@ -22,10 +22,9 @@ Text a link brings (a code) is shown only as a code span; a refusal from posenc.
 
 from __future__ import annotations
 
-import functools
 import html
 import json
-from urllib.parse import quote, urlencode
+from urllib.parse import quote
 
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
@@ -65,13 +64,6 @@ def _errors():
     return RoomError
 
 
-@functools.lru_cache(maxsize=16)
-def _lecture(name: str) -> lectures.Lecture:
-    """A shipped lecture, read once (a push reruns hundreds of followers, each needing the room's slide; the
-    files never change while the server runs)."""
-    return lectures.load(name)
-
-
 def code_in_url() -> str | None:
     code = st.query_params.get("room")
     return code if code else None
@@ -103,7 +95,7 @@ def landing(lecture_pages: list) -> None:
         return
     try:
         room = rooms().get(code)
-        lecture = _lecture(room.lecture)
+        lecture = lectures.load(room.lecture)
     except ValueError as refusal:
         warn(f"Room {code_span(code)}: {presenter.escaped(str(refusal))}")
         return
@@ -166,17 +158,16 @@ def catch_up(pages: list) -> None:
         room = rooms().get(code)
         if room.lecture == st.query_params.get("lecture") and str(room.slide) == st.query_params.get("slide"):
             return
-        slide = _lecture(room.lecture).slides[room.slide - 1]
+        slide = lectures.load(room.lecture).slides[room.slide - 1]
     except (ValueError, IndexError):
         return
     target = next((page for page in pages if page.url_path == slide.page), None)
     if target is None:
         return
-    pairs = [*slide.settings, ("lecture", room.lecture), ("slide", str(room.slide)), ("room", code)]
     _forget_controls({key for key, _ in slide.settings})
     for mark in (SEEN, FOLLOWING):  # the address it follows is the new slide's, recorded at the end of its run
         st.session_state.pop(mark, None)  # (an interrupted run may have left FOLLOWING set)
-    _switch(target, pairs)
+    _switch(target, push.slide_query(slide, room, code))
 
 
 def _forget_controls(keys: set[str]) -> None:
@@ -187,7 +178,7 @@ def _forget_controls(keys: set[str]) -> None:
         push.forget_controls(st.session_state, address, keys | set(st.query_params))
 
 
-def _switch(target, pairs: list[tuple[str, str]]) -> None:
+def _switch(target, query: str) -> None:
     """Rerun this session at page ``target`` and the address ``pairs`` (as st.switch_page does, but the address
     may set controls bound to the URL, which st.switch_page refuses). The browser is told its new address by the
     new run (:func:`_tell_address`): Streamlit's clean-up between the two runs drops from the address bar the
@@ -197,7 +188,7 @@ def _switch(target, pairs: list[tuple[str, str]]) -> None:
 
     ctx = get_script_run_ctx()
     st.session_state[SWITCHED] = True
-    raise RerunException(RerunData(query_string=urlencode(pairs), page_script_hash=target._script_hash,
+    raise RerunException(RerunData(query_string=query, page_script_hash=target._script_hash,
                                    cached_message_hashes=ctx.cached_message_hashes, context_info=ctx.context_info))
 
 
@@ -367,7 +358,7 @@ def _follower(lecture: lectures.Lecture, number: int, code: str) -> None:
             st.session_state[RETRIED] = room.version
             st.session_state.pop(FOLLOWING, None)
             st.rerun()
-        slide = _lecture(room.lecture).slides[room.slide - 1]  # (it could not: the slide's link)
+        slide = lectures.load(room.lecture).slides[room.slide - 1]  # (it could not: the slide's link)
         link = slide.link(lecture=room.lecture, slide=str(room.slide), room=code)
         st.html(f'<a class="posenc-follow" href="{html.escape(link)}">The lecturer is on slide {room.slide}</a>')
         return
