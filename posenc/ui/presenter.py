@@ -247,11 +247,16 @@ MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|$~<>:])")
 def sentence(fig: go.Figure) -> str:
     """The figure's sentence (describe.describe), once per figure object: figures are cached and
     shared, and a heatmap's range is a pass over all its cells."""
-    text = _SENTENCES.get(id(fig))
-    if text is None:
-        text = _SENTENCES[id(fig)] = describe.describe(fig)
-        weakref.finalize(fig, _SENTENCES.pop, id(fig), None)  # a figure is unhashable: keyed by id
-    return text
+    return _once_per_figure(_SENTENCES, fig, describe.describe)
+
+
+def _once_per_figure(made: dict, fig: go.Figure, make):
+    """``make(fig)``, kept in ``made`` while the figure object lives (a figure is unhashable: keyed by id)."""
+    value = made.get(id(fig))
+    if value is None:
+        value = made[id(fig)] = make(fig)
+        weakref.finalize(fig, made.pop, id(fig), None)
+    return value
 
 
 def escaped(text: str) -> str:
@@ -264,14 +269,13 @@ _LABELS: dict[int, str] = {}  # id(figure) -> its data expander's label, while i
 
 def _data_label(fig: go.Figure) -> str:
     """"Chart data: <the title's first line, plain, at most 60 characters>", escaped; once per figure object."""
-    label = _LABELS.get(id(fig))
-    if label is None:
-        title = describe.plain(re.split(r"<br\s*/?>", fig.layout.title.text or "")[0]
-                               if fig.layout.title is not None else "")
-        title = title if len(title) <= 60 else title[:59].rstrip() + "…"
-        label = _LABELS[id(fig)] = escaped(f"Chart data: {title}" if title else "Chart data")
-        weakref.finalize(fig, _LABELS.pop, id(fig), None)
-    return label
+    return _once_per_figure(_LABELS, fig, _made_label)
+
+
+def _made_label(fig: go.Figure) -> str:
+    title = describe.plain(re.split(r"<br\s*/?>", fig.layout.title.text or "")[0] if fig.layout.title is not None else "")
+    title = title if len(title) <= 60 else title[:59].rstrip() + "…"
+    return escaped(f"Chart data: {title}" if title else "Chart data")
 
 
 def data_expander(fig: go.Figure, key: str, text: str) -> None:
