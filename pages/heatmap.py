@@ -21,7 +21,7 @@ name = f"{c.scheme}_L{c.length}_d{c.d_model}_n{c.base:g}"
 if scheme.family == "bias":
     offsets, values = compute.or_stop(compute.offset_bias, *args)
 note = scheme_views.views_of(c.scheme).matrix_note  # the sentence under the matrix
-MATRIX_TABS = ("Table", "Similarity")  # ?matrix=Similarity opens the second tab
+MATRIX_VIEWS = ("Table", "Similarity")  # ?matrix=Similarity opens the second view
 
 
 @st.fragment
@@ -29,17 +29,17 @@ def matrix_charts() -> None:
     """The view (whole or window), the head and the charts: changing them reruns only this part."""
     pos_start, dim_start = cached_figures.window_controls(c, columns=scheme.family == "absolute")
     if scheme.family == "absolute":
-        table_tab, similarity_tab = binding.bound_tabs(MATRIX_TABS, "matrix")  # lazy: only the open tab is drawn
-        if table_tab.open is not False:
-            with table_tab:
+        table_view, similarity_view = binding.bound_views("Matrix view", MATRIX_VIEWS, "matrix")  # only the open one is drawn
+        if table_view.open:
+            with table_view:
                 presenter.chart(compute.or_stop(cached_figures.table_heatmap, *args, pos_start, dim_start), key="table_heatmap",
                                 pos_start=pos_start, dim_start=dim_start)
                 st.markdown(
                     "Each row is the vector added to the token embedding at that position. "
                     + (note or ("Blank rows are positions with no encoding." if cached_figures.has_missing_rows(*args) else ""))
                 )
-        if similarity_tab.open:
-            with similarity_tab:
+        if similarity_view.open:
+            with similarity_view:
                 presenter.chart(cached_figures.similarity_heatmap(*args, pos_start), key="similarity_heatmap", pos_start=pos_start)
                 st.markdown(
                     "PE[p]·PE[q] for every pair of positions. For the sinusoidal encoding with an even d_model, "

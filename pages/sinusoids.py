@@ -15,23 +15,23 @@ if scheme.table is None:
 
 compute.or_stop(cached_figures.has_missing_rows, c.scheme, c.length, c.d_model, c.base, c.options)  # a clear message if it cannot be built (one cell, not the table)
 args = (c.scheme, c.length, c.d_model, c.base, c.options)
-left, right = st.columns(2)  # both always drawn, so a choice survives switching tabs
+left, right = st.columns(2)  # both always drawn, so a choice survives switching views
 with left:
     dims = binding.bound_multiselect("Dimensions (value against position)", range(c.d_model), (4, 5, 6, 7), "dims", 8)
 with right:
     positions = binding.bound_multiselect("Positions (value against dimension)", range(c.length), (0, 4, 8, 12),
                                          "positions", 8)
 periodic = table_cells.column_wavelengths(c.scheme, c.d_model, c.base, **c.option_dict) is not None  # columns with a period
-TABS = ("Against position", "Against dimension") + (("Wavelengths",) if periodic else ())
-tabs = binding.bound_tabs(TABS, "curves")  # lazy: only the open tab's chart is computed and drawn
-if tabs[0].open is not False:
-    with tabs[0]:
+VIEWS = ("Against position", "Against dimension") + (("Wavelengths",) if periodic else ())
+views = binding.bound_views("Curves", VIEWS, "curves")  # only the open view's chart is computed and drawn
+if views[0].open:
+    with views[0]:
         presenter.chart(cached_figures.dimension_curves(*args, tuple(dims)), key="by_position", dims=dims)
-if tabs[1].open:
-    with tabs[1]:
+if views[1].open:
+    with views[1]:
         presenter.chart(cached_figures.position_vectors(*args, tuple(positions)), key="by_dimension", positions=positions)
-if len(tabs) > 2 and tabs[2].open:
-    with tabs[2]:
+if len(views) > 2 and views[2].open:
+    with views[2]:
         spacing = c.option_dict.get("spacing", "vaswani")
         figure, longest = cached_figures.wavelength_figure(c.d_model, c.base, spacing, c.length)
         presenter.chart(figure, key="wavelengths")

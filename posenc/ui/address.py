@@ -119,7 +119,7 @@ def mirror_held_values() -> None:
     reappearing with a value of its own, as the query patch does when the image grows from one patch) then wrote
     the old value back into the address bar: the view showed 32 rows while its link said 1 (seen in CI once). The
     values the widgets hold come with the rerun itself, so they are the browser's own. Every widget bound in the
-    last run is mirrored (posenc's controls, the presenter toggle, the expanders, the tabs); a value equal to the
+    last run is mirrored (posenc's controls, the presenter toggle, the expanders, the view switches); a value equal to the
     widget's default is left out, as the browser leaves it out. Not on the browser's Back or Forward, where the
     address decides and Streamlit drops what the widgets held."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx

@@ -157,9 +157,37 @@ def bound_multiselect(label: str, choices: range, default: Sequence[int], key: s
     return shown
 
 
-def bound_tabs(labels: Sequence[str], key: str) -> list:
-    """st.tabs bound to ``?key=<label>`` and lazy: a tab's ``.open`` says whether to compute its content.
-    An unknown or repeated label in the URL gets a warning; the first tab is used, as Streamlit does."""
+def _forget(name: str) -> None:
+    st.session_state.pop(name, None)
+
+
+class View:
+    """One view of :func:`bound_views`: ``open`` says whether it is shown (compute its content only then);
+    ``with view:`` draws into the place under the switch."""
+
+    def __init__(self, label: str, open: bool, place) -> None:
+        self.label, self.open, self._place = label, open, place
+
+    def __enter__(self):
+        if not self.open:
+            raise RuntimeError(f"the view {self.label!r} is not shown: draw only in the open one")
+        return self._place.__enter__()
+
+    def __exit__(self, *exc) -> bool | None:
+        return self._place.__exit__(*exc)
+
+
+def bound_views(label: str, labels: Sequence[str], key: str) -> list[View]:
+    """A view switch bound to ``?key=<label>`` (the first view when absent): a segmented control over one place,
+    and only the open view is computed and drawn. An unknown or repeated label in the URL gets a warning; the
+    first view is used.
+
+    Not st.tabs, though it reads as tabs: a tab panel of Streamlit 1.67 (react-aria's useTabPanel) watches its
+    whole subtree and, at every change in it, walks it for something focusable, asking the browser each node's
+    visibility. A chart redrawn in a panel is hundreds of changes: ~13 ms of a press's main thread at the caps
+    (a CPU profile in Chromium), 20-30 ms of its settle time (bench/bench_floor.py; BENCHMARKS.md). The tabs were
+    lazy anyway (a rerun at each change), which is what a segmented control is."""
+    wanted = f"_posenc_wanted_view_{key}"
     if key not in st.session_state:
         raw, repeated = _raw_value(key)
         if raw is not None and raw not in labels:
@@ -167,7 +195,16 @@ def bound_tabs(labels: Sequence[str], key: str) -> list:
                        f"{', '.join(code_span(label) for label in labels)}: using {code_span(labels[0])}.")
         elif repeated:
             _shown(st, f"URL parameter {code_span(key)} {repeated}: using {code_span(raw)}.")
-    return st.tabs(list(labels), key=key, bind="query-params")
+    elif st.session_state[key] not in labels:  # a view this setting lacks (Wavelengths, for a scheme with no
+        st.session_state[wanted] = st.session_state[key]  # period): the first is shown and the address says so;
+        st.session_state[key] = labels[0]  # the choice comes back with a setting that has it, as a tab's did
+    elif st.session_state.get(wanted) in labels:
+        st.session_state[key] = st.session_state.pop(wanted)
+    chosen = st.segmented_control(label, list(labels), default=labels[0], required=True, key=key,
+                                  bind="query-params", label_visibility="collapsed",
+                                  on_change=_forget, args=(wanted,))  # a view picked meanwhile is the choice
+    place = st.container()
+    return [View(name, name == chosen, place) for name in labels]
 
 
 def bound_names(label: str, names: Sequence[str], default: Sequence[str], key: str, *,

@@ -120,11 +120,11 @@ SIMILARITY_CELLS = """() => {
 }"""
 
 
-def test_the_similarity_tab_draws_its_chart_when_opened_and_lands_in_the_url(app, page):
+def test_the_similarity_view_draws_its_chart_when_opened_and_lands_in_the_url(app, page):
     page.goto(f"{app}/?d_model=8&length=30")
     wait_idle(page, charts=1)
-    assert page.locator("[data-testid=stPlotlyChart]").count() == 1  # lazy: the closed tab is not drawn
-    page.get_by_role("tab", name="Similarity").click()
+    assert page.locator("[data-testid=stPlotlyChart]").count() == 1  # the view not shown is not drawn
+    page.get_by_role("radio", name="Similarity").click()
     page.wait_for_function("() => /matrix=Similarity/.test(location.search)", timeout=30_000)
     page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]"
                            ".some(p => p.layout && /similarity/.test(p.layout.title.text))", timeout=30_000)

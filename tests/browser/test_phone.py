@@ -25,11 +25,11 @@ def tap_and_wait(page, locator) -> None:
 
 
 def test_every_kind_of_control_answers_a_finger(app, phone):
-    """Tabs, an expander, the chart tool bar, a multiselect, buttons, the sidebar, a selectbox, a number
+    """A view switch, an expander, the chart tool bar, a multiselect, buttons, the sidebar, a selectbox, a number
     input, a slider and a toggle, each tapped on a phone; the URL shows each change."""
     phone.goto(f"{app}/sinusoids")
     settle(phone)
-    tap_and_wait(phone, phone.get_by_role("tab", name="Against dimension"))
+    tap_and_wait(phone, phone.get_by_role("radio", name="Against dimension"))
     assert "curves=Against+dimension" in phone.url or "curves=Against%20dimension" in phone.url
     tap_and_wait(phone, phone.get_by_text("Chart data:").first)
     phone.wait_for_selector("[data-testid=stDataFrame]", timeout=30_000)

@@ -6,7 +6,7 @@ from live_app import wait_idle
 # What every control shows: its label and its value, in page order.
 CONTROLS = """() => [...document.querySelectorAll(
     '[data-testid=stSlider], [data-testid=stNumberInput], [data-testid=stSelectbox],'
-    + ' [data-testid=stMultiSelect], [data-testid=stCheckbox], [data-testid=stTab], [data-testid=stExpander]')]
+    + ' [data-testid=stMultiSelect], [data-testid=stCheckbox], [data-testid=stButtonGroup] [role=radio], [data-testid=stExpander]')]
   .map(e => {
     const id = e.dataset.testid, label = (e.querySelector('[data-testid=stWidgetLabel]') || e).innerText.trim();
     if (id === 'stSlider') return [label, e.querySelector('input[type=range]').value];
@@ -14,7 +14,7 @@ CONTROLS = """() => [...document.querySelectorAll(
     if (id === 'stMultiSelect') return [label, [...e.querySelectorAll('[data-baseweb=tag], [role=option][aria-selected], span[title]')]
         .map(t => t.innerText.trim()).join(',') || e.innerText.replace(label, '').trim()];
     if (id === 'stCheckbox') return [label, String(e.querySelector('input').checked)];
-    if (id === 'stTab') return [e.innerText.trim(), e.getAttribute('aria-selected')];
+    if (e.getAttribute('role') === 'radio') return [e.innerText.trim(), e.getAttribute('aria-checked')];  // a view switch's view
     return [label.split('\\n')[0], String(e.querySelector('details').open)];
   })"""
 

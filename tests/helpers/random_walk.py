@@ -3,7 +3,7 @@ tests/browser/test_random_walk.py.
 
 Every step picks one action among those the page offers now (go to another page, move a slider by keys, type
 a number, choose a selectbox's option, pick a model, toggle a checkbox, open or close an expander, switch a
-tab, empty or add to a multiselect, press Previous/Next), does it as a student would, waits until the run is
+view, empty or add to a multiselect, press Previous/Next), does it as a student would, waits until the run is
 over (``settle``) and checks the page shows no exception, no error box and no traceback. Every few steps and
 after every model pick, the copied link must reopen the same view (``assert_link_reproduces``).
 
@@ -35,7 +35,7 @@ HOSTILE_NUMBERS = ("1e309", "-1e309", "-1", "nan", "0", "1e12", "123456789012345
 # The buttons a walk may press: the derivation's steps. Not "Train …" (a minute of torch) nor its "Cancel".
 BUTTONS = ("Previous", "Next")
 # How often each kind of action is drawn, among those the page offers.
-WEIGHTS = {"slider": 5, "number": 2, "selectbox": 3, "model": 1, "checkbox": 1, "expander": 2, "tab": 1,
+WEIGHTS = {"slider": 5, "number": 2, "selectbox": 3, "model": 1, "checkbox": 1, "expander": 2, "view": 1,
            "multiselect": 2, "button": 1}
 STARTS = 2_000  # ms an action's run may take to start
 SHOWS = 10_000  # ms a page may take to show a control again (``Walk.candidates``)
@@ -68,7 +68,7 @@ CANDIDATES = """(kinds) => {
       if (kind === 'checkbox') { const i = e.querySelector('input'); if (!i || i.disabled) return; item.checked = i.checked; }
       if (kind === 'expander') { const d = e.closest('details'); item.open = !!(d && d.open);
         item.label = e.innerText.trim().split('\\n').pop(); }
-      if (kind === 'tab') { if (e.getAttribute('aria-selected') === 'true') return; item.label = e.innerText.trim(); }
+      if (kind === 'view') { if (e.getAttribute('aria-checked') === 'true') return; item.label = e.innerText.trim(); }
       if (kind === 'multiselect') item.tags = [...e.querySelectorAll('[data-tag] [title]')].map(t => t.title);
       if (kind === 'button') { if (e.disabled) return; item.label = e.innerText.trim().split('\\n').pop(); }
       out.push(item);
@@ -84,7 +84,7 @@ HELD = """(kinds) => ({counts: Object.fromEntries(kinds.map(([k, s]) => [k, docu
   text: document.body.innerText.slice(0, 300)})"""
 SELECTORS = {"slider": "[data-testid=stSlider]", "number": "[data-testid=stNumberInput]",
              "selectbox": "[data-testid=stSelectbox]", "checkbox": "[data-testid=stCheckbox]",
-             "expander": "[data-testid=stExpander] summary", "tab": "[data-testid=stTab]",
+             "expander": "[data-testid=stExpander] summary", "view": "[data-testid=stButtonGroup] [role=radio]",
              "multiselect": "[data-testid=stMultiSelect]", "button": "[data-testid=stButton] button"}
 
 
@@ -339,8 +339,8 @@ class Walk:
         element.click()
         self.settle()
 
-    def tab(self, item, element) -> None:
-        self.record(f"tab {item['label']!r}")
+    def view(self, item, element) -> None:
+        self.record(f"view {item['label']!r}")
         element.click()
         self.settle()
 

@@ -83,7 +83,7 @@ def test_window_view_sends_256_positions_at_full_resolution():  # replaces "Send
 
 
 def test_similarity_chart_is_pe_times_pe_transpose():
-    at = run({"d_model": "8", "length": "30", "matrix": "Similarity"})  # the second tab; only it is drawn
+    at = run({"d_model": "8", "length": "30", "matrix": "Similarity"})  # the second view; only it is drawn
     z = decode(charts(at)[0]["data"][0]["z"])
     table = posenc.sinusoidal(30, 8)
     np.testing.assert_allclose(z, (table @ table.T).astype(np.float32), rtol=1e-6)
@@ -102,7 +102,7 @@ def test_sinusoids_page_plots_chosen_dimensions_and_wavelengths():
     at = run({"d_model": "20", "length": "100"}, "pages/sinusoids.py")
     at.multiselect(key="dims").set_value([4, 5, 6, 7])
     at.multiselect(key="positions").set_value([0, 4]).run()
-    by_position, = charts(at)  # lazy tabs: only the open one is drawn; ?curves= opens another
+    by_position, = charts(at)  # only the view shown is drawn; ?curves= shows another
     by_dimension, = charts(run({"d_model": "20", "length": "100", "positions": ["0", "4"],
                                 "curves": "Against dimension"}, "pages/sinusoids.py"))
     waves, = charts(run({"d_model": "20", "length": "100", "curves": "Wavelengths"}, "pages/sinusoids.py"))
@@ -188,3 +188,33 @@ def test_downloads_are_made_only_when_their_expander_is_open(scheme, label):
     names = [button.proto.label for button in opened.get("download_button")]
     assert len(names) == 2 and names[0].endswith(".npy") and names[1].endswith(".csv"), names
     assert all(f"{scheme}_L30_d12" in name for name in names)
+
+
+def test_a_view_switch_shows_one_view_keeps_a_choice_a_setting_lacks_and_warns_of_an_unknown_one():
+    """binding.bound_views (the Encoding matrix's Table | Similarity, the Sinusoids' curves): a segmented control
+    whose views are drawn one at a time. Wavelengths, which a scheme with no period lacks, shows the first view
+    meanwhile (the address drops it) and comes back with a scheme that has it, as a tab did; a view picked
+    meanwhile is the choice from then on. An unknown label in the URL is a warning, shown as code."""
+    at = run({"curves": "Wavelengths"}, "pages/sinusoids.py")
+    views = at.get("button_group")
+    assert [v.value for v in views] == ["Wavelengths"] and title(charts(at)[0]).startswith("Wavelength")
+    at.selectbox(key="scheme").set_value("learned").run()
+    assert at.get("button_group")[0].options == ["Against position", "Against dimension"]
+    assert title(charts(at)[0]).startswith("Each dimension") and "curves" not in at.query_params
+    at.selectbox(key="scheme").set_value("sinusoidal").run()
+    assert at.query_params["curves"] == "Wavelengths" and title(charts(at)[0]).startswith("Wavelength")
+    at.selectbox(key="scheme").set_value("learned").run()
+    at.get("button_group")[0].set_value("Against dimension").run()  # picked meanwhile: kept
+    at.selectbox(key="scheme").set_value("sinusoidal").run()
+    assert at.get("button_group")[0].value == "Against dimension" and not at.exception
+    odd = run({"matrix": "<b>Tables</b>"})
+    assert [w.value for w in odd.warning] == ["URL parameter ` matrix ` = ` <b>Tables</b> ` is not one of ` Table `, "
+                                              "` Similarity `: using ` Table `."]
+    assert len(charts(odd)) == 1 and "matrix" not in odd.query_params
+
+
+def test_only_the_open_view_may_be_drawn_in():
+    from posenc.ui.binding import View
+
+    with pytest.raises(RuntimeError, match="not shown"), View("Similarity", False, None):
+        pass
