@@ -60,19 +60,21 @@ def test_a_wide_formula_is_a_named_region_scrolled_from_the_keyboard(app, browse
     context.close()
 
 
-CONTROLS = ("button:not([disabled]), input:not([disabled]):not([type=hidden]), [role=slider], [role=tab], "
+CONTROLS = ("button:not([disabled]), input:not([disabled]):not([type=hidden]), [role=slider], [role=radio], "
             "[role=switch], a[href], summary, [tabindex='0']")
 
 
 def test_every_control_is_reached_with_the_tab_key(app, desk):
     """Tab from the top of the page: every visible control of the page and of the sidebar takes the focus
-    in turn (a widget drawn without a keyboard path would be skipped)."""
+    in turn (a widget drawn without a keyboard path would be skipped). A radio group (a page's view switch) is
+    one stop, as WAI-ARIA's radio group is: the arrows move among its views (the next test)."""
     for path in ("sinusoids", "rotation", "derivation"):
         desk.goto(f"{app}/{path}")
         settle(desk)
-        controls = desk.evaluate("""(selector) => [...document.querySelectorAll(selector)]
+        controls = desk.evaluate("""(selector) => [...new Set([...document.querySelectorAll(selector)]
             .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden'
                          && e.tabIndex >= 0 && !e.closest('[aria-hidden=true], [inert]'))
+            .map(e => e.closest('[role=radiogroup]') || e))]
             .map((e, i) => { e.dataset.posencControl = i; return i; })""", CONTROLS)
         assert len(controls) > 10, path  # the sidebar's and the page's
         reached = set()
@@ -88,6 +90,22 @@ def test_every_control_is_reached_with_the_tab_key(app, desk):
         missed = desk.evaluate("(ids) => ids.map(i => document.querySelector(`[data-posenc-control='${i}']`)"
                                ".outerHTML.slice(0, 160))", sorted(set(controls) - reached))
         assert missed == [], path
+
+
+def test_a_view_switch_moves_with_the_arrows_and_picks_with_space(app, desk):
+    """The Sinusoids' views (a segmented control, binding.bound_views): Tab reaches the view shown, an arrow
+    moves to the next one and Space shows it, in the address too."""
+    desk.goto(f"{app}/sinusoids")
+    settle(desk)
+    shown = desk.get_by_role("radiogroup", name="Curves").get_by_role("radio", checked=True)
+    assert shown.inner_text().strip() == "Against position"
+    shown.focus()
+    desk.keyboard.press("ArrowRight")
+    assert desk.evaluate("() => document.activeElement.innerText.trim()") == "Against dimension"
+    desk.keyboard.press("Space")
+    desk.wait_for_function("() => /curves=Against(\\+|%20)dimension/.test(location.search)", timeout=30_000)
+    settle(desk)
+    assert desk.get_by_role("radio", name="Against dimension").get_attribute("aria-checked") == "true"
 
 
 def test_the_chart_tool_bar_saves_a_png_from_the_keyboard(app, desk):

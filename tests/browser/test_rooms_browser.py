@@ -97,7 +97,7 @@ def test_the_hall_follows_the_lecturer_and_answers(hall, browser):
         page.get_by_text("Following room").first.wait_for(timeout=20_000)
         length = page.locator('[data-testid=stSidebar] [role=slider][aria-label="length"]')
         assert length.count() == 0 or length.first.get_attribute("aria-valuenow") == "512"
-        assert "Wavelengths" in page.locator("[role=tab][aria-selected=true]").first.inner_text()
+        assert "Wavelengths" in page.locator("[role=radio][aria-checked=true]").first.inner_text()
 
     # a follower who moves a control leaves; the button brings it back to the lecturer's slide
     leaver = followers[0]
