@@ -3,7 +3,6 @@
 import streamlit as st
 
 import posenc
-from posenc.analysis import table_cells
 from posenc.ui import binding, cached_figures, compute, page_end, presenter, sidebar
 
 c = sidebar.controls()
@@ -21,8 +20,7 @@ with left:
 with right:
     positions = binding.bound_multiselect("Positions (value against dimension)", range(c.length), (0, 4, 8, 12),
                                          "positions", 8)
-periodic = table_cells.column_wavelengths(c.scheme, c.d_model, c.base, **c.option_dict) is not None  # columns with a period
-VIEWS = ("Against position", "Against dimension") + (("Wavelengths",) if periodic else ())
+VIEWS = ("Against position", "Against dimension") + (("Wavelengths",) if cached_figures.periodic(c.scheme, c.d_model, c.base, c.options) else ())
 views = binding.bound_views("Curves", VIEWS, "curves")  # only the open view's chart is computed and drawn
 if views[0].open:
     with views[0]:

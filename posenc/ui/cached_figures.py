@@ -68,6 +68,13 @@ def has_missing_rows(scheme: str, length: int, d_model: int, base: float, option
     return bool(np.isnan(table_cells.table_cells(scheme, length, d_model, base, [length - 1], [0], **dict(options))).any())
 
 
+@functools.lru_cache(maxsize=256)
+def periodic(scheme: str, d_model: int, base: float, options: tuple) -> bool:
+    """Whether the scheme's table has columns with a period (the Sinusoids' Wavelengths view). Kept for the
+    settings: every run of Sinusoids asks (~0.15 ms of a follower's run, py-spy)."""
+    return table_cells.column_wavelengths(scheme, d_model, base, **dict(options)) is not None
+
+
 @shared_figure
 def table_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple,
                   pos_start: int | None = None, dim_start: int | None = None):

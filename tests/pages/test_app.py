@@ -218,3 +218,15 @@ def test_only_the_open_view_may_be_drawn_in():
 
     with pytest.raises(RuntimeError, match="not shown"), View("Similarity", False, None):
         pass
+
+
+@pytest.mark.parametrize("scheme", list(posenc.SCHEMES))
+def test_the_wavelengths_view_is_offered_exactly_for_a_table_with_periods(scheme):
+    from posenc.analysis import table_cells
+
+    at = run({"scheme": scheme}, "pages/sinusoids.py")
+    if posenc.get_scheme(scheme).table is None:
+        assert not at.get("button_group")  # no table: the page says so
+        return
+    periodic = table_cells.column_wavelengths(scheme, 128, 10000.0) is not None
+    assert ("Wavelengths" in at.get("button_group")[0].options) == periodic
