@@ -364,7 +364,13 @@ class Walk:
                 self.page.keyboard.press("Escape")
                 self.settle(starts_run=False)
                 return
-            name = self.rng.choice([text for text, _ in self._options()])
+            names = [text for text, _ in self._options()]
+            if not names:  # a late rerun closed the list between the wait and the read (a loaded machine: seed 7:0)
+                self.record(f"multiselect {item['label']!r}: add, the list closed before it was read (has {tags})")
+                self.page.keyboard.press("Escape")
+                self.settle(starts_run=False)
+                return
+            name = self.rng.choice(names)
             self.record(f"multiselect {item['label']!r}: add {name!r} (to {tags})")
             field = element.locator("input")
             self._click_option(name, lambda: (field.click(), self.page.wait_for_selector(OPTION, timeout=3_000)))
