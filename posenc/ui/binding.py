@@ -185,7 +185,7 @@ def bound_views(label: str, labels: Sequence[str], key: str) -> list[View]:
     Not st.tabs, though it reads as tabs: a tab panel of Streamlit 1.67 (react-aria's useTabPanel) watches its
     whole subtree and, at every change in it, walks it for something focusable, asking the browser each node's
     visibility. A chart redrawn in a panel is hundreds of changes: ~13 ms of a press's main thread at the caps
-    (a CPU profile in Chromium), 20-30 ms of its settle time (bench/bench_floor.py; BENCHMARKS.md). The tabs were
+    (a CPU profile in Chromium), 7-26 ms of its settle time (bench/bench_floor.py; BENCHMARKS.md). The tabs were
     lazy anyway (a rerun at each change), which is what a segmented control is."""
     wanted = f"_posenc_wanted_view_{key}"
     if key not in st.session_state:
