@@ -197,7 +197,7 @@ def _bar_html(lecture: lectures.Lecture, number: int, links: dict[str, str | Non
   window.posencLectureKeys = true;
   const keys = {json.dumps(KEYS)};
   const busy = "input, textarea, select, [contenteditable=true], [role=slider], [role=combobox], [role=listbox],"
-    + " [role=spinbutton], [role=textbox], [role=tab], [role=option]";
+    + " [role=spinbutton], [role=textbox], [role=tab], [role=radio], [role=option]";  // a view switch's arrows
   document.addEventListener("keydown", (event) => {{
     const links = window.posencLecture, rel = keys[event.key];
     if (!links || !rel || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;

@@ -85,6 +85,20 @@ def test_keys_typed_into_an_input_do_not_change_the_slide(page, app):
     assert page.locator(".posenc-lecture-count").inner_text() == "slide 2 of 12"
 
 
+def test_the_arrows_on_a_view_switch_move_the_view_not_the_slide(page, app):
+    """Slide 3 of the sinusoidal lecture is the Sinusoids' Wavelengths view: a focused view switch (a radio group)
+    takes the arrows as its own; Space shows the view focused; the lecture stays on slide 3."""
+    page.goto(f"{app}/sinusoids?curves=Wavelengths&length=512&lecture=sinusoidal&slide=3")
+    wait_for_slide(page, 3)
+    page.get_by_role("radio", name="Wavelengths").focus()
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("() => document.activeElement.innerText.trim()") == "Against dimension"
+    page.keyboard.press("Space")
+    page.wait_for_function("() => /curves=Against(\\+|%20)dimension/.test(location.search)", timeout=30_000)
+    wait_idle(page)
+    assert page.locator(".posenc-lecture-count").inner_text() == "slide 3 of 12"
+
+
 def test_the_bar_s_links_step_too(page, app):
     page.goto(f"{app}/?lecture=rope-to-128k&slide=2&present=true")
     wait_for_slide(page, 2)
