@@ -103,7 +103,7 @@ def test_a_tab_whose_replica_dies_shows_the_same_view_from_another(hall, browser
         page.wait_for_timeout(500)
         wait_idle(page, charts=1)
         # the chart of the new replica's run, waited for as a student's eyes would. CI once read 50 points here with
-        # the sliders at 51 (not seen in 5 runs alone); the likely reading: the move's own chart was not waited for
+        # the sliders at 51 (not seen in 6 runs alone); the likely reading: the move's own chart was not waited for
         # before the kill, so the page still showed length 50's chart until the new replica's run drew
         traces = page.wait_for_function(CHART_OF_51, timeout=20_000).json_value()
         wait_idle(page, charts=1)
