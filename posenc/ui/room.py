@@ -179,7 +179,7 @@ def _forget_controls(keys: set[str]) -> None:
 
 
 def _switch(target, query: str) -> None:
-    """Rerun this session at page ``target`` and the address ``pairs`` (as st.switch_page does, but the address
+    """Rerun this session at page ``target`` and the address ``query`` (as st.switch_page does, but the address
     may set controls bound to the URL, which st.switch_page refuses). The browser is told its new address by the
     new run (:func:`_tell_address`): Streamlit's clean-up between the two runs drops from the address bar the
     controls the stopped run did not draw."""
