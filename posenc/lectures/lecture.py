@@ -128,6 +128,16 @@ def _loaded(path: Path, changed: int) -> Lecture:
     return read(path)
 
 
+def slide_of(lecture_name: str, slide: int) -> Slide:
+    """Slide ``slide`` (1-based) of the shipped lecture ``lecture_name``; a ValueError, as a sentence, for an
+    unknown lecture or a slide it does not have (a lecture room outlives a restart, and its lecture file may
+    have lost the slide since)."""
+    lecture = load(lecture_name)
+    if isinstance(slide, bool) or not isinstance(slide, int) or not 1 <= slide <= len(lecture.slides):
+        raise ValueError(f"the lecture {lecture_name} has slides 1 to {len(lecture.slides)}, not {slide!r:.40}")
+    return lecture.slides[slide - 1]
+
+
 def question_of(lecture_name: str, slide: int) -> Question | None:
     """The question of slide ``slide`` (1-based) of the shipped lecture ``lecture_name``, None when the slide
     has none (or a bad one: ``python -m posenc.lectures check`` says what is wrong); a ValueError for an

@@ -175,19 +175,20 @@ def _changed(rooms, code: str, skip: str | None = None) -> None:
         _rerun(behind, code, _slide_address(room, code) if following else None)
 
 
-def slide_query(slide, room, code: str) -> str:
-    """The query a follower of room ``code`` shows on ``slide`` (the room's): the slide's link with the room."""
-    return slide.query(lecture=room.lecture, slide=str(room.slide), room=code)
+def follower_params(room, code: str) -> dict[str, str]:
+    """What a follower's address adds to the settings of the room's slide: the room's lecture and slide, and its
+    code (``lecture=…&slide=…&room=…``). The landing, the push, catch_up and the follower's link all write these."""
+    return {"lecture": room.lecture, "slide": str(room.slide), "room": code}
 
 
 def _slide_address(room, code: str) -> tuple[str, str] | None:
     """(page url path, query) of the room's slide as a follower shows it; None for a slide the lecture files do not
-    hold (then catch_up says what it can)."""
+    hold (then the follower's own run says so: posenc.ui.room)."""
     try:
-        slide = lectures.load(room.lecture).slides[room.slide - 1]
-    except (ValueError, IndexError):
+        slide = lectures.slide_of(room.lecture, room.slide)
+    except ValueError:
         return None
-    return slide.page, slide_query(slide, room, code)
+    return slide.page, slide.query(**follower_params(room, code))
 
 
 def _loop():

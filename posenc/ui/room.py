@@ -95,19 +95,29 @@ def landing(lecture_pages: list) -> None:
         return
     try:
         room = rooms().get(code)
-        lecture = lectures.load(room.lecture)
     except ValueError as refusal:
         warn(f"Room {code_span(code)}: {presenter.escaped(str(refusal))}")
         return
-    slide = lecture.slides[min(room.slide, len(lecture.slides)) - 1]
-    target = next((page for page in lecture_pages if page.url_path == slide.page), None)
+    slide = _slide_or_say(room, code, "Open the room's link again when the lecturer moves on.")
+    target = next((page for page in lecture_pages if page.url_path == slide.page), None) if slide else None
     if target is None:
         return
     query: dict[str, list[str] | str] = {}
     for key, value in slide.settings:
         query.setdefault(key, []).append(value)
-    query |= {"lecture": room.lecture, "slide": str(room.slide), "room": code}
+    query |= push.follower_params(room, code)
     st.switch_page(target, query_params=query)
+
+
+def _slide_or_say(room, code: str, then: str):
+    """The room's slide in this server's lecture files, or None and a sentence ending with ``then``: a room outlives
+    a restart (Redis, the SQLite file), and a lecture file changed meanwhile may have lost its slide."""
+    try:
+        return lectures.slide_of(room.lecture, room.slide)
+    except ValueError as missing:
+        st.caption(f"Room {code_span(code)}: the lecturer is on slide {room.slide} of {code_span(room.lecture)}, "
+                   f"which this server cannot show ({presenter.escaped(str(missing))}). {then}")
+        return None
 
 
 def _address() -> tuple:
@@ -158,8 +168,8 @@ def catch_up(pages: list) -> None:
         room = rooms().get(code)
         if room.lecture == st.query_params.get("lecture") and str(room.slide) == st.query_params.get("slide"):
             return
-        slide = lectures.load(room.lecture).slides[room.slide - 1]
-    except (ValueError, IndexError):
+        slide = lectures.slide_of(room.lecture, room.slide)
+    except ValueError:  # a bad code, or a slide these files lack: the follower's section says so
         return
     target = next((page for page in pages if page.url_path == slide.page), None)
     if target is None:
@@ -167,7 +177,7 @@ def catch_up(pages: list) -> None:
     _forget_controls({key for key, _ in slide.settings})
     for mark in (SEEN, FOLLOWING):  # the address it follows is the new slide's, recorded at the end of its run
         st.session_state.pop(mark, None)  # (an interrupted run may have left FOLLOWING set)
-    _switch(target, push.slide_query(slide, room, code))
+    _switch(target, slide.query(**push.follower_params(room, code)))
 
 
 def _forget_controls(keys: set[str]) -> None:
@@ -358,9 +368,10 @@ def _follower(lecture: lectures.Lecture, number: int, code: str) -> None:
             st.session_state[RETRIED] = room.version
             st.session_state.pop(FOLLOWING, None)
             st.rerun()
-        slide = lectures.load(room.lecture).slides[room.slide - 1]  # (it could not: the slide's link)
-        link = slide.link(lecture=room.lecture, slide=str(room.slide), room=code)
-        st.html(f'<a class="posenc-follow" href="{html.escape(link)}">The lecturer is on slide {room.slide}</a>')
+        slide = _slide_or_say(room, code, "This page follows the lecturer's next slide.")  # (it could not: the link)
+        if slide is not None:
+            link = slide.link(**push.follower_params(room, code))
+            st.html(f'<a class="posenc-follow" href="{html.escape(link)}">The lecturer is on slide {room.slide}</a>')
         return
     st.caption(f"Following room {code_span(code)}: this page shows the lecturer's slide.")
     question = lectures.question_of(lecture.name, number)

@@ -115,3 +115,16 @@ def test_the_command_names_every_problem_and_fails(tmp_path, capsys):
 def test_an_unknown_lecture_names_the_lectures():
     with pytest.raises(ValueError, match="the lectures are rope-to-128k, sinusoidal"):
         lectures.load("../etc/passwd")
+
+
+@pytest.mark.parametrize("slide", [0, -1, 13, 99, True, 2.0, "2", None])
+def test_slide_of_refuses_a_slide_the_lecture_lacks_with_a_sentence(slide):
+    with pytest.raises(ValueError, match=r"^the lecture sinusoidal has slides 1 to 12, not "):
+        lectures.slide_of("sinusoidal", slide)
+
+
+def test_slide_of_is_the_lecture_s_slide():
+    lecture = lectures.load("rope-to-128k")
+    assert [lectures.slide_of("rope-to-128k", n) for n in range(1, len(lecture.slides) + 1)] == list(lecture.slides)
+    with pytest.raises(ValueError, match="there is no lecture"):
+        lectures.slide_of("no-such-lecture", 1)

@@ -126,6 +126,31 @@ def test_a_bad_code_gets_one_sentence():
     assert len(warnings) == 1 and "<b>" not in warnings[0].replace("` <b>x</b> `", ""), warnings
 
 
+def test_a_room_on_a_slide_the_lecture_files_lack_gets_a_sentence_and_follows_the_next_move():
+    """A room outlives a restart (Redis, the SQLite file); a lecture file changed since may have fewer slides. The
+    store takes any slide (the lecturer's page bounds it by the file it reads): slide 99 of a 12-slide lecture."""
+    lecturer = _lecturer(2)
+    code = _open(lecturer)
+    key = lecturer.session_state["_posenc_room_keys"][code]
+    from posenc.ui import room as ui_room
+
+    follower = _follower(code)
+    ui_room.rooms().move(code, key, 99)
+    follower.run()  # following: the pushed rerun
+    _clean(follower)
+    said = " ".join(c.value for c in follower.caption)
+    assert "the lecturer is on slide 99" in said and "has slides 1 to 12" in said and "next slide" in said, said
+    fresh = _follower(code)  # landing on /?room=CODE: the page at its defaults, and the same sentence
+    _clean(fresh)
+    assert dict(fresh.query_params) == {"room": code}
+    assert any("the lecturer is on slide 99" in c.value for c in fresh.caption)
+    ui_room.rooms().move(code, key, 3)
+    follower.run()  # the next move reaches the follower, who shows it
+    _clean(follower)
+    assert follower.query_params["slide"] == "3" and follower.session_state["length"] == 512
+    assert any("Following room" in c.value for c in follower.caption)
+
+
 def test_a_follower_who_moves_a_control_stops_following_and_a_button_brings_it_back():
     lecturer = _lecturer(2)
     code = _open(lecturer)
