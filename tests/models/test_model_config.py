@@ -25,6 +25,7 @@ import pytest
 
 from posenc import models
 from posenc.models import MODELS, from_config, rope_inv_freq
+from reference_precision import float32_rtol
 
 CONFIGS = Path(__file__).parent / "configs"
 FILES = sorted(CONFIGS.glob("*.json"))
@@ -117,11 +118,6 @@ def hf_frequencies(rotary, layer_type: str) -> tuple[np.ndarray, float]:
         return (getattr(rotary, f"{layer_type}_inv_freq").double().numpy(),
                 float(getattr(rotary, f"{layer_type}_attention_scaling")))
     return rotary.inv_freq.double().numpy(), float(rotary.attention_scaling)
-
-
-def float32_rtol(base: float) -> float:
-    """transformers computes base ** (2i/d) in float32: the exponent's rounding (~6e-8) grows by ln(base)."""
-    return 3e-7 * (1 + math.log(base))
 
 
 ROTARY_CASES = [(path, layer_type) for path in FILES for layer_type, positional in from_config(path).positionals.items()

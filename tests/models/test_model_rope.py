@@ -18,6 +18,7 @@ import pytest
 import posenc
 from posenc.models import MODELS, decoupled_rope, rope_inv_freq, softmax_scale
 from posenc.schemes.rope.multimodal import mrope_axes
+from reference_precision import float32_rtol
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -131,11 +132,6 @@ def hf_frequencies(rotary, layer_type: str, name: str) -> tuple[np.ndarray, floa
         return (getattr(rotary, f"{layer_type}_inv_freq").double().numpy(),
                 float(getattr(rotary, f"{layer_type}_attention_scaling")))
     return rotary.inv_freq.double().numpy(), float(rotary.attention_scaling)
-
-
-def float32_rtol(base: float) -> float:
-    """transformers computes base ** (2i/d) in float32: the exponent's rounding (~6e-8) grows by ln(base)."""
-    return 3e-7 * (1 + math.log(base))
 
 
 @pytest.mark.parametrize(("name", "layer_type"), ROTARY_CASES, ids=[f"{n}.{t}" for n, t in ROTARY_CASES])

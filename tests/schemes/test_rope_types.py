@@ -29,6 +29,7 @@ from posenc.schemes.rope.scalings import (
     scales_whole_head,
 )
 from posenc.settings.constraints import valid_settings
+from reference_precision import float32_rtol
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")  # an overflow warning is a silent inf: fail
 
@@ -58,11 +59,6 @@ def hf_inv_freq(rope_type: str, d: int, base: float, *, seq_len=None, max_positi
         rope_parameters={"rope_type": rope_type, "rope_theta": base, **rope_parameters})
     inv_freq, attention = rope_utils.ROPE_INIT_FUNCTIONS[rope_type](config, None, seq_len=seq_len)
     return inv_freq.double().numpy(), float(attention)
-
-
-def float32_rtol(base: float) -> float:
-    """HF computes base ** (2i/d) in float32: the exponent's rounding (~6e-8) grows by ln(base)."""
-    return 3e-7 * (1 + math.log(max(base, 1.0)))
 
 
 LONGROPE_CASE = st.fixed_dictionaries({

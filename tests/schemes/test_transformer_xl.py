@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -22,20 +21,10 @@ from posenc.schemes.transformer_xl import (
     transformer_xl_parameters,
     transformer_xl_position_bias,
 )
+from reference_precision import float64_default
 from transformer_xl_reference import PositionalEmbedding, RelShift, attention_score, position_sequence
 
 TXL = posenc.SCHEMES["transformer_xl"]
-
-
-@contextmanager
-def float64_default():
-    """The reference builds inv_freq with torch.arange(0.0, …): float32 by default; float64 here, to compare at 1e-12."""
-    previous = torch.get_default_dtype()
-    torch.set_default_dtype(torch.float64)
-    try:
-        yield
-    finally:
-        torch.set_default_dtype(previous)
 
 
 def reference_scores(q, k, u, v, w_r):

@@ -22,6 +22,7 @@ from posenc.schemes.xpos import (
     xpos_zeta,
 )
 from posenc.settings.constraints import valid_settings
+from reference_precision import float64_default
 from xpos_reference import XPOS
 
 RNG = np.random.default_rng(2212_10554)
@@ -33,12 +34,10 @@ SHAPES = [(1, 1, 2, 0, 512), (2, 7, 8, 0, 512), (3, 16, 64, 5, 512), (1, 33, 6, 
 
 
 @pytest.fixture
-def float64_default():
+def float64():
     """torchscale builds ζ, θ and its positions in the default dtype: float64 makes its XPOS exact to 1e-16."""
-    previous = torch.get_default_dtype()
-    torch.set_default_dtype(torch.float64)
-    yield
-    torch.set_default_dtype(previous)
+    with float64_default():
+        yield
 
 
 # --- torchscale parity ------------------------------------------------------------------------------
@@ -46,7 +45,7 @@ def float64_default():
 
 @pytest.mark.parametrize("downscale", [False, True])
 @pytest.mark.parametrize(("batch", "length", "d", "offset", "gamma"), SHAPES)
-def test_module_equals_torchscale_in_float64(float64_default, batch, length, d, offset, gamma, downscale):
+def test_module_equals_torchscale_in_float64(float64, batch, length, d, offset, gamma, downscale):
     x = torch.from_numpy(RNG.normal(size=(batch, length, d)))
     expected = XPOS(d, gamma)(x, offset=offset, downscale=downscale)
     got = XPos(d, gamma)(x, offset=offset, downscale=downscale)
