@@ -3,6 +3,8 @@ the room's slide and answers, the lecturer's count says so, Reveal shows the ans
 follower cannot move the room. The pushed reruns and a real Redis: tests/browser/test_rooms_browser.py."""
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from apptest_helpers import APP
@@ -149,6 +151,40 @@ def test_a_room_on_a_slide_the_lecture_files_lack_gets_a_sentence_and_follows_th
     _clean(follower)
     assert follower.query_params["slide"] == "3" and follower.session_state["length"] == 512
     assert any("Following room" in c.value for c in follower.caption)
+
+
+SLIDES = st.one_of(st.integers(1, 14), st.integers(1, 10_000))
+
+
+@settings(max_examples=8, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(lecture=st.sampled_from(["sinusoidal", "rope-to-128k", "a-lecture-since-deleted"]), opened=SLIDES, moved=SLIDES)
+def test_a_follower_of_any_stored_room_sees_its_slide_or_a_sentence_never_an_error(lecture, opened, moved):
+    """Whatever lecture and slide a room holds (it outlives a restart; the lecture files may change meanwhile), a
+    follower who landed on ``/?room=CODE`` before the move and one who lands after see its slide or a sentence."""
+    from posenc.ui import room as ui_room
+
+    def holds(slide: int) -> bool:
+        return lecture in lectures.names() and slide <= len(lectures.load(lecture).slides)
+
+    def shows(at: AppTest, slide: int) -> None:
+        _clean(at)
+        said = " ".join(c.value for c in at.caption)
+        if holds(slide):
+            assert (at.query_params["lecture"], at.query_params["slide"]) == (lecture, str(slide)), said
+            assert "Following room" in said, said
+        else:
+            assert f"the lecturer is on slide {slide} of" in said and "which this server cannot show" in said, said
+
+    store = ui_room.rooms()
+    room, key = store.open(lecture, opened, opener="a session")
+    follower = _follower(room.code)
+    shows(follower, opened)
+    store.move(room.code, key, moved)
+    follower.run()  # the pushed rerun
+    if holds(opened):  # (landed on a sentence, a follower has no slide to be moved from: it follows no one)
+        shows(follower, moved)
+    shows(_follower(room.code), moved)
 
 
 def test_a_follower_who_moves_a_control_stops_following_and_a_button_brings_it_back():
