@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import posenc
+from browser_controls import assert_clean
 from live_app import chart_data, require_chromium, wait_idle
 from posenc.figures import images
 
@@ -13,22 +14,17 @@ require_chromium()
 PAGES = ["", "sinusoids", "rotation", "details", "compare", "properties"]
 
 
-def assert_clean(page):
-    assert page.locator("[data-testid=stException]").count() == 0
-    assert "Traceback" not in page.content()
-
-
 @pytest.mark.parametrize("scheme", list(posenc.SCHEMES))
 def test_every_page_loads_under_every_scheme(app, page, scheme):
     for name in PAGES:
         page.goto(f"{app}/{name}?scheme={scheme}&length=64&d_model=32")
         wait_idle(page)
-        assert_clean(page)
+        assert_clean(page, f"{name} under {scheme}")
         assert page.locator("h1").count() == 1, name
         content = "[data-testid=stPlotlyChart], [data-testid=stDataFrame], [data-testid=stAlert]"
         page.wait_for_selector(content, timeout=30_000)  # charts and tables load after the run ends
         wait_idle(page)
-        assert_clean(page)
+        assert_clean(page, f"{name} under {scheme}, drawn")
 
 
 def test_moving_the_length_slider_redraws_the_heatmap(app, page):
@@ -38,8 +34,10 @@ def test_moving_the_length_slider_redraws_the_heatmap(app, page):
     slider = page.get_by_role("slider", name="length")
     slider.focus()
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => { const z = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')"
-                           ".data[0].z; return (z._inputArray || z).length === 41; }", timeout=30_000)
+    # null-safe: a new setting mounts a new plot, and for a moment there is none (a throwing predicate fails the wait)
+    page.wait_for_function("() => { const plot = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');"
+                           " const z = plot && plot.data && plot.data[0] && plot.data[0].z;"
+                           " return !!z && (z._inputArray || z).length === 41; }", timeout=30_000)
     wait_idle(page)
     assert slider.input_value() == "41"
     assert "length=41" in page.url
@@ -62,7 +60,7 @@ def test_bad_url_warns_and_renders_every_page(app, page):
     for name in PAGES:
         page.goto(f"{app}/{name}?d_model=abc&length=1000000000&n=0&scheme=%3Cscript%3Ealert(1)%3C/script%3E")
         wait_idle(page)
-        assert_clean(page)
+        assert_clean(page, f"{name} with a bad link")
         text = page.locator("[data-testid=stAlert]").all_inner_texts()
         joined = " ".join(text)
         assert "URL parameter d_model = abc is not a number: using 128." in joined, name

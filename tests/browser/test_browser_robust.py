@@ -5,16 +5,11 @@ from urllib.parse import quote, urlparse
 
 import pytest
 
+from browser_controls import assert_clean
 from live_app import require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
 require_chromium()
-
-def assert_clean(page, where: str):
-    assert page.locator("[data-testid=stException]").count() == 0, where
-    assert page.locator("[data-testid=stAlertContentError]").count() == 0, where
-    assert "Traceback" not in page.content(), where
-
 
 def test_url_text_is_shown_literally_not_rendered(app, page):
     requests = []
