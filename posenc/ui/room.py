@@ -114,9 +114,11 @@ def _slide_or_say(room, code: str, then: str):
     a restart (Redis, the SQLite file), and a lecture file changed meanwhile may have lost its slide."""
     try:
         return lectures.slide_of(room.lecture, room.slide)
-    except ValueError as missing:
+    except ValueError:
+        known = room.lecture in lectures.names()
+        which = f"which has {len(lectures.load(room.lecture).slides)} slides here" if known else "a lecture not here"
         st.caption(f"Room {code_span(code)}: the lecturer is on slide {room.slide} of {code_span(room.lecture)}, "
-                   f"which this server cannot show ({presenter.escaped(str(missing))}). {then}")
+                   f"{which}. {then}")
         return None
 
 
