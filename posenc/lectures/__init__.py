@@ -1,7 +1,8 @@
 """Lectures: slides that are views of the explorer, one small TOML file per lecture.
 
 - :func:`names`, :func:`load`, :func:`read`: the shipped lectures (``posenc/lectures/files/``) and any file;
-- :func:`slide_of`: a slide of a shipped lecture; :func:`question_of`: a slide's :class:`Question` (posenc.lectures.question; measured answers from
+- :func:`slide_of`: a slide of a shipped lecture;
+- :func:`question_of`: a slide's :class:`Question` (posenc.lectures.question; measured answers from
   posenc.lectures.measures);
 - :func:`problems`: what is wrong in a lecture, naming the file and the slide;
 - ``python -m posenc.lectures check FILE…``: the same from the command line (exit status 1 on a problem).
