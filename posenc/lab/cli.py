@@ -109,6 +109,19 @@ def _check_same(label: str, retrained: list[dict], written: list[dict]) -> None:
                          "would not be those of the written model. Regenerate with --fresh on this machine.")
 
 
+def _resumed(path: Path, fresh: bool) -> tuple[Path, list[dict]]:
+    """The ``.jsonl.partial`` file beside ``path`` and the records it holds. A run that stopped goes on from it;
+    a run over a finished ``path`` starts from its records, so it trains only the cells it lacks; ``fresh``
+    starts from none. Each cell's records are appended to the partial file as the cell ends."""
+    partial = path.with_suffix(".jsonl.partial")
+    if fresh:
+        partial.unlink(missing_ok=True)
+    elif path.exists() and not partial.exists():
+        partial.write_text(path.read_text())
+    records = [json.loads(line) for line in partial.read_text().splitlines() if line.strip()] if partial.exists() else []
+    return partial, records
+
+
 def regenerate(out: Path | None = None, fresh: bool = False, stream=sys.stderr, recipe=None,
                only: list[tuple[str, str, int]] | None = None) -> None:
     """Train every cell missing from results.jsonl, append its records, then write the file in canonical order.
@@ -125,13 +138,9 @@ def regenerate(out: Path | None = None, fresh: bool = False, stream=sys.stderr, 
     results = RESULTS_PATH if out is None else Path(out) / RESULTS_PATH.name
     attention = ATTENTION_PATH if out is None else Path(out) / ATTENTION_PATH.name
     results.parent.mkdir(parents=True, exist_ok=True)
-    partial = results.with_suffix(".jsonl.partial")
     if fresh:
-        partial.unlink(missing_ok=True)
         attention.unlink(missing_ok=True)
-    elif results.exists() and not partial.exists():
-        partial.write_text(results.read_text())
-    records = [json.loads(line) for line in partial.read_text().splitlines() if line.strip()] if partial.exists() else []
+    partial, records = _resumed(results, fresh)
     records = [r for r in records if r["train_max_length"] == DEFAULT.train_max_length]
     done = {(r["task"], r["scheme"], r["seed"]) for r in records}
     maps = dict(np.load(attention)) if attention.exists() else {}
@@ -207,12 +216,7 @@ def regenerate_extension(out: Path | None = None, fresh: bool = False, stream=sy
 
     path = EXTENSION_PATH if out is None else Path(out) / EXTENSION_PATH.name
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".jsonl.partial")
-    if fresh:
-        partial.unlink(missing_ok=True)
-    elif path.exists() and not partial.exists():
-        partial.write_text(path.read_text())
-    records = [json.loads(line) for line in partial.read_text().splitlines() if line.strip()] if partial.exists() else []
+    partial, records = _resumed(path, fresh)
     done = {_cell_of(r) for r in records}
     bases = [(task, seed) for seed in SEEDS for task in EXTENSION_TASKS] if only is None else list(only)
     todo = [cell for base in bases for cell in cells(*base)]

@@ -80,9 +80,6 @@ class Recipe:
             raise ValueError(f"Unknown recipe setting(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}.")
         return dataclasses.replace(self, **changes)
 
-    def as_dict(self) -> dict[str, object]:
-        return dataclasses.asdict(self)
-
 
 _MEANING = {
     "d_model": "the model width", "layers": "the number of transformer layers", "heads": "attention heads per layer",
