@@ -36,9 +36,9 @@ WHERE_TO_LOOK: dict[str, str] = {
 }
 """What the query at the answer must find to do each task of posenc.lab.names.TASKS (one entry per task)."""
 
-TICKET = "_posenc_lab_ticket"  # this session's live training (a jobs.Ticket), if any
+LIVE_TICKET_KEY = "_posenc_lab_ticket"  # this session's live training (a jobs.Ticket), if any
 
-OWN = (
+LIVE_CONTROLS = (
     Option("own_length", "training length L (digits)", DEFAULT.train_max_length, *LIVE_BOUNDS["train_max_length"],
            help="Strings of 1…L digits in training; the test runs to 3L."),
     Option("own_steps", "optimizer steps", DEFAULT.steps, *LIVE_BOUNDS["steps"],
@@ -228,7 +228,7 @@ def train_your_own(task: str) -> None:
         scheme = binding.bound_control(Option("own_scheme", "scheme", "alibi", choices=SCHEMES, help=SCHEME_NAMES),
                                        "own_scheme")
     values = []
-    for column, option in zip(columns[1:], OWN):
+    for column, option in zip(columns[1:], LIVE_CONTROLS):
         with column:
             values.append(binding.bound_control(option, option.name))
     length, steps, seed = (int(v) for v in values)
@@ -238,10 +238,10 @@ def train_your_own(task: str) -> None:
         binding.warn(str(error))
         return
     queue = training_queue()
-    ticket = st.session_state.get(TICKET)
+    ticket = st.session_state.get(LIVE_TICKET_KEY)
     if ticket is not None and ticket.request != request and not ticket.finished:
         queue.cancel(ticket)  # the settings moved on: this session no longer waits for the old ones
-        ticket = st.session_state[TICKET] = None
+        ticket = st.session_state[LIVE_TICKET_KEY] = None
     kept = queue.cached(request)
     if kept is not None:
         _show_result(kept)
@@ -256,7 +256,7 @@ def train_your_own(task: str) -> None:
                f"again by anyone, come back at once.")
     if st.button(f"Train {label(scheme)} on {task}", key="own_train", icon=":material/model_training:"):
         try:
-            st.session_state[TICKET] = queue.submit(request)
+            st.session_state[LIVE_TICKET_KEY] = queue.submit(request)
         except jobs.QueueFull as error:
             binding.warn(str(error))
             return
@@ -285,7 +285,7 @@ def _progress(ticket: jobs.Ticket) -> None:
         st.progress(min(fraction, 1.0), text=f"Training: step {ticket.done:,} of {ticket.total:,}")
     if st.button("Cancel", key="own_cancel", icon=":material/cancel:"):
         queue.cancel(ticket)
-        st.session_state[TICKET] = None
+        st.session_state[LIVE_TICKET_KEY] = None
         st.rerun()
 
 

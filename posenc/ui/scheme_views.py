@@ -17,11 +17,12 @@ from posenc.ui.how_it_works import absolute, bias, rotary
 from posenc.ui.sidebar import Controls
 
 
-def _never(options: Mapping[str, object]) -> bool:
+def _not_derived(options: Mapping[str, object]) -> bool:
+    """A scheme the step-by-step derivation does not compute, whatever its options."""
     return False
 
 
-def _vaswani(options: Mapping[str, object]) -> bool:
+def _as_vaswani_wrote_it(options: Mapping[str, object]) -> bool:
     """The derivation's formula: interleaved (sin, cos) pairs, θᵢ = n^(−2i/d) (Vaswani et al. 2017)."""
     return options.get("layout") != "split" and options.get("spacing") != "tensor2tensor"
 
@@ -37,7 +38,7 @@ class SchemeViews:
     how_it_works: Callable[[Controls], None]
     matrix_note: str | None = None
     rotation: str | shift_check.ShiftCheck | None = None
-    derived: Callable[[Mapping[str, object]], bool] = _never
+    derived: Callable[[Mapping[str, object]], bool] = _not_derived
 
 
 _BIAS_NOTE = ("The term this scheme adds to the attention logit e_ij before the softmax. It depends only on the "
@@ -50,7 +51,7 @@ _ROTARY_NOTE = ("{label} adds nothing to the embeddings: it rotates queries and 
 SCHEME_VIEWS: dict[str, SchemeViews] = {
     "sinusoidal": SchemeViews(absolute.sinusoidal, "Columns to the left oscillate fast; columns to the right change "
                               "slowly, so together they count positions like the hands of a clock.",
-                              rotation="table", derived=_vaswani),
+                              rotation="table", derived=_as_vaswani_wrote_it),
     "learned": SchemeViews(absolute.learned),
     "nope": SchemeViews(absolute.nope),
     "rope": SchemeViews(rotary.rope, _ROTARY_NOTE.format(label="RoPE (rotary)", also="", decay=""),

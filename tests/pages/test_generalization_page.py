@@ -126,7 +126,7 @@ def test_train_your_own_queues_a_training_and_shows_it_when_done(monkeypatch):
 
     queue = lab.training_queue()
     deadline = time.monotonic() + 120
-    ticket = at.session_state[lab.TICKET]
+    ticket = at.session_state[lab.LIVE_TICKET_KEY]
     while not ticket.finished and time.monotonic() < deadline:
         time.sleep(0.2)
     assert ticket.state == "done", ticket.message
