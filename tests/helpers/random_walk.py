@@ -359,14 +359,12 @@ class Walk:
             element.locator("input").click()
             try:
                 self.page.wait_for_selector(OPTION, timeout=3_000)
+                # empty when a late rerun closed the list between the wait and the read (a loaded machine: seed 7:0)
+                names, why = [text for text, _ in self._options()], "the list closed before it was read"
             except PlaywrightTimeout:  # at its most selections, the list offers none
-                self.record(f"multiselect {item['label']!r}: add, nothing offered (has {tags})")
-                self.page.keyboard.press("Escape")
-                self.settle(starts_run=False)
-                return
-            names = [text for text, _ in self._options()]
-            if not names:  # a late rerun closed the list between the wait and the read (a loaded machine: seed 7:0)
-                self.record(f"multiselect {item['label']!r}: add, the list closed before it was read (has {tags})")
+                names, why = [], "nothing offered"
+            if not names:
+                self.record(f"multiselect {item['label']!r}: add, {why} (has {tags})")
                 self.page.keyboard.press("Escape")
                 self.settle(starts_run=False)
                 return
