@@ -133,9 +133,14 @@ def slide_of(lecture_name: str, slide: int) -> Slide:
     unknown lecture or a slide it does not have (a lecture room outlives a restart, and its lecture file may
     have lost the slide since)."""
     lecture = load(lecture_name)
-    if isinstance(slide, bool) or not isinstance(slide, int) or not 1 <= slide <= len(lecture.slides):
-        raise ValueError(f"the lecture {lecture_name} has slides 1 to {len(lecture.slides)}, not {slide!r:.40}")
-    return lecture.slides[slide - 1]
+    return lecture.slides[_slide_number(lecture_name, slide, len(lecture.slides)) - 1]
+
+
+def _slide_number(lecture_name: str, slide: object, count: int) -> int:
+    """``slide``, a slide of a lecture of ``count`` slides (1-based); else a ValueError naming the slides."""
+    if isinstance(slide, bool) or not isinstance(slide, int) or not 1 <= slide <= count:
+        raise ValueError(f"{lecture_name} has slides 1 to {count}; got {slide!r:.40}.")
+    return slide
 
 
 def question_of(lecture_name: str, slide: int) -> Question | None:
@@ -145,9 +150,7 @@ def question_of(lecture_name: str, slide: int) -> Question | None:
     if not isinstance(lecture_name, str):
         raise ValueError(f"a lecture's name is text, one of {', '.join(names())}; got {type(lecture_name).__name__}.")
     questions = _questions(FILES, lecture_name)
-    if isinstance(slide, bool) or not isinstance(slide, int) or not 1 <= slide <= len(questions):
-        raise ValueError(f"{lecture_name} has slides 1 to {len(questions)}; got {slide!r:.40}.")
-    return questions[slide - 1]
+    return questions[_slide_number(lecture_name, slide, len(questions)) - 1]
 
 
 @functools.lru_cache(maxsize=64)
