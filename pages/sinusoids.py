@@ -20,7 +20,8 @@ with left:
 with right:
     positions = binding.bound_multiselect("Positions (value against dimension)", range(c.length), (0, 4, 8, 12),
                                          "positions", 8)
-VIEWS = ("Against position", "Against dimension") + (("Wavelengths",) if cached_figures.periodic(c.scheme, c.d_model, c.base, c.options) else ())
+periodic = cached_figures.periodic(c.scheme, c.d_model, c.base, c.options)  # columns with a period
+VIEWS = ("Against position", "Against dimension") + (("Wavelengths",) if periodic else ())
 views = binding.bound_views("Curves", VIEWS, "curves")  # only the open view's chart is computed and drawn
 if views[0].open:
     with views[0]:
