@@ -183,8 +183,7 @@ def _bar_html(lecture: lectures.Lecture, number: int, links: dict[str, str | Non
 </nav>
 <style>
 .posenc-lecture {{ display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.3rem 1rem; padding: 0.4rem 0.8rem;
-  border: 1px solid rgba(128, 128, 128, 0.45); border-radius: 0.5rem;
-  position: relative; z-index: 1000000; }}  /* above Streamlit's header, which presenter mode's top reaches */
+  border: 1px solid rgba(128, 128, 128, 0.45); border-radius: 0.5rem; }}
 .posenc-lecture-title {{ font-weight: 700; }}
 .posenc-lecture-links {{ margin-left: auto; display: flex; gap: 1rem; }}
 .posenc-lecture-link {{ font-weight: 600; }}

@@ -1,8 +1,11 @@
 """Presenter mode and chart output for the lecture hall.
 
 - :func:`apply` restyles the page for a 1920×1080 projector seen from a distance: text
-  about 1.4× larger, captions at full contrast, a wider body. Its CSS is a constant of this
-  module: no text from the URL ever reaches it.
+  about 1.4× larger, captions at full contrast, a wider body. The body starts higher than
+  Streamlit's (2.2rem, not 6rem), inside the reach of Streamlit's header (84 px at this text
+  size): the header is see-through and lets clicks through there (its buttons still take theirs),
+  so what a page draws first (a lecture's bar, a room's sentence) is seen and pressed. Its CSS is
+  a constant of this module: no text from the URL ever reaches it.
 - :func:`chart` draws every plotly chart: the camera button saves a PNG at twice its
   on-screen size named after the settings (and a button beside it the same chart as SVG,
   posenc/ui/svg_download.py), and figures are restyled on a copy (figures
@@ -38,6 +41,9 @@ SETTINGS = ("scheme", "d_model", "n", "length")  # shared controls carried in ev
 PRESENTER_CSS = """<style>
 html { font-size: 140%; }
 [data-testid="stMainBlockContainer"] { max-width: 1860px; padding: 2.2rem 2.5rem 4rem; }
+[data-testid="stHeader"] { background: transparent; }
+[data-testid="stHeader"], [data-testid="stHeader"] * { pointer-events: none; }
+[data-testid="stHeader"] button, [data-testid="stHeader"] a { pointer-events: auto; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-weight: 500; line-height: 1.5; }
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: inherit; opacity: 0.92; }
 [data-testid="stMetricValue"] { font-weight: 700; }
