@@ -9,13 +9,6 @@ import posenc
 from posenc.analysis import properties, verdicts
 from posenc.ui import compute, sidebar
 
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def measured(scheme: str, length: int, d_model: int, base: float, options: tuple) -> properties.SchemeProperties:
-    """posenc.analysis.properties.measure_properties, cached per scheme and setting."""
-    return properties.measure_properties(scheme, length, d_model, base, dict(options))
-
-
 COLUMNS = {  # column -> SchemeProperties field, criterion by criterion; each is followed by its verdict
     "1 · min distance": "min_distance", "1 · sharing": "sharing", "1 · unique": "unique",
     "2 · change L → L/2": "length_change", "2 · spread over p": "offset_spread", "2 · same distance": "consistent",
@@ -61,7 +54,7 @@ def measured_or_error(key: str) -> properties.SchemeProperties | str:
     """The scheme's measurements under the current settings, or why it cannot be built."""
     options = c.options if key == c.scheme else tuple(posenc.SCHEMES[key].defaults().items())
     try:
-        return measured(key, c.length, c.d_model, c.base, options)
+        return compute.properties(key, c.length, c.d_model, c.base, options)
     except ValueError as err:  # e.g. RoPE needs an even number of rotated dimensions
         return str(err)
 

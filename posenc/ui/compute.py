@@ -25,6 +25,7 @@ from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ct
 
 import posenc
 import posenc.analysis.offset_curves
+import posenc.analysis.properties
 import posenc.analysis.similarity
 from posenc.ui import page_end
 
@@ -144,6 +145,13 @@ def offset_bias(scheme: str, length: int, d_model: int, base: float, options: tu
 def offset_curve(scheme: str, length: int, d_model: int, base: float, options: tuple) -> tuple[np.ndarray, np.ndarray]:
     """(offsets, values): the scheme's curve shared by every scheme (closed forms, no full table)."""
     return posenc.analysis.offset_curves.offset_curve(scheme, length, d_model, base, **dict(options))
+
+
+@cached
+def properties(scheme: str, length: int, d_model: int, base: float,
+               options: tuple) -> posenc.analysis.properties.SchemeProperties:
+    """posenc.analysis.properties.measure_properties: seed 001's criteria measured for one scheme and setting."""
+    return posenc.analysis.properties.measure_properties(scheme, length, d_model, base, dict(options))
 
 
 @cached
