@@ -41,11 +41,11 @@ def browser():
 @pytest.fixture
 def pages(browser):
     """New pages, each in a fresh browser context (a student's tab, a copied link opened elsewhere),
-    for one test; closed afterwards."""
+    for one test; closed afterwards. A desk's size (1400 × 1000) unless told another."""
     contexts = []
 
-    def fresh():
-        context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    def fresh(width: int = 1400, height: int = 1000):
+        context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
         contexts.append(context)
         return context.new_page()
 

@@ -11,14 +11,11 @@ require_chromium()
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    tab = context.new_page()
-    yield tab
-    context.close()
+def page(pages):
+    return pages(1600, 1000)
 
 
-def test_the_page_opens_on_the_shipped_results_and_trains_one_scheme_live(app, page):
+def test_the_page_opens_on_the_shipped_results_and_trains_one_scheme_live(app, page, pages):
     page.goto(f"{app}/generalization?own_scheme=alibi&own_length=2&own_steps=100&own_seed=11&task=reverse")
     page.wait_for_selector("h1")
     wait_idle(page, charts=2)
@@ -33,11 +30,10 @@ def test_the_page_opens_on_the_shipped_results_and_trains_one_scheme_live(app, p
     assert "python -m posenc.lab run --task reverse --scheme alibi --seed 11 --train-max-length 2 --steps 100" in text
     assert page.locator("[data-testid=stException], [data-testid=stAlertContentError]").count() == 0
     # the result is kept by its settings: a fresh tab with the same link shows it at once, with no training
-    other = page.context.browser.new_context().new_page()
+    other = pages()
     other.goto(page.url)
     other.wait_for_selector("text=Yours:", timeout=30_000)
     assert other.get_by_role("button", name="Train ALiBi on reverse").count() == 0
-    other.context.close()
 
 
 def _titles(page) -> list[str]:

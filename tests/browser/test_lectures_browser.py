@@ -18,10 +18,9 @@ FORWARD, BACK = ("ArrowRight", "PageDown", " "), ("ArrowLeft", "PageUp")
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    yield context.new_page()
-    context.close()
+def page(pages):
+    """A projector's size: 1920 × 1080."""
+    return pages(1920, 1080)
 
 
 def wait_for_slide(page, number: int) -> None:
