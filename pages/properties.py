@@ -7,7 +7,7 @@ import streamlit as st
 
 import posenc
 from posenc.analysis import properties, verdicts
-from posenc.ui import compute, sidebar
+from posenc.ui import accessibility, compute, sidebar
 
 COLUMNS = {  # column -> SchemeProperties field, criterion by criterion; each is followed by its verdict
     "1 · min distance": "min_distance", "1 · sharing": "sharing", "1 · unique": "unique",
@@ -66,7 +66,8 @@ with st.spinner("Measuring every scheme …"):  # two at a time: numpy releases 
 rows = [row(scheme.label, results[key]) for key, scheme in posenc.SCHEMES.items()]
 
 verdict_columns = [column for column, field in COLUMNS.items() if field in VERDICTS]
-st.table(pd.DataFrame(rows).set_index("scheme")[verdict_columns])  # wraps: readable on a projector
+with st.container(key=accessibility.WIDE_CELLS):  # its sentences keep a readable width on a phone, scrolled sideways
+    st.table(pd.DataFrame(rows).set_index("scheme")[verdict_columns])  # wraps: readable on a projector
 number = st.column_config.NumberColumn(format="%.4g")
 st.subheader("Every measured number")
 st.dataframe(

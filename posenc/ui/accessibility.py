@@ -24,6 +24,9 @@ checks that a page fits a phone of 390×844) and in tests/browser/test_accessibi
 - In the dark theme a multiselect's chips have dark text on the light accent (WCAG 1.4.3 contrast).
 - A table cell breaks a long word rather than scroll inside a narrow column (Streamlit gives each
   cell's text a box that scrolls: "Transformer-XL" scrolled by 1 px in a phone's row header).
+- On a narrow screen, a table whose cells are sentences (drawn inside a container keyed
+  :data:`WIDE_CELLS`) keeps each column :data:`WIDE_CELL_REM` rem wide and scrolls sideways, where
+  its five columns squeezed into a phone's width held one or two words a line.
 
 :func:`apply` adds all of it as one element (every element is work in every run:
 bench/runs_per_second.py). Its text is a constant of this module: nothing from the URL reaches it.
@@ -38,6 +41,8 @@ import streamlit as st
 
 NARROW = 640  # px: a phone, or a narrow window (Streamlit stacks columns below this width)
 TOOLBAR = 30  # px: the height of plotly's modebar, put above the chart on a narrow screen
+WIDE_CELLS = "posenc-wide-cells"  # the key of a container whose table holds sentences (the Properties verdicts)
+WIDE_CELL_REM = 10  # rem: the narrowest such cell on a narrow screen (about 20 characters a line)
 
 STYLE = f"""<style>
 .katex-display, [data-testid="stCode"] pre {{ overflow-x: auto; overflow-y: hidden; max-width: 100%; }}
@@ -57,6 +62,7 @@ STYLE = f"""<style>
   [data-testid="stPlotlyChart"] .js-plotly-plot {{ overflow: visible !important; }}
   [data-testid="stPlotlyChart"] .modebar-container {{ top: -{TOOLBAR}px !important; }}
   [data-testid="stPlotlyChart"] g.heatmap-label {{ display: none; }}
+  .st-key-{WIDE_CELLS} [data-testid="stTable"] td {{ min-width: {WIDE_CELL_REM}rem; }}
 }}
 </style>"""
 

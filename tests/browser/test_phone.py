@@ -108,3 +108,24 @@ def test_an_animation_answers_a_finger(app, phone):
     held = phone.evaluate(frame)
     phone.wait_for_timeout(1000)
     assert phone.evaluate(frame) == held
+
+
+def test_the_properties_verdicts_read_on_a_phone_and_scroll_sideways(app, phone):
+    """The verdict table's cells are sentences: on a phone each of its columns keeps WIDE_CELL_REM rem (about 20
+    characters a line), where five columns squeezed into the screen held one or two words a line; the table then
+    scrolls sideways, says so to a screen reader and takes the keyboard's focus (posenc/ui/accessibility.py)."""
+    import posenc
+    from posenc.ui.accessibility import WIDE_CELL_REM, WIDE_CELLS
+
+    phone.goto(f"{app}/properties")
+    settle(phone)
+    table = phone.locator(f".st-key-{WIDE_CELLS} [data-testid=stTable]")
+    table.scroll_into_view_if_needed()
+    phone.wait_for_timeout(300)  # the scroller is marked at the next frame
+    rem = phone.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    widths = table.locator("td").evaluate_all("cells => cells.map(c => c.getBoundingClientRect().width)")
+    assert len(widths) == 5 * len(posenc.SCHEMES) and min(widths) >= WIDE_CELL_REM * rem - 0.5
+    scroller = table.locator("[data-posenc-scrolls]")
+    assert scroller.count() == 1
+    assert scroller.get_attribute("role") == "region" and "scroll sideways" in scroller.get_attribute("aria-label")
+    assert scroller.evaluate("box => box.scrollWidth > box.clientWidth")
