@@ -24,6 +24,9 @@ checks that a page fits a phone of 390×844) and in tests/browser/test_accessibi
 - In the dark theme a multiselect's chips have dark text on the light accent (WCAG 1.4.3 contrast).
 - A table cell breaks a long word rather than scroll inside a narrow column (Streamlit gives each
   cell's text a box that scrolls: "Transformer-XL" scrolled by 1 px in a phone's row header).
+- On a touch screen, where Streamlit shows a data grid's tool bar at all times (its eye, download, search and
+  full-screen buttons, 44 px above the grid), the grid is moved down by :data:`GRID_TOOLBAR` px: the bar lay on the
+  heading above it ("What each dtype holds").
 - On a narrow screen, a table whose cells are sentences (drawn inside a container keyed
   :data:`WIDE_CELLS`) keeps each column :data:`WIDE_CELL_REM` rem wide and scrolls sideways, where
   its five columns squeezed into a phone's width held one or two words a line.
@@ -41,6 +44,7 @@ import streamlit as st
 
 NARROW = 640  # px: a phone, or a narrow window (Streamlit stacks columns below this width)
 TOOLBAR = 30  # px: the height of plotly's modebar, put above the chart on a narrow screen
+GRID_TOOLBAR = 44  # px: the height of a data grid's tool bar, which stands above the grid
 WIDE_CELLS = "posenc-wide-cells"  # the key of a container whose table holds sentences (the Properties verdicts)
 WIDE_CELL_REM = 10  # rem: the narrowest such cell on a narrow screen (about 20 characters a line)
 
@@ -54,7 +58,9 @@ STYLE = f"""<style>
 .slider-group:focus-visible {{ outline: 2px solid currentColor; outline-offset: 2px; }}
 [data-testid="stTable"] [data-testid="stMarkdownContainer"] {{ overflow-wrap: anywhere; overflow: visible !important; }}
 .js-plotly-plot .plotly .modebar:focus-within {{ opacity: 1; }}
-@media (hover: none) {{ .js-plotly-plot .plotly .modebar {{ opacity: 1; }} }}
+@media (hover: none) {{ .js-plotly-plot .plotly .modebar {{ opacity: 1; }}
+  .stElementContainer:has(> [data-testid="stFullScreenFrame"] > [data-testid="stDataFrame"]) {{
+    margin-top: {GRID_TOOLBAR}px; }} }}
 .stElementContainer:has(> [data-testid="stFullScreenFrame"] > [data-testid="stPlotlyChart"]) {{ overflow: visible; }}
 @media (max-width: {NARROW}px) {{
   .stElementContainer:has(> [data-testid="stFullScreenFrame"] > [data-testid="stPlotlyChart"]) {{

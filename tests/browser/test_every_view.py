@@ -2,7 +2,8 @@
 touch, light and dark). On each: axe-core finds no WCAG 2.0/2.1 A or AA violation (issue 27), every chart's title,
 subplot titles, annotations and axis titles lie inside the chart and overlap neither each other nor the legend nor
 the tool bar, with no raw TeX and no long decimal strings (issue 37), and on a phone the page fits the screen, a
-formula wider than it scrolls in its own named box, and no chart's tool bar lies on its title (issue 28).
+formula wider than it scrolls in its own named box, and no chart's tool bar lies on its title (issue 28), nor a data
+grid's tool bar on the text above it.
 
 What each check measures is in tests/helpers/view_checks.py. Each size's test lists every problem it found (view,
 chart, which texts), not only the first. One visit serves the three checks: they were three tests visiting the

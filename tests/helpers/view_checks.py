@@ -259,14 +259,29 @@ TOOLBAR_ON_TITLE = """() => [...document.querySelectorAll('[data-testid=stPlotly
     return meet || opacity !== '1' ? [{title: title.textContent, opacity, meet}] : [];
 })"""
 
+# The tool bar Streamlit puts above a data grid (shown at all times on a touch screen) against every text outside
+# its own element: the heading above the grid, mostly. Their rectangles may not meet.
+ELEMENT_TOOLBAR_ON_TEXT = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stElementToolbar]')]
+  .flatMap(bar => {
+    const b = bar.getBoundingClientRect(), own = bar.closest('.stElementContainer');
+    // a bar not shown (in a closed expander, or faded out for a mouse) covers nothing
+    if (!bar.checkVisibility({opacityProperty: true, visibilityProperty: true}) || b.width === 0) return [];
+    const texts = [...document.querySelectorAll('[data-testid=stMain] :is(h1, h2, h3, h4, h5, h6, p, li, label)')];
+    return texts.filter(t => !own.contains(t)).filter(t => { const r = t.getBoundingClientRect();
+        return r.width > 0 && b.left < r.right && r.left < b.right && b.top < r.bottom && r.top < b.bottom; })
+      .map(t => t.innerText.trim().slice(0, 40));
+  })"""
+
 
 def fit(page) -> list[str]:
     """What does not fit a phone's screen: the page wider than it, elements sticking out, a box that scrolls
-    sideways without being a named focusable region with a cue, a chart's tool bar on its title."""
+    sideways without being a named focusable region with a cue, a chart's tool bar on its title, a data grid's tool
+    bar on a text above it."""
     found = {"page wider than the screen": page.evaluate("document.documentElement.scrollWidth") > 390,
              "sticks out": page.evaluate(OVERFLOWING),
              "scroll box not a named focusable region": [
                  box for box in page.evaluate(SCROLL_BOXES)
                  if not (box["role"] == "region" and box["name"] and box["tab"] == 0 and box["cue"])],
-             "tool bar on a title": page.evaluate(TOOLBAR_ON_TITLE)}
+             "tool bar on a title": page.evaluate(TOOLBAR_ON_TITLE),
+             "a data grid's tool bar on a text": page.evaluate(ELEMENT_TOOLBAR_ON_TEXT)}
     return [f"{key}: {value}" for key, value in found.items() if value]
