@@ -27,7 +27,8 @@ checks that a page fits a phone of 390×844) and in tests/browser/test_accessibi
 - On a touch screen, where Streamlit shows a data grid's tool bar at all times (its eye, download, search and
   full-screen buttons, 44 px above the grid), the grid is moved down by :data:`GRID_TOOLBAR` px: the bar lay on the
   heading above it ("What each dtype holds").
-- On a narrow screen, a table whose cells are sentences (drawn inside a container keyed
+- On a narrow screen the page's headings are smaller (title 2rem, where Streamlit's 2.75rem set a page's title on up
+  to five lines of a phone, half its screen), and a table whose cells are sentences (drawn inside a container keyed
   :data:`WIDE_CELLS`) keeps each column :data:`WIDE_CELL_REM` rem wide and scrolls sideways, where
   its five columns squeezed into a phone's width held one or two words a line.
 
@@ -69,6 +70,9 @@ STYLE = f"""<style>
   [data-testid="stPlotlyChart"] .modebar-container {{ top: -{TOOLBAR}px !important; }}
   [data-testid="stPlotlyChart"] g.heatmap-label {{ display: none; }}
   .st-key-{WIDE_CELLS} [data-testid="stTable"] td {{ min-width: {WIDE_CELL_REM}rem; }}
+  [data-testid="stMain"] h1 {{ font-size: 2rem; }}
+  [data-testid="stMain"] h2 {{ font-size: 1.75rem; }}
+  [data-testid="stMain"] h3 {{ font-size: 1.5rem; }}
 }}
 </style>"""
 

@@ -129,3 +129,17 @@ def test_the_properties_verdicts_read_on_a_phone_and_scroll_sideways(app, phone)
     assert scroller.count() == 1
     assert scroller.get_attribute("role") == "region" and "scroll sideways" in scroller.get_attribute("aria-label")
     assert scroller.evaluate("box => box.scrollWidth > box.clientWidth")
+
+
+def test_a_long_page_title_leaves_the_phone_screen_to_the_page(app, phone):
+    """The longest page title (the lab's question) is set in 2rem on a phone, three lines at most, where Streamlit's
+    2.75rem took five lines, half of the screen, before the page began."""
+    phone.goto(f"{app}/generalization")
+    settle(phone)
+    title = phone.locator("[data-testid=stMain] h1").first
+    size, line = title.evaluate("h => [parseFloat(getComputedStyle(h).fontSize), parseFloat(getComputedStyle(h).lineHeight)]")
+    rem = phone.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    assert size == 2 * rem
+    text_height = title.evaluate("h => { const r = document.createRange(); r.selectNodeContents(h);"
+                                 " return r.getBoundingClientRect().height; }")
+    assert round(text_height / line) <= 3  # lines of text (the box of a line is a little taller than its line)
