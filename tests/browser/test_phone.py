@@ -1,6 +1,7 @@
-"""A phone of 390×844 CSS pixels, touch only: every kind of control posenc draws answers a finger
-(posenc/ui/accessibility.py). That every page fits the phone's screen is checked with the other checks of every
-view, in tests/browser/test_every_view.py."""
+"""A phone of 390×844 CSS pixels, touch only: every kind of control posenc draws answers a finger, a table of
+sentences reads at a readable width, a long page title leaves the screen to the page (posenc/ui/accessibility.py).
+That every page fits the phone's screen is checked with the other checks of every view, in
+tests/browser/test_every_view.py."""
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
