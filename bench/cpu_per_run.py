@@ -1,0 +1,75 @@
+"""The server's CPU per run of one page: N reruns in a row over one websocket, the server process's CPU before and
+after (its script thread, its event loop and the kernel's work for it together).
+
+    python bench/cpu_per_run.py --page sinusoids --query "curves=Wavelengths&length=512&lecture=sinusoidal&slide=3"
+    python bench/cpu_per_run.py --app bench/floor_app.py --runs 200
+
+A run is sent as the browser sends a rerun (bench/loadtest.py's message) and waited for until its script_finished;
+the first ten are not counted (imports, caches). Printed: CPU and wall time per run, messages per run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
+
+import psutil  # noqa: E402
+import websockets  # noqa: E402
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
+
+from loadtest import MAX_MESSAGE_BYTES, rerun_message  # noqa: E402
+from streamlit_server import free_port, start_server, stop_server  # noqa: E402
+
+HOST = "127.0.0.1"
+WARM_UP = 10
+
+
+async def measure(port: int, pid: int, page: str, query: str, runs: int) -> tuple[float, float, int]:
+    """(CPU s per run, wall s per run, messages of a run) of ``runs`` reruns of ``page?query``."""
+    async with websockets.connect(f"ws://{HOST}:{port}/_stcore/stream", subprotocols=["streamlit"],
+                                  max_size=MAX_MESSAGE_BYTES, proxy=None, ping_interval=None) as ws:
+        async def one() -> int:
+            await ws.send(rerun_message(query, page, {}))
+            count = 0
+            while True:
+                msg = ForwardMsg.FromString(await ws.recv())
+                count += 1
+                if msg.WhichOneof("type") == "script_finished" and \
+                        msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    return count
+
+        for _ in range(WARM_UP):
+            messages = await one()
+        server = psutil.Process(pid)
+        cpu, started = sum(server.cpu_times()[:2]), time.perf_counter()
+        for _ in range(runs):
+            await one()
+        return (sum(server.cpu_times()[:2]) - cpu) / runs, (time.perf_counter() - started) / runs, messages
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--app", default="app.py", help="the script to serve, from the repository root")
+    parser.add_argument("--page", default="", help="the page's url path ('' = the default page)")
+    parser.add_argument("--query", default="", help="the page's query string")
+    parser.add_argument("--runs", type=int, default=200)
+    args = parser.parse_args(argv)
+    port = free_port(HOST)
+    server = start_server(str(ROOT / args.app), HOST, port, Path("/tmp/posenc_cpu_per_run.log"))
+    try:
+        cpu, wall, messages = asyncio.run(measure(port, server.pid, args.page, args.query, args.runs))
+    finally:
+        stop_server(server)
+    print(f"{args.app} /{args.page}?{args.query}: {1000 * cpu:.2f} ms of CPU a run, {1000 * wall:.2f} ms of wall, "
+          f"{messages} messages ({args.runs} runs)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
