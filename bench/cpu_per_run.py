@@ -4,7 +4,7 @@ after (its script thread, its event loop and the kernel's work for it together).
     python bench/cpu_per_run.py --page sinusoids --query "curves=Wavelengths&length=512&lecture=sinusoidal&slide=3"
     python bench/cpu_per_run.py --app bench/floor_app.py --runs 200
 
-A run is sent as the browser sends a rerun (bench/loadtest.py's message) and waited for until its script_finished;
+A run is sent and read as a phone's tab does (bench/room_follow.py's run_page: until its script_finished);
 the first ten are not counted (imports, caches). Printed: CPU and wall time per run, messages per run.
 """
 
@@ -21,35 +21,26 @@ sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
 import psutil  # noqa: E402
 import websockets  # noqa: E402
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
-from loadtest import MAX_MESSAGE_BYTES, rerun_message  # noqa: E402
+from hall import HOST  # noqa: E402
+from loadtest import MAX_MESSAGE_BYTES  # noqa: E402
+from room_follow import run_page  # noqa: E402
 from streamlit_server import free_port, start_server, stop_server  # noqa: E402
 
-HOST = "127.0.0.1"
 WARM_UP = 10
+TIMEOUT = 60.0  # s for one run, at most
 
 
 async def measure(port: int, pid: int, page: str, query: str, runs: int) -> tuple[float, float, int]:
     """(CPU s per run, wall s per run, messages of a run) of ``runs`` reruns of ``page?query``."""
     async with websockets.connect(f"ws://{HOST}:{port}/_stcore/stream", subprotocols=["streamlit"],
                                   max_size=MAX_MESSAGE_BYTES, proxy=None, ping_interval=None) as ws:
-        async def one() -> int:
-            await ws.send(rerun_message(query, page, {}))
-            count = 0
-            while True:
-                msg = ForwardMsg.FromString(await ws.recv())
-                count += 1
-                if msg.WhichOneof("type") == "script_finished" and \
-                        msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                    return count
-
         for _ in range(WARM_UP):
-            messages = await one()
+            messages = len(await run_page(ws, query, page, TIMEOUT))
         server = psutil.Process(pid)
         cpu, started = sum(server.cpu_times()[:2]), time.perf_counter()
         for _ in range(runs):
-            await one()
+            await run_page(ws, query, page, TIMEOUT)
         return (sum(server.cpu_times()[:2]) - cpu) / runs, (time.perf_counter() - started) / runs, messages
 
 
