@@ -249,34 +249,38 @@ SCROLL_BOXES = """() => [...document.querySelectorAll('[data-testid=stMain] *')]
     .map(e => ({role: e.getAttribute('role'), name: e.getAttribute('aria-label'), tab: e.tabIndex,
                 cue: getComputedStyle(e).boxShadow !== 'none', html: e.outerHTML.slice(0, 80)}))"""
 
+# Whether two rectangles (getBoundingClientRect) meet: the start of the scripts below that compare boxes.
+MEET = "const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;"
+
 # Every chart's tool bar (shown on a touch screen) against its title: their rectangles may not meet.
-TOOLBAR_ON_TITLE = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].flatMap(chart => {
+TOOLBAR_ON_TITLE = """() => { """ + MEET + """
+  return [...document.querySelectorAll('[data-testid=stPlotlyChart]')].flatMap(chart => {
     const bar = chart.querySelector('.modebar'), title = chart.querySelector('.gtitle');
     if (!bar || !title) return [];
     const b = bar.getBoundingClientRect(), t = title.getBoundingClientRect();
     const opacity = getComputedStyle(bar).opacity;
-    const meet = b.left < t.right && t.left < b.right && b.top < t.bottom && t.top < b.bottom;
-    return meet || opacity !== '1' ? [{title: title.textContent, opacity, meet}] : [];
-})"""
+    const met = meet(b, t);
+    return met || opacity !== '1' ? [{title: title.textContent, opacity, meet: met}] : [];
+  }); }"""
 
 # The tool bar Streamlit puts above a data grid (shown at all times on a touch screen) against every text outside
 # its own element: the heading above the grid, mostly. Their rectangles may not meet.
-ELEMENT_TOOLBAR_ON_TEXT = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stElementToolbar]')]
-  .flatMap(bar => {
+ELEMENT_TOOLBAR_ON_TEXT = """() => { """ + MEET + """
+  return [...document.querySelectorAll('[data-testid=stMain] [data-testid=stElementToolbar]')].flatMap(bar => {
     const b = bar.getBoundingClientRect(), own = bar.closest('.stElementContainer');
     // a bar not shown (in a closed expander, or faded out for a mouse) covers nothing
     if (!bar.checkVisibility({opacityProperty: true, visibilityProperty: true}) || b.width === 0) return [];
     const texts = [...document.querySelectorAll('[data-testid=stMain] :is(h1, h2, h3, h4, h5, h6, p, li, label)')];
-    return texts.filter(t => !own.contains(t)).filter(t => { const r = t.getBoundingClientRect();
-        return r.width > 0 && b.left < r.right && r.left < b.right && b.top < r.bottom && r.top < b.bottom; })
+    return texts.filter(t => !own.contains(t))
+      .filter(t => { const r = t.getBoundingClientRect(); return r.width > 0 && meet(b, r); })
       .map(t => t.innerText.trim().slice(0, 40));
-  })"""
+  }); }"""
 
 
 def fit(page) -> list[str]:
     """What does not fit a phone's screen: the page wider than it, elements sticking out, a box that scrolls
     sideways without being a named focusable region with a cue, a chart's tool bar on its title, a data grid's tool
-    bar on a text above it."""
+    bar on a text outside its element (the heading above it)."""
     found = {"page wider than the screen": page.evaluate("document.documentElement.scrollWidth") > 390,
              "sticks out": page.evaluate(OVERFLOWING),
              "scroll box not a named focusable region": [
