@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from posenc.figures.heatmaps import (
     MAX_CELLS_PER_AXIS,
 )
-from posenc.figures.layout import PALETTE, axis, base_layout, domains, figure, subplot_title, suffix
+from posenc.figures.layout import PALETTE, axis, base_layout, domains, figure, log_axis, subplot_title, suffix
 
 
 def _visible_markers(count: int) -> dict:
@@ -51,7 +51,7 @@ def line_chart(
     layout = base_layout(title, height)
     layout["xaxis"] = axis(x_label + (" (zoomed in: double-click to see all)" if zoomed else ""),
                            **({"range": [float(np.min(x)), float(x_window)]} if zoomed else {}))
-    layout["yaxis"] = axis(y_label, **({"type": "log", "exponentformat": "power"} if log_y else {}))
+    layout["yaxis"] = log_axis(y_label, *series.values()) if log_y else axis(y_label)
     return figure(data, layout)
 
 

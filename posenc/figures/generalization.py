@@ -63,10 +63,18 @@ def accuracy_chart(lengths: np.ndarray, series: dict[str, tuple[np.ndarray, np.n
     return figure(data, layout)
 
 
+# The most tokens a map labels down its side: a map is ~130 px high on a phone (two a row), a 9 px label a row
+# needs ~11 px; in presenter mode (four a row, ~210 px, labels 1.4× larger) as many fit. Beyond it every k-th
+# token is labelled; across, the tokens stay side by side (a label is a character wide), and each cell's
+# hover names its two tokens.
+TOKEN_ROWS_LABELLED = 12
+
+
 def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[list[str]], *,
                    title: str, height_per_row: int = 300, per_row: int = 2) -> go.Figure:
     """Bands of attention maps (one band per entry of ``maps``: [heads, T, T] probabilities), ``per_row``
-    heads a row (two fit a phone); query positions down, key positions across, labelled with ``tokens``."""
+    heads a row (two fit a phone); query positions down, key positions across, labelled with ``tokens`` (down,
+    every k-th of them beyond TOKEN_ROWS_LABELLED)."""
     rows, heads = len(maps), max(m.shape[0] for m in maps)
     per_row = min(per_row, heads)
     head_rows = -(-heads // per_row)
@@ -91,8 +99,10 @@ def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[l
                                                tickvals=ticks, ticktext=labels, tickfont=dict(size=9), tickangle=0,
                                                constrain="domain")
             # The row's tokens on its first map only: on a phone the next map's lay over the first.
+            every = -(-len(labels) // TOKEN_ROWS_LABELLED)
             layout[f"yaxis{suffix(n)}"] = axis(None, domain=cells[line], anchor=f"x{suffix(n)}", showgrid=False,
-                                               autorange="reversed", tickvals=ticks, ticktext=labels,
+                                               autorange="reversed", tickvals=ticks[::every],
+                                               ticktext=labels[::every],
                                                tickfont=dict(size=9), scaleanchor=f"x{suffix(n)}",
                                                showticklabels=col == 0, constrain="domain", constraintoward="top")
             annotations.append(subplot_title(f"head {h + 1}", columns[col], cells[line][1]))

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc.figures.layout import PALETTE, axis, base_layout, figure
+from posenc.figures.layout import PALETTE, axis, base_layout, figure, log_axis
 
 
 def layers_figure(layer_types: Sequence[str], reach: np.ndarray, receptive: np.ndarray, context: int, *,
@@ -36,6 +36,7 @@ def layers_figure(layer_types: Sequence[str], reach: np.ndarray, receptive: np.n
     layout["legend"] = dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0)  # under: titles are long
     layout["margin"] = dict(layout["margin"], b=120)
     layout["xaxis"] = axis("layer ℓ")
-    layout["yaxis"] = axis("positions seen (log)", type="log")
+    layout["yaxis"] = log_axis("positions seen (log)", np.asarray(reach, dtype=float) + 1,
+                               np.asarray(receptive, dtype=float) + 1, [context])
     layout["bargap"] = 0.15
     return figure(traces, layout)

@@ -9,6 +9,9 @@ palette (Okabe–Ito, colour-blind safe) and the fonts, grid and margins are def
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import plotly.graph_objects as go
 
 FONT = dict(family="Inter, Segoe UI, Helvetica, Arial, sans-serif", size=15)
@@ -29,6 +32,35 @@ def base_layout(title: str, height: int = 420) -> dict:
 def axis(title: str | None = None, **settings) -> dict:
     """An axis with the shared grid colours and an optional title."""
     return dict(GRID, **({"title": dict(text=title)} if title else {}), **settings)
+
+
+# A log axis over at most this many decades is labelled at every decade (see log_axis).
+DECADES_LABELLED = 6
+
+
+def log_axis(title: str | None, *values, **settings) -> dict:
+    """A log axis (powers of ten written 10³) for ``values`` (arrays; zeros, negatives and NaN are not drawn
+    on it and are ignored).
+
+    When they span 1 to DECADES_LABELLED decades, the labels are the decades alone, with unlabelled grid lines
+    at 2 and 5 times each. Left to itself, plotly labels those 2s and 5s (or every digit) too, in small digits
+    close under the decade's label: with presenter mode's larger text, or a short chart, a "2" lay on the
+    exponent of "10⁴" (the wavelength charts, a model's reach). Values all equal (the rotation check's exact
+    zeros, drawn at 1e−18; every layer of a model seeing its whole context) get the same labels over the
+    decade on either side of them, where plotly would put its digits. Values within one decade, and over more
+    than DECADES_LABELLED, keep plotly's own ticks: plain numbers, or every few decades."""
+    spec = axis(title, type="log", exponentformat="power", **settings)
+    drawn = np.concatenate([np.ravel(np.asarray(v, dtype=np.float64)) for v in values]) if values else np.array([])
+    drawn = drawn[np.isfinite(drawn) & (drawn > 0)]
+    if not drawn.size:
+        return spec
+    low, high = math.log10(drawn.min()), math.log10(drawn.max())
+    if high - low < 1e-9:
+        spec.update(range=[low - 1, high + 1])
+    elif not 1 <= high - low <= DECADES_LABELLED:
+        return spec
+    spec.update(dtick=1, minor=dict(dtick="D2", showgrid=True))
+    return spec
 
 
 def figure(data: list[dict], layout: dict) -> go.Figure:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from posenc.figures.layout import PALETTE, axis, base_layout, domains, figure, subplot_title, suffix
+from posenc.figures.layout import PALETTE, axis, base_layout, domains, figure, log_axis, subplot_title, suffix
 
 REGION_COLOURS = {"extrapolated": PALETTE[0], "in between": PALETTE[4], "interpolated": PALETTE[1]}
 """The colour of each region of posenc.analysis.scaling_regions (Okabe–Ito: blue, orange, vermilion)."""
@@ -44,9 +44,8 @@ def reach_grid(curves: dict[str, tuple[np.ndarray, np.ndarray, str]], contexts: 
                          name=title, showlegend=False, line=dict(color=PALETTE[n % len(PALETTE)], width=2),
                          xaxis=f"x{suffix(cell)}", yaxis=f"y{suffix(cell)}",
                          hovertemplate=f"{x_label} %{{x:,}}<br>{y_label} %{{y:.6g}}<extra>{title}</extra>"))
-        layout[f"xaxis{suffix(cell)}"] = axis(x_label if row == rows - 1 or n + columns >= len(curves) else None,
-                                              type="log", domain=x_cells[col], anchor=f"y{suffix(cell)}",
-                                              exponentformat="power")
+        layout[f"xaxis{suffix(cell)}"] = log_axis(x_label if row == rows - 1 or n + columns >= len(curves) else None,
+                                                  x, domain=x_cells[col], anchor=f"y{suffix(cell)}")
         # title as a dict, not title_font=: plotly parses "magic underscore" names once per process (~70 ms)
         layout[f"yaxis{suffix(cell)}"] = dict(axis(None, domain=y_cells[row], anchor=f"x{suffix(cell)}"),
                                               title=dict(text=y_label, font=dict(size=12)))
@@ -83,7 +82,7 @@ def scaling_regions_figure(before: np.ndarray, after: np.ndarray, region: np.nda
     layout["legend"] = dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0)
     layout["margin"] = dict(layout["margin"], b=140)
     layout["xaxis"] = axis("pair i (fast → slow)")
-    layout["yaxis"] = axis("wavelength (positions, log)", type="log", exponentformat="power")
+    layout["yaxis"] = log_axis("wavelength (positions, log)", before, after, [level[1] for level in levels])
     return figure(data, layout)
 
 
@@ -114,6 +113,6 @@ def dropped_scaling_figure(distances: np.ndarray, declared: np.ndarray, dropped:
     layout = base_layout(title, height=460)
     layout["legend"] = dict(orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0)
     layout["margin"] = dict(layout["margin"], b=150)
-    layout["xaxis"] = axis("distance between query and key (log)", type="log", exponentformat="power")
+    layout["xaxis"] = log_axis("distance between query and key (log)", x)
     layout["yaxis"] = axis("q·k score")
     return figure(data, layout)

@@ -178,7 +178,8 @@ def _present(spec: dict, text: str) -> None:
             _font(trace.setdefault("colorbar", {}), "tickfont")["size"] = size * 0.9
     for axis in _axes(layout):
         axis.update(linewidth=2, gridwidth=1.5)
-        _font(axis, "tickfont").update(size=size * 0.9, color=text)
+        ticks = _font(axis, "tickfont")  # a size the figure chose to fit its cells (a token a row) grows as the text
+        ticks.update(size=ticks["size"] * SCALE if "size" in ticks else size * 0.9, color=text)
         _font(axis.setdefault("title", {})).update(size=size, color=text)
 
 

@@ -30,11 +30,16 @@ SCHEMES_THROUGH_AXE = ("rope", "t5", "alibi", "kerple", "transformer_xl")
 SLACK = 2  # px: a box may pass the chart's edge, or meet another box, by this much (anti-aliasing, rounding)
 
 
+# The views a page draws only when its view switch is pressed (pages/heatmap.py's and pages/sinusoids.py's).
+OTHER_VIEWS = ("?matrix=Similarity", "sinusoids?curves=Against%20dimension", "sinusoids?curves=Wavelengths")
+
+
 def links() -> list[str]:
-    """Every page, every scheme's How it works, a lecture's slide (its bar above the view) and a released model's
-    views (the Comparison page and How it works under ?model=)."""
+    """Every page and the views its switch opens, every scheme's How it works, a lecture's slide (its bar above
+    the view) and a released model's views (the Comparison page and How it works under ?model=)."""
     return (page_paths() + [f"details?scheme={key}" for key in posenc.SCHEMES]
-            + ["?lecture=sinusoidal&slide=1", "compare?model=llama-3.1-8b", "details?model=llama-3.1-8b"])
+            + ["?lecture=sinusoidal&slide=1", "compare?model=llama-3.1-8b", "details?model=llama-3.1-8b"]
+            + list(OTHER_VIEWS))
 
 
 def through_axe(path: str) -> bool:
@@ -141,8 +146,9 @@ MEASURE = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
         const id = g.getAttribute('class').replace('subplot ', '');
         return ['x', 'y'].flatMap(axis => {
             const labels = [...g.querySelectorAll(`g[class^="${axis}"][class$="tick"] > text`)]
-                .filter(t => t.textContent.trim()).map(rect).filter(b => b[2] > b[0]);
-            return labels.length ? [{id, axis, box: union(labels)}] : [];
+                .filter(t => t.textContent.trim()).map(t => ({text: t.textContent.trim(), box: rect(t)}))
+                .filter(l => l.box[2] > l.box[0]);
+            return labels.length ? [{id, axis, box: union(labels.map(l => l.box)), labels}] : [];
         });
     });
     const legends = [...plot.querySelectorAll('.legend > rect.bg')].map(rect);
@@ -189,7 +195,7 @@ def problems_of(chart: dict) -> list[str]:
             found.append(f"{label} is under the legend")
         if chart["modebar"] and overlap(text["box"], chart["modebar"]):
             found.append(f"{label} is under the tool bar")
-    found += neighbours(chart)
+    found += neighbours(chart) + crowded_ticks(chart)
     for text in chart["all"]:
         for pattern, what in ((LONG_DECIMAL, "a long decimal string"), (RAW_TEX, "raw TeX")):
             if match := pattern.search(text):
@@ -214,6 +220,18 @@ def neighbours(chart: dict) -> list[str]:
         for ticks in chart["ticks"]:
             if ticks["id"] != plot["id"] and overlap(ticks["box"], plot["box"]):
                 found.append(f"the {ticks['axis']} tick labels of {ticks['id']} lie over the plot of {plot['id']}")
+    return found
+
+
+def crowded_ticks(chart: dict) -> list[str]:
+    """Two tick labels of one axis that overlap (a log axis's small 2 and 5 on a decade's exponent, dates run
+    together)."""
+    found = []
+    for ticks in chart["ticks"]:
+        labels = ticks["labels"]
+        for n, label in enumerate(labels):
+            found += [f"the {ticks['axis']} tick labels {label['text']!r} and {other['text']!r} of {ticks['id']} overlap"
+                      for other in labels[n + 1:] if overlap(label["box"], other["box"])]
     return found
 
 

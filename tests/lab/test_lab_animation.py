@@ -84,3 +84,18 @@ def test_a_stored_weight_is_a_float16_multiple_of_1_over_1024():
     np.testing.assert_array_equal(stored.astype(np.float64) * 1024, [0, 126, 1024, 1024, 341])
     maps, _ = results.load_attention("reverse", "rope", 17)
     assert np.all(maps * 1024 == np.round(maps * 1024))
+
+
+@pytest.mark.parametrize("digits, every", [(5, 1), (8, 2), (12, 3)])
+def test_the_attention_grid_labels_every_key_and_every_kth_query_beyond_twelve(digits, every):
+    """Down a map a label needs a line of its own: 25 tokens down ~130 px (a phone) lay on each other; across,
+    a label is a character wide and every token stays, so the string reads left to right."""
+    string = [str(n % 10) for n in range(digits)]
+    tokens = ["^", *string, "|", *string][:2 * digits + 1]  # what the query reads, up to the answer's last digit
+    maps = [np.full((2, len(tokens), len(tokens)), 1 / len(tokens))]
+    fig = generalization.attention_grid(maps, ["row"], [tokens], title="t")
+    assert -(-len(tokens) // generalization.TOKEN_ROWS_LABELLED) == every
+    assert list(fig.layout.xaxis.ticktext) == tokens and list(fig.layout.xaxis.tickvals) == list(range(len(tokens)))
+    assert list(fig.layout.yaxis.ticktext) == tokens[::every]
+    assert list(fig.layout.yaxis.tickvals) == list(range(len(tokens)))[::every]
+    assert fig.data[0].customdata[-1][0] == f"{tokens[-1]} → {tokens[0]}"  # every cell's hover still names both

@@ -30,6 +30,16 @@ def test_presenter_restyle_scales_text_lines_and_markers_on_a_copy():
     assert styled.layout.font.color == presenter.LIGHT_TEXT
 
 
+def test_a_tick_size_the_figure_chose_grows_by_the_scale_others_take_the_presenter_size():
+    """The attention grid's token labels (9 px, one a cell) grow as the text does; set to the axes' 18.9 px
+    they lay over each other."""
+    fig = line_figure()
+    fig.update_xaxes(tickfont=dict(size=9))
+    styled = presenter.restyle(fig, present=True, dark=False)
+    assert styled.layout.xaxis.tickfont.size == pytest.approx(9 * presenter.SCALE)
+    assert styled.layout.yaxis.tickfont.size == pytest.approx(15 * presenter.SCALE * 0.9)
+
+
 def test_dark_restyle_matches_the_dark_theme():
     styled = presenter.restyle(line_figure(), present=False, dark=True)
     assert styled.layout.paper_bgcolor == styled.layout.plot_bgcolor == presenter.DARK["paper"]
