@@ -144,6 +144,7 @@ def legible(spec: dict, width: float = PHONE) -> dict:
         margin.setdefault(side, default)
     added = _move_legend(spec, width, font)
     plot = width - margin["l"] - margin["r"]
+    plot_height = layout.get("height", 450) + added - margin["t"] - margin["b"]  # plotly's default height: 450
     top = 0.0
     for note in layout.get("annotations", []):
         size = _size(note.get("font"), font)
@@ -152,7 +153,8 @@ def legible(spec: dict, width: float = PHONE) -> dict:
             note["text"] = wrap(note["text"], _fits(size, room))
         over_plot = note.get("yref") == "paper" or str(note.get("yref", "")).endswith(" domain")
         if over_plot and float(note.get("y", 0)) >= 0.999 and note.get("yanchor") == "bottom":
-            top = max(top, _height(note.get("text", ""), size) + float(note.get("yshift", 0)))
+            lift = (float(note["y"]) - 1) * plot_height  # a row's heading set above its subplots' titles
+            top = max(top, lift + _height(note.get("text", ""), size) + float(note.get("yshift", 0)))
     added += _wrap_title(spec, width, font, top)
     if "height" in layout:
         layout["height"] = layout["height"] + added

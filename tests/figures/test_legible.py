@@ -37,6 +37,19 @@ def test_subplot_titles_wrap_to_their_cell_and_the_top_margin_holds_them():
     assert spec["layout"]["margin"]["t"] >= fig.layout.margin.t
 
 
+def test_a_heading_set_above_its_row_counts_its_lift_over_the_plot():
+    """The lab's attention grid puts each row's heading 5.5 % of the plot's height above its maps: under a title of
+    two lines ("ALiBi on reverse: layer 3, every head") the first heading lay on the title."""
+    layout = dict(title=dict(text="t"), height=1000, margin=dict(l=40, r=40, t=100, b=100),
+                  annotations=[dict(text="8 digits", x=0, y=1.1, xref="paper", yref="paper", xanchor="left",
+                                    yanchor="bottom", showarrow=False, font=dict(size=15))])
+    spec = legible.legible({"data": [], "layout": layout})
+    lift = 0.1 * 800  # px between the plot's top and the heading's foot
+    heading = legible._height("8 digits", 15)
+    assert spec["layout"]["margin"]["t"] >= legible.TITLE_GAP * 2 + legible._height("t", legible.TITLE) + lift + heading
+    assert spec["layout"]["height"] - spec["layout"]["margin"]["t"] - spec["layout"]["margin"]["b"] == 800  # kept
+
+
 def test_scientific_numbers_read_as_numbers():
     assert [scientific(v) for v in (0.0, 2.220446e-16, -3.1e-15, 0.0123, 1.0)] == ["0", "2.2e−16", "−3.1e−15",
                                                                                    "0.012", "1"]
