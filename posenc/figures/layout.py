@@ -47,8 +47,10 @@ def log_axis(title: str | None, *values, **settings) -> dict:
     close under the decade's label: with presenter mode's larger text, or a short chart, a "2" lay on the
     exponent of "10⁴" (the wavelength charts, a model's reach). Values all equal (the rotation check's exact
     zeros, drawn at 1e−18; every layer of a model seeing its whole context) get the same labels over the
-    decade on either side of them, where plotly would put its digits. Values within one decade, and over more
-    than DECADES_LABELLED, keep plotly's own ticks: plain numbers, or every few decades."""
+    decade on either side of them, and values spanning less than a decade (Mistral's layers, 4,096 to 32,768)
+    over the whole decades around them: plotly's range there, padded or from a bar's foot, spans a decade or
+    more and it labels digits. Values over more than DECADES_LABELLED decades keep plotly's own ticks: every
+    few decades."""
     spec = axis(title, type="log", exponentformat="power", **settings)
     drawn = np.concatenate([np.ravel(np.asarray(v, dtype=np.float64)) for v in values]) if values else np.array([])
     drawn = drawn[np.isfinite(drawn) & (drawn > 0)]
@@ -57,7 +59,9 @@ def log_axis(title: str | None, *values, **settings) -> dict:
     low, high = math.log10(drawn.min()), math.log10(drawn.max())
     if high - low < 1e-9:
         spec.update(range=[low - 1, high + 1])
-    elif not 1 <= high - low <= DECADES_LABELLED:
+    elif high - low < 1:  # a point on a decade stays off the edge
+        spec.update(range=[math.floor(low - 0.02), math.ceil(high + 0.02)])
+    elif high - low > DECADES_LABELLED:
         return spec
     spec.update(dtick=1, minor=dict(dtick="D2", showgrid=True))
     return spec

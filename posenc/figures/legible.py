@@ -6,6 +6,7 @@ passes its own), and the layout still reads well on a wider one:
 
 - the title wraps (``<br>`` between words) to the characters that fit that width, and the top margin grows to
   hold its lines and the annotations above the plot area (subplot titles);
+- an x axis's title wraps to its axis's width, and the bottom margin grows to hold the lines it gained;
 - an annotation that names a cell of the paper (a subplot title) wraps to the cell's width on that screen;
 - the legend goes below the chart, horizontal, at the bottom of the figure, its rows estimated for that width;
   the figure grows by their height so the plot area keeps its size.
@@ -155,7 +156,7 @@ def legible(spec: dict, width: float = PHONE) -> dict:
         if over_plot and float(note.get("y", 0)) >= 0.999 and note.get("yanchor") == "bottom":
             lift = (float(note["y"]) - 1) * plot_height  # a row's heading set above its subplots' titles
             top = max(top, lift + _height(note.get("text", ""), size) + float(note.get("yshift", 0)))
-    added += _wrap_title(spec, width, font, top)
+    added += _wrap_title(spec, width, font, top) + _wrap_x_titles(layout, plot, font)
     if "height" in layout:
         layout["height"] = layout["height"] + added
     return spec
@@ -189,6 +190,24 @@ def _wrap_title(spec: dict, width: float, font: float, above_plot: float) -> flo
     grown = max(0.0, math.ceil(needed) - margin["t"])
     margin["t"] += grown
     return grown
+
+
+def _wrap_x_titles(layout: dict, plot: float, font: float) -> float:
+    """Wrap each x axis's title to its axis's width (T5's "relative position j − i (zoomed in: double-click to see
+    all)" ran past a phone's edge); the px the bottom margin grew by to hold the lines added."""
+    grown = 0.0
+    for name, axis in layout.items():
+        title = axis.get("title") if re.fullmatch(r"xaxis\d*", name) and isinstance(axis, dict) else None
+        if not isinstance(title, dict) or not title.get("text"):
+            continue
+        low, high = axis.get("domain", (0, 1))
+        size = _size(title.get("font"), font)
+        wrapped = wrap(title["text"], _fits(size, (high - low) * plot))
+        if wrapped != title["text"]:
+            grown = max(grown, (len(lines(wrapped)) - len(lines(title["text"]))) * LINE * size)
+            title["text"] = wrapped
+    layout["margin"]["b"] += math.ceil(grown)
+    return math.ceil(grown)
 
 
 def _move_legend(spec: dict, width: float, font: float) -> float:

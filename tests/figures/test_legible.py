@@ -2,6 +2,7 @@
 
 import numpy as np
 import plotly.graph_objects as go
+import pytest
 
 from posenc.figures import charts, legible
 from posenc.figures.layout import scientific
@@ -48,6 +49,18 @@ def test_a_heading_set_above_its_row_counts_its_lift_over_the_plot():
     heading = legible._height("8 digits", 15)
     assert spec["layout"]["margin"]["t"] >= legible.TITLE_GAP * 2 + legible._height("t", legible.TITLE) + lift + heading
     assert spec["layout"]["height"] - spec["layout"]["margin"]["t"] - spec["layout"]["margin"]["b"] == 800  # kept
+
+
+def test_an_x_title_wraps_to_its_axis_and_the_bottom_margin_holds_the_line_added():
+    """T5's bucket map under a model: its zoomed x title ran past a phone's right edge."""
+    fig = charts.bucket_map(np.arange(-2000, 1), np.zeros(2001), exact=16, max_distance=128, causal=True)
+    spec = legible.legible(fig.to_dict())
+    title = spec["layout"]["xaxis"]["title"]["text"]
+    assert title.count("<br>") == 1 and title.replace("<br>", " ") == fig.layout.xaxis.title.text
+    assert spec["layout"]["margin"]["b"] - fig.layout.margin.b == pytest.approx(legible.LINE * 15, abs=1)
+    assert spec["layout"]["height"] - fig.layout.height == spec["layout"]["margin"]["b"] - fig.layout.margin.b
+    wide = legible.legible(fig.to_dict(), width=1800)  # a projector's chart holds it on one line
+    assert wide["layout"]["xaxis"]["title"]["text"] == fig.layout.xaxis.title.text
 
 
 def test_scientific_numbers_read_as_numbers():

@@ -26,9 +26,18 @@ def test_equal_values_get_the_decade_on_either_side(value):
     assert spec["dtick"] == 1 and "title" not in spec
 
 
-@pytest.mark.parametrize("values", [np.linspace(6.28, 12.6, 9), np.geomspace(1e-16, 1e-2, 9),  # < 1, > 6 decades
+@pytest.mark.parametrize("values, decades", [(np.linspace(6.28, 12.6, 9), [0, 2]), ([4096, 32_768], [3, 5]),
+                                             ([1000.0, 5000.0], [2, 4]), ([20.0, 80.0], [1, 2])])
+def test_values_within_a_decade_get_the_whole_decades_around_them(values, decades):
+    """Mistral's layers see 4,096 to 32,768 positions: plotly's range from the bars' foot spanned more than a
+    decade and it labelled every digit, "8" on "9" in presenter mode. A value on a decade is kept off the edge."""
+    spec = log_axis("y", values)
+    assert spec["range"] == decades and spec["dtick"] == 1 and spec["minor"]["dtick"] == "D2"
+
+
+@pytest.mark.parametrize("values", [np.geomspace(1e-16, 1e-2, 9),  # > 6 decades
                                     np.array([0.0, -1.0, np.nan]), np.array([])])  # nothing a log axis draws
-def test_within_a_decade_beyond_six_or_nothing_to_draw_plotly_picks(values):
+def test_beyond_six_decades_or_nothing_to_draw_plotly_picks(values):
     spec = log_axis("y", values)
     assert not {"dtick", "minor", "range"} & set(spec) and spec["type"] == "log"
 
