@@ -16,25 +16,49 @@ loop drops the callbacks, as Streamlit's own method does.
 Measured (BENCHMARKS.md, "A run's messages wake the event loop once a batch"): a lecture slide's run, 20
 sessions on a server pinned to one core, five alternating rounds: median 9.4 -> 8.7 ms of CPU (4 rounds of 5
 lower). On the rooms' benchmark the gain is within this machine's noise (pairs of runs went both ways).
+
+The loop then wrote to its own wake-up pipe once more per message, from itself: each message it puts in a
+session's queue tells Streamlit's Runtime, whose ``_enqueued_some_message`` sets the "data to send" event with
+``call_soon_threadsafe`` from whatever thread it is on (a write to the pipe, the loop woken to read it, and a
+callback to run). :func:`install` also makes it set the event directly when it is on the loop's own thread, as
+``call_soon`` would a moment later, and not at all when the event is set already: the loop clears it before it
+sends what every queue holds. From another thread it goes the old way.
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import threading
 from collections.abc import Callable
 
-from streamlit.runtime import app_session
+from streamlit.runtime import app_session, runtime
 
 _LOCK = threading.Lock()  # guards every session's queue (held for an append or a pop only)
 _QUEUE = "_posenc_waiting_callbacks"
 _ORIGINAL = getattr(app_session.AppSession, "_call_soon_on_event_loop", None)
 
 
+_ORIGINAL_ENQUEUED = getattr(runtime.Runtime, "_enqueued_some_message", None)
+
+
 def install() -> None:
-    """Batch the session callbacks of this process (idempotent; a Streamlit without the method is left as is)."""
+    """Batch the session callbacks of this process and set the send event in place on the loop (idempotent; a
+    Streamlit without these methods is left as is)."""
     if _ORIGINAL is not None and app_session.AppSession._call_soon_on_event_loop is _ORIGINAL:
         app_session.AppSession._call_soon_on_event_loop = _call_soon_batched
+    if _ORIGINAL_ENQUEUED is not None and runtime.Runtime._enqueued_some_message is _ORIGINAL_ENQUEUED:
+        runtime.Runtime._enqueued_some_message = _enqueued_on_loop
+
+
+def _enqueued_on_loop(self) -> None:
+    """Runtime._enqueued_some_message: a message waits in a session's queue; the loop must send it."""
+    objects = self._async_objs
+    if objects is not None and asyncio._get_running_loop() is objects.eventloop:  # on the loop's own thread
+        if not objects.need_send_data.is_set():
+            objects.need_send_data.set()
+        return
+    _ORIGINAL_ENQUEUED(self)
 
 
 def _call_soon_batched(session, callback: Callable[[], None]) -> None:

@@ -6,7 +6,8 @@ import asyncio
 import threading
 
 import pytest
-from streamlit.runtime import app_session
+from streamlit.runtime import app_session, runtime
+from streamlit.runtime.runtime import AsyncObjects
 
 from posenc.ui import wakeups
 
@@ -20,11 +21,12 @@ class _Session:
 
 @pytest.fixture
 def installed():
-    before = app_session.AppSession._call_soon_on_event_loop
+    before, enqueued = app_session.AppSession._call_soon_on_event_loop, runtime.Runtime._enqueued_some_message
     wakeups.install()
     wakeups.install()  # twice: still one layer
     yield app_session.AppSession._call_soon_on_event_loop
     app_session.AppSession._call_soon_on_event_loop = before
+    runtime.Runtime._enqueued_some_message = enqueued
 
 
 @pytest.fixture
@@ -57,6 +59,36 @@ def _on_loop(loop, function) -> None:
 def test_install_replaces_streamlit_s_method_once(installed):
     assert installed is wakeups._call_soon_batched
     assert wakeups._ORIGINAL is not wakeups._call_soon_batched
+    assert runtime.Runtime._enqueued_some_message is wakeups._enqueued_on_loop
+
+
+class _Runtime:
+    """What Runtime._enqueued_some_message reads: its loop and the event its send loop waits on."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._async_objs = AsyncObjects(eventloop=loop, must_stop=asyncio.Event(), has_connection=asyncio.Event(),
+                                        need_send_data=asyncio.Event(), started=loop.create_future(),
+                                        stopped=loop.create_future())
+
+    def _get_async_objs(self):
+        return self._async_objs
+
+
+def test_a_message_queued_on_the_loop_sets_the_send_event_in_place_and_from_a_thread_wakes_the_loop(installed, loop):
+    """Every message a session's queue takes, on the loop, wrote to the loop's wake-up pipe to set an event the
+    loop could set itself: now it is set in place (and left alone when set), with no wake-up; from a script's
+    thread the loop is woken as before."""
+    server = _Runtime(loop)
+    event = server._async_objs.need_send_data
+    before = len(loop.wakes)
+    for _ in range(30):
+        _on_loop(loop, lambda: runtime.Runtime._enqueued_some_message(server))
+    assert event.is_set() and len(loop.wakes) - before == 30  # _on_loop's own, none of the messages'
+    _on_loop(loop, event.clear)
+    before = len(loop.wakes)
+    runtime.Runtime._enqueued_some_message(server)  # from this thread: Streamlit's call_soon_threadsafe
+    _on_loop(loop, lambda: None)
+    assert event.is_set() and len(loop.wakes) - before == 2
 
 
 def test_callbacks_queued_while_the_loop_is_busy_run_in_order_after_one_wake_up(installed, loop):
