@@ -3,6 +3,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from posenc.figures import charts
 from posenc.figures.layers import layers_figure
@@ -62,3 +64,16 @@ def test_every_chart_on_a_log_axis_takes_it():
     regions = scaling_regions_figure(np.geomspace(6, 6e5, 8), np.geomspace(6, 6e5, 8), np.array(["interpolated"] * 8),
                                      original=8192, context=131_072, bounds=None, title="t")
     assert grid.layout.xaxis.dtick == dropped.layout.xaxis.dtick == regions.layout.yaxis.dtick == 1
+
+
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_any_values_give_a_log_axis_whose_range_holds_the_values_it_draws(values):
+    spec = log_axis("y", np.array(values, dtype=np.float64))
+    assert spec["type"] == "log"
+    drawn = [v for v in values if np.isfinite(v) and v > 0]
+    if "range" in spec:
+        assert all(np.isfinite(spec["range"])) and spec["range"][0] < spec["range"][1]
+        assert spec["range"][0] <= np.log10(min(drawn)) and np.log10(max(drawn)) <= spec["range"][1]
+    if "dtick" in spec:
+        assert drawn and np.log10(max(drawn)) - np.log10(min(drawn)) <= DECADES_LABELLED
