@@ -35,11 +35,13 @@ async def measure(port: int, pid: int, page: str, query: str, runs: int) -> tupl
     """(CPU s per run, wall s per run, messages of a run) of ``runs`` reruns of ``page?query``. A first session
     runs the page once before: app.py's server patches are installed by the first run of the process, after that
     first session was made (it keeps what Streamlit gave it: posenc/ui/wakeups.py), as every later session does."""
-    async with websockets.connect(f"ws://{HOST}:{port}/_stcore/stream", subprotocols=["streamlit"],
-                                  max_size=MAX_MESSAGE_BYTES, proxy=None, ping_interval=None) as first:
+    def session():
+        return websockets.connect(f"ws://{HOST}:{port}/_stcore/stream", subprotocols=["streamlit"],
+                                  max_size=MAX_MESSAGE_BYTES, proxy=None, ping_interval=None)
+
+    async with session() as first:
         await run_page(first, query, page, TIMEOUT)
-    async with websockets.connect(f"ws://{HOST}:{port}/_stcore/stream", subprotocols=["streamlit"],
-                                  max_size=MAX_MESSAGE_BYTES, proxy=None, ping_interval=None) as ws:
+    async with session() as ws:
         for _ in range(WARM_UP):
             messages = len(await run_page(ws, query, page, TIMEOUT))
         server = psutil.Process(pid)

@@ -83,6 +83,7 @@ def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[l
     data, layout = [], base_layout(title, height_per_row * rows * head_rows + 150)
     annotations = []
     for r, (probabilities, labels) in enumerate(zip(maps, tokens)):
+        every = -(-len(labels) // TOKEN_ROWS_LABELLED)  # the k of the query tokens labelled down a map
         low, high = bands[r]
         cells = [[low + a * (high - low), low + b * (high - low)]
                  for a, b in domains(head_rows, 0.15 if head_rows > 1 else 0, reverse=True)]
@@ -99,7 +100,6 @@ def attention_grid(maps: list[np.ndarray], row_titles: list[str], tokens: list[l
                                                tickvals=ticks, ticktext=labels, tickfont=dict(size=9), tickangle=0,
                                                constrain="domain")
             # The row's tokens on its first map only: on a phone the next map's lay over the first.
-            every = -(-len(labels) // TOKEN_ROWS_LABELLED)
             layout[f"yaxis{suffix(n)}"] = axis(None, domain=cells[line], anchor=f"x{suffix(n)}", showgrid=False,
                                                autorange="reversed", tickvals=ticks[::every],
                                                ticktext=labels[::every],

@@ -20,13 +20,14 @@ def layers_figure(layer_types: Sequence[str], reach: np.ndarray, receptive: np.n
     layers 0…ℓ; a dashed line: the context length. Log y axis (a window of 1,024 beside 131,072)."""
     layers = np.arange(len(layer_types))
     kinds = list(dict.fromkeys(layer_types))
+    seen, field = np.asarray(reach, dtype=float) + 1, np.asarray(receptive, dtype=float) + 1  # positions, self included
     traces = []
     for index, kind in enumerate(kinds):
         chosen = np.array([t == kind for t in layer_types])
-        traces.append(dict(type="bar", x=layers[chosen], y=np.asarray(reach, dtype=float)[chosen] + 1,
+        traces.append(dict(type="bar", x=layers[chosen], y=seen[chosen],
                            name=f"{kind} ({int(chosen.sum())} layers)", marker=dict(color=PALETTE[index % 8]),
                            hovertemplate="layer %{x}: sees %{y:,.0f} positions<extra>" + kind + "</extra>"))
-    traces.append(dict(type="scatter", mode="lines+markers", x=layers, y=np.asarray(receptive, dtype=float) + 1,
+    traces.append(dict(type="scatter", mode="lines+markers", x=layers, y=field,
                        name="receptive field after the layer", line=dict(color=PALETTE[7], width=2),
                        hovertemplate="after layer %{x}: %{y:,.0f} positions<extra></extra>"))
     traces.append(dict(type="scatter", mode="lines", x=[-0.5, len(layers) - 0.5], y=[context, context],
@@ -36,7 +37,6 @@ def layers_figure(layer_types: Sequence[str], reach: np.ndarray, receptive: np.n
     layout["legend"] = dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0)  # under: titles are long
     layout["margin"] = dict(layout["margin"], b=120)
     layout["xaxis"] = axis("layer ℓ")
-    layout["yaxis"] = log_axis("positions seen (log)", np.asarray(reach, dtype=float) + 1,
-                               np.asarray(receptive, dtype=float) + 1, [context])
+    layout["yaxis"] = log_axis("positions seen (log)", seen, field, [context])
     layout["bargap"] = 0.15
     return figure(traces, layout)

@@ -21,8 +21,8 @@ The loop then wrote to its own wake-up pipe once more per message, from itself: 
 session's queue tells Streamlit's Runtime, whose ``_enqueued_some_message`` sets the "data to send" event with
 ``call_soon_threadsafe`` from whatever thread it is on (a write to the pipe, the loop woken to read it, and a
 callback to run). :func:`install` also makes it set the event directly when it is on the loop's own thread, as
-``call_soon`` would a moment later, and not at all when the event is set already: the loop clears it before it
-sends what every queue holds. From another thread it goes the old way.
+``call_soon`` would a moment later (setting a set event changes nothing: the loop clears it before it sends
+what every queue holds). From another thread it goes the old way.
 """
 
 from __future__ import annotations
@@ -37,8 +37,6 @@ from streamlit.runtime import app_session, runtime
 _LOCK = threading.Lock()  # guards every session's queue (held for an append or a pop only)
 _QUEUE = "_posenc_waiting_callbacks"
 _ORIGINAL = getattr(app_session.AppSession, "_call_soon_on_event_loop", None)
-
-
 _ORIGINAL_ENQUEUED = getattr(runtime.Runtime, "_enqueued_some_message", None)
 
 
@@ -55,8 +53,7 @@ def _enqueued_on_loop(self) -> None:
     """Runtime._enqueued_some_message: a message waits in a session's queue; the loop must send it."""
     objects = self._async_objs
     if objects is not None and asyncio._get_running_loop() is objects.eventloop:  # on the loop's own thread
-        if not objects.need_send_data.is_set():
-            objects.need_send_data.set()
+        objects.need_send_data.set()
         return
     _ORIGINAL_ENQUEUED(self)
 
