@@ -2,7 +2,10 @@
 after (its script thread, its event loop and the kernel's work for it together).
 
     python bench/cpu_per_run.py --page sinusoids --query "curves=Wavelengths&length=512&lecture=sinusoidal&slide=3"
-    python bench/cpu_per_run.py --app bench/floor_app.py --runs 200
+    python bench/cpu_per_run.py --app bench/reference_app.py --runs 200    # Streamlit's own cost: one title
+
+Every app is served from the repository root, with posenc's .streamlit/config.toml (an app in bench/ served from
+bench/ would get Streamlit's defaults, a full garbage collection after each run among them: ~50 ms a run here).
 
 A run is sent and read as a phone's tab does (bench/room_follow.py's run_page: until its script_finished);
 the first ten are not counted (imports, caches). Printed: CPU and wall time per run, messages per run.
@@ -51,6 +54,17 @@ async def measure(port: int, pid: int, page: str, query: str, runs: int) -> tupl
         return (sum(server.cpu_times()[:2]) - cpu) / runs, (time.perf_counter() - started) / runs, messages
 
 
+def cpu_per_run(app: str, page: str = "", query: str = "", runs: int = 200) -> tuple[float, float, int]:
+    """(CPU s per run, wall s per run, messages of a run) of ``app`` (a path from the repository root), served
+    on a free port of loopback from the root for this measurement alone."""
+    port = free_port(HOST)
+    server = start_server(str(ROOT / app), HOST, port, Path("/tmp/posenc_cpu_per_run.log"), cwd=ROOT)
+    try:
+        return asyncio.run(measure(port, server.pid, page, query, runs))
+    finally:
+        stop_server(server)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--app", default="app.py", help="the script to serve, from the repository root")
@@ -58,12 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--query", default="", help="the page's query string")
     parser.add_argument("--runs", type=int, default=200)
     args = parser.parse_args(argv)
-    port = free_port(HOST)
-    server = start_server(str(ROOT / args.app), HOST, port, Path("/tmp/posenc_cpu_per_run.log"))
-    try:
-        cpu, wall, messages = asyncio.run(measure(port, server.pid, args.page, args.query, args.runs))
-    finally:
-        stop_server(server)
+    cpu, wall, messages = cpu_per_run(args.app, args.page, args.query, args.runs)
     print(f"{args.app} /{args.page}?{args.query}: {1000 * cpu:.2f} ms of CPU a run, {1000 * wall:.2f} ms of wall, "
           f"{messages} messages ({args.runs} runs)")
     return 0

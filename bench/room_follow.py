@@ -6,7 +6,9 @@ the room and watches it, posenc/ui/push.py), then sits idle with its websocket o
 load (its key in its cookie), which moves the room; each follower's server pushes it a rerun, which switches the
 session to the new slide in place (posenc.ui.room.catch_up: no page load, the same websocket). Measured per
 follower: the push (move -> its first message) and the new slide shown (move -> the run of the new slide's
-address finished). Then 60 s of idle followers: the CPU the replicas (and Redis) use.
+address finished). Then 60 s of idle followers: the CPU the replicas (and Redis) use. Last, with the hall stopped,
+this machine's speed: a run of one title and of the new slide, by one session alone (bench/cpu_per_run.py), to
+read the figures against (this machine's speed moves from day to day by more than any change measured on it).
 Then answers: each follower submits the slide's answer form over its websocket, as its Answer button does (the
 radio's choice and the button's trigger, ids read from the form's elements in its run), all at once; the counts must
 equal the answers given (the lecturer's chart reads the same counts).
@@ -348,6 +350,21 @@ def report(name: str, m: dict, idle: float) -> None:
         print(f"  errors ({len(m['errors'])}): " + "; ".join(sorted(set(m["errors"]))[:5]))
 
 
+def machine_line(slide_number: int = 3) -> str:
+    """This machine's speed, measured after the hall has stopped: the CPU of a run of one title
+    (bench/reference_app.py: Streamlit's own cost) and of the new slide's run (its address without the room), each
+    by one session alone on one server (bench/cpu_per_run.py). The hall's figures scale with them: the same code
+    measured 2.0-2.2 and 7.6-7.9 ms on 2026-11-30 and gave a p95 of 1.5-2.0 s then."""
+    from cpu_per_run import cpu_per_run  # imports this module: here, not at the top
+
+    slide = lectures.load(LECTURE).slides[slide_number - 1]
+    query = urllib.parse.urlencode([*slide.settings, ("lecture", LECTURE), ("slide", str(slide_number))])
+    reference = cpu_per_run("bench/reference_app.py", runs=200)[0]
+    own = cpu_per_run("app.py", slide.page, query, runs=200)[0]
+    return (f"  this machine                 a run of one title {reference * 1000:.1f} ms of CPU, of the new slide "
+            f"{own * 1000:.1f} ms (one session alone; 2.0-2.2 and 7.6-7.9 ms on 2026-11-30)")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--followers", type=int, default=300)
@@ -386,6 +403,7 @@ def main(argv: list[str] | None = None) -> int:
             server.wait(timeout=20)
             log.close()
         report("one server (streamlit run app.py, SQLite)", result, args.idle)
+        print(machine_line())
         return 0
     with Hall(args.replicas, free_port(HOST)) as hall:
         from posenc.rooms import RedisStore
@@ -395,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         result = asyncio.run(measure(hall.port, rooms, _pids(hall, None), args))
     killed = ", replica 1 killed before the move" if args.kill_replica else ""
     report(f"the hall ({args.replicas} replicas, HAProxy, Redis{killed})", result, args.idle)
+    print(machine_line())
     return 0
 
 

@@ -61,17 +61,21 @@ def wait_healthy(host: str, port: int, timeout: float = 60.0) -> None:
     raise RuntimeError(f"no healthy server on {host}:{port} after {timeout:.0f} s")
 
 
-def start_server(app: str, host: str, port: int, log: Path) -> subprocess.Popen:
+def start_server(app: str, host: str, port: int, log: Path, cwd: Path | None = None) -> subprocess.Popen:
     """`streamlit run app` on host:port, its output in ``log``; returns once it is healthy.
 
+    Run from ``cwd`` (default: the app's folder), whose .streamlit/config.toml Streamlit reads: an app in bench/
+    served from the repository root gets posenc's settings (no full collection after each run among them).
     No file watcher, as in the Docker image (and edits made during the test cannot
     reload the app halfway through a run).
     """
-    cmd = [sys.executable, "-m", "streamlit", "run", Path(app).name, "--server.headless=true",
+    folder = Path(cwd) if cwd is not None else Path(app).resolve().parent
+    cmd = [sys.executable, "-m", "streamlit", "run", str(Path(app).resolve().relative_to(folder.resolve())),
+           "--server.headless=true",
            f"--server.port={port}", f"--server.address={host}", "--browser.gatherUsageStats=false",
            "--server.fileWatcherType=none"]
     with log.open("w") as out:
-        proc = subprocess.Popen(cmd, cwd=Path(app).resolve().parent, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, cwd=folder, stdout=out, stderr=subprocess.STDOUT)
     try:
         wait_healthy(host, port)
     except RuntimeError:
