@@ -184,17 +184,22 @@ class TrainingQueue:
                 ticket = self._waiting.popleft()
                 self._running, ticket.state, ticket.phase = ticket, "running", "starting"
             try:
-                self._train(ticket)
+                outcome = self._train(ticket)
             except Exception as error:  # a failure of one training never stops the queue
-                ticket.state, ticket.message = "failed", f"The training failed: {type(error).__name__}."
-            with self._lock:
+                outcome = {"message": f"The training failed: {type(error).__name__}.", "state": "failed"}
+            with self._lock:  # finished and no longer running in one step: a finished ticket's queue is free of it
+                for name, value in outcome.items():
+                    setattr(ticket, name, value)
                 self._running = None
                 if ticket.state == "done":
                     self._cache[ticket.request] = ticket
                     while len(self._cache) > self.cache_size:
                         self._cache.popitem(last=False)
 
-    def _train(self, ticket: Ticket) -> None:
+    def _train(self, ticket: Ticket) -> dict:
+        """Run ``ticket``'s training in a child; its progress goes to the ticket as it comes, its outcome (the
+        ticket's fields, ``state`` last: a reader who sees it finished finds the rest set) is returned once the
+        child has ended, for :meth:`_loop` to set with the queue's running slot freed."""
         receive, send = self._context.Pipe(duplex=False)
         child = self._context.Process(target=_child, args=(ticket.request, send, ticket.cancel_event,
                                                            self.cpu_seconds), daemon=True)
@@ -213,21 +218,16 @@ class TrainingQueue:
                         ticket.phase, ticket.done, ticket.total = message[1], message[2], message[3]
                         continue
                     if kind == "done":
-                        ticket.result, ticket.cpu_seconds, ticket.state = message[1], message[2], "done"
-                    elif kind == "cancelled":
-                        ticket.state, ticket.message = "cancelled", "Cancelled."
-                    else:
-                        ticket.state, ticket.message = "failed", message[1]
-                    return
+                        return {"result": message[1], "cpu_seconds": message[2], "state": "done"}
+                    if kind == "cancelled":
+                        return {"message": "Cancelled.", "state": "cancelled"}
+                    return {"message": message[1], "state": "failed"}
                 if not child.is_alive() and not receive.poll(0):
-                    ticket.state = "failed"
-                    ticket.message = (f"The training process stopped (exit code {child.exitcode}): past its bound of "
-                                      f"{self.cpu_seconds:.0f} s of CPU, or out of memory.")
-                    return
+                    return {"message": (f"The training process stopped (exit code {child.exitcode}): past its bound "
+                                        f"of {self.cpu_seconds:.0f} s of CPU, or out of memory."), "state": "failed"}
                 if time.monotonic() - started > self.wall_seconds:
-                    ticket.state = "failed"
-                    ticket.message = f"The training took longer than {self.wall_seconds:.0f} s and was stopped."
-                    return
+                    return {"message": f"The training took longer than {self.wall_seconds:.0f} s and was stopped.",
+                            "state": "failed"}
         finally:
             receive.close()
             child.join(timeout=5)

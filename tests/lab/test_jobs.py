@@ -77,6 +77,38 @@ def test_cancel_stops_a_training_and_frees_the_queue(queue):
     assert queue.snapshot()["running"] == 0
 
 
+def test_a_finished_ticket_has_left_the_queue():
+    """A ticket is finished only once its child has ended and the queue runs nothing: under load a child took seconds
+    to end after its last message, and the ticket said done (or cancelled) while the queue still ran it (seen in
+    CI beside other files: test_cancel_stops_a_training_and_frees_the_queue found running == 1)."""
+    queue = jobs.TrainingQueue()
+    real = queue._context
+
+    class SlowJoin:  # the child's end takes a second, as on a loaded machine
+        def __init__(self, child):
+            self._child = child
+
+        def __getattr__(self, name):
+            return getattr(self._child, name)
+
+        def join(self, timeout=None):
+            time.sleep(1.0)
+            return self._child.join(timeout)
+
+    class SlowEnd:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def Process(self, *args, **kwargs):  # noqa: N802 (multiprocessing's name)
+            return SlowJoin(real.Process(*args, **kwargs))
+
+    queue._context = SlowEnd()
+    ticket = queue.submit(jobs.Request("copy", "alibi", 2, **TINY))
+    wait(ticket)
+    assert ticket.state == "done", ticket.message
+    assert queue.snapshot()["running"] == 0 and queue.position(ticket) is None
+
+
 def test_a_cancel_by_one_session_leaves_the_others_waiting(queue):
     request = jobs.Request("copy", "t5", 1, **TINY)
     ticket = queue.submit(request)
