@@ -5,7 +5,7 @@ after (its script thread, its event loop and the kernel's work for it together).
     python bench/cpu_per_run.py --app bench/reference_app.py --runs 200    # Streamlit's own cost: one title
 
 Every app is served from the repository root, with posenc's .streamlit/config.toml (an app in bench/ served from
-bench/ would get Streamlit's defaults, a full garbage collection after each run among them: ~50 ms a run here).
+bench/ would get Streamlit's defaults, a full garbage collection after each run among them: 60-70 ms a run of the floor here).
 
 A run is sent and read as a phone's tab does (bench/room_follow.py's run_page: until its script_finished);
 the first ten are not counted (imports, caches). Printed: CPU and wall time per run, messages per run.

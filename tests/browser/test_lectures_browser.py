@@ -109,15 +109,17 @@ def test_the_bar_s_links_step_too(page, app):
     wait_for_slide(page, 2)
 
 
-def qr_text(pixels) -> str:
-    """The text of the QR code in a greyscale image, or "". OpenCV's classic detector misses some codes that its
-    ArUco-based one and a smaller copy read: the screenshot of slide 8's code for port 44325 gave "" to it (CI,
-    2026-12-01, 20 screenshots in a row), its text to the other two; port 44326's code read at once."""
+def qr_text(screenshot) -> str:
+    """The text of the QR code in a greyscale screenshot of it, or "" (a quiet zone is added first, for sure).
+    OpenCV's classic detector misses some codes that its ArUco-based one and a smaller copy read: the screenshot of
+    slide 8's code for port 44325 gave "" to it (CI, 2026-12-01, 20 screenshots in a row), its text to the other
+    two; port 44326's code read at once."""
     import cv2
 
-    for read in (cv2.QRCodeDetector().detectAndDecode, cv2.QRCodeDetectorAruco().detectAndDecode,
-                 lambda image: cv2.QRCodeDetector().detectAndDecode(
-                     cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))):
+    pixels = cv2.copyMakeBorder(screenshot, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)
+    classic = cv2.QRCodeDetector().detectAndDecode
+    for read in (classic, cv2.QRCodeDetectorAruco().detectAndDecode,
+                 lambda image: classic(cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))):
         text = read(pixels)[0]
         if text:
             return text
@@ -128,10 +130,10 @@ def test_qr_text_reads_the_screenshot_the_classic_detector_missed():
     """qr_port_44325.png: CI's screenshot of slide 8's code (the app on port 44325, 1920 × 1080, presenter mode)."""
     import cv2
 
-    pixels = cv2.imread(str(Path(__file__).with_name("qr_port_44325.png")), cv2.IMREAD_GRAYSCALE)
-    pixels = cv2.copyMakeBorder(pixels, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)
-    assert cv2.QRCodeDetector().detectAndDecode(pixels)[0] == ""  # why qr_text tries more than one reader
-    assert qr_text(pixels) == "http://127.0.0.1:44325/rotation?pos=10&k=5&lecture=sinusoidal&slide=8"
+    screenshot = cv2.imread(str(Path(__file__).with_name("qr_port_44325.png")), cv2.IMREAD_GRAYSCALE)
+    padded = cv2.copyMakeBorder(screenshot, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)
+    assert cv2.QRCodeDetector().detectAndDecode(padded)[0] == ""  # why qr_text tries more than one reader
+    assert qr_text(screenshot) == "http://127.0.0.1:44325/rotation?pos=10&k=5&lecture=sinusoidal&slide=8"
 
 
 def test_the_qr_code_decodes_to_the_slide_s_link(page, app):
@@ -146,9 +148,7 @@ def test_the_qr_code_decodes_to_the_slide_s_link(page, app):
     text = ""
     for _ in range(20):  # a screenshot taken while the page still lays out (a busy machine) can catch it half drawn
         page.wait_for_timeout(500)
-        pixels = cv2.imdecode(np.frombuffer(image.screenshot(), np.uint8), cv2.IMREAD_GRAYSCALE)
-        pixels = cv2.copyMakeBorder(pixels, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)  # a quiet zone for sure
-        text = qr_text(pixels)
+        text = qr_text(cv2.imdecode(np.frombuffer(image.screenshot(), np.uint8), cv2.IMREAD_GRAYSCALE))
         if text:
             break
     slide = lectures.load("sinusoidal").slides[7]

@@ -17,17 +17,18 @@ def readme_commands() -> list[str]:
     return re.findall(r"^    (\S.*)$", section, flags=re.MULTILINE)
 
 
+def readme_test_command() -> str:
+    return next(c for c in readme_commands() if "pytest" in c and "requirements-dev.txt" in c)
+
+
 def test_ci_runs_the_readme_test_command_word_for_word():
-    test_command = next(c for c in readme_commands() if "pytest" in c and "requirements-dev.txt" in c)
-    ci = (ROOT / ".ci" / "run").read_text()
-    assert test_command in ci
+    assert readme_test_command() in (ROOT / ".ci" / "run").read_text()
 
 
 def test_the_readme_test_command_installs_every_debian_package_ci_installs():
-    test_command = next(c for c in readme_commands() if "pytest" in c and "requirements-dev.txt" in c)
     ci_packages = set(re.findall(r"apt-get install -y (\S+?)\)", (ROOT / ".ci" / "run").read_text()))
     assert ci_packages == {"chromium", "haproxy", "redis-server"}
-    assert set(re.findall(r"apt-get install -y (\S+?)\)", test_command)) == ci_packages
+    assert set(re.findall(r"apt-get install -y (\S+?)\)", readme_test_command())) == ci_packages
 
 
 def test_the_readme_app_command_installs_the_requirements_and_starts_the_app():

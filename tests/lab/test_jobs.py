@@ -79,8 +79,9 @@ def test_cancel_stops_a_training_and_frees_the_queue(queue):
 
 def test_a_finished_ticket_has_left_the_queue():
     """A ticket is finished only once its child has ended and the queue runs nothing: under load a child took seconds
-    to end after its last message, and the ticket said done (or cancelled) while the queue still ran it (seen in
-    CI beside other files: test_cancel_stops_a_training_and_frees_the_queue found running == 1)."""
+    to end after its last message, and the ticket said done (or cancelled) while the queue still ran it (seen with
+    the lab's test files run side by side on two workers: test_cancel_stops_a_training_and_frees_the_queue found
+    running == 1)."""
     queue = jobs.TrainingQueue()
     real = queue._context
 
