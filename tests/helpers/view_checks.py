@@ -53,16 +53,22 @@ def with_query(path: str, query: str) -> str:
     return f"{path}{'&' if '?' in path else '?'}{query}" if query else path
 
 
-# The page's charts, counted every 100 ms until the count and every chart's size hold still for 400 ms: a run
-# shows "not running" before its first element arrives, and plotly resizes a chart to its column after drawing.
+# The page's charts and its elements, counted every 100 ms until the counts and every chart's size hold still for
+# 400 ms (at most 15 s): a run shows "not running" before its first element arrives, plotly resizes a chart to its
+# column after drawing, and on a busy machine the sidebar's widgets or a formula can arrive after the charts (CI,
+# 2026-12-01: the Tab test missed a control it had counted 12th, where the whole page has it 46th, and axe-core
+# met a formula on a phone that the page's script had not marked; neither failed alone or with the cores busy).
 STILL = """() => new Promise(done => {
     let last = '', still = 0;
+    const stop = Date.now() + 15000;
     const look = () => {
         const now = [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]
-            .map(p => p.data ? p.getBoundingClientRect().width + 'x' + p.getBoundingClientRect().height : 'x').join();
+            .map(p => p.data ? p.getBoundingClientRect().width + 'x' + p.getBoundingClientRect().height : 'x').join()
+            + '|' + document.querySelectorAll('[data-testid=stApp] *').length
+            + '|' + document.querySelector('[data-testid=stApp]')?.dataset.testScriptState;
         still = now === last ? still + 1 : 0;
         last = now;
-        if (still >= 4) done(); else setTimeout(look, 100);
+        if (still >= 4 || Date.now() > stop) done(); else setTimeout(look, 100);
     };
     document.fonts.ready.then(look);
 })"""
