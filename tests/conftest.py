@@ -46,6 +46,9 @@ def pages(browser):
 
     def fresh(width: int = 1400, height: int = 1000):
         context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+        # A wait without its own timeout waits 60 s, as wait_idle does, not Playwright's 30: CI (2026-12-01, both
+        # cores busy) waited longer than 30 s for a reopened link's sidebar on the lab's page.
+        context.set_default_timeout(60_000)
         contexts.append(context)
         return context.new_page()
 
