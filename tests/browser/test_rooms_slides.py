@@ -7,9 +7,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from live_app import require_chromium, wait_idle
+from live_app import require_chromium
 from posenc import lectures
 from room_pages import assert_no_error, open_room, wait_slide
+from view_checks import settle
 
 pytestmark = pytest.mark.browser
 require_chromium()
@@ -18,19 +19,11 @@ require_chromium()
 
 
 def _shown(page) -> list[str]:
-    """The page's text, charts' included, once the run is over, the charts drawn and the text the same twice 300 ms
-    apart (at most 20 reads): CI (2026-12-01, both cores busy) once read a fresh tab idle between two runs, with its
-    answer's label and the view under it not drawn yet."""
-    last = None
-    for _ in range(20):
-        wait_idle(page)
-        page.wait_for_timeout(300)
-        wait_idle(page)
-        text = [line for line in page.locator("[data-testid=stMain]").inner_text().splitlines() if line.strip()]
-        if text == last:
-            break
-        last = text
-    return text
+    """The page's text, charts' included, once the page has settled (view_checks.settle: the run over, the charts
+    drawn, the page's elements still for 400 ms). CI (2026-12-01, both cores busy) once read a fresh tab idle
+    between two runs, with its answer's label and the view under it not drawn yet."""
+    settle(page)
+    return [line for line in page.locator("[data-testid=stMain]").inner_text().splitlines() if line.strip()]
 
 
 def _address(page) -> tuple[str, list[tuple[str, str]]]:

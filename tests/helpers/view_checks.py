@@ -57,7 +57,7 @@ def with_query(path: str, query: str) -> str:
 # 400 ms (at most 15 s): a run shows "not running" before its first element arrives, plotly resizes a chart to its
 # column after drawing, and on a busy machine the sidebar's widgets or a formula can arrive after the charts (CI,
 # 2026-12-01: the Tab test missed a control it had counted 12th, where the whole page has it 46th, and axe-core
-# met a formula on a phone that the page's script had not marked; neither failed alone or with the cores busy).
+# met a formula on a phone that the page's script had not marked; neither failed alone here).
 STILL = """() => new Promise(done => {
     let last = '', still = 0;
     const stop = Date.now() + 15000;
