@@ -30,10 +30,10 @@ def browser():
     """Debian's Chromium, headless, for one test module."""
     from playwright.sync_api import sync_playwright
 
-    from live_app import launch
+    from live_app import launch, still_motion
 
     with sync_playwright() as playwright:
-        chromium = launch(playwright)
+        chromium = still_motion(launch(playwright))
         yield chromium
         chromium.close()
 

@@ -100,6 +100,37 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
 
 
+# CSS animations and transitions take no time in the browser tests' tabs, as Playwright's screenshots take them
+# (``animations="disabled"``): a finite one ends at once, an infinite one (Streamlit's skeletons pulse while a run
+# loads, 750 ms a beat) stops. Headless Chromium composites each frame of the window in software: a page of posenc
+# loading under Streamlit's pulse drew ~220 full frames, ~2 s of Chromium's CPU a load of RoPE's How it works, and
+# ~110 frames, 0.15 s, without it (a trace of 3 loads each, 2026-12-01). Not the system setting
+# prefers-reduced-motion: posenc hides the animations' Play under it (posenc/ui/motion.py), which the tests check
+# both ways. The benchmarks (bench/) keep the motion, as a student's browser has it.
+STILL_MOTION = """(() => {
+  const add = () => {
+    const style = document.createElement('style');
+    style.textContent = '*, *::before, *::after { animation-duration: 0s !important; animation-delay: 0s !important;'
+      + ' animation-iteration-count: 1 !important; transition-duration: 0s !important; transition-delay: 0s !important; }';
+    (document.head || document.documentElement).appendChild(style);
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', add); else add();
+})();"""
+
+
+def still_motion(browser):
+    """``browser`` with every context it makes from now on given :data:`STILL_MOTION` (the browser tests')."""
+    make = browser.new_context
+
+    def new_context(**options):
+        context = make(**options)
+        context.add_init_script(STILL_MOTION)
+        return context
+
+    browser.new_context = new_context
+    return browser
+
+
 def wait_idle(page, charts: int = 0, timeout: float = 60_000) -> None:
     """Wait until Streamlit has finished the run: a title, no script running, at least
     ``charts`` charts, and every chart drawn."""
