@@ -26,35 +26,57 @@ def app():
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium, headless, for one test module."""
+def profile(tmp_path_factory):
+    """Debian's Chromium, headless, for one test module, as its default context: a profile on disk whose tabs keep
+    the HTTP and code caches a student's browser keeps (tests/helpers/live_app.py ``launch_with_profile``). Waits
+    without a timeout of their own wait 60 s, as wait_idle does, not Playwright's 30: CI (2026-12-01, both cores
+    busy) waited longer than 30 s for a reopened link's sidebar on the lab's page."""
     from playwright.sync_api import sync_playwright
 
-    from live_app import launch, still_motion
+    from live_app import STILL_MOTION, launch_with_profile
 
     with sync_playwright() as playwright:
-        chromium = still_motion(launch(playwright))
-        yield chromium
-        chromium.close()
+        kept = launch_with_profile(playwright, str(tmp_path_factory.mktemp("chromium")),
+                                   viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+        kept.add_init_script(STILL_MOTION)
+        kept.set_default_timeout(60_000)
+        yield kept
+        kept.close()
+
+
+@pytest.fixture(scope="module")
+def browser(profile):
+    """The same Chromium, for the tests that make contexts of their own (incognito: a phone, a dark theme, a
+    lecturer and followers side by side)."""
+    from live_app import still_motion
+
+    return still_motion(profile.browser)
 
 
 @pytest.fixture
-def pages(browser):
-    """New pages, each in a fresh browser context (a student's tab, a copied link opened elsewhere),
-    for one test; closed afterwards. A desk's size (1400 × 1000) unless told another."""
-    contexts = []
+def pages(profile, app):
+    """New tabs of the module's profile (a student's tab, a copied link opened elsewhere), each as a new visitor
+    opens it: the app's cookies and storage cleared first, its caches kept; a desk's size (1400 × 1000) unless told
+    another. Closed after the test. Each was a fresh incognito context until 2026-12-01: 1.3 s more of Chromium's CPU
+    for the context, and Streamlit's front end compiled anew in each (a tab of posenc's Encoding matrix: ~6.3 s of
+    CPU incognito, ~5.1 s from the profile)."""
+    opened = []
 
     def fresh(width: int = 1400, height: int = 1000):
-        context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
-        # A wait without its own timeout waits 60 s, as wait_idle does, not Playwright's 30: CI (2026-12-01, both
-        # cores busy) waited longer than 30 s for a reopened link's sidebar on the lab's page.
-        context.set_default_timeout(60_000)
-        contexts.append(context)
-        return context.new_page()
+        page = profile.new_page()
+        opened.append(page)
+        profile.clear_cookies()
+        session = profile.new_cdp_session(page)
+        session.send("Storage.clearDataForOrigin", {"origin": app, "storageTypes": "local_storage,indexeddb,websql,"
+                                                    "service_workers,cache_storage,file_systems"})
+        session.detach()
+        page.set_viewport_size({"width": width, "height": height})
+        return page
 
     yield fresh
-    for context in contexts:
-        context.close()
+    for page in opened:
+        if not page.is_closed():
+            page.close()
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """A copied link reproduces the view, tried as a student would in a real browser: every slider of
 every page pushed to both ends, and every multiselect emptied; at each step the address bar is
-opened in a fresh browser context, and every control there must hold the same value.
+opened in a new visitor's tab, and every control there must hold the same value.
 
 Streamlit's query-parameter binding leaves out of the URL a value equal to the widget's own default;
 posenc/ui/binding.py makes every widget with posenc's default as its own, so what is left out is

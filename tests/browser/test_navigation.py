@@ -1,6 +1,6 @@
 """A page change keeps the view, tried as a new user would in a real browser: open a link with settings
 that are not the defaults, click through the sidebar's pages, and after each click check that the new
-page shows the link's settings and that its address, opened in a fresh context, shows the same controls.
+page shows the link's settings and that its address, opened in a new visitor's tab, shows the same controls.
 
 Before the fix, the first click reset the view to the defaults (sinusoidal, 128, 100, 10000) and
 the address bar of every other page was bare (``/compare``): the shared widgets were the page's own,

@@ -5,7 +5,7 @@ picked in the sidebar's model picker and the controls under them moved, checkbox
 opened ("Chart data" under the charts among them), tabs switched, multiselects emptied and added to.
 
 After every action: no exception, no error box, no traceback. After every 6th action and every model pick,
-the copied link opened in a fresh browser context shows every control as the walk's page does (a chart's
+the copied link opened in a new visitor's tab shows every control as the walk's page does (a chart's
 "Chart data" expander is not in the URL: the walk closes it first). The driver: tests/helpers/random_walk.py.
 
 Environment variables:
@@ -32,7 +32,7 @@ from random_walk import Walk  # noqa: E402
 
 ACTIONS = int(os.environ.get("POSENC_WALK_ACTIONS", "90"))
 SEED = os.environ.get("POSENC_WALK_SEED", "38")
-PARTS = 2  # each walks every page, with its own seed and a fresh browser context
+PARTS = 2  # each walks every page, with its own seed and a tab of its own
 
 
 @pytest.mark.parametrize("part", range(PARTS))

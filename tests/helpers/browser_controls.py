@@ -45,7 +45,7 @@ def assert_clean(page, where: str) -> None:
 
 
 def assert_link_reproduces(pages, page, where: str, also=None) -> None:
-    """The address bar opened in a fresh context shows every control as ``page`` does; ``also(other)``
+    """The address bar opened in a new visitor's tab (tests/conftest.py ``pages``) shows every control as ``page`` does; ``also(other)``
     checks more on the reopened page."""
     assert_clean(page, where)
     shown, link = controls(page), page.url
@@ -67,6 +67,6 @@ def assert_link_reproduces(pages, page, where: str, also=None) -> None:
     assert_clean(other, f"{where}, reopened")
     if also is not None:
         also(other)
-    other.context.close()
+    other.close()
 
 

@@ -100,6 +100,16 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
 
 
+def launch_with_profile(playwright, profile: str, **options):
+    """Debian's Chromium as :func:`launch` starts it, with a profile on disk (the directory ``profile``): the
+    context it returns keeps its HTTP cache and V8's code cache from tab to tab, as a student's browser does,
+    where a context of ``browser.new_context()`` is incognito and compiles Streamlit's front end anew in every tab
+    (a new tab of a one-title app: 3.0 s of Chromium's CPU incognito, 1.6 s with the profile's caches, 2026-12-01).
+    Its ``.browser`` makes incognito contexts as well."""
+    return playwright.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=CHROMIUM_FLAGS,
+                                                         **options)
+
+
 # CSS animations and transitions take no time in the browser tests' tabs, as Playwright's screenshots take them
 # (``animations="disabled"``): a finite one ends at once, an infinite one (Streamlit's skeletons pulse while a run
 # loads, 750 ms a beat) stops. Headless Chromium composites each frame of the window in software: a page of posenc

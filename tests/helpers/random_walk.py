@@ -416,7 +416,7 @@ class Walk:
         except Exception as error:  # noqa: BLE001 (only a message)
             return f"(the link did not reopen: {error})"
         finally:
-            other.context.close()
+            other.close()
         lines = [f"  {a} -> {b}" for a, b in zip(shown, reopened) if a != b]
         if len(shown) != len(reopened):
             lines.append(f"  {len(shown)} controls -> {len(reopened)}: {shown[len(reopened):] or reopened[len(shown):]}")
