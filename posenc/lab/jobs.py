@@ -15,6 +15,12 @@ One :class:`TrainingQueue` per server process (the app keeps it with ``st.cache_
   asked before (by anyone) is answered at once;
 - the same settings asked by several sessions are one training; a cancel removes only the asking
   session's interest, and the training stops when nobody waits for it any more.
+- **without the server's script**: multiprocessing has a child import its parent's ``__main__`` from its file,
+  and a Streamlit server's ``__main__`` is the app's script (Streamlit's script runner puts it there; AppTest
+  does too, in a test's process), so each child ran app.py bare before its training: ~2 s of its CPU bound
+  and a page of warnings, and a crash there ended the training "without a result" (tests/lab/test_jobs.py,
+  beside AppTest files in pytest-xdist's worker). A child named :data:`TRAINING` is prepared without it
+  (:func:`_without_the_main_script`).
 
 Torch is imported only in the child (this module imports none), so the app's process stays light.
 """
@@ -28,6 +34,7 @@ import multiprocessing
 import threading
 import time
 from dataclasses import dataclass
+from multiprocessing import spawn
 
 from posenc.lab.names import check_scheme, check_task
 from posenc.lab.recipe import LIVE_BOUNDS, live_recipe
@@ -45,6 +52,8 @@ EVALUATION_RESERVE = 6.0
 about 4 s at the largest live setting)."""
 SEED_RANGE = (0, 9999)
 """The training seeds a user may choose."""
+TRAINING = "posenc-training"
+"""The name of a training's child process, which is prepared without its parent's ``__main__``."""
 
 
 class QueueFull(RuntimeError):
@@ -105,6 +114,8 @@ class TrainingQueue:
         self._numbers = itertools.count(1)
         self._worker: threading.Thread | None = None
         self._context = multiprocessing.get_context("forkserver")
+        if not getattr(spawn.get_preparation_data, "posenc", False):
+            spawn.get_preparation_data = _without_the_main_script(spawn.get_preparation_data)
         self._context.set_forkserver_preload(["torch", "posenc.lab.train", "posenc.lab.evaluate"])
 
     # -- what sessions call -------------------------------------------------------------------------
@@ -202,7 +213,7 @@ class TrainingQueue:
         child has ended, for :meth:`_loop` to set with the queue's running slot freed."""
         receive, send = self._context.Pipe(duplex=False)
         child = self._context.Process(target=_child, args=(ticket.request, send, ticket.cancel_event,
-                                                           self.cpu_seconds), daemon=True)
+                                                           self.cpu_seconds), daemon=True, name=TRAINING)
         started = time.monotonic()
         child.start()
         send.close()
@@ -234,6 +245,23 @@ class TrainingQueue:
             if child.is_alive():
                 child.kill()
                 child.join(timeout=5)
+
+
+def _without_the_main_script(prepare):
+    """multiprocessing's ``spawn.get_preparation_data`` (what a new child is told before it unpickles its target),
+    less the parent's ``__main__`` for a child named :data:`TRAINING`: its target, :func:`_child`, and its
+    arguments are this module's, and a child told the main script's path runs that script first (Python 3.11-3.13's
+    ``spawn.prepare``). Other children are prepared as multiprocessing prepares them."""
+
+    def prepared(name: str) -> dict:
+        data = prepare(name)
+        if name == TRAINING:
+            data.pop("init_main_from_path", None)
+            data.pop("init_main_from_name", None)
+        return data
+
+    prepared.posenc = True
+    return prepared
 
 
 def _child(request: Request, send, cancel_event, cpu_seconds: float) -> None:

@@ -4,6 +4,7 @@ Real trainings in child processes, at the smallest live settings (L = 2, 100 ste
 
 import sys
 import time
+import types
 
 import pytest
 from hypothesis import given
@@ -63,6 +64,22 @@ def test_a_result_is_kept_by_its_settings_and_equals_the_command(queue):
                          capture_output=True, text=True, timeout=120, check=True).stdout
     command = [json.loads(line) for line in out.splitlines() if line.strip()]
     assert [r["accuracy"] for r in command] == [r["accuracy"] for r in kept.result["records"]]
+
+
+def test_a_training_s_child_does_not_run_the_server_s_script(queue, tmp_path, monkeypatch):
+    """A Streamlit server's ``__main__`` is the app's script, a module with a file and no spec (Streamlit's script
+    runner puts it there; AppTest does too, in a test's process). multiprocessing had each training's child run that
+    script before its training: ~2 s of the child's CPU bound, and a crash there ended the training "without a
+    result" (this file, beside AppTest files in pytest-xdist's worker)."""
+    ran = tmp_path / "ran"
+    script = tmp_path / "server_script.py"
+    script.write_text(f"open({str(ran)!r}, 'w').close()\n")
+    main = types.ModuleType("__main__")
+    main.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    ticket = wait(queue.submit(jobs.Request("copy", "nope", 5, **TINY)))
+    assert ticket.state == "done", ticket.message
+    assert not ran.exists()
 
 
 def test_cancel_stops_a_training_and_frees_the_queue(queue):
