@@ -250,8 +250,8 @@ class TrainingQueue:
 def _without_the_main_script(prepare):
     """multiprocessing's ``spawn.get_preparation_data`` (what a new child is told before it unpickles its target),
     less the parent's ``__main__`` for a child named :data:`TRAINING`: its target, :func:`_child`, and its
-    arguments are this module's, and a child told the main script's path runs that script first (Python 3.11-3.13's
-    ``spawn.prepare``). Other children are prepared as multiprocessing prepares them."""
+    arguments are this module's, and a child told the main script's path runs that script first (``spawn.prepare``,
+    read in Python 3.11). Other children are prepared as multiprocessing prepares them."""
 
     def prepared(name: str) -> dict:
         data = prepare(name)

@@ -6,8 +6,9 @@ formula wider than it scrolls in its own named box, and no chart's tool bar lies
 grid's tool bar on the text above it.
 
 What each check measures is in tests/helpers/view_checks.py. Each size's test lists every problem it found (view,
-chart, which texts), not only the first. Each view is also clean: no exception, no error box, no traceback. One visit serves the checks: they were three tests visiting the
-same views (8 minutes of CI; 5 now, with the dark phone's legibility added).
+chart, which texts), not only the first. Each view is also clean: no exception, no error box, no traceback. One
+visit serves the checks: they were three tests visiting the same views (8 minutes of CI; 5 now, with the dark
+phone's legibility added).
 """
 
 import pytest

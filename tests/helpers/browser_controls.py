@@ -45,8 +45,8 @@ def assert_clean(page, where: str) -> None:
 
 
 def assert_link_reproduces(pages, page, where: str, also=None) -> None:
-    """The address bar opened in a new visitor's tab (tests/conftest.py ``pages``) shows every control as ``page`` does; ``also(other)``
-    checks more on the reopened page."""
+    """The address bar opened in a new visitor's tab (tests/conftest.py ``pages``) shows every control as ``page``
+    does; ``also(other)`` checks more on the reopened page."""
     assert_clean(page, where)
     shown, link = controls(page), page.url
     other = pages()
