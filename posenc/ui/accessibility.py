@@ -8,6 +8,10 @@ checks that a page fits a phone of 390×844) and in tests/browser/test_accessibi
   scrollable-region-focusable; WCAG 2.1.1 Keyboard). Streamlit's st.latex and st.code take no
   attributes, so a small script of :data:`SCRIPT` sets them on the boxes that scroll now, and takes
   them off again when a box fits (a wider window), so a formula that fits is no extra tab stop.
+  The script looks again only when a change of the page can add or move such a box or a chart's
+  animation controls: a chart redrawn at a slider's move (hundreds of SVG nodes, appended one by one)
+  had it force a layout at every frame, ~20 ms of a phone's main thread at each d_model press at the
+  caps (a CPU profile, BENCHMARKS.md).
 - Such a box shows that it scrolls: a scroll bar that stays visible and a shadow on its right edge.
 - A chart's box never scrolls. Streamlit gives a chart's element container overflow auto, and while plotly
   resizes the chart to its column (the page's scroll bar appearing narrows it by 12 px) the chart stood 1 px
@@ -167,7 +171,22 @@ SCRIPT = r"""<script>
       }
     }
   };
-  new MutationObserver(() => { watch(); later(); }).observe(document.body, {childList: true, subtree: true});
+  const RELEVANT = [...SCROLLERS.map(([selector]) => selector), ".updatemenu-container", ".slider-group"].join(", ");
+  const changes = (records) => {
+    const seen = new Set();
+    for (const {target, addedNodes} of records) {
+      if (!seen.has(target)) {
+        seen.add(target);
+        if (target.nodeType === 1 && target.closest(RELEVANT) !== null) return true;
+      }
+      for (const node of addedNodes) {
+        if (node.nodeType === 1 && (node.matches(RELEVANT) || node.querySelector(RELEVANT) !== null)) return true;
+      }
+    }
+    return false;
+  };
+  new MutationObserver((records) => { if (changes(records)) { watch(); later(); } })
+      .observe(document.body, {childList: true, subtree: true});
   window.addEventListener("resize", later);
   document.fonts?.addEventListener?.("loadingdone", later);
   document.fonts?.ready?.then(later);
