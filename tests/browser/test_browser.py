@@ -50,6 +50,29 @@ def test_moving_the_length_slider_redraws_the_heatmap(app, page):
     np.testing.assert_array_equal(z, posenc.sinusoidal(41, 16).astype(np.float32))
 
 
+def test_a_rerun_sends_the_page_wide_script_once_then_as_its_hash(app, page):
+    """.streamlit/config.toml's global.minCachedMessageSize: an element of 1 KB or more that a run sends unchanged
+    reaches a tab that holds it as its hash (Streamlit's forward-message cache), so the ~8 KB page-wide style and
+    script (posenc/ui/accessibility.py) reach a tab once, not at every run; the page still has them."""
+    mark = b"window.posencAccessibility"
+    frames: list[bytes] = []
+    page.on("websocket", lambda socket: socket.on(
+        "framereceived", lambda data: frames.append(data if isinstance(data, bytes) else data.encode())))
+    page.goto(f"{app}/sinusoids?d_model=16&length=40")
+    wait_idle(page, charts=1)
+    assert any(mark in frame for frame in frames)
+    frames.clear()
+    page.get_by_role("slider", name="length").focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url("**length=41**", timeout=30_000)
+    wait_idle(page, charts=1)
+    assert sum(map(len, frames)) > 1_000  # the run's messages came
+    assert not any(mark in frame for frame in frames)
+    assert page.evaluate("() => window.posencAccessibility === true")
+    assert page.evaluate("() => [...document.querySelectorAll('style')].some("
+                         "s => s.textContent.includes('[data-posenc-scrolls]'))")
+
+
 def test_a_shared_url_reproduces_controls_and_chart(app, page):
     page.goto(f"{app}/sinusoids?d_model=24&length=50&n=100&scheme=sinusoidal")
     wait_idle(page, charts=1)
