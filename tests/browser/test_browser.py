@@ -51,31 +51,33 @@ def test_moving_the_length_slider_redraws_the_heatmap(app, page):
     np.testing.assert_array_equal(z, posenc.sinusoidal(41, 16).astype(np.float32))
 
 
-def _kind(frame: bytes) -> str | None:
-    """The kind of a websocket frame's ForwardMsg (e.g. "delta", "script_finished")."""
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    message = ForwardMsg()
-    message.ParseFromString(frame)
-    return message.WhichOneof("type")
-
-
 def test_a_rerun_sends_the_page_wide_script_once_then_as_its_hash(app, page):
     """.streamlit/config.toml's global.minCachedMessageSize: an element of 1 KB or more that a run sends unchanged
     reaches a tab that holds it as its hash (Streamlit's forward-message cache), so the ~8 KB page-wide style and
     script (posenc/ui/accessibility.py) reach a tab once, not at every run; the page still has them."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
     mark = b"window.posencAccessibility"
     frames: list[bytes] = []
-    page.on("websocket", lambda socket: socket.on(
-        "framereceived", lambda data: frames.append(data if isinstance(data, bytes) else data.encode())))
+    kinds: list[str | None] = []  # each frame's ForwardMsg kind ("delta", "script_finished"), read once as it comes
+
+    def received(data: bytes | str) -> None:
+        frame = data if isinstance(data, bytes) else data.encode()
+        message = ForwardMsg()
+        message.ParseFromString(frame)
+        frames.append(frame)
+        kinds.append(message.WhichOneof("type"))
+
+    page.on("websocket", lambda socket: socket.on("framereceived", received))
     page.goto(f"{app}/sinusoids?d_model=16&length=40")
     wait_idle(page, charts=1)
     assert any(mark in frame for frame in frames)
     frames.clear()
+    kinds.clear()
     page.get_by_role("slider", name="length").focus()
     page.keyboard.press("ArrowRight")
     deadline = time.monotonic() + 30
-    while not any(_kind(frame) == "script_finished" for frame in frames) and time.monotonic() < deadline:
+    while "script_finished" not in kinds and time.monotonic() < deadline:
         page.wait_for_timeout(50)  # (Playwright's events come while it waits)
     wait_idle(page, charts=1)
     assert "length=41" in page.url and sum(map(len, frames)) > 1_000  # the whole run came
