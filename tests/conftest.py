@@ -16,6 +16,31 @@ settings.register_profile("long", max_examples=2000, derandomize=True, deadline=
 settings.load_profile(os.environ.get("POSENC_FUZZ", "ci"))
 
 
+def _one_script_cache() -> None:
+    """AppTest compiles the app and its page anew at every run (a new ScriptCache each time: with Streamlit's magic,
+    ~12 ms a run here); a server compiles each script once, for all its sessions. Every AppTest of a test process
+    shares one cache, as a server's sessions do, kept by the file's path and its stat (a script a test rewrites is
+    compiled again)."""
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+    from streamlit.testing.v1 import app_test, local_script_runner
+
+    class OneScriptCache(ScriptCache):
+        def get_bytecode(self, script_path: str):
+            stat = os.stat(script_path)
+            key = (os.path.abspath(script_path), stat.st_mtime_ns, stat.st_size, stat.st_ino)
+            code = self._stamped.get(key)
+            if code is None:
+                code = self._stamped[key] = ScriptCache().get_bytecode(script_path)
+            return code
+
+    shared = OneScriptCache()
+    shared._stamped = {}
+    app_test.ScriptCache = local_script_runner.ScriptCache = lambda: shared
+
+
+_one_script_cache()
+
+
 @pytest.fixture(scope="module")
 def app():
     """The base URL of a fresh app on loopback, for one test module (tests/helpers/live_app.py)."""
