@@ -5,6 +5,7 @@ POSENC_FUZZ selects a profile: "ci" (default, fixed seed, a budget CI runs in se
 """
 
 import os
+import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -16,15 +17,22 @@ settings.register_profile("long", max_examples=2000, derandomize=True, deadline=
 settings.load_profile(os.environ.get("POSENC_FUZZ", "ci"))
 
 
-def _one_script_cache() -> None:
-    """AppTest compiles the app and its page anew at every run (a new ScriptCache each time: with Streamlit's magic,
-    ~12 ms a run here); a server compiles each script once, for all its sessions. Every AppTest of a test process
-    shares one cache, as a server's sessions do, kept by the file's path and its stat (a script a test rewrites is
-    compiled again)."""
+def pytest_collection_finish(session) -> None:
+    """AppTest compiles the app and its page anew at every run (a new ScriptCache each time, with Streamlit's magic:
+    app.py ~4 ms, a page 1-13 ms here); a server compiles each script once, for all its sessions. Once the tests are
+    collected, if any of them imported AppTest, every AppTest of this process shares one cache, as a server's sessions
+    do, kept by the file's path and its stat (a script a test rewrites is compiled again). A run without AppTest
+    (the library's tests alone) does not import Streamlit for it."""
+    if "streamlit.testing.v1" not in sys.modules:
+        return
     from streamlit.runtime.scriptrunner.script_cache import ScriptCache
     from streamlit.testing.v1 import app_test, local_script_runner
 
     class OneScriptCache(ScriptCache):
+        def __init__(self):
+            super().__init__()
+            self._stamped: dict[tuple, object] = {}
+
         def get_bytecode(self, script_path: str):
             stat = os.stat(script_path)
             key = (os.path.abspath(script_path), stat.st_mtime_ns, stat.st_size, stat.st_ino)
@@ -34,11 +42,7 @@ def _one_script_cache() -> None:
             return code
 
     shared = OneScriptCache()
-    shared._stamped = {}
     app_test.ScriptCache = local_script_runner.ScriptCache = lambda: shared
-
-
-_one_script_cache()
 
 
 @pytest.fixture(scope="module")
