@@ -27,7 +27,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import posenc
-from posenc.figures import describe, images, legible, palettes
+from posenc.figures import describe, images, legible, palettes, series
 from posenc.settings.parsing import code_span
 from posenc.ui import accessibility, palette, svg_download
 from posenc.ui.binding import warn
@@ -212,6 +212,7 @@ def restyle(fig: go.Figure, *, present: bool, dark: bool, colours: str = palette
     if dark:
         _dark_colours(spec)
     images.as_images(spec)  # last: what is sent, once laid out and coloured (the figure keeps its heatmap)
+    series.as_sent(spec)  # and long series as the digits their hover prints (the figure keeps its values)
     frames = spec.pop("frames", None)
     # An animation's frames carry only the data that moves (no styling to restyle), validated when built
     # (tests/figures/test_animations.py): validating 100-200 of them again cost 50-120 ms per chart.

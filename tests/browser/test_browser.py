@@ -173,3 +173,34 @@ def test_the_similarity_view_draws_its_chart_when_opened_and_lands_in_the_url(ap
     # reads (CI failed reading by an index found one step before)
     z = page.wait_for_function(SIMILARITY_CELLS, timeout=30_000).json_value()
     np.testing.assert_allclose(np.array(z, dtype=np.float32), (table @ table.T).astype(np.float32), rtol=1e-6)
+
+
+def test_a_long_series_hover_prints_the_exact_values_digits(app, page):
+    """A series of 256 points or more is sent as float32 of the six digits its hover prints (posenc.figures.series):
+    plotly.js prints, for every point hovered, the six significant digits of the exact value, at its exact offset."""
+    scheme = posenc.get_scheme("rope")
+    offsets, values = scheme.offset_curve(300, 64, 10000.0, **scheme.defaults())
+    exact = dict(zip(offsets.tolist(), values.tolist()))
+    page.goto(f"{app}/details?scheme=rope&length=300&d_model=64")
+    wait_idle(page, charts=1)
+    plot = page.locator("[data-testid=stPlotlyChart] .js-plotly-plot").filter(has_text="q·k against the offset").first
+    sent = plot.evaluate("(gd) => ({dtype: gd._fullData[0].y.constructor.name, x0: gd.data[0].x0, dx: gd.data[0].dx})")
+    assert sent == {"dtype": "Float32Array", "x0": int(offsets[0]), "dx": 1}
+    plot.scroll_into_view_if_needed()
+    points = plot.evaluate("""(gd, picks) => {
+        const box = gd.getBoundingClientRect(), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+        const trace = gd._fullData[0];
+        return picks.map(i => [box.left + xa._offset + xa.l2p(trace.x0 + i * trace.dx),
+                               box.top + ya._offset + ya.l2p(trace.y[i])]);
+    }""", [int(i) for i in np.linspace(3, len(offsets) - 4, 12)])
+    hover = plot.locator(".hoverlayer .hovertext").first
+    printed = {}
+    for x, y in points:  # wherever the pointer lands, the point hovered prints its own offset and value
+        page.mouse.move(x, y)
+        hover.wait_for(timeout=10_000)
+        text = hover.text_content().replace("−", "-")
+        offset = int(text.split("offset n - m ")[1].split("score")[0])
+        printed[offset] = text.split("score (q = k = ones) ")[1]
+    assert len(printed) >= 10
+    for offset, shown in printed.items():
+        assert float(shown) == float(f"{exact[offset]:.6g}"), (offset, shown, exact[offset])

@@ -16,6 +16,25 @@ def decode(value):
     return np.asarray(value)
 
 
+def xs(trace: dict) -> np.ndarray:
+    """A trace's x as plotly.js reads it: its array, or x0 + dx·i for each of its y (posenc.figures.series sends a long
+    series' evenly spaced integer x so)."""
+    if trace.get("x") is not None:
+        return decode(trace["x"])
+    return trace.get("x0", 0) + trace.get("dx", 1) * np.arange(len(decode(trace["y"])))
+
+
+def sent_series(trace: dict, exact) -> np.ndarray:
+    """What a scatter trace sends for the exact values ``exact`` of its y: the float32 of their rounding to the digits
+    its hover prints when it sends float32 (posenc.figures.series), else the values themselves."""
+    from posenc.figures import series
+
+    exact = np.asarray(exact, dtype=np.float64)
+    if isinstance(trace.get("y"), dict) and trace["y"].get("dtype") == "f4":
+        return series.round_significant(exact, series.hover_digits(trace)).astype(np.float32)
+    return exact
+
+
 def plotly_rgb(scale: list, at: np.ndarray) -> np.ndarray:
     """plotly.js's colour of normalised values ``at`` on the colour scale ``scale`` (its stops opaque): linear in RGB
     between the stops, 8 bits a channel."""

@@ -5,7 +5,7 @@ import numpy as np
 
 import posenc
 from apptest_helpers import charts, run
-from plotly_data import decode
+from plotly_data import decode, sent_series, xs
 
 
 def test_comparison_curves_equal_the_registry_curves():
@@ -14,8 +14,8 @@ def test_comparison_curves_equal_the_registry_curves():
     assert [t["name"] for t in traces] == [s.label for s in posenc.SCHEMES.values()]
     for trace, scheme in zip(traces, posenc.SCHEMES.values()):
         offsets, values = scheme.offset_curve(300, 64, 500.0, **scheme.defaults())
-        np.testing.assert_array_equal(decode(trace["x"]), offsets)
-        np.testing.assert_allclose(decode(trace["y"]), values, rtol=1e-11, atol=1e-11)
+        np.testing.assert_array_equal(xs(trace), offsets)
+        np.testing.assert_array_equal(decode(trace["y"]), sent_series(trace, values))  # as sent
 
 
 def test_rope_shift_check_scores_are_apply_rope_scores():

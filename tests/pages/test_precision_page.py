@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 import apptest_helpers
 import posenc
 from apptest_helpers import APP, ROOT, charts
-from plotly_data import decode
+from plotly_data import decode, sent_series
 
 pytest.importorskip("torch")
 from posenc.precision.tables import precision_of, precision_table
@@ -48,7 +48,7 @@ def test_error_chart_holds_posenc_numbers():
     at = run({"scheme": "sinusoidal", "dtype": "bfloat16", "length": "400", "d_model": "16"})
     result = precision_table("sinusoidal", 400, 16, 10000.0, "bfloat16")
     for trace, errors in zip(charts(at)[0]["data"], result.errors.values()):
-        np.testing.assert_array_equal(decode(trace["y"]), np.maximum(errors, 1e-10))
+        np.testing.assert_array_equal(decode(trace["y"]), sent_series(trace, np.maximum(errors, 1e-10)))  # as sent
 
 
 @pytest.mark.parametrize(("scheme", "sentence"), [

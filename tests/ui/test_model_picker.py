@@ -99,8 +99,10 @@ def test_the_layers_view_shows_each_layer_type_and_how_far_a_token_sees():
 def test_the_views_compute_with_the_model_s_options_the_sidebar_cannot_set(name, option, model_value):
     """How it works' RoPE decay under ?model= is the model's curve (its bands, truncation or mscale), not the one
     with posenc's defaults; once the student picks another scaling, the model's options no longer apply."""
+    import numpy as np
+
     from apptest_helpers import charts, run, title
-    from plotly_data import decode
+    from plotly_data import decode, sent_series
 
     at = run({"model": name}, "pages/details.py", timeout=90)
     values, left_out = model_picker.preset(name)
@@ -109,11 +111,11 @@ def test_the_views_compute_with_the_model_s_options_the_sidebar_cannot_set(name,
     scheme = posenc.get_scheme("rope")
     width, length, base = values["d_model"], values["length"], values["n"]
     decay = next(chart for chart in charts(at) if title(chart).startswith("q·k against the offset"))
-    drawn = decode(decay["data"][0]["y"])
+    drawn = decode(decay["data"][0]["y"]).astype(np.float64)
     model_curve = scheme.offset_curve(length, width, base, **options | left_out)[1]
     default_curve = scheme.offset_curve(length, width, base, **options)[1]
     assert abs(model_curve - default_curve).max() > 1e-6  # the option matters at these settings
-    assert abs(drawn - model_curve).max() < 1e-9
+    np.testing.assert_array_equal(drawn, sent_series(decay["data"][0], model_curve))  # as sent
     assert any("the views use the model's" in c.value for c in at.sidebar.caption)
     at.sidebar.selectbox(key="rope.rope_type").select("linear").run()
     assert any("not used with this scheme or scaling" in c.value for c in at.sidebar.caption)

@@ -7,7 +7,7 @@ import pytest
 
 import posenc
 from apptest_helpers import charts, run, title
-from plotly_data import decode
+from plotly_data import decode, sent_series, xs
 from posenc.analysis import offset_curves, scaling_regions
 from posenc.models.presets import _LLAMA3_SCALING
 
@@ -62,8 +62,8 @@ def test_without_a_model_the_page_is_unchanged():
     assert len(drawn) == 1
     offsets, values = posenc.SCHEMES["alibi"].offset_curve(300, 64, 500.0, **posenc.SCHEMES["alibi"].defaults())
     alibi = drawn[0]["data"][list(posenc.SCHEMES).index("alibi")]
-    np.testing.assert_array_equal(decode(alibi["x"]), offsets)
-    np.testing.assert_allclose(decode(alibi["y"]), values, equal_nan=True)
+    np.testing.assert_array_equal(xs(alibi), offsets)
+    np.testing.assert_array_equal(decode(alibi["y"]), sent_series(alibi, values))  # as sent
 
 
 def _decay_script():
