@@ -102,10 +102,11 @@ def hover_digits(trace: dict) -> int | None:
 
 
 def round_significant(values: np.ndarray, digits: int) -> np.ndarray:
-    """Each value rounded to ``digits`` significant digits, as ``f"{v:.{digits}g}"`` rounds it (correctly, the
-    exact binary value), as the double nearest that decimal or next to it; NaN, ±inf and zeros kept. Vectorized; a value whose scaled remainder lies
-    within 10⁻⁶ of a half, where the vectorized arithmetic could round the other way, or whose scale is subnormal,
-    is rounded by Python's formatting itself."""
+    """Each value rounded to ``digits`` significant digits as ``f"{v:.{digits}g}"`` rounds it (correctly, from the
+    exact binary value), within an ulp of the double nearest that decimal; NaN, ±inf and zeros kept. Vectorized; a
+    value whose scaled remainder lies within 10⁻⁶ of a half (where the vectorized arithmetic could round the other
+    way), whose rounding changes its count of digits, or whose scale is subnormal, is rounded by Python's formatting
+    itself."""
     values = np.asarray(values, dtype=np.float64)
     out = values.copy()
     finite = np.isfinite(values) & (values != 0)
