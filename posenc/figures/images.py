@@ -109,14 +109,14 @@ def coordinates(trace: dict, layout: dict, letter: str) -> list:
     for: x0 + i·dx, or the axis's name of place i (the inverse of :func:`_place`)."""
     rows, columns = image_levels(trace).shape
     size = columns if letter == "x" else rows
-    alias = _axis(layout, trace, letter).get("labelalias")
+    alias = axis_of(layout, trace, letter).get("labelalias")
     if alias:
         return [alias[str(i)] for i in range(size)]
     first, step = trace.get(f"{letter}0", 0.0), trace.get(f"d{letter}", 1.0)
     return (first + step * np.arange(size)).tolist()
 
 
-def _even(values) -> tuple[float, float] | None:
+def even_spacing(values) -> tuple[float, float] | None:
     """(first, step) of numbers evenly spaced (a single one: step 1), else None (strings, uneven steps)."""
     array = np.asarray(values)
     if array.dtype.kind not in "iuf" or array.ndim != 1 or not len(array):
@@ -132,16 +132,16 @@ def _place(trace: dict, layout: dict, letter: str, size: int) -> tuple[float, fl
     evenly spaced; else 0, 1, 2, … with the axis naming each by the coordinate it stands for."""
     given = trace.get(letter)
     values = typed_array(given) if given is not None else np.arange(size)
-    placed = _even(values)
+    placed = even_spacing(values)
     if placed is not None:
         return placed
-    axis = _axis(layout, trace, letter, create=True)
+    axis = axis_of(layout, trace, letter, create=True)
     axis["type"] = "linear"
     axis["labelalias"] = {str(i): str(v) for i, v in enumerate(np.asarray(values).tolist()[:size])}
     return 0.0, 1.0
 
 
-def _axis(layout: dict, trace: dict, letter: str, create: bool = False) -> dict:
+def axis_of(layout: dict, trace: dict, letter: str, create: bool = False) -> dict:
     """The layout's axis ``letter`` ("x", "y") of ``trace`` ("xaxis", "xaxis2", …)."""
     key = f"{letter}axis{trace.get(f'{letter}axis', letter)[1:]}"
     return layout.setdefault(key, {}) if create else layout.get(key, {})
@@ -149,11 +149,11 @@ def _axis(layout: dict, trace: dict, letter: str, create: bool = False) -> dict:
 
 def _aliased(layout: dict, trace: dict) -> bool:
     """Whether an axis of ``trace`` names its places (:func:`_place`)."""
-    return any("labelalias" in _axis(layout, trace, letter) for letter in "xy")
+    return any("labelalias" in axis_of(layout, trace, letter) for letter in "xy")
 
 
 def _title(layout: dict, trace: dict, letter: str) -> str:
-    title = _axis(layout, trace, letter).get("title")
+    title = axis_of(layout, trace, letter).get("title")
     return (title.get("text") if isinstance(title, dict) else title) or letter
 
 
@@ -165,7 +165,7 @@ def _image(trace: dict, layout: dict) -> list[dict]:
     x0, dx = _place(trace, layout, "x", columns)
     y0, dy = _place(trace, layout, "y", rows)
     # plotly.js squares an image's pixels unless told: a cell keeps the heatmap's shape
-    _axis(layout, trace, "y", create=True)["scaleanchor"] = False
+    axis_of(layout, trace, "y", create=True)["scaleanchor"] = False
     image = {key: trace[key] for key in ("name", "meta", "hovertemplate", "xaxis", "yaxis", "visible") if key in trace}
     image.update(type="image", source=PREFIX + base64.b64encode(png(levels, colours)).decode("ascii"),
                  x0=x0, dx=dx, y0=y0, dy=dy, hoverlabel=dict(bgcolor="#ffffff", font=dict(color="#222222")))
@@ -211,6 +211,6 @@ def _over_image(trace: dict, layout: dict) -> dict:
     """A heatmap over an image: on an axis the image placed at 0, 1, 2, …, its cells are too."""
     rows, columns = np.atleast_2d(typed_array(trace["z"])).shape
     for letter, size in (("x", columns), ("y", rows)):
-        if "labelalias" in _axis(layout, trace, letter):
+        if "labelalias" in axis_of(layout, trace, letter):
             trace[letter] = list(range(size))
     return trace

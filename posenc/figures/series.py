@@ -31,6 +31,7 @@ import re
 
 import numpy as np
 
+from posenc.figures import images
 from posenc.figures.heatmaps import typed_array
 
 MIN_POINTS = 256  # a shorter series sends under 3 KB of values: left as it is
@@ -58,17 +59,16 @@ def _even_x(trace: dict, layout: dict) -> None:
     """x as ``x0``, ``dx``: integers, at least MIN_POINTS of them, one step apart from each other."""
     if trace.get("x") is None or "x0" in trace or "dx" in trace:
         return
-    axis = layout.get(f"xaxis{trace.get('xaxis', 'x')[1:]}") or {}
-    if axis.get("type") not in _AXIS_TYPES:
+    if images.axis_of(layout, trace, "x").get("type") not in _AXIS_TYPES:
         return
     x = typed_array(trace["x"])
     if x.ndim != 1 or len(x) < MIN_POINTS or x.dtype.kind not in "iu":
         return
-    steps = np.diff(x.astype(np.int64))
-    if steps[0] == 0 or np.any(steps != steps[0]):
+    placed = images.even_spacing(x)
+    if placed is None:
         return
     del trace["x"]
-    trace["x0"], trace["dx"] = int(x[0]), int(steps[0])
+    trace["x0"], trace["dx"] = int(placed[0]), int(placed[1])
 
 
 def _shown_y(trace: dict) -> None:

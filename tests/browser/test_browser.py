@@ -197,7 +197,8 @@ def test_a_long_series_hover_prints_the_exact_values_digits(app, page):
     hover = plot.locator(".hoverlayer .hovertext").first
     printed = {}
     for x, y in points:  # wherever the pointer lands, the point hovered prints its own offset and value
-        page.mouse.move(x, box_top + 5)  # off the plot area first (onto its title): its label goes, so the next one read is the new one
+        # off the plot area first (onto its title): its label goes, so the next one read is the new one
+        page.mouse.move(x, box_top + 5)
         hover.wait_for(state="detached", timeout=10_000)
         page.mouse.move(x, y)
         hover.wait_for(timeout=10_000)
