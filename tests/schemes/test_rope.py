@@ -137,6 +137,10 @@ def test_dynamic_changes_nothing_within_the_original_context():
     for seq_len in (None, 1, 512):
         np.testing.assert_allclose(rope_inv_freq(64, rope_type="dynamic", seq_len=seq_len, **params)[0],
                                    THETA_64, rtol=1e-15)
+    # factor·L₀/L₀ − (factor − 1) is 1 − 2⁻⁴⁷ in floats here: a base of 1 was taken below 1 and refused
+    odd = {"factor": 34.69618050899116, "original_max_position_embeddings": 951}
+    for seq_len in (None, 951):
+        np.testing.assert_array_equal(rope_inv_freq(4, 1.0, rope_type="dynamic", seq_len=seq_len, **odd)[0], [1, 1])
     inv_freq, _ = rope_inv_freq(64, rope_type="dynamic", seq_len=1024, **params)
     new_base = 31082.236667168814  # 10000·(2·1024/512 − 1)^(64/62) = 10000·3^(64/62)
     np.testing.assert_allclose(inv_freq, new_base ** (-np.arange(0, 64, 2) / 64), rtol=1e-12)

@@ -131,7 +131,12 @@ def dynamic_inv_freq(dim: int, base: float, *, seq_len: int | None = None, facto
     factor, base = _check_factor(factor), check_base(base)
     original = _check_original_length(original_max_position_embeddings)
     seq_len = check_seq_len(seq_len)
-    length = original if seq_len is None else max(seq_len, original)
+    _ntk_exponent(dim)  # 2 rotated dimensions are refused at every length, as the scaling is one setting
+    if seq_len is None or seq_len <= original:
+        # nothing changes: the ratio below is 1 exactly, but factor·L₀/L₀ − (factor − 1) computed in floats can be
+        # 1 − 2⁻⁴⁷ (factor 34.69618050899116, L₀ 951), which took a base of 1 below 1 and was refused
+        return default_inv_freq(dim, base)[0], 1.0
+    length = seq_len
     ratio = (factor * length / original) - (factor - 1)
     scaled_base = _scaled_base(base, ratio, dim, f"factor={factor:g} at length {length}")
     return default_inv_freq(dim, scaled_base)[0], 1.0
