@@ -52,9 +52,14 @@ TOOLBAR = 30  # px: the height of plotly's modebar, put above the chart on a nar
 GRID_TOOLBAR = 44  # px: the height of a data grid's tool bar, which stands above the grid
 WIDE_CELLS = "posenc-wide-cells"  # the key of a container whose table holds sentences (the Properties verdicts)
 WIDE_CELL_REM = 10  # rem: the narrowest such cell on a narrow screen (about 20 characters a line)
+# px: KaTeX draws a formula of several lines (a vlist-t2) 2 px wider than the width it lays out (its vlist-s strut,
+# balanced by a margin of -2px): in a formula's box as wide as the formula, those 2 px scrolled, and a formula that
+# fits (RoPE's and xPos's How it works, at 1920 px too) was marked "wider than its column" with its scroll shadow
+KATEX_OVERHANG = 2
 
 STYLE = f"""<style>
 .katex-display, [data-testid="stCode"] pre {{ overflow-x: auto; overflow-y: hidden; max-width: 100%; }}
+.katex-display {{ padding-right: {KATEX_OVERHANG}px; }}
 [data-posenc-scrolls] {{ box-shadow: inset -14px 0 10px -10px rgba(128, 128, 128, 0.75);
   scrollbar-width: thin; scrollbar-color: rgba(128, 128, 128, 0.8) transparent; }}
 [data-posenc-scrolls]::-webkit-scrollbar {{ height: 6px; }}

@@ -1,7 +1,8 @@
 """Every view at four screen sizes, each visited once: the desk (1920×1080), presenter mode, and a phone (390×844,
 touch, light and dark). On each: axe-core finds no WCAG 2.0/2.1 A or AA violation (issue 27), every chart's title,
 subplot titles, annotations and axis titles lie inside the chart and overlap neither each other nor the legend nor
-the tool bar, no two tick labels of an axis overlap, with no raw TeX and no long decimal strings (issue 37), and on a phone the page fits the screen, a
+the tool bar, no two tick labels of an axis overlap, with no raw TeX and no long decimal strings (issue 37), no formula
+that fits scrolls by a hair (KaTeX's 2 px strut did), and on a phone the page fits the screen, a
 formula wider than it scrolls in its own named box, and no chart's tool bar lies on its title (issue 28), nor a data
 grid's tool bar on the text above it.
 
@@ -15,7 +16,7 @@ import pytest
 
 from browser_controls import assert_clean
 from live_app import require_chromium
-from view_checks import SIZES, fit, legibility, links, settle, through_axe, violations, with_query
+from view_checks import SIZES, fit, hairline_scrollers, legibility, links, settle, through_axe, violations, with_query
 
 pytestmark = pytest.mark.browser
 require_chromium()
@@ -31,7 +32,7 @@ def test_every_view_is_accessible_legible_and_fits_the_screen(app, browser, size
         page.goto(f"{app}/{with_query(path, query)}")
         settle(page)
         assert_clean(page, f"{path} [{size}]")
-        problems = legibility(page)
+        problems = legibility(page) + hairline_scrollers(page)
         if through_axe(path):
             problems += violations(page)
         if size.startswith("phone"):

@@ -315,3 +315,18 @@ def fit(page) -> list[str]:
              "tool bar on a title": page.evaluate(TOOLBAR_ON_TITLE),
              "a data grid's tool bar on a text": page.evaluate(ELEMENT_TOOLBAR_ON_TEXT)}
     return [f"{key}: {value}" for key, value in found.items() if value]
+
+
+# A box of a formula or of code that scrolls sideways by a hair: it fits its column, yet scrolls and is marked
+# "wider than its column" with a shadow (KaTeX's 2 px strut did that to RoPE's formula at every size, 1920 px too).
+HAIRLINE = 4  # px: a box wider than its column by this much or less is a box that fits
+HAIRLINE_SCROLLERS = """(most) => [...document.querySelectorAll('.katex-display, [data-testid="stCode"] pre')]
+  .map(box => [Array.from((box.querySelector('annotation') || box).textContent.replace(/\\s+/g, ' ').trim())
+                  .slice(0, 50).join(''), box.scrollWidth - box.clientWidth])  // a formula by its TeX
+  .filter(([, by]) => by > 0 && by <= most)"""
+
+
+def hairline_scrollers(page) -> list[str]:
+    """Formulas and code that scroll sideways by a few pixels only, at any size."""
+    return [f"a box that fits scrolls by {by} px: {text!r}" for text, by in page.evaluate(HAIRLINE_SCROLLERS, HAIRLINE)]
+
