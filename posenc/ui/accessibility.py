@@ -13,6 +13,8 @@ checks that a page fits a phone of 390×844) and in tests/browser/test_accessibi
   had it force a layout at every frame, ~20 ms of a phone's main thread at each d_model press at the
   caps (a CPU profile, BENCHMARKS.md).
 - Such a box shows that it scrolls: a scroll bar that stays visible and a shadow on its right edge.
+- A formula that fits does not scroll: a formula's box leaves room (:data:`KATEX_OVERHANG`) for the 2 px KaTeX
+  draws beyond the width it lays out.
 - A chart's box never scrolls. Streamlit gives a chart's element container overflow auto, and while plotly
   resizes the chart to its column (the page's scroll bar appearing narrows it by 12 px) the chart stood 1 px
   taller than its box for a frame: a scrollable region without a name, which axe-core flagged once in CI
