@@ -1,8 +1,8 @@
 """Every view at four screen sizes, each visited once: the desk (1920×1080), presenter mode, and a phone (390×844,
 touch, light and dark). On each: axe-core finds no WCAG 2.0/2.1 A or AA violation (issue 27), every chart's title,
 subplot titles, annotations and axis titles lie inside the chart and overlap neither each other nor the legend nor
-the tool bar, no two tick labels of an axis overlap, with no raw TeX and no long decimal strings (issue 37), no formula
-that fits scrolls by a hair (KaTeX's 2 px strut did), and on a phone the page fits the screen, a
+the tool bar, no two tick labels of an axis overlap, with no raw TeX and no long decimal strings (issue 37), no formula,
+code or table that fits scrolls by a hair (KaTeX's 2 px strut did), and on a phone the page fits the screen, a
 formula wider than it scrolls in its own named box, and no chart's tool bar lies on its title (issue 28), nor a data
 grid's tool bar on the text above it.
 

@@ -273,7 +273,10 @@ SCROLL_BOXES = """() => [...document.querySelectorAll('[data-testid=stMain] *')]
     .filter(e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX) && e.scrollWidth > e.clientWidth
                  && !e.closest('[data-testid=stDataFrame]'))  // the data grid scrolls with its own keys
     .map(e => ({role: e.getAttribute('role'), name: e.getAttribute('aria-label'), tab: e.tabIndex,
-                cue: getComputedStyle(e).boxShadow !== 'none', html: e.outerHTML.slice(0, 80)}))"""
+                cue: getComputedStyle(e).boxShadow !== 'none', html: e.outerHTML.slice(0, 80),
+                by: e.scrollWidth - e.clientWidth,  // px wider than the box; a formula named by its TeX:
+                text: Array.from((e.querySelector('annotation') || e).textContent.replace(/\\s+/g, ' ').trim())
+                          .slice(0, 50).join('')}))"""
 
 # Whether two rectangles (getBoundingClientRect) meet: the start of the scripts below that compare boxes.
 MEET = "const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;"
@@ -317,16 +320,12 @@ def fit(page) -> list[str]:
     return [f"{key}: {value}" for key, value in found.items() if value]
 
 
-# A box of a formula or of code that scrolls sideways by a hair: it fits its column, yet scrolls and is marked
-# "wider than its column" with a shadow (KaTeX's 2 px strut did that to RoPE's formula at every size, 1920 px too).
+# A box that scrolls sideways by a hair: it fits its column, yet scrolls and is marked "wider than its column" with a
+# shadow (KaTeX's 2 px strut did that to RoPE's formula at every size, 1920 px too).
 HAIRLINE = 4  # px: a box wider than its column by this much or less is a box that fits
-HAIRLINE_SCROLLERS = """(most) => [...document.querySelectorAll('.katex-display, [data-testid="stCode"] pre')]
-  .map(box => [Array.from((box.querySelector('annotation') || box).textContent.replace(/\\s+/g, ' ').trim())
-                  .slice(0, 50).join(''), box.scrollWidth - box.clientWidth])  // a formula by its TeX
-  .filter(([, by]) => by > 0 && by <= most)"""
 
 
 def hairline_scrollers(page) -> list[str]:
-    """Formulas and code that scroll sideways by a few pixels only, at any size."""
-    return [f"a box that fits scrolls by {by} px: {text!r}" for text, by in page.evaluate(HAIRLINE_SCROLLERS, HAIRLINE)]
-
+    """Boxes of the page (formulas, code, tables) that scroll sideways by a few pixels only, at any size."""
+    return [f"a box that fits scrolls by {box['by']} px: {box['text']!r}" for box in page.evaluate(SCROLL_BOXES)
+            if box["by"] <= HAIRLINE]

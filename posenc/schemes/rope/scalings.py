@@ -136,9 +136,8 @@ def dynamic_inv_freq(dim: int, base: float, *, seq_len: int | None = None, facto
         # nothing changes: the ratio below is 1 exactly, but factor·L₀/L₀ − (factor − 1) computed in floats can be
         # 1 − 2⁻⁴⁷ (factor 34.69618050899116, L₀ 951), which took a base of 1 below 1 and was refused
         return default_inv_freq(dim, base)[0], 1.0
-    length = seq_len
-    ratio = (factor * length / original) - (factor - 1)
-    scaled_base = _scaled_base(base, ratio, dim, f"factor={factor:g} at length {length}")
+    ratio = (factor * seq_len / original) - (factor - 1)
+    scaled_base = _scaled_base(base, ratio, dim, f"factor={factor:g} at length {seq_len}")
     return default_inv_freq(dim, scaled_base)[0], 1.0
 
 
