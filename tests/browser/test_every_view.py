@@ -16,7 +16,18 @@ import pytest
 
 from browser_controls import assert_clean
 from live_app import require_chromium
-from view_checks import SIZES, fit, hairline_scrollers, legibility, links, settle, through_axe, violations, with_query
+from view_checks import (
+    SIZES,
+    fit,
+    hairline_scrollers,
+    legibility,
+    links,
+    scroll_boxes,
+    settle,
+    through_axe,
+    violations,
+    with_query,
+)
 
 pytestmark = pytest.mark.browser
 require_chromium()
@@ -32,11 +43,12 @@ def test_every_view_is_accessible_legible_and_fits_the_screen(app, browser, size
         page.goto(f"{app}/{with_query(path, query)}")
         settle(page)
         assert_clean(page, f"{path} [{size}]")
-        problems = legibility(page) + hairline_scrollers(page)
+        boxes = scroll_boxes(page)  # read once: the hairline check and, on a phone, the fit check
+        problems = legibility(page) + hairline_scrollers(boxes)
         if through_axe(path):
             problems += violations(page)
         if size.startswith("phone"):
-            problems += fit(page)
+            problems += fit(page, boxes)
         found += [f"{path or '/'} [{size}] {problem}" for problem in problems]
     context.close()
     assert not found, f"{len(found)} problems:\n" + "\n".join(found)

@@ -306,14 +306,19 @@ ELEMENT_TOOLBAR_ON_TEXT = """() => { """ + MEET + """
   }); }"""
 
 
-def fit(page) -> list[str]:
+def scroll_boxes(page) -> list[dict]:
+    """The page's boxes that scroll sideways (:data:`SCROLL_BOXES`), read once a view for the checks below."""
+    return page.evaluate(SCROLL_BOXES)
+
+
+def fit(page, boxes: list[dict]) -> list[str]:
     """What does not fit a phone's screen: the page wider than it, elements sticking out, a box that scrolls
-    sideways without being a named focusable region with a cue, a chart's tool bar on its title, a data grid's tool
-    bar on a text outside its element (the heading above it)."""
+    sideways without being a named focusable region with a cue (``boxes``: :func:`scroll_boxes`), a chart's tool bar
+    on its title, a data grid's tool bar on a text outside its element (the heading above it)."""
     found = {"page wider than the screen": page.evaluate("document.documentElement.scrollWidth") > 390,
              "sticks out": page.evaluate(OVERFLOWING),
              "scroll box not a named focusable region": [
-                 box for box in page.evaluate(SCROLL_BOXES)
+                 box for box in boxes
                  if not (box["role"] == "region" and box["name"] and box["tab"] == 0 and box["cue"])],
              "tool bar on a title": page.evaluate(TOOLBAR_ON_TITLE),
              "a data grid's tool bar on a text": page.evaluate(ELEMENT_TOOLBAR_ON_TEXT)}
@@ -325,7 +330,6 @@ def fit(page) -> list[str]:
 HAIRLINE = 4  # px: a box wider than its column by this much or less is a box that fits
 
 
-def hairline_scrollers(page) -> list[str]:
-    """Boxes of the page (formulas, code, tables) that scroll sideways by a few pixels only, at any size."""
-    return [f"a box that fits scrolls by {box['by']} px: {box['text']!r}" for box in page.evaluate(SCROLL_BOXES)
-            if box["by"] <= HAIRLINE]
+def hairline_scrollers(boxes: list[dict]) -> list[str]:
+    """Of ``boxes`` (:func:`scroll_boxes`: formulas, code, tables), those that scroll sideways by a few pixels only."""
+    return [f"a box that fits scrolls by {box['by']} px: {box['text']!r}" for box in boxes if box["by"] <= HAIRLINE]
