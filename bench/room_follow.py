@@ -1,6 +1,7 @@
 """A lecture room followed by a hall of phones: how long a slide change takes to reach every follower (issue 34).
 
-Each follower is a real Streamlit session over a websocket, as a phone's tab is (bench/loadtest.py's protocol):
+Each follower is a real Streamlit session over a websocket, as a phone's tab is (bench/loadtest.py's protocol,
+spoken by bench/phone_socket.py: the phones' client shares the servers' two cores, so it is kept light):
 it opens the slide's link with ``room=CODE`` (what ``/?room=CODE`` lands on), runs it to the end (the run joins
 the room and watches it, posenc/ui/push.py), then sits idle with its websocket open. The lecturer's next slide is its page
 load (its key in its cookie), which moves the room; each follower's server pushes it a rerun, which switches the
@@ -39,6 +40,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import phone_socket  # noqa: E402
 from hall import HOST, Hall, http_get_cookie  # noqa: E402
 from loadtest import MAX_MESSAGE_BYTES, rerun_message  # noqa: E402
 from posenc import lectures  # noqa: E402
@@ -99,16 +101,13 @@ async def follower(port: int, page: str, query: str, moved: dict, result: Follow
     """A phone's tab: its session runs the slide, then waits for the push and the switch to ``slide``. When its
     replica dies (the websocket closes before the move), it reconnects through the hall and runs its address
     again, as Streamlit's page does: ``result.reconnected`` counts it."""
-    url = f"ws://{HOST}:{port}/_stcore/stream"
     cookie = ""
     try:
         while True:
             try:
                 cookie = await http_get_cookie(HOST, port, f"/{page}?{query}", cookie, timeout) or cookie
-                headers = {"Cookie": cookie} if cookie else None
-                async with websockets.connect(url, subprotocols=["streamlit"], open_timeout=timeout,
-                                              max_size=MAX_MESSAGE_BYTES, additional_headers=headers, proxy=None,
-                                              ping_interval=None) as ws:
+                async with await phone_socket.connect(HOST, port, cookie=cookie, timeout=timeout,
+                                                      max_size=MAX_MESSAGE_BYTES) as ws:
                     seen = await run_page(ws, query, page, timeout)
                     result.form = result.form or answer_form(seen)
                     result.address = (page, query)
@@ -116,7 +115,7 @@ async def follower(port: int, page: str, query: str, moved: dict, result: Follow
                     result.back = time.perf_counter() if result.reconnected else None
                     if await _follow(ws, moved, result, timeout, slide):
                         return
-            except (websockets.exceptions.ConnectionClosed, websockets.exceptions.InvalidStatus, OSError):
+            except OSError:  # phone_socket.Closed among them: the connection ended or was refused
                 if "t" in moved or result.joined is None or result.reconnected >= 20:
                     raise
                 result.reconnected += 1
@@ -341,7 +340,7 @@ def report(name: str, m: dict, idle: float) -> None:
         print(f"  {label:28} {len(values)} of {n}; median {statistics.median(values) if values else float('nan'):.2f} s, "
               f"p95 {_quantile(values, 0.95):.2f} s, max {max(values, default=float('nan')):.2f} s")
     print(f"  CPU of the slide change      {m['change_cpu']:.1f} s ({m['change_cpu'] / n * 1000:.0f} ms per follower); "
-          f"this client's own (the {n} phones' websockets, on the same cores): {m['client_cpu']:.1f} s")
+          f"this client's own (the {n} phones' websockets, on the same cores): {m['client_cpu']:.2f} s")
     if m.get("counted_after") is not None:
         print(f"  replica 1 of 2 killed        {m['reconnected']} followers reconnected through the hall, "
               f"{len(m['back'])} back on the slide, the last {max(m['back'], default=float('nan')):.1f} s after the "

@@ -6,7 +6,7 @@ slide's view and its charts. bench/room_follow.py measured a follower's answer a
 run of the page and 7-8 ms as the fragment's (BENCHMARKS.md).
 
 One `streamlit run app.py` with its SQLite rooms file; one follower's session over the websocket, as its phone's
-tab (the benchmark's protocol): its first run of the slide, then its answer as the Answer button sends it.
+tab (the benchmark's protocol and its light client, bench/phone_socket.py): its first run of the slide, then its answer as the Answer button sends it.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 from urllib.parse import urlencode
 
-import websockets
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
+import phone_socket  # noqa: E402
 import room_follow  # noqa: E402
 from loadtest import MAX_MESSAGE_BYTES  # noqa: E402
 from posenc import lectures  # noqa: E402
@@ -39,8 +39,7 @@ def elements(messages: list[ForwardMsg]) -> list[ForwardMsg]:
 async def follow_and_answer(port: int, page: str, query: str, correct: str):
     """The follower's first run of the slide, then its answer: (the first run's messages, the form's ids, the
     answer's run's messages)."""
-    async with websockets.connect(f"ws://{HOST}:{port}/_stcore/stream", subprotocols=["streamlit"], open_timeout=60,
-                                  max_size=MAX_MESSAGE_BYTES, proxy=None, ping_interval=None) as ws:
+    async with await phone_socket.connect(HOST, port, timeout=60, max_size=MAX_MESSAGE_BYTES) as ws:
         seen = await room_follow.run_page(ws, query, page, 60)
         follower = room_follow.Follower(form=room_follow.answer_form(seen), address=(page, query))
         await ws.send(room_follow.answer_message(follower, correct))
