@@ -153,8 +153,8 @@ def frame(opcode: int, payload: bytes) -> bytes:
 
 
 class PhoneSocket:
-    """An open websocket: ``await recv()`` the next message (bytes), ``await send(data)``, ``await close()``; also an
-    async context manager (:func:`connect`)."""
+    """An open websocket: ``await recv()`` the next message (bytes), ``received()`` one already read or None,
+    ``await send(data)``, ``await close()``; also an async context manager (:func:`connect`)."""
 
     def __init__(self, protocol: _Protocol):
         self._protocol = protocol
@@ -167,6 +167,10 @@ class PhoneSocket:
             raise protocol.closed
         protocol.waiter = asyncio.get_running_loop().create_future()
         return await protocol.waiter
+
+    def received(self) -> bytes | None:
+        """The next message if one is already read off the socket, else None (without waiting)."""
+        return self._protocol.messages.popleft() if self._protocol.messages else None
 
     async def send(self, data: bytes) -> None:
         if self._protocol.closed is not None:

@@ -171,8 +171,10 @@ async def _follow(ws, moved: dict, result: Follower, timeout: float, slide: int)
     at_new_slide = False
     while True:
         try:  # polled often only around the answers, when a follower sends its answer
-            async with asyncio.timeout(0.05 if "answers soon" in moved and not result.sent else 1.0):
-                raw = await ws.recv()  # (a timeout, unlike wait_for, makes no task per message)
+            raw = ws.received()  # one already read off the socket: no timer for it
+            if raw is None:
+                async with asyncio.timeout(0.05 if "answers soon" in moved and not result.sent else 1.0):
+                    raw = await ws.recv()  # (a timeout, unlike wait_for, makes no task per message)
         except TimeoutError:  # idle; after the move, at most ``timeout`` seconds
             if "t" in moved and time.perf_counter() - moved["t"] > timeout:
                 raise

@@ -50,7 +50,9 @@ def test_the_phone_reads_what_a_server_sends_and_sends_as_a_browser_does(compres
         async with serve(_talk, HOST, 0, subprotocols=["streamlit"], compression=compression) as server:
             port = server.sockets[0].getsockname()[1]
             async with await phone_socket.connect(HOST, port, cookie="a=b") as ws:
-                got = [await ws.recv() for _ in MESSAGES]
+                got = [await ws.recv() for _ in MESSAGES[:2]]
+                while len(got) < len(MESSAGES):  # the rest as they come, taken at once where already read
+                    got.append(ws.received() or await ws.recv())
                 for message in (b"", b"x" * 125, b"y" * 126, os.urandom(70_000)):  # each length field's edges
                     await ws.send(message)
                     assert await ws.recv() == message  # unmasked by the server: the mask was right
