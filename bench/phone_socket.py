@@ -97,7 +97,8 @@ class _Protocol(asyncio.Protocol):
             at = start + length
             opcode = first & 0x0F
             if opcode >= 8:  # control: close, ping, pong
-                if opcode == 8:
+                if opcode == 8:  # echoed, as a browser does, then the socket is closed
+                    self.transport.write(frame(0x8, payload[:2]))
                     raise Closed("closed by the server")
                 if opcode == 9:
                     self.transport.write(frame(0xA, payload))

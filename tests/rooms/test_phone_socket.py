@@ -64,12 +64,15 @@ def test_the_phone_reads_what_a_server_sends_and_sends_as_a_browser_does(compres
     assert got[:3] == MESSAGES[:3] and len(got[3]) == 300_000 and got[4] == MESSAGES[4]
 
 
-def test_a_refused_handshake_and_a_closed_connection_are_oserrors():
+def test_a_refused_handshake_and_a_closed_connection_are_oserrors_and_a_close_is_answered():
     async def refuse(connection, request):
         return connection.respond(503, "no replica\n")
 
+    echoed = []
+
     async def close_at_once(ws):
-        await ws.close()
+        await ws.close()  # returns once the client's close frame came back (or after 10 s without)
+        echoed.append(ws.protocol.close_rcvd is not None)
 
     async def main():
         async with serve(close_at_once, HOST, 0, subprotocols=["streamlit"], process_request=refuse) as server:
@@ -83,5 +86,10 @@ def test_a_refused_handshake_and_a_closed_connection_are_oserrors():
                 await ws.recv()
             with pytest.raises(phone_socket.Closed):
                 await ws.send(b"late")
+            for _ in range(100):  # the server's handler ends once its close is answered
+                if echoed:
+                    break
+                await asyncio.sleep(0.01)
+        assert echoed == [True]  # the phone answered the server's close frame, as a browser does
 
     asyncio.run(main())
