@@ -7,9 +7,9 @@ over a slide change (0.3 s of the 2.9 s a hall of 300 spent, 2026-12-02). This c
 Chromium does, and no less of it:
 
 - the opening handshake over HTTP/1.1 with the streamlit subprotocol, the cookies given, and the extension
-  Chromium offers, ``permessage-deflate; client_max_window_bits``: the server compresses every message as it does
-  for a browser, and every message is received and inflated here (with the context carried between messages, as
-  the extension agreed requires);
+  Chromium offers, ``permessage-deflate; client_max_window_bits``: where the server agrees it, it compresses every
+  message as it would for a browser, and each is inflated here, the context carried between messages as the
+  extension requires (Streamlit 1.67's server agrees none, to this client as to the ``websockets`` library's);
 - frames parsed from the socket's buffer as they arrive (fragments joined, pings answered, a close frame or the
   socket's end ends it), handed over whole to :meth:`PhoneSocket.recv`;
 - messages sent as a browser sends them: one masked binary frame each, a new random mask a frame.

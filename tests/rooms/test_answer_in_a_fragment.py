@@ -6,7 +6,8 @@ slide's view and its charts. bench/room_follow.py measured a follower's answer a
 run of the page and 7-8 ms as the fragment's (BENCHMARKS.md).
 
 One `streamlit run app.py` with its SQLite rooms file; one follower's session over the websocket, as its phone's
-tab (the benchmark's protocol and its light client, bench/phone_socket.py): its first run of the slide, then its answer as the Answer button sends it.
+tab (the benchmark's protocol and its light client, bench/phone_socket.py): its first run of the slide, then its
+answer as the Answer button sends it.
 """
 
 from __future__ import annotations
