@@ -434,11 +434,11 @@ async def http_get_cookie(host: str, port: int, target: str, cookie: str, timeou
     return affinity_cookie(set_cookies) or cookie
 
 
-def response_fields(answer: bytes, problem: str) -> list[tuple[str, str]]:
-    """The header fields (lower-case name, value) of an HTTP answer whose status is 200; else
+def response_fields(answer: bytes, problem: str, status: str = "200") -> list[tuple[str, str]]:
+    """The header fields (lower-case name, value) of an HTTP answer whose status is ``status``; else
     ConnectionError(problem + its status line)."""
     head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
-    if len(head[0].split()) < 2 or head[0].split()[1] != "200":
+    if len(head[0].split()) < 2 or head[0].split()[1] != status:
         raise ConnectionError(problem + head[0])
     return [(name.strip().lower(), value.strip()) for name, _, value in (line.partition(":") for line in head[1:])]
 

@@ -15,7 +15,8 @@ Chromium does, and no less of it:
 - messages sent as a browser sends them: one masked binary frame each, a new random mask a frame.
 
 Only the parts a Streamlit page uses are here: binary messages, text messages as bytes, no extension but
-permessage-deflate. It raises :class:`Closed` (an OSError) when the connection ends.
+permessage-deflate. It raises :class:`Closed` (an OSError) when the connection ends, and a ConnectionError when the
+server refuses the handshake (bench/hall.py's ``response_fields``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import hashlib
 import os
 import struct
 import zlib
+
+from hall import response_fields
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 TAIL = b"\x00\x00\xff\xff"  # what the sender strips from each compressed message (RFC 7692, 7.2.2)
@@ -41,8 +44,7 @@ class _Protocol(asyncio.Protocol):
         self.max_size = max_size
         self.transport = None
         self.buffer = bytearray()
-        self.head: bytes | None = None  # the HTTP answer to the handshake, once read
-        self.handshake = asyncio.get_running_loop().create_future()
+        self.handshake = asyncio.get_running_loop().create_future()  # the HTTP answer's head, once read
         self.messages: collections.deque[bytes] = collections.deque()
         self.waiter: asyncio.Future | None = None
         self.closed: Exception | None = None
@@ -56,14 +58,12 @@ class _Protocol(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self.buffer += data
-        if self.head is None:
+        if not self.handshake.done():
             end = self.buffer.find(b"\r\n\r\n")
             if end < 0:
                 return
-            self.head = bytes(self.buffer[:end])
+            self.handshake.set_result(bytes(self.buffer[:end + 4]))
             del self.buffer[:end + 4]
-            if not self.handshake.done():
-                self.handshake.set_result(self.head)
         if self.ready:
             self.read()
 
@@ -191,15 +191,10 @@ class PhoneSocket:
         await self.close()
 
 
-def _agreed(head: bytes, key: bytes) -> tuple[int, list[tuple[str, str]]]:
-    """(the server's window bits for permessage-deflate, or 0 for none; the answer's header fields) of a handshake's
-    answer; Closed if it is not a switch to the websocket this client asked."""
-    lines = head.decode("latin-1").split("\r\n")
-    status = lines[0].split()
-    if len(status) < 2 or status[1] != "101":
-        raise Closed(f"the server answered {lines[0]!r}")
-    fields = [(name.strip().lower(), value.strip()) for name, _, value in (line.partition(":") for line in lines[1:])]
-    values = dict(fields)
+def _agreed(head: bytes, key: bytes) -> int:
+    """The server's window bits for permessage-deflate, or 0 for none, of a handshake's answer; ConnectionError if it
+    is not a switch of protocols, Closed if not to the websocket this client asked."""
+    values = dict(response_fields(head, "the server answered ", status="101"))
     accept = base64.b64encode(hashlib.sha1(key + GUID).digest()).decode()
     if values.get("sec-websocket-accept") != accept:
         raise Closed("the server's Sec-WebSocket-Accept does not match")
@@ -207,7 +202,7 @@ def _agreed(head: bytes, key: bytes) -> tuple[int, list[tuple[str, str]]]:
         raise Closed("the server did not agree to the streamlit subprotocol")
     extension = values.get("sec-websocket-extensions", "")
     if not extension:
-        return 0, fields
+        return 0
     name, *params = [part.strip() for part in extension.split(";")]
     if name != "permessage-deflate":
         raise Closed(f"an extension not offered: {extension}")
@@ -216,7 +211,7 @@ def _agreed(head: bytes, key: bytes) -> tuple[int, list[tuple[str, str]]]:
         param_name, _, value = param.partition("=")
         if param_name.strip() == "server_max_window_bits":
             bits = int(value.strip().strip('"'))
-    return bits, fields
+    return bits
 
 
 async def connect(host: str, port: int, path: str = "/_stcore/stream", cookie: str = "", timeout: float = 30.0,
@@ -235,7 +230,7 @@ async def connect(host: str, port: int, path: str = "/_stcore/stream", cookie: s
         transport.write(request.encode("latin-1"))
         try:
             head = await protocol.handshake
-            bits, _ = _agreed(head, key)
+            bits = _agreed(head, key)
         except BaseException:
             transport.close()
             raise
