@@ -51,8 +51,13 @@ html { font-size: 140%; }
 .katex { font-size: 1.3em; }
 </style>"""
 
-DARK = dict(paper="#0e1117", text="#f0f2f6", grid="#3b4252", line="#6b7385")  # .streamlit/config.toml [theme.dark]
+DARK = dict(paper="#0e1117", text="#f0f2f6", grid="#3b4252", line="#6b7385",  # .streamlit/config.toml [theme.dark]
+            button="#c9ced8")  # an animation's choice buttons (the speeds): see _dark_colours
 LIGHT_TEXT = "#111111"  # presenter mode: chart text at full contrast
+# The light theme off the projector: tick labels, axis titles, annotations, colour bars and animation controls in a
+# muted grey of 6.9:1 on white. Streamlit's chart theme draws them in its faded text colour, #808495: 3.7:1, under
+# WCAG's 4.5:1 for text (tests/browser/test_every_view.py measures every chart text against its background).
+MUTED_TEXT = "#555a69"
 
 
 def is_on() -> bool:
@@ -195,11 +200,28 @@ def _dark_colours(spec: dict) -> None:
         axis.update(gridcolor=DARK["grid"], zerolinecolor=DARK["line"], linecolor=DARK["line"])
         _font(axis, "tickfont")["color"] = text
         _font(axis.setdefault("title", {}))["color"] = text
+    for menu in layout.get("updatemenus", []):
+        # plotly fills the chosen button of a menu that shows it #F4FAFF in any theme (no attribute sets that): light
+        # buttons with dark text (12:1, and 17:1 when chosen), not the theme's light label on it (1.07:1)
+        if menu.get("showactive", True):
+            menu["bgcolor"] = DARK["button"]
+            _font(menu)["color"] = DARK["paper"]
+
+
+def _muted_text(spec: dict) -> None:
+    """The light theme's secondary chart text (:data:`MUTED_TEXT`), in place on a figure dict: the layout's font,
+    which the colour bars, annotations and animation controls take, and each axis's ticks and title, which
+    Streamlit's chart theme sets itself. A colour the figure gave an annotation stays."""
+    layout = spec["layout"]
+    _font(layout).setdefault("color", MUTED_TEXT)
+    for axis in _axes(layout):
+        _font(axis, "tickfont").setdefault("color", MUTED_TEXT)
+        _font(axis.setdefault("title", {})).setdefault("color", MUTED_TEXT)
 
 
 def restyle(fig: go.Figure, *, present: bool, dark: bool, colours: str = palettes.DEFAULT) -> go.Figure:
-    """A restyled copy of ``fig`` for presenter mode, the dark theme and/or a palette (``colours``, see
-    posenc/figures/palettes.py), laid out to be read on a phone (or, in presenter mode, on the projector's
+    """A restyled copy of ``fig`` for presenter mode, the dark theme (else, off the projector, the light theme's
+    readable grey, :data:`MUTED_TEXT`) and/or a palette (``colours``, see posenc/figures/palettes.py), laid out to be read on a phone (or, in presenter mode, on the projector's
     narrowest column: posenc/figures/legible.py); ``fig`` is left as it is.
 
     Edited as one dict and not validated again: ``fig`` was validated when built, and what this adds is checked by
@@ -211,6 +233,8 @@ def restyle(fig: go.Figure, *, present: bool, dark: bool, colours: str = palette
     legible.legible(spec, PROJECTOR if present else legible.PHONE)  # after _present: its larger text wraps sooner
     if dark:
         _dark_colours(spec)
+    elif not present:
+        _muted_text(spec)
     images.as_images(spec)  # last: what is sent, once laid out and coloured (the figure keeps its heatmap)
     series.as_sent(spec)  # and long series as the digits their hover prints (the figure keeps its values)
     frames = spec.pop("frames", None)

@@ -24,6 +24,7 @@ from view_checks import (
     links,
     scroll_boxes,
     settle,
+    text_contrast,
     through_axe,
     violations,
     with_query,
@@ -44,7 +45,7 @@ def test_every_view_is_accessible_legible_and_fits_the_screen(app, browser, size
         settle(page)
         assert_clean(page, f"{path} [{size}]")
         boxes = scroll_boxes(page)  # read once: the hairline check and, on a phone, the fit check
-        problems = legibility(page) + hairline_scrollers(boxes)
+        problems = legibility(page) + text_contrast(page) + hairline_scrollers(boxes)
         if through_axe(path):
             problems += violations(page)
         if size.startswith("phone"):

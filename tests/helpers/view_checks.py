@@ -1,5 +1,6 @@
 """What every view is checked for at a screen size, in one visit (tests/browser/test_every_view.py): axe-core's
-WCAG 2.0/2.1 A and AA rules, the legibility of its charts (issue 37) and, on a phone, whether it fits the screen.
+WCAG 2.0/2.1 A and AA rules, the legibility of its charts (issue 37) and the contrast of their texts, which axe-core
+does not read (plotly draws them in SVG), and, on a phone, whether it fits the screen.
 
 axe-core comes with axe-playwright-python (requirements-dev.txt); posenc's part of accessibility is
 posenc/ui/accessibility.py (page-wide) and posenc/ui/presenter.py (charts); charts are laid out by
@@ -251,6 +252,62 @@ def chart_name(chart: dict) -> str:
 def legibility(page) -> list[str]:
     """What is illegible in the page's charts, one sentence per problem, each naming its chart."""
     return [f"{chart_name(chart)}: {problem}" for chart in page.evaluate(MEASURE) for problem in problems_of(chart)]
+
+
+# -- contrast of the charts' texts ---------------------------------------------------------------------------------
+
+# WCAG 2.1's contrast ratio (1.4.3) of every text plotly draws in a chart against what lies under it: the button of
+# an animation control, else the legend's box, else the chart's paper, each laid over the page's background where it
+# is translucent. axe-core reads HTML text only: plotly's SVG text is measured here. Left out: a heatmap's numbers
+# in its cells (on the cell's own colour, and hidden on a phone), a shape's label (on its translucent fill over a
+# heatmap), the hover box's text (its own box, shown only on hover) and the tool bar.
+CONTRAST = """() => {
+    const colour = (text) => {
+        const m = /rgba?\\(([^)]*)\\)/.exec(text || '');
+        if (!m) return null;
+        const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+        return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1};
+    };
+    const over = (top, under) => !top ? under : {r: top.r * top.a + under.r * (1 - top.a),
+        g: top.g * top.a + under.g * (1 - top.a), b: top.b * top.a + under.b * (1 - top.a), a: 1};
+    const light = (c) => ['r', 'g', 'b'].map(k => c[k] / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+        .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const ratio = (a, b) => (Math.max(light(a), light(b)) + 0.05) / (Math.min(light(a), light(b)) + 0.05);
+    const page = over(colour(getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor),
+                      {r: 255, g: 255, b: 255, a: 1});
+    const found = [];
+    document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot').forEach((plot, index) => {
+        if (plot.getBoundingClientRect().width < 1) return;  // not shown (a closed expander, another view)
+        const svg = plot.querySelector('.main-svg');  // plotly paints the paper as the SVG's CSS background
+        const paper = over(svg && colour(getComputedStyle(svg).backgroundColor), page);
+        const title = plot.querySelector('.gtitle')?.textContent.trim() || '';
+        for (const text of plot.querySelectorAll('text')) {
+            if (!text.textContent.trim() || text.closest('.heatmap-label, .shapelayer, .hoverlayer, .modebar')) continue;
+            const style = getComputedStyle(text);
+            if (style.visibility === 'hidden' || style.display === 'none' || text.getBoundingClientRect().width < 1) continue;
+            const button = text.closest('.updatemenu-button')?.querySelector('rect.updatemenu-item-rect');
+            const legend = text.closest('.legend')?.querySelector('rect.bg');
+            const under = button ? over(colour(getComputedStyle(button).fill), paper)
+                        : legend ? over(colour(getComputedStyle(legend).fill), paper) : paper;
+            const fill = colour(style.fill);
+            if (!fill) continue;
+            const size = parseFloat(style.fontSize), bold = parseInt(style.fontWeight) >= 700;
+            const needed = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+            const got = ratio(over({...fill, a: fill.a * (parseFloat(style.fillOpacity) || 1)}, under), under);
+            if (got < needed) found.push({index, title, text: text.textContent.trim(), got, needed, fill: style.fill});
+        }
+    });
+    return found;
+}"""
+
+
+def text_contrast(page) -> list[str]:
+    """Every chart text under WCAG's contrast (4.5:1, 3:1 for large text), one sentence per chart and colour."""
+    grouped: dict[tuple, list[dict]] = {}
+    for low in page.evaluate(CONTRAST):
+        grouped.setdefault((low["index"], low["title"], low["fill"], round(low["got"], 2), low["needed"]), []).append(low)
+    return [f"chart {index} {short(title)}: {len(lows)} texts in {fill} at {got}:1 against its background (WCAG asks "
+            f"{needed}:1), e.g. {short(lows[0]['text'])}" for (index, title, fill, got, needed), lows in grouped.items()]
 
 
 # -- a phone's screen ----------------------------------------------------------------------------------------------

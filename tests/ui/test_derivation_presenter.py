@@ -48,6 +48,48 @@ def test_dark_restyle_matches_the_dark_theme():
     assert styled.layout.font.size == 15  # dark alone keeps the laptop sizes
 
 
+def _contrast(a: str, b: str) -> float:
+    """WCAG 2.1's contrast ratio of two #rrggbb colours."""
+    def light(colour: str) -> float:
+        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((light(a), light(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_the_light_look_gives_chart_text_a_readable_grey():
+    """Streamlit's chart theme draws ticks, axis titles, annotations and colour bars in #808495, 3.7:1 on white; the
+    light look off the projector sets a grey of 4.5:1 at least (WCAG 1.4.3) where the figure set none."""
+    assert _contrast("#808495", "#ffffff") < 4.5 <= _contrast(presenter.MUTED_TEXT, "#ffffff")
+    fig = line_figure()
+    fig.add_annotation(text="note", x=1, y=1, font=dict(color="#0072b2"))  # a colour the figure chose stays
+    fig.update_layout(xaxis2=dict(title=dict(text="second")))
+    styled = presenter.restyle(fig, present=False, dark=False)
+    assert styled.layout.font.color == presenter.MUTED_TEXT
+    for axis in (styled.layout.xaxis, styled.layout.yaxis, styled.layout.xaxis2):
+        assert axis.tickfont.color == axis.title.font.color == presenter.MUTED_TEXT
+    assert styled.layout.annotations[0].font.color == "#0072b2"
+    assert presenter.restyle(line_figure(), present=True, dark=False).layout.font.color == presenter.LIGHT_TEXT
+    assert presenter.restyle(line_figure(), present=False, dark=True).layout.font.color == presenter.DARK["text"]
+
+
+def test_dark_choice_buttons_read_on_the_light_fill_plotly_gives_the_chosen_one():
+    """An animation's speed buttons (showactive): plotly fills the chosen one #F4FAFF in every theme, which left the
+    dark theme's light label on it at 1.07:1; in the dark look they are light buttons with dark text."""
+    from posenc.figures import animations
+
+    layout = animations.player(["a", "b"], ["0", "1"], frame_ms=100, prefix="k = ")
+    fig = go.Figure(go.Scatter(x=[0, 1], y=[0, 1]), layout=layout)
+    menus = presenter.restyle(fig, present=False, dark=True).to_dict()["layout"]["updatemenus"]
+    play, speeds = menus
+    assert "bgcolor" not in play and play.get("font", {}).get("color") is None  # no chosen button: the theme's own
+    assert speeds["bgcolor"] == presenter.DARK["button"] and speeds["font"]["color"] == presenter.DARK["paper"]
+    for fill in ("#f4faff", presenter.DARK["button"]):
+        assert _contrast(presenter.DARK["paper"], fill) >= 4.5
+    assert _contrast(presenter.DARK["text"], "#f4faff") < 1.1  # what it was
+
+
 def test_marker_size_lists_scale_element_by_element():
     fig = charts.phasor_chart([0], np.array([[0.0, 1.0]]), np.array([[1.0, 0.0]]), np.array([1.0]), pos=0, k=1)
     styled = presenter.restyle(fig, present=True, dark=False)
