@@ -58,6 +58,10 @@ LIGHT_TEXT = "#111111"  # presenter mode: chart text at full contrast
 # muted grey of 6.9:1 on white. Streamlit's chart theme draws them in its faded text colour, #808495: 3.7:1, under
 # WCAG's 4.5:1 for text (tests/browser/test_every_view.py measures every chart text against its background).
 MUTED_TEXT = "#555a69"
+# The chart tool bar's icons (plotly's modebar) at 3:1 at least against the chart (WCAG 1.4.11, a control's look):
+# plotly draws them at 30% of a grey, 1.7:1 on white and 2.5:1 on the dark theme. Each look: (icon, icon hovered or
+# on), the accent for the latter (4.2:1 and 8:1 on white; 6.0:1 and 9:1 on the dark paper).
+TOOLBAR = {False: ("#767b8a", "#1f4e9c"), True: ("#8b91a0", "#8ab4ff")}  # keyed by dark
 
 
 def is_on() -> bool:
@@ -235,6 +239,8 @@ def restyle(fig: go.Figure, *, present: bool, dark: bool, colours: str = palette
         _dark_colours(spec)
     elif not present:
         _muted_text(spec)
+    icon, active = TOOLBAR[dark]
+    spec["layout"].setdefault("modebar", {}).update(color=icon, activecolor=active)
     images.as_images(spec)  # last: what is sent, once laid out and coloured (the figure keeps its heatmap)
     series.as_sent(spec)  # and long series as the digits their hover prints (the figure keeps its values)
     frames = spec.pop("frames", None)

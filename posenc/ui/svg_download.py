@@ -29,6 +29,12 @@ SCRIPT = r"""<script>
     svg.appendChild(path);
     return svg;
   };
+  // A clone has no listener, so plotly does not paint its icon: it takes the tool bar's colours (layout.modebar,
+  // set by posenc/ui/presenter.py) as plotly's own buttons do, the active one while hovered or focused.
+  const paint = (button, on) => {
+    const bar = button.closest(".js-plotly-plot")?._fullLayout?.modebar, path = button.querySelector("path");
+    if (bar && path) path.style.fill = on ? bar.activecolor : bar.color;
+  };
   const press = (camera, plot) => {
     const options = plot._context && plot._context.toImageButtonOptions;
     if (!options) return;
@@ -50,7 +56,10 @@ SCRIPT = r"""<script>
         event.preventDefault();
         press(camera, button.closest(".js-plotly-plot"));
       });
+      for (const [name, on] of [["mouseenter", true], ["focus", true], ["mouseleave", false], ["blur", false]])
+        button.addEventListener(name, () => paint(button, on));
       camera.after(button);
+      paint(button, false);
     }
   };
   let pending = false;

@@ -258,7 +258,8 @@ def legibility(page) -> list[str]:
 
 # WCAG 2.1's contrast ratio (1.4.3) of every text plotly draws in a chart against what lies under it: the button of
 # an animation control, else the legend's box, else the chart's paper, each laid over the page's background where it
-# is translucent. axe-core reads HTML text only: plotly's SVG text is measured here. Left out: a heatmap's numbers
+# is translucent. axe-core reads HTML text only: plotly's SVG text is measured here. The tool bar's icons need 3:1
+# against their bar (WCAG 1.4.11, the look of a control). Left out: a heatmap's numbers
 # in its cells (on the cell's own colour, and hidden on a phone), a shape's label (on its translucent fill over a
 # heatmap), the hover box's text (its own box, shown only on hover) and the tool bar.
 CONTRAST = """() => {
@@ -296,17 +297,27 @@ CONTRAST = """() => {
             const got = ratio(over({...fill, a: fill.a * (parseFloat(style.fillOpacity) || 1)}, under), under);
             if (got < needed) found.push({index, title, text: text.textContent.trim(), got, needed, fill: style.fill});
         }
+        for (const button of plot.querySelectorAll('.modebar-btn')) {  // the tool bar's icons: 3:1, a control's look
+            const path = button.querySelector('path'), group = button.closest('.modebar-group');
+            const fill = path && colour(getComputedStyle(path).fill);
+            if (!fill) continue;
+            const under = over(group && colour(getComputedStyle(group).backgroundColor), paper);
+            const got = ratio(over(fill, under), under);
+            if (got < 3) found.push({index, title, text: `tool bar icon "${button.getAttribute('data-title')}"`, got,
+                                     needed: 3, fill: getComputedStyle(path).fill});
+        }
     });
     return found;
 }"""
 
 
 def text_contrast(page) -> list[str]:
-    """Every chart text under WCAG's contrast (4.5:1, 3:1 for large text), one sentence per chart and colour."""
+    """Every chart text under WCAG's contrast (4.5:1, 3:1 for large text) and every tool bar icon under 3:1, one
+    sentence per chart and colour."""
     grouped: dict[tuple, list[dict]] = {}
     for low in page.evaluate(CONTRAST):
         grouped.setdefault((low["index"], low["title"], low["fill"], round(low["got"], 2), low["needed"]), []).append(low)
-    return [f"chart {index} {short(title)}: {len(lows)} texts in {fill} at {got}:1 against its background (WCAG asks "
+    return [f"chart {index} {short(title)}: {len(lows)} texts or icons in {fill} at {got}:1 against its background (WCAG asks "
             f"{needed}:1), e.g. {short(lows[0]['text'])}" for (index, title, fill, got, needed), lows in grouped.items()]
 
 
