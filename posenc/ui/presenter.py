@@ -59,7 +59,7 @@ LIGHT_TEXT = "#111111"  # presenter mode: chart text at full contrast
 # WCAG's 4.5:1 for text (tests/browser/test_every_view.py measures every chart text against its background).
 MUTED_TEXT = "#555a69"
 # The chart tool bar's icons (plotly's modebar) at 3:1 at least against the chart (WCAG 1.4.11, a control's look):
-# plotly draws them at 30% of a grey, 1.7:1 on white and 2.5:1 on the dark theme. Each look: (icon, icon hovered or
+# plotly draws them at 30% of a grey, 1.7:1 on white and 2.7:1 on the dark theme. Each look: (icon, icon hovered or
 # on), the accent for the latter (4.2:1 and 8:1 on white; 6.0:1 and 9:1 on the dark paper).
 TOOLBAR = {False: ("#767b8a", "#1f4e9c"), True: ("#8b91a0", "#8ab4ff")}  # keyed by dark
 
@@ -225,8 +225,9 @@ def _muted_text(spec: dict) -> None:
 
 def restyle(fig: go.Figure, *, present: bool, dark: bool, colours: str = palettes.DEFAULT) -> go.Figure:
     """A restyled copy of ``fig`` for presenter mode, the dark theme (else, off the projector, the light theme's
-    readable grey, :data:`MUTED_TEXT`) and/or a palette (``colours``, see posenc/figures/palettes.py), laid out to be read on a phone (or, in presenter mode, on the projector's
-    narrowest column: posenc/figures/legible.py); ``fig`` is left as it is.
+    readable grey, :data:`MUTED_TEXT`) and/or a palette (``colours``, see posenc/figures/palettes.py), with the tool
+    bar's colours of its look (:data:`TOOLBAR`), laid out to be read on a phone (or, in presenter mode, on the
+    projector's narrowest column: posenc/figures/legible.py); ``fig`` is left as it is.
 
     Edited as one dict and not validated again: ``fig`` was validated when built, and what this adds is checked by
     tests/ui/test_sent_as_validated.py (the JSON of every page's charts, restyled in every look, equals what plotly

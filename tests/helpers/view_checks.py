@@ -258,10 +258,10 @@ def legibility(page) -> list[str]:
 
 # WCAG 2.1's contrast ratio (1.4.3) of every text plotly draws in a chart against what lies under it: the button of
 # an animation control, else the legend's box, else the chart's paper, each laid over the page's background where it
-# is translucent. axe-core reads HTML text only: plotly's SVG text is measured here. The tool bar's icons need 3:1
-# against their bar (WCAG 1.4.11, the look of a control). Left out: a heatmap's numbers
-# in its cells (on the cell's own colour, and hidden on a phone), a shape's label (on its translucent fill over a
-# heatmap), the hover box's text (its own box, shown only on hover) and the tool bar.
+# is translucent. axe-core reads HTML text only: plotly's SVG text is measured here. Left out: a heatmap's numbers in
+# its cells (on the cell's own colour, and hidden on a phone), a shape's label (on its translucent fill over a
+# heatmap) and the hover box's text (its own box, shown only on hover). The tool bar's icons are measured apart, at
+# 3:1 against their bar (WCAG 1.4.11, the look of a control).
 CONTRAST = """() => {
     const colour = (text) => {
         const m = /rgba?\\(([^)]*)\\)/.exec(text || '');

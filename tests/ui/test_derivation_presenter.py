@@ -93,7 +93,7 @@ def test_dark_choice_buttons_read_on_the_light_fill_plotly_gives_the_chosen_one(
 @pytest.mark.parametrize("present", [False, True])
 @pytest.mark.parametrize("dark", [False, True])
 def test_the_tool_bar_icons_stand_out_from_the_chart(present, dark):
-    """plotly draws its tool bar's icons at 30% of a grey: 1.7:1 on white, 2.5:1 on the dark paper. Every look sets
+    """plotly draws its tool bar's icons at 30% of a grey: 1.7:1 on white, 2.7:1 on the dark paper. Every look sets
     them, and the hovered or active one, at 3:1 at least (WCAG 1.4.11)."""
     bar = presenter.restyle(line_figure(), present=present, dark=dark).to_dict()["layout"]["modebar"]
     paper = presenter.DARK["paper"] if dark else "#ffffff"
