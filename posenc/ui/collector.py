@@ -76,7 +76,7 @@ def pause(seconds: float = PAUSE_SECONDS) -> None:
         elif not gc.isenabled():
             return
         gc.disable()
-        timer = threading.Timer(seconds, resume)
+        timer = threading.Timer(seconds, lambda: _end(timer))
         timer.daemon = True
         _paused.append(timer)
     timer.start()
@@ -84,8 +84,14 @@ def pause(seconds: float = PAUSE_SECONDS) -> None:
 
 def resume() -> None:
     """End this module's pause, if one holds the collector: collections run again from the next allocation."""
+    _end(None)
+
+
+def _end(timer: threading.Timer | None) -> None:
+    """End the pause: any (``None``, :func:`resume`) or only the one ``timer`` started. A timer already
+    firing when a new pause cancelled it must not end that new pause."""
     with _lock:
-        if not _paused:
+        if not _paused or (timer is not None and _paused[0] is not timer):
             return
         _paused.pop().cancel()
         gc.enable()

@@ -100,11 +100,22 @@ def test_a_pause_holds_the_collections_until_resumed(collector_on):
 
 
 def test_a_pause_ends_by_itself(collector_on):
-    collector.pause(0.05)
+    collector.pause(60)
     assert not gc.isenabled()
+    collector.pause(0.05)  # a new pause moves the end (asserting "off" after a 50 ms timer would race a busy machine)
     deadline = time.monotonic() + 5
     while not gc.isenabled() and time.monotonic() < deadline:
         time.sleep(0.01)
+    assert gc.isenabled()
+
+
+def test_a_superseded_timer_that_fires_late_does_not_end_the_new_pause(collector_on):
+    collector.pause(60)
+    old = collector._paused[0]
+    collector.pause(60)  # cancels old; had old already been firing, its callback would run now:
+    old.function()
+    assert not gc.isenabled()
+    collector.resume()
     assert gc.isenabled()
 
 
