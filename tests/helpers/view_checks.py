@@ -299,12 +299,12 @@ CONTRAST = """() => {
         }
         for (const button of plot.querySelectorAll('.modebar-btn')) {  // the tool bar's icons: 3:1, a control's look
             const path = button.querySelector('path'), group = button.closest('.modebar-group');
-            const fill = path && colour(getComputedStyle(path).fill);
+            const painted = path && getComputedStyle(path).fill, fill = colour(painted);
             if (!fill) continue;
             const under = over(group && colour(getComputedStyle(group).backgroundColor), paper);
             const got = ratio(over(fill, under), under);
             if (got < 3) found.push({index, title, text: `tool bar icon "${button.getAttribute('data-title')}"`, got,
-                                     needed: 3, fill: getComputedStyle(path).fill});
+                                     needed: 3, fill: painted});
         }
     });
     return found;
