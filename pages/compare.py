@@ -6,7 +6,7 @@ import posenc
 from posenc.ui import cached_figures, compute, presenter, real_lengths, sidebar
 
 c = sidebar.controls()
-st.title("Comparison: how each scheme sees the offset j − i")
+st.title("Comparison: how each scheme sees the offset j\u00a0−\u00a0i")  # no break inside j − i
 c = sidebar.for_view(c, every_scheme=True)
 st.markdown(
     "Every scheme, at the same length and d_model, reduced to the one curve they all have: "
