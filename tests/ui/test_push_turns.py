@@ -90,7 +90,8 @@ def test_a_session_gone_passes_its_turn_on_and_is_forgotten(runtime):
 
 
 def test_a_turn_never_given_back_ends_by_itself(runtime, monkeypatch):
-    """On a clock of the test's own and a timer it fires: a real 0.1 s timer could fire before the first assertion on a busy machine."""
+    """On a clock of the test's own and a timer it fires: a real 0.1 s timer could fire before the first
+    assertion on a busy machine."""
     clock = [1000.0]
     monkeypatch.setattr(push, "time", SimpleNamespace(monotonic=lambda: clock[0]))
     timers = []
@@ -103,5 +104,3 @@ def test_a_turn_never_given_back_ends_by_itself(runtime, monkeypatch):
     clock[0] += delay
     callback(*args)
     assert runtime.asked == ["a", "b", "c"] and not push._WAITING
-
-
