@@ -26,6 +26,7 @@ import numpy as np
 import plotly.colors
 import plotly.graph_objects as go
 
+from posenc.figures import margins
 from posenc.figures.layout import axis, base_layout, figure
 
 DIVERGING = "RdBu_r"  # ColorBrewer RdBu: diverging and colour-blind safe; red > 0 > blue
@@ -133,8 +134,10 @@ def cells_heatmap(
     categorical = col_group > 1 and len(cols) < full_shape[1] and not np.all(np.diff(cols) == 1)
     x = [str(c) for c in cols] if categorical else np.asarray(cols)
     levelled = z.size > MAX_EXACT_CELLS
+    ticks = nice_ticks(*zrange)
     trace = (level_trace(z, zrange, colorscale, x_label, y_label) if levelled else
-             dict(type="heatmap", z=z, zmin=zrange[0], zmax=zrange[1], colorscale=colorscale, colorbar=dict(thickness=14),
+             dict(type="heatmap", z=z, zmin=zrange[0], zmax=zrange[1], colorscale=colorscale,
+                  colorbar=margins.bar(dict(tickmode="array", tickvals=list(ticks), ticktext=tick_text(ticks))),
                   hovertemplate=f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>value %{{z:.6g}}<extra></extra>"))
     trace.update(x=x, y=np.asarray(rows))
     shown_aliased = np.isin(cols, aliased) if aliased is not None else np.zeros(len(cols), bool)
@@ -154,6 +157,7 @@ def cells_heatmap(
     layout["yaxis"] = axis(y_label, autorange="reversed")
     if shown_aliased.any():
         layout.update(aliased_marks(np.asarray(cols), np.asarray(aliased), row_stride(rows), categorical))
+    margins.hold(layout, y_labels=margins.integer_labels(np.asarray(rows).max(initial=0)), bar_labels=tick_text(ticks))
     fig = figure(traces, layout)
     if levelled:
         setattr(fig, _EXACT, {0: z})
@@ -221,8 +225,8 @@ def level_trace(z: np.ndarray, zrange: tuple[float, float], colorscale: str | li
     ticks = nice_ticks(*zrange)
     step = (zrange[1] - zrange[0]) / (LEVELS - 1) if zrange[1] > zrange[0] else 1.0
     return dict(type="heatmap", z=colour_levels(z, zrange), zmin=0, zmax=LEVELS, colorscale=level_colorscale(colorscale),
-                colorbar=dict(thickness=14, tickmode="array", tickvals=list((ticks - zrange[0]) / step),
-                              ticktext=tick_text(ticks)),
+                colorbar=margins.bar(dict(tickmode="array", tickvals=list((ticks - zrange[0]) / step),
+                                          ticktext=tick_text(ticks))),
                 meta=dict(levels=[float(zrange[0]), float(zrange[1])]),
                 hovertemplate=f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>exact value: Chart data, under the chart"
                               "<extra></extra>")
