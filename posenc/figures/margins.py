@@ -25,6 +25,7 @@ import math
 PAD = 12  # px: plotly adds to every margin an element asks for
 THEME_PAD = 8  # px: Streamlit's chart theme's margin.pad, between the plot area and the axes' labels
 TICK_FONT = 12  # px: Streamlit's chart theme's tick labels
+TICK_FAMILY = '"Source Sans", sans-serif'  # the font of those labels (Streamlit serves it)
 TITLE_FONT = 14  # px: Streamlit's chart theme's axis titles
 STANDOFF = {"x": 20, "y": 24}  # px: Streamlit's chart theme's room between an axis's labels and its title
 CAP_SHIFT = 0.7  # em: plotly's depth of a title's first line, and a y label's offset from its axis
@@ -32,7 +33,7 @@ LINE = 1.3  # em: each further line of a title
 X_LABEL_DEPTH = 2.0  # em: an x axis's labels, from the axis to the bottom of their line (plotly: 1.95)
 BAR_GAP = 10  # px: a colour bar's xpad (plotly's default), on both sides of it: from the plot area, and after
 BAR_THICKNESS = 14  # px: posenc's colour bars
-BAR_EXTRA = 8  # px: a colour bar's room beyond its thickness, its labels and its gaps (outline, labels' offset)
+BAR_EXTRA = 2  # px: a colour bar's room beyond its thickness, its labels and its xpads (its outline; measured 0-3)
 # em: the advance of a character of a tick label in Source Sans (digits 0.55 measured; the rest rounded up)
 ADVANCE = {".": 0.3, ",": 0.3, "−": 0.62, "-": 0.4, " ": 0.25, "k": 0.52}
 DIGIT = 0.58  # em: a digit, rounded up from 0.554
@@ -55,8 +56,10 @@ def integer_labels(high: float) -> list[str]:
 
 
 def bar(colorbar: dict) -> dict:
-    """``colorbar`` set at the plot's right edge, so that the room it asks for is the same at any width."""
-    return dict(colorbar, x=1, xanchor="left", xpad=BAR_GAP, thickness=colorbar.get("thickness", BAR_THICKNESS))
+    """``colorbar`` set at the plot's right edge, so that the room it asks for is the same at any width, its labels
+    in the axes' font (plotly gives a colour bar the layout's font: 15 px of the reader's own sans-serif)."""
+    return dict(colorbar, x=1, xanchor="left", xpad=BAR_GAP, thickness=colorbar.get("thickness", BAR_THICKNESS),
+                tickfont=dict(family=TICK_FAMILY, size=TICK_FONT) | colorbar.get("tickfont", {}))
 
 
 def _title_depth(layout_axis: dict, letter: str) -> float:
