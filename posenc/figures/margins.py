@@ -8,14 +8,15 @@ plotly draws it once: ~20 ms of plotly.js against ~32 ms for the Encoding matrix
 page, BENCHMARKS.md).
 
 :func:`hold` raises a layout's left, bottom and right margins to an upper bound of what plotly asks for, from the
-labels the figure will show. The numbers follow plotly.js 4 (``Axes.drawOne``'s push, ``approxTitleDepth``, a
-pushed margin's pad of 12 px) and Streamlit's chart theme (tick labels 12 px Source Sans, axis titles 14 px, title
-standoffs of 24 px (y) and 20 px (x), ``margin.pad`` 8 px), and were checked against the pushes plotly reports in
-Chromium (tests/browser/test_drawn_once.py). A colour bar stands at the plot's right edge (``x`` 1, its gap
-:data:`BAR_GAP`): at plotly's default ``x`` 1.02 the room it asks for grows with the chart's width.
+labels the figure will show. The numbers follow plotly.js 4 (``Axes.drawOne``'s push, ``approxTitleDepth``, a pushed
+margin's pad of 12 px) and Streamlit's chart theme (tick labels 12 px, axis titles 14 px, title standoffs of 24 px (y)
+and 20 px (x), ``margin.pad`` 8 px) in posenc's font (Inter, Segoe UI, Helvetica or Arial: digits 0.55-0.56 em wide),
+and were checked against the pushes plotly reports in Chromium (tests/browser/test_drawn_once.py). A colour bar stands
+at the plot's right edge (``x`` 1, its gap :data:`BAR_GAP`): at plotly's default ``x`` 1.02 the room it asks for grows
+with the chart's width.
 
 What this estimates short plotly still widens, as before: a chart shown in presenter mode's larger text, with x
-labels that plotly tilts on a narrow chart, or in a font other than Source Sans is drawn twice, never cut.
+labels that plotly tilts on a narrow chart, or in a font with wider digits (Inter's) is drawn twice, never cut.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import math
 PAD = 12  # px: plotly adds to every margin an element asks for
 THEME_PAD = 8  # px: Streamlit's chart theme's margin.pad, between the plot area and the axes' labels
 TICK_FONT = 12  # px: Streamlit's chart theme's tick labels
-TICK_FAMILY = '"Source Sans", sans-serif'  # the font of those labels (Streamlit serves it)
 TITLE_FONT = 14  # px: Streamlit's chart theme's axis titles
 STANDOFF = {"x": 20, "y": 24}  # px: Streamlit's chart theme's room between an axis's labels and its title
 CAP_SHIFT = 0.7  # em: plotly's depth of a title's first line, and a y label's offset from its axis
@@ -34,14 +34,14 @@ X_LABEL_DEPTH = 2.0  # em: an x axis's labels, from the axis to the bottom of th
 BAR_GAP = 10  # px: a colour bar's xpad (plotly's default), on both sides of it: from the plot area, and after
 BAR_THICKNESS = 14  # px: posenc's colour bars
 BAR_EXTRA = 2  # px: a colour bar's room beyond its thickness, its labels and its xpads (its outline; measured 0-3)
-# em: the advance of a character of a tick label in Source Sans (digits 0.55 measured; the rest rounded up)
+# em: the advance of a character of a tick label (digits 0.563 measured in Chromium here; the rest rounded up)
 ADVANCE = {".": 0.3, ",": 0.3, "−": 0.62, "-": 0.4, " ": 0.25, "k": 0.52}
-DIGIT = 0.58  # em: a digit, rounded up from 0.554
+DIGIT = 0.58  # em: a digit, rounded up from 0.563
 OTHER = 0.65  # em: any other character
 
 
 def text_width(text: str, size: float = TICK_FONT) -> float:
-    """An upper bound of ``text``'s width in px at ``size`` px of Source Sans."""
+    """An upper bound of ``text``'s width in px at ``size`` px of posenc's font."""
     return size * sum(DIGIT if c.isdigit() else ADVANCE.get(c, OTHER) for c in text)
 
 
@@ -57,9 +57,9 @@ def integer_labels(high: float) -> list[str]:
 
 def bar(colorbar: dict) -> dict:
     """``colorbar`` set at the plot's right edge, so that the room it asks for is the same at any width, its labels
-    in the axes' font (plotly gives a colour bar the layout's font: 15 px of the reader's own sans-serif)."""
+    the size of the axes' (plotly gives a colour bar's labels the layout's 15 px)."""
     return dict(colorbar, x=1, xanchor="left", xpad=BAR_GAP, thickness=colorbar.get("thickness", BAR_THICKNESS),
-                tickfont=dict(family=TICK_FAMILY, size=TICK_FONT) | colorbar.get("tickfont", {}))
+                tickfont=dict(size=TICK_FONT) | colorbar.get("tickfont", {}))
 
 
 def _title_depth(layout_axis: dict, letter: str) -> float:
