@@ -134,11 +134,13 @@ def cells_heatmap(
     categorical = col_group > 1 and len(cols) < full_shape[1] and not np.all(np.diff(cols) == 1)
     x = [str(c) for c in cols] if categorical else np.asarray(cols)
     levelled = z.size > MAX_EXACT_CELLS
-    ticks = nice_ticks(*zrange)
-    trace = (level_trace(z, zrange, colorscale, x_label, y_label) if levelled else
-             dict(type="heatmap", z=z, zmin=zrange[0], zmax=zrange[1], colorscale=colorscale,
-                  colorbar=margins.bar(dict(tickmode="array", tickvals=list(ticks), ticktext=tick_text(ticks))),
-                  hovertemplate=f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>value %{{z:.6g}}<extra></extra>"))
+    if levelled:
+        trace = level_trace(z, zrange, colorscale, x_label, y_label)
+    else:
+        ticks = nice_ticks(*zrange)
+        trace = dict(type="heatmap", z=z, zmin=zrange[0], zmax=zrange[1], colorscale=colorscale,
+                     colorbar=margins.bar(dict(tickmode="array", tickvals=list(ticks), ticktext=tick_text(ticks))),
+                     hovertemplate=f"{y_label} %{{y}}<br>{x_label} %{{x}}<br>value %{{z:.6g}}<extra></extra>")
     trace.update(x=x, y=np.asarray(rows))
     shown_aliased = np.isin(cols, aliased) if aliased is not None else np.zeros(len(cols), bool)
     if shown_aliased.any():
@@ -157,7 +159,7 @@ def cells_heatmap(
     layout["yaxis"] = axis(y_label, autorange="reversed")
     if shown_aliased.any():
         layout.update(aliased_marks(np.asarray(cols), np.asarray(aliased), row_stride(rows), categorical))
-    margins.hold(layout, y_labels=margins.integer_labels(np.asarray(rows).max(initial=0)), bar_labels=tick_text(ticks))
+    margins.hold(layout, y_labels=margins.integer_labels(np.asarray(rows).max(initial=0)), bar=trace["colorbar"])
     fig = figure(traces, layout)
     if levelled:
         setattr(fig, _EXACT, {0: z})

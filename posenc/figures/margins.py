@@ -70,16 +70,17 @@ def _title_depth(layout_axis: dict, letter: str) -> float:
     return TITLE_FONT * (CAP_SHIFT + extra * LINE) + STANDOFF[letter]
 
 
-def hold(layout: dict, *, y_labels, bar_labels=None, bar_thickness: float = BAR_THICKNESS) -> dict:
+def hold(layout: dict, *, y_labels, bar: dict | None = None) -> dict:
     """Raise ``layout``'s margins (in place; returned) to hold what plotly asks for: the y axis's labels
-    ``y_labels`` and title on the left, the x axis's one line of labels and title below, and a colour bar at x = 1
-    labelled ``bar_labels`` on the right (none: no colour bar). Margins already larger stay."""
+    ``y_labels`` and title on the left, the x axis's one line of labels and title below, and on the right the
+    colour bar ``bar`` (made by :func:`bar`: at x = 1, its labels its ``ticktext``; none: no colour bar).
+    Margins already larger stay."""
     margin = layout.setdefault("margin", {})
     left = PAD + THEME_PAD + widest(y_labels) + CAP_SHIFT * TICK_FONT + _title_depth(layout.get("yaxis", {}), "y")
     bottom = PAD + THEME_PAD + X_LABEL_DEPTH * TICK_FONT + _title_depth(layout.get("xaxis", {}), "x")
     wanted = {"l": left, "b": bottom}
-    if bar_labels is not None:
-        wanted["r"] = PAD + 2 * BAR_GAP + bar_thickness + widest(bar_labels) + BAR_EXTRA
+    if bar is not None:
+        wanted["r"] = PAD + 2 * BAR_GAP + bar["thickness"] + widest(bar["ticktext"]) + BAR_EXTRA
     for side, room in wanted.items():
         margin[side] = max(margin.get(side, 0), math.ceil(room))
     return layout

@@ -13,7 +13,7 @@ def test_the_measured_pushes_of_the_encoding_matrix_at_the_caps_are_held_with_a_
     # y labels to 4000 asked 88.9 px on the left, one line of x labels 73.2 px below, a colour bar labelled to −0.5
     # in 12 px at x = 1 71.0 px on the right
     layout = {"xaxis": {"title": {"text": "dimension"}}, "yaxis": {"title": {"text": "position"}}}
-    margins.hold(layout, y_labels=["4095"], bar_labels=["−1", "−0.5", "0", "0.5", "1"])
+    margins.hold(layout, y_labels=["4095"], bar=margins.bar({"ticktext": ["−1", "−0.5", "0", "0.5", "1"]}))
     got = layout["margin"]
     for side, pushed in (("l", 88.9), ("b", 73.2), ("r", 71.0)):
         assert 0 <= got[side] - pushed <= 6, (side, got)
@@ -34,9 +34,9 @@ def test_each_further_line_of_an_axis_title_adds_a_line_of_room():
 @given(st.lists(st.text(alphabet="0123456789.−k", min_size=1, max_size=8), min_size=1, max_size=6),
        st.text(alphabet="0123456789", min_size=1, max_size=3))
 def test_longer_labels_never_get_less_room(labels, more):
-    short = margins.hold({}, y_labels=labels, bar_labels=labels)["margin"]
+    short = margins.hold({}, y_labels=labels, bar=margins.bar({"ticktext": labels}))["margin"]
     longer = [label + more for label in labels]
-    long = margins.hold({}, y_labels=longer, bar_labels=longer)["margin"]
+    long = margins.hold({}, y_labels=longer, bar=margins.bar({"ticktext": longer}))["margin"]
     assert long["l"] > short["l"] and long["r"] > short["r"] and long["b"] == short["b"]
     assert all(isinstance(v, int) for v in long.values())
 
