@@ -278,10 +278,21 @@ class Walk:
             self.settle(starts_run=False)
 
     def _open_list(self, entry) -> None:
-        entry.click()
-        if not self.page.locator(OPTION).count():
-            entry.press("ArrowDown")  # a click opens the list only sometimes; the arrow key always does
-        self.page.wait_for_selector(OPTION)
+        """Open the list of ``entry`` (a selectbox's input). A late rerun can close a list as it opens (a loaded CI
+        machine, seed 38:1: the list of a Properties selectbox never showed in 60 s): the walk waits until the run
+        is over and opens it again, as a student clicks again, at most three times."""
+        for attempt in range(3):
+            entry.click()
+            if not self.page.locator(OPTION).count():
+                entry.press("ArrowDown")  # a click opens the list only sometimes; the arrow key always does
+            try:
+                self.page.wait_for_selector(OPTION, timeout=15_000 if attempt < 2 else 60_000)
+                return
+            except PlaywrightTimeout:
+                if attempt == 2:
+                    raise
+                self.page.keyboard.press("Escape")
+                wait_idle(self.page)
 
     def _options(self) -> list[tuple[str, bool]]:
         """The open list's options, (text, selected), read in one step: a late rerun can close the list between
