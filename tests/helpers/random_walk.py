@@ -291,8 +291,12 @@ class Walk:
             except PlaywrightTimeout:
                 if attempt == 2:
                     raise
-                self.page.keyboard.press("Escape")
-                wait_idle(self.page)
+                self._close_list()
+
+    def _close_list(self) -> None:
+        """Close an open (or half-open) list and wait until the run is over: before a list is opened again."""
+        self.page.keyboard.press("Escape")
+        wait_idle(self.page)
 
     def _options(self) -> list[tuple[str, bool]]:
         """The open list's options, (text, selected), read in one step: a late rerun can close the list between
@@ -311,8 +315,7 @@ class Walk:
                     return
                 except PlaywrightTimeout:
                     pass
-            self.page.keyboard.press("Escape")
-            wait_idle(self.page)
+            self._close_list()
             reopen()
         raise AssertionError(f"{self.actions[-1]}: the option {name!r} could not be clicked in 3 openings of its list")
 
