@@ -206,7 +206,7 @@ SCRIPT = r"""<script>
 def apply(dark: bool = False, also: str = "") -> None:
     """The style (and the dark theme's, when ``dark``) and the script, in the sidebar's end (a style-only
     st.html goes to no container, but a script needs one; in the main column it would push every page
-    down). ``also``: another page-wide script (a constant of its module), carried by the same element."""
+    down). ``also``: more page-wide HTML (a style, a script: constants of their modules), carried by the same element."""
     st.sidebar.html(prepared(STYLE + (DARK_STYLE if dark else "") + SCRIPT + also), unsafe_allow_javascript=True)
 
 

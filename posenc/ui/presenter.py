@@ -29,7 +29,7 @@ import streamlit as st
 import posenc
 from posenc.figures import describe, images, legible, palettes, series
 from posenc.settings.parsing import code_span
-from posenc.ui import accessibility, palette, svg_download
+from posenc.ui import accessibility, palette, stale_fade, svg_download
 from posenc.ui.binding import warn
 
 SCALE = 1.4  # text in presenter mode
@@ -97,9 +97,9 @@ def palette_control() -> str:
 
 
 def apply(present: bool) -> None:
-    """The page-wide accessibility of every page (posenc/ui/accessibility.py), and restyle the page for a
-    projector when ``present``."""
-    accessibility.apply(dark=_dark(), also=svg_download.SCRIPT)
+    """The page-wide accessibility of every page (posenc/ui/accessibility.py), the fade of a run's stale elements
+    (posenc/ui/stale_fade.py) and the SVG button's script, and restyle the page for a projector when ``present``."""
+    accessibility.apply(dark=_dark(), also=stale_fade.STYLE + svg_download.SCRIPT)
     if present:
         st.html(accessibility.prepared(PRESENTER_CSS))
 

@@ -7,12 +7,12 @@ import plotly.graph_objects as go
 import pytest
 from streamlit.string_util import clean_text
 
-from posenc.ui import accessibility, presenter, svg_download
+from posenc.ui import accessibility, presenter, stale_fade, svg_download
 
 
 @pytest.mark.parametrize("text", [
-    accessibility.STYLE + accessibility.SCRIPT + svg_download.SCRIPT,
-    accessibility.STYLE + accessibility.DARK_STYLE + accessibility.SCRIPT + svg_download.SCRIPT,
+    accessibility.STYLE + accessibility.SCRIPT + stale_fade.STYLE + svg_download.SCRIPT,
+    accessibility.STYLE + accessibility.DARK_STYLE + accessibility.SCRIPT + stale_fade.STYLE + svg_download.SCRIPT,
     presenter.PRESENTER_CSS,
     "\n    <b>indented</b>\n      <i>more</i>\n",
 ])
