@@ -30,4 +30,5 @@ STYLE = f"""<style>
 @keyframes posenc-stale {{ to {{ --posenc-stale: {STALE_OPACITY}; }} }}
 [data-stale="true"] {{ opacity: var(--posenc-stale, 1) !important; transition: none !important;
   animation: posenc-stale {DURATION_S:g}s ease-in {DELAY_S:g}s forwards; }}
+body[style*="overflow: hidden"] [data-stale="true"] {{ animation: none; }}
 </style>"""
