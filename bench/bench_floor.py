@@ -21,6 +21,11 @@ not counted; ``--rounds`` fresh pairs of contexts give ``--rounds`` first loads 
 - blocking: summed duration of the main thread's long tasks (≥ 50 ms, Long Tasks API) in that time.
 First load: navigation start until settled, in a fresh context; its bytes and long tasks.
 
+Every round presses through the same d_model values (1023, 1022, … at the caps), and a posenc server keeps the
+figures it drew: after the first round a press is a cache hit, as on the phones of a hall that follow one lecturer.
+``--new-values`` starts each round lower on d_model, so that every counted press draws a value new to the server,
+as a reader exploring alone does.
+
 Before and after a change, in one run: ``--compare BEFORE AFTER`` serves two checkouts of posenc (e.g.
 ``git worktree add /tmp/before <commit>``) beside the floor, and every press alternates before, after,
 floor, before, after, floor, … in one browser; the table gives each side's settle, its ratio to the floor
@@ -39,6 +44,7 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -154,15 +160,30 @@ def press(page, slider: str, key: str) -> Sample:
     return summary(page, started)
 
 
+DEFAULT_D_MODEL = 128  # the sidebar's d_model when a URL gives none
+
+
+def shifted(url: str, by: int) -> str:
+    """``url`` with its d_model ``by`` lower (the default's, if it gives none): a round that starts there and
+    presses on draws d_model values no earlier round drew."""
+    parts = urllib.parse.urlsplit(url)
+    query = dict(urllib.parse.parse_qsl(parts.query))
+    query["d_model"] = str(int(query.get("d_model", DEFAULT_D_MODEL)) - by)
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
+
+
 def measure(browser, sides: dict[str, tuple[str, str, str]], args) -> dict[str, Side]:
-    """Rounds of fresh context pairs; first loads, then presses alternating between the sides."""
+    """Rounds of fresh context pairs; first loads, then presses alternating between the sides. With
+    ``args.new_values``, round r starts r × (presses + 1) lower on d_model, so that no press draws a value an
+    earlier round drew (a server keeps the figures of the values it drew: a revisit is a cache hit)."""
     results = {name: Side() for name in sides}
-    for _ in range(args.rounds):
+    for round_ in range(args.rounds):
         pages = {}
         contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in sides]
+        by = round_ * (args.presses + 1) if getattr(args, "new_values", False) else 0
         try:
             for context, (name, (url, _, _)) in zip(contexts, sides.items()):
-                pages[name], sample = first_load(context, url)
+                pages[name], sample = first_load(context, shifted(url, by) if by else url)
                 results[name].loads.append(sample)
             for n in range(args.presses + 1):  # press 0 warms up
                 for name, (_, slider, key) in sides.items():
@@ -262,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
                              "'position m' ArrowRight); the floor presses its d_model as ever")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), type=Path,
                         help="two checkouts of posenc, measured alternately beside the floor")
+    parser.add_argument("--new-values", action="store_true",
+                        help="each round starts lower on d_model, so that every counted press draws a d_model value "
+                             "the servers have not drawn (without it, every round presses through the same values, "
+                             "which posenc's figure cache holds after the first round)")
     parser.add_argument("--floor-no-delay", action="store_true",
                         help="with --compare: a second floor, its sockets with Nagle's algorithm off as posenc's")
     args = parser.parse_args(argv)
@@ -299,7 +324,8 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()
     print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}; {os.cpu_count()} CPUs, {platform.machine()}, Python "
           f"{platform.python_version()}, streamlit {streamlit.__version__}, Chromium {version} headless; "
-          f"{args.rounds} round(s) x {args.presses} counted presses per side, "
+          f"{args.rounds} round(s) x {args.presses} counted presses per side"
+          f"{', every press a d_model value new to the server' if args.new_values else ''}, "
           f"{'before after floor, alternating' if args.compare else 'A B A B'}; medians; "
           f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n")
     print(browser_trace.table(rows) if args.trace else compare_table(rows) if args.compare else table(rows))
