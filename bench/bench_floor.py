@@ -174,13 +174,14 @@ def shifted(url: str, by: int) -> str:
 
 def measure(browser, sides: dict[str, tuple[str, str, str]], args) -> dict[str, Side]:
     """Rounds of fresh context pairs; first loads, then presses alternating between the sides. With
-    ``args.new_values``, round r starts r × (presses + 1) lower on d_model, so that no press draws a value an
-    earlier round drew (a server keeps the figures of the values it drew: a revisit is a cache hit)."""
+    ``args.new_values``, round r starts 2r × (presses + 1) lower on d_model, so that no press draws a value an
+    earlier round drew (a server keeps the figures of the values it drew: a revisit is a cache hit); an even step,
+    so that the Rotation check keeps an even d_model."""
     results = {name: Side() for name in sides}
     for round_ in range(args.rounds):
         pages = {}
         contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in sides]
-        by = round_ * (args.presses + 1) if getattr(args, "new_values", False) else 0
+        by = 2 * round_ * (args.presses + 1) if getattr(args, "new_values", False) else 0
         try:
             for context, (name, (url, _, _)) in zip(contexts, sides.items()):
                 pages[name], sample = first_load(context, shifted(url, by) if by else url)
