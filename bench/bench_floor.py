@@ -57,6 +57,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 import browser_trace  # noqa: E402
 from live_app import launch  # noqa: E402
+from posenc.settings.parsing import SHARED_CONTROLS  # noqa: E402
 from streamlit_server import free_port, stop_server, wait_healthy  # noqa: E402
 
 PAGES = [("Encoding matrix", "", "d_model", "ArrowLeft"), ("Sinusoids", "sinusoids", "d_model", "ArrowLeft"),
@@ -160,15 +161,13 @@ def press(page, slider: str, key: str) -> Sample:
     return summary(page, started)
 
 
-DEFAULT_D_MODEL = 128  # the sidebar's d_model when a URL gives none
-
-
 def shifted(url: str, by: int) -> str:
     """``url`` with its d_model ``by`` lower (the default's, if it gives none): a round that starts there and
     presses on draws d_model values no earlier round drew."""
     parts = urllib.parse.urlsplit(url)
     query = dict(urllib.parse.parse_qsl(parts.query))
-    query["d_model"] = str(int(query.get("d_model", DEFAULT_D_MODEL)) - by)
+    default = next(option.default for option in SHARED_CONTROLS if option.name == "d_model")  # the sidebar's
+    query["d_model"] = str(int(query.get("d_model", default)) - by)
     return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
 
 
@@ -181,7 +180,7 @@ def measure(browser, sides: dict[str, tuple[str, str, str]], args) -> dict[str, 
     for round_ in range(args.rounds):
         pages = {}
         contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in sides]
-        by = 2 * round_ * (args.presses + 1) if getattr(args, "new_values", False) else 0
+        by = 2 * round_ * (args.presses + 1) if args.new_values else 0
         try:
             for context, (name, (url, _, _)) in zip(contexts, sides.items()):
                 pages[name], sample = first_load(context, shifted(url, by) if by else url)
@@ -304,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         with sync_playwright() as playwright:
             browser = launch(playwright)
             warm = {name: (f"{url}/", "d_model", "ArrowLeft") for name, (_, url) in (servers | floors).items()}
-            measure(browser, warm, argparse.Namespace(presses=1, rounds=1))  # imports, first frontend load
+            measure(browser, warm, argparse.Namespace(presses=1, rounds=1, new_values=False))  # imports, first load
             for title, path, slider, key in pages:
                 for setting, query in settings:
                     joined = f"{path}{'&' if '?' in path else '?'}{query}"
