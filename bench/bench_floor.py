@@ -20,6 +20,9 @@ not counted; ``--rounds`` fresh pairs of contexts give ``--rounds`` first loads 
   (the server's script time plus loopback);
 - blocking: summed duration of the main thread's long tasks (≥ 50 ms, Long Tasks API) in that time.
 First load: navigation start until settled, in a fresh context; its bytes and long tasks.
+``--trace`` (one traced press a side: the main thread by event kind, bench/browser_trace.py) and ``--profile``
+(``--rounds`` × ``--presses`` sampled presses a side: the main thread by the code that ran, bench/browser_profile.py)
+measure where a press's time goes instead.
 
 Every round presses through the same d_model values (1023, 1022, … at the caps), and a posenc server keeps the
 figures it drew: after the first round a press is a cache hit, as on the phones of a hall that follow one lecturer.
@@ -55,6 +58,7 @@ import streamlit  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+import browser_profile  # noqa: E402
 import browser_trace  # noqa: E402
 from live_app import launch  # noqa: E402
 from posenc.settings.parsing import SHARED_CONTROLS  # noqa: E402
@@ -216,6 +220,27 @@ def trace_row(browser, sides: dict[str, tuple[str, str, str]]) -> dict[str, dict
     return result
 
 
+def profile_row(browser, sides: dict[str, tuple[str, str, str]], args) -> dict[str, dict[str, float]]:
+    """``args.rounds`` fresh contexts per side, taken in turn; in each, after a first load and a warm-up press,
+    ``args.presses`` presses sampled (bench/browser_profile.py): main-thread ms a press by group, the mean of the
+    rounds that finished (a round that timed out is left out and named on stderr)."""
+    rounds: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
+    for _ in range(args.rounds):
+        for name, (url, slider, key) in sides.items():
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            try:
+                page, _ = first_load(context, url)
+                press(page, slider, key)
+                rounds[name].append(browser_profile.profiled(
+                    context, page, lambda page=page, slider=slider, key=key: press(page, slider, key), args.presses))
+            except PlaywrightError as err:
+                print(f"  profile {name} {url}: {str(err).splitlines()[0][:120]}", file=sys.stderr)
+            finally:
+                context.close()
+    return {name: {group: sum(r.get(group, 0.0) for r in done) / len(done) for group in {g for r in done for g in r}}
+            for name, done in rounds.items() if done}
+
+
 def med(samples: list[Sample], name: str) -> float | None:
     return statistics.median(getattr(s, name) for s in samples) if samples else None
 
@@ -277,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setting", action="append", choices=[s for s, _ in SETTINGS])
     parser.add_argument("--trace", action="store_true", help="instead: one traced press per page and side, "
                         "the browser main thread's time by group (bench/browser_trace.py)")
+    parser.add_argument("--profile", action="store_true", help="instead: --rounds × --presses sampled presses per "
+                        "page and side, the browser main thread's time by the code that ran (bench/browser_profile.py)")
     parser.add_argument("--move", nargs=3, action="append", metavar=("PATH", "SLIDER", "KEY"),
                         help="instead of every page's main slider: this page (a path, query allowed: "
                              "'details?scheme=rope') and this slider of its own, pressed with KEY (e.g. "
@@ -309,8 +336,9 @@ def main(argv: list[str] | None = None) -> int:
                     joined = f"{path}{'&' if '?' in path else '?'}{query}"
                     sides = {name: (f"{url}/{joined}", slider, key) for name, (_, url) in servers.items()}
                     sides |= {name: (f"{url}/?{query}", "d_model", "ArrowLeft") for name, (_, url) in floors.items()}
-                    if args.trace:
-                        rows.append((title, setting, trace_row(browser, sides)))
+                    if args.trace or args.profile:
+                        rows.append((title, setting, trace_row(browser, sides) if args.trace
+                                     else profile_row(browser, sides, args)))
                         continue
                     result = measure(browser, sides, args)
                     rows.append((title, setting, result))
@@ -328,7 +356,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{', every press a d_model value new to the server' if args.new_values else ''}, "
           f"{'before after floor, alternating' if args.compare else 'A B A B'}; medians; "
           f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n")
-    print(browser_trace.table(rows) if args.trace else compare_table(rows) if args.compare else table(rows))
+    print(browser_trace.table(rows) if args.trace else browser_profile.table(rows) if args.profile
+          else compare_table(rows) if args.compare else table(rows))
     if problems:
         print("\nProblems:\n" + "\n".join(problems))
     return 1 if problems else 0
