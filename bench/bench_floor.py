@@ -203,21 +203,27 @@ def measure(browser, sides: dict[str, tuple[str, str, str]], args) -> dict[str, 
     return results
 
 
+def studied(browser, what: str, name: str, side: tuple[str, str, str], study) -> dict[str, float] | None:
+    """``study(context, page, act)`` of one side in a fresh context, after its first load and a warm-up press
+    (``act()`` presses its slider once); None, named on stderr, when a press timed out (the run goes on)."""
+    url, slider, key = side
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        page, _ = first_load(context, url)
+        press(page, slider, key)
+        return study(context, page, lambda: press(page, slider, key))
+    except PlaywrightError as err:
+        print(f"  {what} {name} {url}: {str(err).splitlines()[0][:120]}", file=sys.stderr)
+        return None
+    finally:
+        context.close()
+
+
 def trace_row(browser, sides: dict[str, tuple[str, str, str]]) -> dict[str, dict[str, float]]:
     """One traced press per side (after a first load and a warm-up press): main-thread time by group."""
-    result = {}
-    for name, (url, slider, key) in sides.items():
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        try:
-            page, _ = first_load(context, url)
-            press(page, slider, key)
-            result[name] = browser_trace.traced(browser, page, lambda page=page, slider=slider, key=key: press(page, slider, key))
-        except PlaywrightError as err:  # a timeout: the row stays empty, the run goes on
-            print(f"  trace {name} {url}: {str(err).splitlines()[0][:120]}", file=sys.stderr)
-            result[name] = {}
-        finally:
-            context.close()
-    return result
+    return {name: studied(browser, "trace", name, side,
+                          lambda context, page, act: browser_trace.traced(browser, page, act)) or {}
+            for name, side in sides.items()}
 
 
 def profile_row(browser, sides: dict[str, tuple[str, str, str]], args) -> dict[str, dict[str, float]]:
@@ -226,17 +232,11 @@ def profile_row(browser, sides: dict[str, tuple[str, str, str]], args) -> dict[s
     rounds that finished (a round that timed out is left out and named on stderr)."""
     rounds: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
     for _ in range(args.rounds):
-        for name, (url, slider, key) in sides.items():
-            context = browser.new_context(viewport={"width": 1400, "height": 1000})
-            try:
-                page, _ = first_load(context, url)
-                press(page, slider, key)
-                rounds[name].append(browser_profile.profiled(
-                    context, page, lambda page=page, slider=slider, key=key: press(page, slider, key), args.presses))
-            except PlaywrightError as err:
-                print(f"  profile {name} {url}: {str(err).splitlines()[0][:120]}", file=sys.stderr)
-            finally:
-                context.close()
+        for name, side in sides.items():
+            times = studied(browser, "profile", name, side,
+                            lambda context, page, act: browser_profile.profiled(context, page, act, args.presses))
+            if times is not None:
+                rounds[name].append(times)
     return {name: {group: sum(r.get(group, 0.0) for r in done) / len(done) for group in {g for r in done for g in r}}
             for name, done in rounds.items() if done}
 

@@ -25,6 +25,8 @@ SAMPLING_US = 100
 MARKDOWN = ("Markdown", "katex", "remark", "rehype", "micromark", "mdast", "hast", "unified", "space-separated",
             "comma-separated", "property-information")
 STYLES = ("emotion", "styled-components", "opacities")
+NATIVE = {"(program)": "browser, outside script", "(garbage collector)": "GC", "(idle)": "idle",  # by function name
+          "getBoundingClientRect": "layout reads", "URLPattern": "URLPattern (host messages)"}
 GROUPS = ["plotly.js", "React", "styles (emotion)", "markdown + KaTeX", "Streamlit frontend, other",
           "layout reads", "URLPattern (host messages)", "other DOM calls", "browser, outside script", "GC", "idle"]
 
@@ -33,8 +35,7 @@ def group(call_frame: dict) -> str:
     """The group of a profile node's call frame (a chunk's file, a browser function's name or V8's own entry)."""
     url, name = call_frame.get("url", ""), call_frame.get("functionName", "")
     if not url:
-        return {"(program)": "browser, outside script", "(garbage collector)": "GC", "(idle)": "idle",
-                "getBoundingClientRect": "layout reads", "URLPattern": "URLPattern (host messages)"}.get(name, "other DOM calls")
+        return NATIVE.get(name, "other DOM calls")
     chunk = url.rsplit("/", 1)[-1]
     if chunk.startswith("PlotlyChart"):
         return "plotly.js"
