@@ -126,6 +126,7 @@ class Side:
 
 
 SECOND_FLOOR = "floor, Nagle off"  # --floor-no-delay's side
+SKELETON = "skeleton"  # --skeleton's side: bench/skeleton_app.py
 
 
 def start(script: str, root: Path = ROOT, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
@@ -273,6 +274,19 @@ def table(rows: list[tuple[str, str, dict[str, Side]]]) -> str:
     return "\n".join(lines)
 
 
+def skeleton_table(rows: list[tuple[str, str, dict[str, Side]]]) -> str:
+    """posenc, the skeleton (its elements in Streamlit, no content) and the floor: settles and ratios."""
+    head = ("| page | settings | posenc settles | skeleton settles | floor settles | posenc / floor | skeleton / floor "
+            "| posenc / skeleton | skeleton bytes | server skeleton |")
+    lines = [head, "|---" * (head.count("|") - 1) + "|"]
+    for page, setting, result in rows:
+        a, s, f = (med(result[name].presses, "settle") for name in ("posenc", SKELETON, "floor"))
+        lines.append(f"| {page} | {setting} | {fmt(a, 's')} | {fmt(s, 's')} | {fmt(f, 's')} | {ratio(a, f)} "
+                     f"| {ratio(s, f)} | {ratio(a, s)} | {fmt(med(result[SKELETON].presses, 'bytes'), 'B')} "
+                     f"| {fmt(med(result[SKELETON].presses, 'server'), 'ms')} |")
+    return "\n".join(lines)
+
+
 def compare_table(rows: list[tuple[str, str, dict[str, Side]]]) -> str:
     """Before, after and the floor, side by side: settle (median), its ratio to the floor, bytes per change."""
     second = bool(rows) and SECOND_FLOOR in rows[0][2]
@@ -314,6 +328,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="each round starts lower on d_model, so that every counted press draws a d_model value "
                              "the servers have not drawn (without it, every round presses through the same values, "
                              "which posenc's figure cache holds after the first round)")
+    parser.add_argument("--skeleton", action="store_true",
+                        help="the Encoding matrix only: also serve bench/skeleton_app.py (its elements, no content) "
+                             "and press it as posenc and the floor are pressed, so that what posenc pays beyond "
+                             "Streamlit's cost of its elements shows")
     parser.add_argument("--floor-no-delay", action="store_true",
                         help="with --compare: a second floor, its sockets with Nagle's algorithm off as posenc's")
     args = parser.parse_args(argv)
@@ -322,7 +340,11 @@ def main(argv: list[str] | None = None) -> int:
     settings = [s for s in SETTINGS if args.setting is None or s[0] in args.setting]
     roots = dict(zip(("before", "after"), args.compare)) if args.compare else {"posenc": ROOT}
     servers = {name: start("app.py", root) for name, root in roots.items()}
+    if args.skeleton and (args.compare or args.move or args.trace or args.profile or [p[1] for p in pages] != [""]):
+        parser.error("--skeleton mirrors the Encoding matrix: use it with --page '' alone")
     floors = {"floor": start("bench/floor_app.py")}  # each measured at its d_model slider, on its only page
+    if args.skeleton:  # pressed at its d_model, at posenc's settings
+        floors[SKELETON] = start("bench/skeleton_app.py")
     if args.compare and args.floor_no_delay:
         floors[SECOND_FLOOR] = start("bench/floor_app.py", env={"POSENC_FLOOR_NO_DELAY": "1"})
     rows, problems = [], []
@@ -358,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
           f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n")
     print(browser_trace.table(rows) if args.trace else browser_profile.table(rows) if args.profile
           else compare_table(rows) if args.compare else table(rows))
+    if args.skeleton:
+        print("\n" + skeleton_table(rows))
     if problems:
         print("\nProblems:\n" + "\n".join(problems))
     return 1 if problems else 0
