@@ -35,6 +35,10 @@ floor, before, after, floor, … in one browser; the table gives each side's set
 and its bytes. ``--floor-no-delay`` adds a second floor, served with the socket fix posenc's app.py makes
 (posenc/ui/no_delay.py, Nagle's algorithm off), and the after side's ratio to it: what the fix gives posenc
 against what it would give any Streamlit page.
+
+What of a press is posenc's own: ``--page "" --skeleton`` also serves bench/skeleton_app.py, the Encoding matrix's
+kinds of element in their places with no content and the floor's chart, and presses it beside posenc and the floor; a
+second table gives its settle, its ratio to the floor and posenc's ratio to it.
 """
 
 from __future__ import annotations
