@@ -38,7 +38,8 @@ against what it would give any Streamlit page.
 
 What of a press is posenc's own: ``--page "" --skeleton`` also serves bench/skeleton_app.py, the Encoding matrix's
 kinds of element in their places with no content and the floor's chart, and presses it beside posenc and the floor; a
-second table gives its settle, its ratio to the floor and posenc's ratio to it.
+second table gives its settle, its ratio to the floor and posenc's ratio to it. ``--skeleton mitigated`` gives the
+skeleton what posenc does about Streamlit's own costs (app.py's server patches, the stale fade's style).
 """
 
 from __future__ import annotations
@@ -332,10 +333,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="each round starts lower on d_model, so that every counted press draws a d_model value "
                              "the servers have not drawn (without it, every round presses through the same values, "
                              "which posenc's figure cache holds after the first round)")
-    parser.add_argument("--skeleton", action="store_true",
+    parser.add_argument("--skeleton", nargs="?", const="plain", choices=("plain", "mitigated"),
                         help="the Encoding matrix only: also serve bench/skeleton_app.py (its elements, no content) "
                              "and press it as posenc and the floor are pressed, so that what posenc pays beyond "
-                             "Streamlit's cost of its elements shows")
+                             "Streamlit's cost of its elements shows; 'mitigated': the skeleton with posenc's server "
+                             "patches and stale fade")
     parser.add_argument("--floor-no-delay", action="store_true",
                         help="with --compare: a second floor, its sockets with Nagle's algorithm off as posenc's")
     args = parser.parse_args(argv)
@@ -348,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--skeleton mirrors the Encoding matrix: use it with --page '' alone")
     floors = {"floor": start("bench/floor_app.py")}  # each measured at its d_model slider, on its only page
     if args.skeleton:  # pressed at its d_model, at posenc's settings
-        floors[SKELETON] = start("bench/skeleton_app.py")
+        floors[SKELETON] = start("bench/skeleton_app.py",
+                                 env={"POSENC_SKELETON_MITIGATED": "1" if args.skeleton == "mitigated" else "0"})
     if args.compare and args.floor_no_delay:
         floors[SECOND_FLOOR] = start("bench/floor_app.py", env={"POSENC_FLOOR_NO_DELAY": "1"})
     rows, problems = [], []

@@ -10,11 +10,29 @@ caption that change with d_model as posenc's do, the view picker and Matrix view
 Chart data expander and a sentence, and two closed expanders. The chart is the floor's 16 × 16 heatmap, so the
 skeleton's press pays Streamlit's cost of those elements on top of the floor's; what posenc pays beyond the
 skeleton is its own.
+
+With POSENC_SKELETON_MITIGATED=1 (``--skeleton mitigated``) the skeleton also takes what posenc does about
+Streamlit's own costs: app.py's server patches (Nagle's algorithm off, a batch's one wake-up, the theme read once)
+and the stale fade's style (posenc/ui/stale_fade.py) in its style element.
 """
+
+import os
+import sys
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+
+STYLE = "<style>.skeleton { color: inherit; }</style>"
+if os.environ.get("POSENC_SKELETON_MITIGATED") == "1":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from posenc.ui import no_delay, stale_fade, theme_once, wakeups
+
+    wakeups.install()
+    no_delay.install()
+    theme_once.install()
+    STYLE = stale_fade.STYLE
 
 st.set_page_config(page_title="skeleton", page_icon="🌊", layout="wide")
 
@@ -55,5 +73,5 @@ with st.sidebar:
     st.selectbox("frequency spacing", ["geometric", "linear"], key="spacing")
     st.toggle("Presenter mode", key="present")
     st.selectbox("Chart colours", ["default", "cividis"], key="palette")
-    st.html("<style>.skeleton { color: inherit; }</style>")
+    st.html(STYLE)
 page.run()
