@@ -345,9 +345,9 @@ def main(argv: list[str] | None = None) -> int:
              [p for p in PAGES if args.page is None or p[1] in args.page])
     settings = [s for s in SETTINGS if args.setting is None or s[0] in args.setting]
     roots = dict(zip(("before", "after"), args.compare)) if args.compare else {"posenc": ROOT}
-    servers = {name: start("app.py", root) for name, root in roots.items()}
     if args.skeleton and (args.compare or args.move or args.trace or args.profile or [p[1] for p in pages] != [""]):
         parser.error("--skeleton mirrors the Encoding matrix: use it with --page '' alone")
+    servers = {name: start("app.py", root) for name, root in roots.items()}
     floors = {"floor": start("bench/floor_app.py")}  # each measured at its d_model slider, on its only page
     if args.skeleton:  # pressed at its d_model, at posenc's settings
         floors[SKELETON] = start("bench/skeleton_app.py",

@@ -1,8 +1,8 @@
 """Streamlit's own cost of the Encoding matrix's elements: the page's kinds of element, in its places, with no content.
 
 bench/bench_floor.py --skeleton runs this beside posenc and the floor (``streamlit run bench/skeleton_app.py`` from the
-repository root, so it reads the same .streamlit/config.toml, as Streamlit installed, like the floor: none of posenc's
-server patches) and presses its d_model as it presses posenc's. Its elements are those a run of the Encoding matrix
+repository root, so it reads the same .streamlit/config.toml; by default Streamlit as installed, like the floor: none
+of posenc's server patches) and presses its d_model as it presses posenc's. Its elements are those a run of the Encoding matrix
 sends at the caps (d_model 1,024, length 4,096; listed with Streamlit's AppTest on 2026-12-04): nine pages in the
 navigation; the sidebar's Settings heading, model and scheme pickers, scheme caption, d_model and length sliders, n,
 the layout and spacing pickers, Presenter mode, Chart colours and a style element; the page's title, a formula and a
