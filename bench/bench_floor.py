@@ -39,7 +39,9 @@ against what it would give any Streamlit page.
 What of a press is posenc's own: ``--page "" --skeleton`` also serves bench/skeleton_app.py, the Encoding matrix's
 kinds of element in their places with no content and the floor's chart, and presses it beside posenc and the floor; a
 second table gives its settle, its ratio to the floor and posenc's ratio to it. ``--skeleton mitigated`` gives the
-skeleton what posenc does about Streamlit's own costs (app.py's server patches, the stale fade's style).
+skeleton what posenc does about Streamlit's own costs (app.py's server patches, the stale fade's style). With
+``--trace`` or ``--profile`` the skeleton is traced or profiled beside posenc and the floor instead: where each side's
+main thread goes, by event kind or by the code that ran.
 """
 
 from __future__ import annotations
@@ -336,8 +338,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skeleton", nargs="?", const="plain", choices=("plain", "mitigated"),
                         help="the Encoding matrix only: also serve bench/skeleton_app.py (its elements, no content) "
                              "and press it as posenc and the floor are pressed, so that what posenc pays beyond "
-                             "Streamlit's cost of its elements shows; 'mitigated': the skeleton with posenc's server "
-                             "patches and stale fade")
+                             "Streamlit's cost of its elements shows (with --trace or --profile: traced or profiled "
+                             "beside them); 'mitigated': the skeleton with posenc's server patches and stale fade")
     parser.add_argument("--floor-no-delay", action="store_true",
                         help="with --compare: a second floor, its sockets with Nagle's algorithm off as posenc's")
     args = parser.parse_args(argv)
@@ -345,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
              [p for p in PAGES if args.page is None or p[1] in args.page])
     settings = [s for s in SETTINGS if args.setting is None or s[0] in args.setting]
     roots = dict(zip(("before", "after"), args.compare)) if args.compare else {"posenc": ROOT}
-    if args.skeleton and (args.compare or args.move or args.trace or args.profile or [p[1] for p in pages] != [""]):
+    if args.skeleton and (args.compare or args.move or [p[1] for p in pages] != [""]):
         parser.error("--skeleton mirrors the Encoding matrix: use it with --page '' alone")
     servers = {name: start("app.py", root) for name, root in roots.items()}
     floors = {"floor": start("bench/floor_app.py")}  # each measured at its d_model slider, on its only page
@@ -387,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
           f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n")
     print(browser_trace.table(rows) if args.trace else browser_profile.table(rows) if args.profile
           else compare_table(rows) if args.compare else table(rows))
-    if args.skeleton:
+    if args.skeleton and not (args.trace or args.profile):
         print("\n" + skeleton_table(rows))
     if problems:
         print("\nProblems:\n" + "\n".join(problems))
