@@ -177,6 +177,26 @@ def test_alibi_opens_causal_as_the_paper():
     np.testing.assert_array_equal(z[np.isfinite(z)], expected[np.isfinite(expected)].astype(np.float32))
 
 
+@pytest.mark.parametrize(("heads", "drawn"), [(4, [1, 2, 3, 4]), (8, list(range(1, 9))),
+                                              (32, [1, 5, 10, 14, 19, 23, 28, 32])])
+def test_alibi_how_it_works_draws_at_most_eight_heads_evenly_spaced_and_says_so(heads, drawn):
+    """The per-head chart draws every head up to eight, else eight from the steepest to the gentlest, each with its
+    own slope; a caption names the heads drawn and the masked side (j > i) left blank."""
+    at = run({"scheme": "alibi", "length": "12", "alibi.num_heads": str(heads)}, "pages/details.py")
+    lines = next(spec for spec in charts(at) if title(spec).startswith("Bias against the offset"))["data"]
+    assert [line["name"] for line in lines] == [f"head {h}" for h in drawn]
+    slopes = posenc.alibi_slopes(heads)
+    for line, h in zip(lines, drawn, strict=True):
+        x, y = decode(line["x"]).astype(np.float64), decode(line["y"])
+        np.testing.assert_array_equal(y[x <= 0], -slopes[h - 1] * np.abs(x[x <= 0]))
+        assert np.isnan(y[x > 0]).all()
+    captions = " ".join(c.value for c in at.caption)
+    assert "nothing is drawn right of 0" in captions
+    assert (f"8 of the {heads} heads are drawn" in captions) == (heads > 8)
+    if heads > 8:
+        assert f"(h = {', '.join(map(str, drawn))})" in captions
+
+
 @pytest.mark.parametrize(("scheme", "label"), [("sinusoidal", "Download the matrix"), ("alibi", "Download the bias"),
                                                ("rope", "Download the scores")])
 def test_downloads_are_made_only_when_their_expander_is_open(scheme, label):
