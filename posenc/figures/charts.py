@@ -22,6 +22,21 @@ def _visible_markers(count: int) -> dict:
     return {"maxdisplayed": MAX_CELLS_PER_AXIS} if count > MAX_CELLS_PER_AXIS else {}
 
 
+def merge_equal(series: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``series`` with the entries of equal values (same shape, equal element by element) as one entry labelled
+    "a = b = c", in the order first seen. Drawn apart, the last of them would cover the others and leave their
+    legend entries naming lines nobody can see."""
+    groups: list[tuple[list[str], np.ndarray]] = []
+    for label, values in series.items():
+        values = np.asarray(values)
+        same = next((labels for labels, first in groups if np.array_equal(first, values)), None)
+        if same is None:
+            groups.append(([label], values))
+        else:
+            same.append(label)
+    return {" = ".join(labels): values for labels, values in groups}
+
+
 def line_chart(
     x: np.ndarray,
     series: dict[str, np.ndarray],

@@ -8,6 +8,7 @@ import pytest
 import posenc
 from apptest_helpers import PAGES, ROOT, charts, run, title
 from plotly_data import decode, heatmap_cells, sent
+from posenc.schemes.rope.entry import rope_keywords
 
 BAD_URL = {"d_model": "abc", "length": "1000000000", "n": "0", "scheme": "<script>alert(1)</script>"}
 
@@ -158,6 +159,25 @@ def test_rope_pairs_turn_by_position_times_theta():
         np.testing.assert_allclose(decode(at_m["x"])[1:], [1.0], atol=1e-15)  # m = 0: no turn
         np.testing.assert_allclose([decode(at_n["x"])[1], decode(at_n["y"])[1]],
                                    [np.cos(10 * theta[pair]), np.sin(10 * theta[pair])], atol=1e-12)
+
+
+@pytest.mark.parametrize(("length", "lines"), [
+    (100, ["default = dynamic = longrope", "linear = proportional", "ntk", "yarn", "llama3"]),
+    (1000, ["default", "linear = proportional", "dynamic", "ntk", "yarn", "llama3", "longrope"])])
+def test_rope_wavelengths_draw_coinciding_scalings_as_one_named_line(length, lines):
+    """Below the original context (512) dynamic re-bases nothing and LongRoPE uses its short factors (1): both are
+    the default, and proportional with every pair rotated is linear. Each such group is one line naming them all,
+    so no line hides another; past the context they part. Each line holds every named scaling's wavelengths."""
+    at = run({"scheme": "rope", "d_model": "64", "length": str(length)}, "pages/details.py")
+    traces = next(spec for spec in charts(at) if title(spec).startswith("Wavelength of every pair"))["data"]
+    assert [t["name"] for t in traces] == [*lines, "original context 512"]
+    for trace in traces[:-1]:
+        for rope_type in trace["name"].split(" = "):
+            keywords = rope_keywords(posenc.get_scheme("rope").defaults() | {"rope_type": rope_type})
+            keywords.pop("layout")  # the table's layout: no wavelength depends on it
+            expected = posenc.rope_wavelengths(64, 10000.0, seq_len=length, **keywords)
+            np.testing.assert_allclose(decode(trace["y"]), expected, rtol=1e-6, err_msg=rope_type)
+    assert any("share one line" in c.value for c in at.caption)
 
 
 def test_alibi_bias_chart_holds_the_slope_of_the_chosen_head():

@@ -30,7 +30,8 @@ def rope(c: Controls) -> None:
     original = int(options["original_max_position_embeddings"])
     waves = {name: w for name, w in compute.rope_wavelengths(c.d_model, c.base, c.options, c.length).items()
              if len(w) == rotated}
-    fig = charts.line_chart(np.arange(rotated), waves | {f"original context {original}": np.full(rotated, original)},
+    fig = charts.line_chart(np.arange(rotated), charts.merge_equal(waves)
+                             | {f"original context {original}": np.full(rotated, original)},
                              title="Wavelength of every pair under each scaling", x_label="pair i",
                              y_label="wavelength (positions)", log_y=True)
     fig.update_traces(selector=dict(name=f"original context {original}"), line_dash="dash")
@@ -43,7 +44,9 @@ def rope(c: Controls) -> None:
     if missing:
         st.caption(f"Not drawn: {', '.join(missing)} (they cannot take these settings: ntk and dynamic need at "
                    "least 4 rotated dimensions, yarn needs n > 1, all but proportional an even int(d_model·fraction)).")
-    st.caption("Pairs whose wavelength exceeds the original context never completed a turn in training; the "
+    st.caption("Scalings that give the same wavelengths at these settings share one line, named together in the "
+               "legend (e.g. dynamic is the default up to the original context). "
+               "Pairs whose wavelength exceeds the original context never completed a turn in training; the "
                "scalings stretch (linear), re-base (NTK, dynamic), blend (YaRN, Llama 3) or divide each pair by its "
                "own factor (LongRoPE) them. p-RoPE (proportional) keeps full RoPE's θᵢ = n^(−2i/d) of the first "
                "⌊fraction·d/2⌋ pairs and stops the slower ones (θ = 0, never turning, not drawn).")
