@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from posenc.figures.charts import evenly_spread
 from posenc.figures.layout import PALETTE, axis, base_layout, scientific
 
 SPEEDS = (0.5, 1.0, 2.0)
@@ -95,7 +96,7 @@ def frame_bytes(fig: go.Figure) -> int:
 def clock_pairs(pairs: int, shown: int = MAX_CLOCKS) -> np.ndarray:
     """At most ``shown`` pair indices, evenly spread over 0 … pairs−1, the first and the last included:
     θᵢ is geometric in i, so they run from the fastest pair to the slowest."""
-    return np.unique(np.linspace(0, pairs - 1, min(shown, pairs)).round().astype(int))
+    return evenly_spread(pairs, shown)
 
 
 def clock_animation(positions: np.ndarray, pairs: np.ndarray, cosines: np.ndarray, sines: np.ndarray,

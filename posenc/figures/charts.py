@@ -22,6 +22,12 @@ def _visible_markers(count: int) -> dict:
     return {"maxdisplayed": MAX_CELLS_PER_AXIS} if count > MAX_CELLS_PER_AXIS else {}
 
 
+def evenly_spread(count: int, most: int) -> np.ndarray:
+    """At most ``most`` of the indices 0 … count−1, evenly spread, the first and the last included (all of them when
+    count ≤ most): the pairs, heads or clocks a chart draws when it cannot draw them all."""
+    return np.unique(np.linspace(0, count - 1, min(most, count)).round().astype(int))
+
+
 def merge_equal(series: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """``series`` with the entries of equal values (same shape, equal element by element) as one entry labelled
     "a = b = c", in the order first seen. Drawn apart, the last of them would cover the others and leave their

@@ -45,7 +45,7 @@ def alibi(c: Controls) -> None:
     st.dataframe({"head h": np.arange(1, heads + 1), "slope m_h": slopes, "log₂ m_h": np.log2(slopes)},
                  hide_index=True, key="alibi_slopes")
     offsets, values = compute.or_stop(compute.offset_bias, c.scheme, c.length, c.d_model, c.base, c.options)
-    drawn = heads_drawn(heads)
+    drawn = charts.evenly_spread(heads, 8)  # from the steepest slope to the gentlest
     shown = {f"head {h + 1}": np.where(np.isneginf(values[h]), np.nan, values[h]) for h in drawn}
     presenter.chart(charts.line_chart(offsets, shown, title="Bias against the offset, per head",
                                        x_label="offset j − i", y_label="bias"), key="alibi_heads")
@@ -57,12 +57,6 @@ def alibi(c: Controls) -> None:
         notes.append("Keys after the query (j > i) are masked with −∞: nothing is drawn right of 0.")
     if notes:
         st.caption(" ".join(notes))
-
-
-def heads_drawn(heads: int, most: int = 8) -> list[int]:
-    """The heads (0-based) a chart of at most ``most`` lines draws: all of them, or ``most`` evenly spaced from the
-    first (the steepest slope) to the last (the gentlest)."""
-    return sorted({round(h) for h in np.linspace(0, heads - 1, min(heads, most))})
 
 
 def kerple(c: Controls) -> None:

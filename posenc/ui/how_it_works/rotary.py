@@ -126,7 +126,7 @@ def xpos(c: Controls) -> None:
     options = c.option_dict
     gamma = float(options["scale_base"])
     distance = np.arange(c.length)  # Δ = m − n: the key Δ positions before the query
-    pairs = np.unique(np.linspace(0, c.d_model // 2 - 1, 5).round().astype(int))
+    pairs = charts.evenly_spread(c.d_model // 2, 5)
     decay = compute.or_stop(posenc.xpos_decay, distance, c.d_model, gamma)[:, pairs]  # (length, pairs shown)
     zeta = compute.or_stop(posenc.schemes.xpos.xpos_zeta, c.d_model)
     presenter.chart(charts.line_chart(distance, {f"pair {i}: ζ = {zeta[i]:.3f}": decay[:, column] for column, i in enumerate(pairs)},
