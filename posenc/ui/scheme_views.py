@@ -45,6 +45,14 @@ _BIAS_NOTE = ("The term this scheme adds to the attention logit e_ij before the 
               "offset j − i, so every diagonal is constant.")
 FAMILY_NOTES = {"absolute": "", "bias": _BIAS_NOTE}
 """The sentence under the matrix, by family, for an entry that states none."""
+_FIXED_QUERY = (" It is drawn for one fixed seeded unit query q, the same in every row, so here every diagonal is "
+                "constant; another query would draw other values.")
+_SHAW_NOTE = ("The term Shaw et al. add to the attention logit e_ij: a learned vector a_clip(j−i) is added to the key, "
+              "so the term, q_i·a_clip(j−i)/√d, depends on the query as well as on the offset j − i. The vectors a "
+              "are untrained (seeded); offsets beyond ±k share a_−k and a_k." + _FIXED_QUERY)
+_TRANSFORMER_XL_NOTE = ("The positional part of the attention logit e_ij, (q_i·W_R Rᵢ₋ⱼ + v·W_R Rᵢ₋ⱼ)/√d, with v and W_R "
+                        "untrained (seeded): its first term depends on the query as well as on the offset. The content "
+                        "terms q_i·k_j and u·k_j need real tokens and are not drawn." + _FIXED_QUERY)
 _ROTARY_NOTE = ("{label} adds nothing to the embeddings: it rotates queries and keys{also}. Their dot product then "
                 "depends only on the offset between them, so every diagonal is constant{decay}.")
 
@@ -59,11 +67,11 @@ SCHEME_VIEWS: dict[str, SchemeViews] = {
     "xpos": SchemeViews(rotary.xpos, _ROTARY_NOTE.format(
         label="xPos (rotary, decaying)", also=" and scales them, the query by ζᵢ^(m/γ) and the key by ζᵢ^(−n/γ)",
         decay=", and it decays as the offset grows"), rotation=shift_check.XPOS),
-    "shaw": SchemeViews(bias.shaw),
+    "shaw": SchemeViews(bias.shaw, _SHAW_NOTE),
     "t5": SchemeViews(bias.t5),
     "alibi": SchemeViews(bias.alibi),
     "kerple": SchemeViews(bias.kerple),
-    "transformer_xl": SchemeViews(bias.transformer_xl),
+    "transformer_xl": SchemeViews(bias.transformer_xl, _TRANSFORMER_XL_NOTE),
 }
 """registry key -> the scheme's views, in the registry's order, stating what differs from its family's."""
 

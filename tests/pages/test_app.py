@@ -197,6 +197,25 @@ def test_alibi_opens_causal_as_the_paper():
     np.testing.assert_array_equal(z[np.isfinite(z)], expected[np.isfinite(expected)].astype(np.float32))
 
 
+@pytest.mark.parametrize("scheme", ["shaw", "transformer_xl"])
+def test_a_query_dependent_bias_says_its_matrix_is_for_one_fixed_query(scheme):
+    at = run({"scheme": scheme, "length": "30", "d_model": "16"})
+    notes = " ".join(m.value for m in at.markdown)
+    assert "one fixed seeded unit query q, the same in every row" in notes and "depends on the query" in notes
+    assert "depends only on the offset" not in notes  # Shaw's q_i·a and Transformer-XL's q_i·W_R R vary with q_i
+    offsets, values = posenc.get_scheme(scheme).offset_bias(30, 16, 10000.0)
+    z = decode(charts(at)[0]["data"][0]["z"]).astype(np.float64)  # one row per query position i, each with the same q
+    expected = values[0][np.arange(30)[None, :] - np.arange(30)[:, None] + 29]
+    np.testing.assert_array_equal(np.isfinite(z), np.isfinite(expected))
+    np.testing.assert_array_equal(z[np.isfinite(z)], expected[np.isfinite(expected)].astype(np.float32))
+
+
+@pytest.mark.parametrize("scheme", ["t5", "alibi", "kerple"])
+def test_an_offset_only_bias_says_so(scheme):
+    notes = " ".join(m.value for m in run({"scheme": scheme, "length": "30"}).markdown)
+    assert "depends only on the offset j − i" in notes and "fixed" not in notes
+
+
 @pytest.mark.parametrize(("heads", "drawn"), [(4, [1, 2, 3, 4]), (8, list(range(1, 9))),
                                               (32, [1, 5, 10, 14, 19, 23, 28, 32])])
 def test_alibi_how_it_works_draws_at_most_eight_heads_evenly_spaced_and_says_so(heads, drawn):
