@@ -20,7 +20,8 @@ args = (c.scheme, c.length, c.d_model, c.base, c.options)
 name = f"{c.scheme}_L{c.length}_d{c.d_model}_n{c.base:g}"
 if scheme.family == "bias":
     offsets, values = compute.or_stop(compute.offset_bias, *args)
-note = scheme_views.views_of(c.scheme).matrix_note  # the sentence under the matrix
+views = scheme_views.views_of(c.scheme)
+note = views.matrix_note  # the sentence under the matrix
 MATRIX_VIEWS = ("Table", "Similarity")  # ?matrix=Similarity opens the second view
 
 
@@ -51,7 +52,8 @@ def matrix_charts() -> None:
         presenter.chart(cached_figures.bias_heatmap(*args, head, pos_start), key="bias_heatmap", head=head, pos_start=pos_start)
         st.markdown(note + (" Gaps: keys a causal decoder may not see (−∞)." if np.isneginf(values).any() else ""))
     else:
-        presenter.chart(compute.or_stop(cached_figures.score_heatmap, *args, pos_start), key="score_heatmap", pos_start=pos_start)
+        presenter.chart(compute.or_stop(cached_figures.score_heatmap, *args, pos_start, title=views.score_title),
+                        key="score_heatmap", pos_start=pos_start)
         st.markdown(note)
 
 

@@ -125,14 +125,15 @@ def bias_heatmap(scheme: str, length: int, d_model: int, base: float, options: t
 
 @shared_figure
 def score_heatmap(scheme: str, length: int, d_model: int, base: float, options: tuple,
-                  pos_start: int | None = None):
-    """The q·k score of a rotary scheme for q = k = ones, at the (query, key) pairs shown: the score
-    depends only on j − i, so it is computed at the offsets those pairs have, and nowhere else."""
+                  pos_start: int | None = None, *, title: str):
+    """The score of a rotary scheme (its offset curve: q·k / d_model for q = k = ones), at the (query, key) pairs
+    shown, under ``title``: the score depends only on j − i, so it is computed at the offsets those pairs have,
+    and nowhere else."""
     rows = shown_index(length, pos_start)
     needed = np.unique(rows[None, :] - rows[:, None])  # the offsets j − i of the cells shown
     values = np.full(2 * length - 1, np.nan)
     values[needed + length - 1] = score_at(scheme, length, d_model, base, options, needed)
-    return toeplitz_heatmap(values, rows, length, title="q·k after rotation, q = k = (1, …, 1)")
+    return toeplitz_heatmap(values, rows, length, title=title)
 
 
 def score_at(scheme: str, length: int, d_model: int, base: float, options: tuple, offsets: np.ndarray) -> np.ndarray:

@@ -33,10 +33,12 @@ class SchemeViews:
     family's, :data:`FAMILY_NOTES`; a rotation states its own).
     ``rotation``: "table" (PE[pos+k] = M_k·PE[pos] on the table), a :class:`~posenc.ui.shift_check.ShiftCheck`
     (the score's shift check of a rotary scheme) or None (the check does not apply).
-    ``derived``: whether the step-by-step derivation computes this scheme with these options."""
+    ``derived``: whether the step-by-step derivation computes this scheme with these options.
+    ``score_title``: the title of a rotary scheme's matrix, naming the score drawn (the scheme's offset curve)."""
 
     how_it_works: Callable[[Controls], None]
     matrix_note: str | None = None
+    score_title: str = "q·k / d_model after rotation, q = k = (1, …, 1)"
     rotation: str | shift_check.ShiftCheck | None = None
     derived: Callable[[Mapping[str, object]], bool] = _not_derived
 
@@ -66,7 +68,8 @@ SCHEME_VIEWS: dict[str, SchemeViews] = {
                         rotation=shift_check.ROPE),
     "xpos": SchemeViews(rotary.xpos, _ROTARY_NOTE.format(
         label="xPos (rotary, decaying)", also=" and scales them, the query by ζᵢ^(m/γ) and the key by ζᵢ^(−n/γ)",
-        decay=", and it decays as the offset grows"), rotation=shift_check.XPOS),
+        decay=", and it decays as the offset grows"), rotation=shift_check.XPOS,
+                        score_title="q'·k' / d_model after rotation and scaling, q = k = (1, …, 1)"),
     "shaw": SchemeViews(bias.shaw, _SHAW_NOTE),
     "t5": SchemeViews(bias.t5),
     "alibi": SchemeViews(bias.alibi),

@@ -197,6 +197,24 @@ def test_alibi_opens_causal_as_the_paper():
     np.testing.assert_array_equal(z[np.isfinite(z)], expected[np.isfinite(expected)].astype(np.float32))
 
 
+@pytest.mark.parametrize(("scheme", "score"), [("rope", "q·k / d_model after rotation"),
+                                               ("xpos", "q'·k' / d_model after rotation and scaling")])
+def test_a_rotary_matrix_is_titled_with_the_score_it_draws(scheme, score):
+    at = run({"scheme": scheme, "length": "12", "d_model": "8"})
+    fig = charts(at)[0]
+    assert title(fig) == f"{score}, q = k = (1, …, 1)"
+    z = decode(fig["data"][0]["z"]).astype(np.float64)
+    ones = np.ones(8)
+    if scheme == "rope":  # q·k of the all-ones query at i and key at j, rotated by apply_rope, over d_model = 8
+        rotated = posenc.apply_rope(np.tile(ones, (12, 1)), np.arange(12), 10000.0)
+        expected = rotated @ rotated.T / 8
+    else:
+        _, curve = posenc.get_scheme(scheme).offset_curve(12, 8, 10000.0)
+        expected = curve[np.arange(12)[None, :] - np.arange(12)[:, None] + 11]
+    np.testing.assert_allclose(z, expected, rtol=1e-6, atol=1e-6)  # the chart's float32 cells
+    assert z[0, 0] == 1  # q·k = d_model on the diagonal: the title's "/ d_model"
+
+
 @pytest.mark.parametrize("scheme", ["shaw", "transformer_xl"])
 def test_a_query_dependent_bias_says_its_matrix_is_for_one_fixed_query(scheme):
     at = run({"scheme": scheme, "length": "30", "d_model": "16"})
