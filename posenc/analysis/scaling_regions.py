@@ -56,6 +56,13 @@ def _no_bounds(params: dict) -> None:
     return None
 
 
+def takes_trained_context(rope_type: str) -> bool:
+    """Whether the scaling reads L₀ (original_max_position_embeddings): dynamic NTK, YaRN, Llama 3 and LongRoPE
+    do; linear and NTK divide θ by a rule of s alone, so a config of theirs (Gemma 3's linear ×8) need state none."""
+    check_choice(rope_type, "rope_type", tuple(SCALING_BOUNDS))
+    return "original_max_position_embeddings" in rope_scaling_parameters(rope_type)
+
+
 SCALING_BOUNDS: dict[str, Callable[[dict], tuple[float, float] | None]] = {
     "linear": _no_bounds,
     "ntk": _no_bounds,
@@ -80,7 +87,7 @@ class ScalingRegions:
     ratio: np.ndarray  # (pairs,) θ_i/θ'_i
     region: np.ndarray  # (pairs,) one of REGIONS
     factor: float
-    original: int
+    original: int | None  # None: a scaling that takes no L₀ (linear, NTK), given none, at a given context
     context: int
     bounds: tuple[float, float] | None
 
@@ -103,17 +110,24 @@ def scaling_regions(d_rot: int, base: float, rope_type: str, *, context: int | N
     """Where the scaling ``rope_type`` (linear, ntk, dynamic, yarn, llama3, longrope) acts on the d_rot/2
     pairs of a head at θ's ``base``, with the scaling's parameters (factor, original_max_position_embeddings,
     beta_fast, …: those of :func:`posenc.schemes.rope.frequencies.rope_inv_freq`, which computes θ and θ').
-    ``context``: the extended context (default s·L₀), also the seq_len of dynamic NTK and LongRoPE."""
+    ``context``: the extended context (default s·L₀), also the seq_len of dynamic NTK and LongRoPE. L₀ may be
+    left out for a scaling that takes none (:func:`takes_trained_context`) at a given ``context``: then
+    ``original`` is None."""
     rope_type = check_choice(rope_type, "rope_type", tuple(SCALING_BOUNDS))
-    original = check_int(params.get("original_max_position_embeddings", 0), "original_max_position_embeddings",
-                         minimum=1, maximum=1 << 40, meaning="the context length the model was trained on")
-    # s: the factor given, else (LongRoPE as transformers) max_position_embeddings / L₀; checked ≥ 1
-    factor = longrope_scaling_factor(params.get("factor"), original, params.get("max_position_embeddings"))
+    original = params.get("original_max_position_embeddings")
+    if original is not None or context is None or takes_trained_context(rope_type):
+        original = check_int(0 if original is None else original, "original_max_position_embeddings", minimum=1,
+                             maximum=1 << 40, meaning="the context length the model was trained on")
+        # s: the factor given, else (LongRoPE as transformers) max_position_embeddings / L₀; checked ≥ 1
+        factor = longrope_scaling_factor(params.get("factor"), original, params.get("max_position_embeddings"))
+    else:  # linear or NTK: s is their one parameter, checked by rope_inv_freq below
+        factor = params.get("factor")
     context = round(factor * original) if context is None else check_int(
         context, "context", minimum=1, maximum=1 << 40, meaning="the extended context, in positions")
     scaling = rope_keywords({**params, "rope_type": rope_type})  # LongRoPE without lists: the app's rules
     before, _ = rope_inv_freq(d_rot, base)
     after, _ = rope_inv_freq(d_rot, base, seq_len=context, **scaling)
+    factor = float(scaling["factor"]) if original is None else factor  # checked ≥ 1 by rope_inv_freq
     ratio = before / after
     defaults = {name: value for name, value in rope_scaling_parameters(rope_type).items()
                 if value is not inspect.Parameter.empty}

@@ -57,11 +57,11 @@ def reach_grid(curves: dict[str, tuple[np.ndarray, np.ndarray, str]], contexts: 
     return figure(data, layout)
 
 
-def scaling_regions_figure(before: np.ndarray, after: np.ndarray, region: np.ndarray, *, original: int,
+def scaling_regions_figure(before: np.ndarray, after: np.ndarray, region: np.ndarray, *, original: int | None,
                            context: int, bounds: tuple[float, float] | None, title: str) -> go.Figure:
     """Wavelength of each pair i before (grey line) and after the scaling (markers coloured by region: extrapolated,
-    in between, interpolated), log y; dashed lines at the trained context L₀ and the extended one, dotted lines
-    at the scaling's own bounds (YaRN's L₀/β, Llama 3's L₀/high and L₀/low), when it has them."""
+    in between, interpolated), log y; dashed lines at the trained context L₀ (None: none known) and the extended
+    one, dotted lines at the scaling's own bounds (YaRN's L₀/β, Llama 3's L₀/high and L₀/low), when it has them."""
     pairs = np.arange(len(before))
     region = np.asarray(region)
     data = [dict(type="scatter", mode="lines", x=pairs, y=np.asarray(before, dtype=np.float64), name="before: 2π/θᵢ",
@@ -71,8 +71,8 @@ def scaling_regions_figure(before: np.ndarray, after: np.ndarray, region: np.nda
         data.append(dict(type="scatter", mode="markers", x=pairs[chosen], y=np.asarray(after, dtype=np.float64)[chosen],
                          name=f"after, {name} ({int(chosen.sum())})", marker=dict(color=colour, size=7),
                          hovertemplate="pair %{x}: %{y:,.4g} positions<extra>" + name + "</extra>"))
-    levels = [(f"trained context L₀ = {original:,}", original, "dash", PALETTE[7]),
-              (f"extended context {context:,}", context, "dash", PALETTE[3])]
+    levels = [(f"trained context L₀ = {original:,}", original, "dash", PALETTE[7])] if original is not None else []
+    levels += [(f"extended context {context:,}", context, "dash", PALETTE[3])]
     if bounds is not None:
         levels += [(f"scaling's bound {value:,.4g}", value, "dot", "#6b7280") for value in bounds]
     for label, value, dash, colour in levels:

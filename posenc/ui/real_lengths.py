@@ -28,9 +28,16 @@ def _extension(options: dict) -> bool:
     return options.get("rope_type") in scaling_regions.SCALING_BOUNDS
 
 
+def _reads_trained_context(options: dict) -> bool:
+    """Whether the options name a context extension that reads L₀ (not linear or NTK: the sidebar's L₀ is not a
+    model's then, and a config such as Gemma 3's, linear ×8, states none)."""
+    return _extension(options) and scaling_regions.takes_trained_context(options["rope_type"])
+
+
 def contexts(options: dict, context: int) -> dict[str, int]:
-    """The positions each chart marks: the trained context L₀ (under a context extension) and the model's."""
-    marks = {"trained context L₀": int(options["original_max_position_embeddings"])} if _extension(options) else {}
+    """The positions each chart marks: the trained context L₀ (under an extension that reads one) and the model's."""
+    marks = ({"trained context L₀": int(options["original_max_position_embeddings"])}
+             if _reads_trained_context(options) else {})
     return marks | {"model's context": int(context)}
 
 
@@ -55,6 +62,8 @@ def scaling_figure(d_model: int, base: float, options: tuple, context: int, titl
     chosen = dict(options)
     d_rot = rotary_dims(d_model, float(chosen.get("rotary_fraction", 1.0)))
     params = {k: v for k, v in chosen.items() if k not in ("layout", "rope_type", "rotary_fraction")}
+    if not _reads_trained_context(chosen):  # linear, NTK: the sidebar's L₀ is nobody's; found.original is None
+        params.pop("original_max_position_embeddings", None)
     found = scaling_regions.scaling_regions(d_rot, base, chosen["rope_type"], context=context, **params)
     return figures.scaling_regions_figure(found.before, found.after, found.region, original=found.original,
                                           context=found.context, bounds=found.bounds, title=title), found
@@ -97,6 +106,15 @@ def scaling_view(d_model: int, base: float, options: tuple, context: int, model)
     fig, found = compute.or_stop(scaling_figure, d_model, base, options, context,
                                  f"{model.label}: wavelength of each pair before and after {rope_type}")
     presenter.chart(fig, key="scaling_regions")
+    if found.original is None:
+        st.caption(
+            f"Of {len(found.region)} pairs, {found.count('extrapolated')} keep θᵢ (extrapolated: past the trained "
+            "context they turn to angles never trained on, harmless when their wavelength is far below it), "
+            f"{found.count('interpolated')} are slowed by the factor s = {found.factor:g} or more (interpolated: "
+            f"the model's {found.context:,} positions turn them no farther than {found.context / found.factor:,.0f} "
+            f"positions turn them unscaled), {found.count('in between')} in between. The {rope_type} scaling reads "
+            "no trained context L₀ (the sidebar's is not used), so none is marked.")
+        return
     st.caption(
         f"Of {len(found.region)} pairs, {found.count('extrapolated')} keep θᵢ (extrapolated: past L₀ = "
         f"{found.original:,} they turn to angles never trained on, harmless when their wavelength is far below L₀), "

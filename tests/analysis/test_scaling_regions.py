@@ -13,6 +13,7 @@ from posenc.analysis.scaling_regions import (
     SCALING_BOUNDS,
     classify,
     scaling_regions,
+    takes_trained_context,
 )
 from posenc.models.presets import _LLAMA3_SCALING
 from posenc.schemes.rope.scalings import ROPE_SCALINGS
@@ -115,3 +116,20 @@ def test_classify_and_errors():
         scaling_regions(64, 1e4, "linear", factor=0.5, original_max_position_embeddings=64)
     with pytest.raises(ValueError, match="region"):
         scaling_regions(64, 1e4, "linear", factor=2.0, original_max_position_embeddings=64).count("far")
+
+
+def test_linear_and_ntk_need_no_trained_context_at_a_given_context():
+    """Gemma 3's config: linear ×8 and no original_max_position_embeddings (linear and NTK read none)."""
+    assert [takes_trained_context(t) for t in ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")] == [
+        False, False, True, True, True, True]
+    linear = scaling_regions(256, 1e6, "linear", factor=8.0, context=131_072)
+    assert linear.original is None and linear.factor == 8.0 and linear.count(INTERPOLATED) == 128
+    np.testing.assert_allclose(linear.after, 8.0 * linear.before, rtol=1e-12)
+    ntk = scaling_regions(64, 10_000.0, "ntk", factor=4.0, context=8192)
+    np.testing.assert_array_equal(ntk.after, scaling_regions(64, 10_000.0, "ntk", factor=4.0, context=8192,
+                                                             original_max_position_embeddings=2048).after)
+    assert ntk.original is None
+    with pytest.raises(ValueError, match="original_max_position_embeddings"):  # dynamic reads L₀
+        scaling_regions(64, 10_000.0, "dynamic", factor=4.0, context=8192)
+    with pytest.raises(ValueError, match="factor"):
+        scaling_regions(64, 10_000.0, "linear", factor=0.5, context=8192)

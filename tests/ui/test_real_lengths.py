@@ -49,6 +49,25 @@ def test_llama_4_scout_reaches_ten_million():
     assert "after, in between (0)" in names  # low_freq_factor = high_freq_factor = 1: no band in between
 
 
+@pytest.mark.parametrize("page", ["pages/compare.py", "pages/details.py"])
+def test_gemma_3_s_linear_scaling_marks_no_trained_context(page):
+    """Gemma 3 4B's config: linear ×8, no original_max_position_embeddings (linear reads none). The sidebar's L₀
+    (512) is nobody's: no chart marks it and no sentence counts with it."""
+    at = run({"model": "gemma-3-4b", "scheme": "rope"}, page, timeout=90)
+    drawn = {title(f): f for f in charts(at)}
+    reach = next(f for t, f in drawn.items() if t.startswith("dashed lines"))
+    assert title(reach) == "dashed lines: model's context 131,072"
+    regions = drawn["Gemma 3 4B: wavelength of each pair before and after linear"]
+    names = [t["name"] for t in regions["data"]]
+    assert "extended context 131,072" in names and not any("L₀" in name for name in names)
+    found = scaling_regions.scaling_regions(256, 1e6, "linear", factor=8.0, context=131_072)
+    after = {t["name"]: t for t in regions["data"]}["after, interpolated (128)"]
+    np.testing.assert_allclose(decode(after["y"]), found.after, rtol=1e-12)
+    text = " ".join(c.value for c in at.caption)
+    assert "131,072 positions turn them no farther than 16,384 positions turn them unscaled" in text
+    assert "reads no trained context L₀" in text and "512" not in text and "4,096 positions they" not in text
+
+
 @pytest.mark.parametrize("model", ["gpt2", "t5-base", "bloom-560m", "llama-2-7b"])
 def test_models_without_a_context_extension_show_no_regions(model):
     _, drawn = compare({"model": model})
