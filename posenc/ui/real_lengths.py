@@ -179,15 +179,17 @@ def dropped_view(c: Controls) -> None:
     first, tolerance = scores.first_disagreement, f"{scores.tolerance:.3g} (1% of |q|·|k|)"
     before = scores.distances[scores.distances < first] if first is not None else scores.distances
     if first is None:
-        agree = f"They agree within {tolerance} at every distance drawn"
+        agree = (f"They agree within {tolerance} at every distance drawn, of {scores.context_length:,}: no test "
+                 "at these distances tells them apart.")
     elif before.size:
         agree = (f"They agree within {tolerance} up to distance {int(before.max()):,} and disagree from "
-                 f"{first:,} on")
+                 f"{first:,} on, of {scores.context_length:,}: a test whose keys all lie within "
+                 f"{int(before.max()):,} token{'s' if before.max() != 1 else ''} of their queries sees nothing wrong.")
     else:
-        agree = f"They differ by more than {tolerance} from distance {first:,} on (the factor a² scales every score)"
+        agree = (f"They differ by more than {tolerance} from distance {first:,} on (the factor a² scales every "
+                 "score): any test sees it.")
     st.caption(
         f"One query q and key k (seeded standard normal vectors of the head width, seed {scores.seed}), the key "
         f"Δ tokens before the query, under the config's {scores.rope_type} scaling (cos and sin × "
         f"{scores.attention_factor:.4g}) and under the plain frequencies θᵢ = base^(−2i/d) a loader computes when it "
-        f"drops the scaling (an unknown key, v4's rope_scaling where v5 reads rope_parameters). {agree}, of "
-        f"{scores.context_length:,}: a short test sees nothing wrong.")
+        f"drops the scaling (an unknown key, v4's rope_scaling where v5 reads rope_parameters). {agree}")

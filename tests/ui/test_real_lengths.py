@@ -8,7 +8,7 @@ import pytest
 import posenc
 from apptest_helpers import charts, run, title
 from plotly_data import decode, sent_series, xs
-from posenc.analysis import offset_curves, scaling_regions
+from posenc.analysis import dropped_scaling, offset_curves, scaling_regions
 from posenc.models.presets import _LLAMA3_SCALING
 
 LLAMA_OPTIONS = dict(layout="half", rope_type="llama3", rotary_fraction=1.0, **_LLAMA3_SCALING)
@@ -66,6 +66,25 @@ def test_gemma_3_s_linear_scaling_marks_no_trained_context(page):
     text = " ".join(c.value for c in at.caption)
     assert "131,072 positions turn them no farther than 16,384 positions turn them unscaled" in text
     assert "reads no trained context L₀" in text and "512" not in text and "4,096 positions they" not in text
+
+
+@pytest.mark.parametrize(("model", "ending"), [
+    ("llama-3.1-8b", "disagree from {first:,} on, of 131,072: a test whose keys all lie within {last:,} tokens of "
+                     "their queries sees nothing wrong."),
+    ("gemma-3-4b", "disagree from 2 on, of 131,072: a test whose keys all lie within 1 token of their queries sees "
+                   "nothing wrong."),
+    ("phi-3-mini-128k", "from distance {first:,} on (the factor a² scales every score): any test sees it.")])
+def test_what_a_dropped_scaling_costs_says_which_tests_miss_it(model, ending):
+    """The sentence ends with what the numbers show: Gemma 3's linear ×8 parts from distance 2, Phi-3's LongRoPE
+    (a = 1.19) at once; "a short test sees nothing wrong" was said of both."""
+    at = run({"model": model, "scheme": "rope"}, "pages/details.py", timeout=90)
+    found = dropped_scaling.dropped_scaling_scores(posenc.models.get(model), offset_curves.log_offsets(
+        posenc.models.get(model).context_length, 256))
+    first = found.first_disagreement
+    last = int(found.distances[found.distances < first].max()) if (found.distances < first).any() else None
+    caption = next(c.value for c in at.caption if c.value.startswith("One query q and key k"))
+    assert caption.endswith(ending.format(first=first, last=last)) and "short test" not in caption
+    assert (last is None) == (model == "phi-3-mini-128k") and (model != "gemma-3-4b" or first == 2)
 
 
 @pytest.mark.parametrize("model", ["gpt2", "t5-base", "bloom-560m", "llama-2-7b"])
