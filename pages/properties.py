@@ -45,8 +45,9 @@ st.markdown(
     "5. *It should generalize to longer sentences without any efforts*: does an encoding exist at all "
     "for positions beyond the length the scheme was built (or trained) for?"
 )
+relative = ", ".join(s.short_label for s in posenc.SCHEMES.values() if s.family == "bias")
 st.info(f"Each scheme uses its default options, except **{posenc.SCHEMES[c.scheme].label}** (chosen in "
-        "the sidebar), which uses the sidebar's options. Relative schemes (Shaw, T5, ALiBi) add no vector "
+        f"the sidebar), which uses the sidebar's options. Relative schemes ({relative}) add no vector "
         "per position: their rows measure b(Δ), the biases of every head at offset Δ = j − i, instead.",
         icon=":material/tune:")
 

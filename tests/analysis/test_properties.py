@@ -256,3 +256,11 @@ def test_block_by_block_scan_equals_whole_builds(key, options):
         assert found.finite_past == np.isfinite(at_double[length:]).all(axis=1).mean()
     head = at_length[:properties.UNIQUE_POSITIONS]
     assert (found.min_distance, found.sharing, found.measured_count) == min_distance(head)
+
+
+def test_page_names_every_relative_scheme_it_measures_on_offsets():
+    """The note listed Shaw, T5 and ALiBi; KERPLE and Transformer-XL are measured on b(Δ) too."""
+    note = run_page({"length": "40", "d_model": "16"}).info[0].value
+    listed = note.split("Relative schemes (")[1].split(")")[0].split(", ")
+    assert listed == [s.short_label for s in posenc.SCHEMES.values() if s.family == "bias"]
+    assert "(Shaw, T5 bias, ALiBi, KERPLE, Transformer-XL)" in note
