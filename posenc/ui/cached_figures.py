@@ -182,10 +182,13 @@ def phasor_figure(d_model: int, base: float, spacing: str, pos: int, k: int, pai
 
 @shared_figure
 def dimension_curves(scheme: str, length: int, d_model: int, base: float, options: tuple, dims: tuple):
-    """PE[:, d] against position for each chosen dimension d."""
+    """PE[:, d] against position for each chosen dimension d (titled a sinusoid only where the columns have a
+    period: a learned table's are seeded draws, NoPE's zeros)."""
     columns = table_cells.table_cells(scheme, length, d_model, base, np.arange(length), list(dims), **dict(options))
+    title = ("Each dimension is a sinusoid over positions" if periodic(scheme, d_model, base, options)
+             else "Each dimension against position")
     return charts.line_chart(np.arange(length), {f"dim {d}": columns[:, n] for n, d in enumerate(dims)},
-                              title="Each dimension is a sinusoid over positions", x_label="position",
+                              title=title, x_label="position",
                               y_label="PE[position, dim]", x_window=255)
 
 

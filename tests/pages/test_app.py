@@ -115,6 +115,16 @@ def test_sinusoids_page_plots_chosen_dimensions_and_wavelengths():
     assert waves["layout"]["yaxis"]["type"] == "log"
 
 
+@pytest.mark.parametrize(("scheme", "heading"), [("sinusoidal", "Each dimension is a sinusoid over positions"),
+                                                 ("learned", "Each dimension against position"),
+                                                 ("nope", "Each dimension against position")])
+def test_sinusoids_page_calls_a_column_a_sinusoid_only_where_it_has_a_period(scheme, heading):
+    by_position, = charts(run({"scheme": scheme, "d_model": "16", "length": "50"}, "pages/sinusoids.py"))
+    assert title(by_position) == heading
+    column = posenc.get_scheme(scheme).table(50, 16, 10000.0, **posenc.get_scheme(scheme).defaults())[:, 4]
+    np.testing.assert_allclose(decode(by_position["data"][0]["y"]), column)
+
+
 def test_rotation_page_shows_vectors_residuals_and_transpose():
     at = run({"d_model": "16", "length": "64"}, "pages/rotation.py")
     at.slider(key="pos").set_value(3).run()
