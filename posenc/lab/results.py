@@ -98,6 +98,23 @@ def train_max_length(records: list[dict[str, object]]) -> int:
     return lengths.pop()
 
 
+@_shipped_by_default
+def beyond_by_seed(records: list[dict[str, object]]) -> dict[str, dict[str, np.ndarray]]:
+    """task → scheme → each seed's mean exact match over test lengths L+1…2L (the lab's measure of
+    generalization), seeds ascending: their mean is the page's score, their spread tells a finding from noise.
+    Default: the shipped records."""
+    length = train_max_length(records)
+    per_seed: dict[tuple[str, str, int], list[float]] = {}
+    for r in records:
+        if length < int(r["test_length"]) <= 2 * length:
+            per_seed.setdefault((r["task"], r["scheme"], int(r["seed"])), []).append(float(r["accuracy"]))
+    table: dict[str, dict[str, np.ndarray]] = {}
+    for task, scheme, _ in sorted(per_seed, key=lambda k: (_rank(TASKS, k[0]), _rank(SCHEMES, k[1]), k[2])):
+        seeds = sorted(seed for t, s, seed in per_seed if (t, s) == (task, scheme))
+        table.setdefault(task, {})[scheme] = np.array([np.mean(per_seed[(task, scheme, seed)]) for seed in seeds])
+    return table
+
+
 @functools.cache
 def _attention() -> dict[str, np.ndarray]:
     with np.load(ATTENTION_PATH) as archive:

@@ -134,12 +134,18 @@ def reading(task: str) -> str:
     last = ", ".join(f"{label(s)} ({scores[s]:.2f})" for s in ranked[-3:])
     lines.append(f"- **Past it** ({length + 1}…{2 * length} digits, mean exact match): best {best}; "
                  f"least {last}.")
-    found: dict[bool, dict[str, list[str]]] = {True: {}, False: {}}
+    found: dict[bool | None, dict[str, list[str]]] = {True: {}, False: {}, None: {}}
+    spread = results.beyond_by_seed()[task]
     for paper, better, worse in PAPER_CLAIMS:
         if better in scores and worse in scores:
-            text = f"{label(better)} > {label(worse)} ({scores[better]:.2f} vs {scores[worse]:.2f})"
-            found[scores[better] > scores[worse]].setdefault(paper, []).append(text)
-    for agrees, heading in ((True, "As the papers found"), (False, "Not as the papers found")):
+            ours, theirs = spread[better], spread[worse]
+            agrees = True if ours.min() > theirs.max() else False if ours.max() < theirs.min() else None
+            text = (f"{label(better)} > {label(worse)} ({scores[better]:.2f} vs {scores[worse]:.2f})" if agrees is not None
+                    else f"{label(better)} > {label(worse)} ({scores[better]:.2f} vs {scores[worse]:.2f}; seeds "
+                         f"{ours.min():.2f}–{ours.max():.2f} vs {theirs.min():.2f}–{theirs.max():.2f})")
+            found[agrees].setdefault(paper, []).append(text)
+    for agrees, heading in ((True, "As the papers found"), (False, "Not as the papers found"),
+                            (None, "Within the seeds' spread, no finding either way")):
         if found[agrees]:
             lines.append(f"- **{heading}:** " + "; ".join(f"{paper}: {', '.join(claims)}"
                                                           for paper, claims in found[agrees].items()) + ".")

@@ -91,3 +91,16 @@ def test_read_records_refuses_a_record_with_other_keys(tmp_path):
     path.write_text(json.dumps({"task": "copy", "scheme": "nope", "accuracy": 1.0}) + "\n")
     with pytest.raises(ValueError, match="must have the keys task, scheme, seed"):
         results.read_records(path)
+
+
+def test_beyond_by_seed_is_each_seed_s_mean_past_the_training_length():
+    records = [dict(task="copy", scheme="rope", seed=seed, train_max_length=2, test_length=n, accuracy=acc, examples=1)
+               for seed, accs in ((1, (1.0, 1.0, 0.5, 0.25, 0.0)), (0, (1.0, 1.0, 0.0, 0.5, 0.0)))
+               for n, acc in zip(range(1, 6), accs)]
+    assert results.beyond_by_seed(records)["copy"]["rope"].tolist() == [0.25, 0.375]  # seeds 0, 1: lengths 3 and 4
+    shipped, length = results.beyond_by_seed(), results.train_max_length()
+    for task, by_scheme in results.summarize().items():
+        for scheme, per in by_scheme.items():
+            assert len(shipped[task][scheme]) == len(SEEDS)
+            np.testing.assert_allclose(shipped[task][scheme].mean(),
+                                       np.mean([per[n]["mean"] for n in per if length < n <= 2 * length]))

@@ -16,6 +16,7 @@ from apptest_helpers import ROOT, chart_messages, charts, title
 from plotly_data import decode
 from posenc.lab import results
 from posenc.lab.names import SCHEMES, TASKS
+from posenc.ui.lab import label
 
 PAGE = "pages/generalization.py"
 
@@ -49,6 +50,31 @@ def test_every_scheme_runs_and_the_reading_names_the_papers():
     text = " ".join(m.value for m in at.markdown)
     assert "Kazemnejad" in text and "Press" in text
     assert len([t for t in charts(at)[0]["data"] if t.get("mode") == "lines+markers"]) == len(SCHEMES)
+
+
+def test_a_paper_s_claim_is_a_finding_only_outside_the_seeds_spread():
+    """copy, 9…16 digits: NoPE 0.29 (seeds 0.17–0.42) against ALiBi 0.28 (0.17–0.34) was listed "as the papers
+    found"; reverse's T5 bias 0.01 against RoPE 0.03, overlapping too, "not as the papers found"."""
+    from posenc.ui.lab import reading
+
+    copy, reverse = reading("copy"), reading("reverse")
+    found, spread = (next(line for line in copy.splitlines() if line.startswith(f"- **{heading}")) for heading in
+                     ("As the papers found", "Within the seeds' spread, no finding either way"))
+    assert "NoPE > ALiBi" in spread and "NoPE > ALiBi" not in found and "seeds 0.17–0.42 vs 0.17–0.34" in spread
+    assert "Not as the papers found" not in reverse and "T5 bias > RoPE (0.01 vs 0.03; seeds" in reverse
+    by_seed = results.beyond_by_seed()
+    for task in TASKS:
+        text = reading(task)
+        for line in text.splitlines():
+            if line.startswith(("- **As the papers found", "- **Not as the papers found")):
+                agrees = line.startswith("- **As")
+                for claim in line.split(":", 1)[1].replace(";", ",").split(","):  # "X > Y (a vs b)" after each paper
+                    names = claim.split("(")[0].split(":")[-1].strip()
+                    if " > " not in names:
+                        continue
+                    better, worse = (next(k for k in by_seed[task] if label(k) == n.strip()) for n in names.split(" > "))
+                    ours, theirs = by_seed[task][better], by_seed[task][worse]
+                    assert (ours.min() > theirs.max()) if agrees else (ours.max() < theirs.min()), (task, names)
 
 
 def test_a_rerun_builds_no_figure_and_summarizes_nothing_again(monkeypatch):
