@@ -446,6 +446,10 @@ def stretched_animation_caption(task: str, method: str) -> str:
             "by `python -m posenc.lab regenerate-extension-maps`.")
 
 
+CASE_NOTES = {True: "", False: " (not)", None: " (seeds overlap)"}
+"""After a case's numbers: nothing where it holds, whether it fails or its seeds overlap (no finding)."""
+
+
 @functools.cache
 def claims_reading() -> str:
     """The papers' claims, each with its verdict and the numbers behind it (mean exact match over 1…F·L). Made
@@ -455,9 +459,10 @@ def claims_reading() -> str:
         claim = checked["claim"]
         better, worse = (f"{extension.METHOD_LABELS[m]} at {s} steps" for m, s in (claim.better, claim.worse))
         numbers = "; ".join(f"{c['task']} ×{c['factor']}: {c['better']:.2f} vs {c['worse']:.2f}"
-                            f"{'' if c['holds'] else ' (not)'}" for c in checked["cases"])
+                            f"{CASE_NOTES[c['holds']]}" for c in checked["cases"])
         lines.append(f"- **{claim.statement}** ({claim.source}): **{checked['verdict']}**. {better} against "
                      f"{worse}, mean exact match over the stretched context 1…F·L: {numbers or 'no numbers'}.")
-    lines.append(f"- 'Matches' allows {extension.MATCH_TOLERANCE:.2f} below; a gap smaller than the seed bands "
-                 "above is not a finding at this scale.")
+    lines.append(f"- A case holds when every seed's mean beats every seed's of the other ('matches' allows "
+                 f"{extension.MATCH_TOLERANCE:.2f} below), fails when none does; where the seeds overlap it is no "
+                 "finding at this scale.")
     return "\n".join(lines)
