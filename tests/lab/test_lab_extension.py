@@ -24,9 +24,9 @@ from posenc.lab.extension import (
     METHODS,
     TASKS,
     check_claims,
-    window_by_seed,
     load_extension,
     read_extension,
+    window_by_seed,
     window_mean,
 )
 from posenc.lab.extension_training import extension_records, finetune, stretched
