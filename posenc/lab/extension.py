@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from posenc.checks import check_choice
+from posenc.lab.findings import seeds_verdict
 from posenc.lab.shipped import HERE, MAP_SEED, read_jsonl
 
 EXTENSION_PATH = HERE / "extension.jsonl"
@@ -219,11 +220,7 @@ def check_claims(records: list[dict[str, object]] | None = None) -> list[dict[st
             if better is not None and worse is not None:
                 ours = window_by_seed(records, task, claim.better[0], factor, claim.better[1])
                 theirs = window_by_seed(records, task, claim.worse[0], factor, claim.worse[1])
-                if claim.tolerance == 0:
-                    holds = True if ours.min() > theirs.max() else False if ours.max() <= theirs.min() else None
-                else:
-                    holds = (True if ours.min() >= theirs.max() - claim.tolerance
-                             else False if ours.max() < theirs.min() - claim.tolerance else None)
+                holds = seeds_verdict(ours, theirs, claim.tolerance)
                 cases.append({"task": task, "factor": factor, "better": better, "worse": worse, "holds": holds})
         held = sum(case["holds"] is True for case in cases)
         failed = sum(case["holds"] is False for case in cases)

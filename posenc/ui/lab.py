@@ -15,6 +15,7 @@ import streamlit as st
 
 from posenc.figures import generalization as figures
 from posenc.lab import extension, jobs, results
+from posenc.lab.findings import seeds_verdict
 from posenc.lab.names import SCHEME_LABELS, SCHEMES, TOKEN_NAMES
 from posenc.lab.recipe import DEFAULT, LIVE_BOUNDS
 from posenc.lab.shipped import animation_lengths
@@ -139,7 +140,7 @@ def reading(task: str) -> str:
     for paper, better, worse in PAPER_CLAIMS:
         if better in scores and worse in scores:
             ours, theirs = spread[better], spread[worse]
-            agrees = True if ours.min() > theirs.max() else False if ours.max() < theirs.min() else None
+            agrees = seeds_verdict(ours, theirs)
             text = (f"{label(better)} > {label(worse)} ({scores[better]:.2f} vs {scores[worse]:.2f})" if agrees is not None
                     else f"{label(better)} > {label(worse)} ({scores[better]:.2f} vs {scores[worse]:.2f}; seeds "
                          f"{ours.min():.2f}–{ours.max():.2f} vs {theirs.min():.2f}–{theirs.max():.2f})")
