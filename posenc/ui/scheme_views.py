@@ -27,6 +27,9 @@ def _as_vaswani_wrote_it(options: Mapping[str, object]) -> bool:
     return options.get("layout") != "split" and options.get("spacing") != "tensor2tensor"
 
 
+_ALL_ONES = "q = k = (1, …, 1)".replace(" ", "\u00a0")  # no-break spaces: a wrapped title keeps it on one line
+
+
 @dataclass(frozen=True)
 class SchemeViews:
     """A scheme's views. ``matrix_note``: the sentence under the Encoding matrix page's chart (None: its
@@ -38,7 +41,7 @@ class SchemeViews:
 
     how_it_works: Callable[[Controls], None]
     matrix_note: str | None = None
-    score_title: str = "q·k / d_model after rotation, q = k = (1, …, 1)"
+    score_title: str = f"q·k / d_model after rotation, {_ALL_ONES}"
     rotation: str | shift_check.ShiftCheck | None = None
     derived: Callable[[Mapping[str, object]], bool] = _not_derived
 
@@ -69,7 +72,7 @@ SCHEME_VIEWS: dict[str, SchemeViews] = {
     "xpos": SchemeViews(rotary.xpos, _ROTARY_NOTE.format(
         label="xPos (rotary, decaying)", also=" and scales them, the query by ζᵢ^(m/γ) and the key by ζᵢ^(−n/γ)",
         decay=", and it decays as the offset grows"), rotation=shift_check.XPOS,
-                        score_title="q'·k' / d_model after rotation and scaling, q = k = (1, …, 1)"),
+                        score_title=f"q'·k' / d_model after rotation and scaling, {_ALL_ONES}"),
     "shaw": SchemeViews(bias.shaw, _SHAW_NOTE),
     "t5": SchemeViews(bias.t5),
     "alibi": SchemeViews(bias.alibi),

@@ -222,7 +222,8 @@ def test_alibi_opens_causal_as_the_paper():
 def test_a_rotary_matrix_is_titled_with_the_score_it_draws(scheme, score):
     at = run({"scheme": scheme, "length": "12", "d_model": "8"})
     fig = charts(at)[0]
-    assert title(fig) == f"{score}, q = k = (1, …, 1)"
+    assert title(fig).replace("\u00a0", " ") == f"{score}, q = k = (1, …, 1)"
+    assert "q\u00a0=\u00a0k\u00a0=\u00a0(1,\u00a0…,\u00a01)" in fig["layout"]["title"]["text"]  # never broken
     z = decode(fig["data"][0]["z"]).astype(np.float64)
     ones = np.ones(8)
     if scheme == "rope":  # q·k of the all-ones query at i and key at j, rotated by apply_rope, over d_model = 8
