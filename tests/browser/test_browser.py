@@ -203,8 +203,8 @@ def test_a_long_series_hover_prints_the_exact_values_digits(app, page):
         page.mouse.move(x, y)
         hover.wait_for(timeout=10_000)
         text = hover.text_content().replace("−", "-")
-        offset = int(text.split("offset n - m ")[1].split("score")[0])
-        printed[offset] = text.split("score (q = k = ones) ")[1]
+        offset = int(text.split("offset n - m ")[1].split("q·k")[0])
+        printed[offset] = text.split("q·k / d_model (q = k = ones) ")[1]
     assert len(printed) == len(points)
     for offset, shown in printed.items():
         assert float(shown) == float(f"{exact[offset]:.6g}"), (offset, shown, exact[offset])

@@ -237,6 +237,17 @@ def test_a_rotary_matrix_is_titled_with_the_score_it_draws(scheme, score):
     assert z[0, 0] == 1  # q·k = d_model on the diagonal: the title's "/ d_model"
 
 
+def test_rope_and_xpos_decay_charts_name_their_axis_as_drawn():
+    """The curves are q·k / d_model (1 at offset 0); the axis said 'score (q = k = ones)'."""
+    rope = {title(f): f for f in charts(run({"scheme": "rope", "length": "50", "d_model": "16"}, "pages/details.py"))}
+    decay = rope["q·k against the offset: long-range decay"]
+    assert decay["layout"]["yaxis"]["title"]["text"] == "q·k / d_model (q = k = ones)"
+    assert max(decode(decay["data"][0]["y"])) == 1  # q·k = d_model at offset 0
+    xpos = {title(f): f for f in charts(run({"scheme": "xpos", "length": "50", "d_model": "16"}, "pages/details.py"))}
+    assert xpos["The score against the distance: xPos against RoPE"]["layout"]["yaxis"]["title"]["text"] == \
+        "score / d_model (q = k = ones)"
+
+
 @pytest.mark.parametrize("scheme", ["shaw", "transformer_xl"])
 def test_a_query_dependent_bias_says_its_matrix_is_for_one_fixed_query(scheme):
     at = run({"scheme": scheme, "length": "30", "d_model": "16"})

@@ -25,7 +25,7 @@ def rope(c: Controls) -> None:
         return
     offsets, scores = compute.or_stop(compute.offset_curve, c.scheme, c.length, c.d_model, c.base, c.options)
     presenter.chart(charts.line_chart(offsets, {"q·k / d_model": scores}, title="q·k against the offset: long-range decay",
-                                       x_label="offset n − m", y_label="score (q = k = ones)"), key="rope_decay")
+                                       x_label="offset n − m", y_label="q·k / d_model (q = k = ones)"), key="rope_decay")
     real_lengths.decay_view(c)  # under a model: the same decay as far as its context, at log-spaced distances
     original = int(options["original_max_position_embeddings"])
     waves = {name: w for name, w in compute.rope_wavelengths(c.d_model, c.base, c.options, c.length).items()
@@ -140,7 +140,7 @@ def xpos(c: Controls) -> None:
                                                  "RoPE q·k / d_model": rope_scores[before]},
                                        title="The score against the distance: xPos against RoPE",
                                        x_label="distance Δ = m − n (key before the query)",
-                                       y_label="score (q = k = ones)", dashed=("RoPE q·k / d_model",)),
+                                       y_label="score / d_model (q = k = ones)", dashed=("RoPE q·k / d_model",)),
                     key="xpos_scores")
     st.caption(f"RoPE's score is a sum of cosines, Σᵢ 2·cos(Δθᵢ)/d: its fast pairs keep oscillating at every distance, "
                f"so a far key can score as high as a near one. xPos multiplies pair i by ζᵢ^(Δ/γ) with "
