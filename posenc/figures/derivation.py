@@ -20,7 +20,7 @@ def theta_errors(errors: dict[str, np.ndarray], *, title: str) -> go.Figure:
     """Relative error of θ_i against the exact value, one line per way and precision (log y)."""
     pairs = np.arange(len(next(iter(errors.values()))))
     series = {name: np.maximum(values, LOG_FLOOR) for name, values in errors.items()}
-    return line_chart(pairs, series, title=title, x_label="pair i", y_label="relative error of θ_i",
+    return line_chart(pairs, series, title=title, x_label="pair i", y_label="relative error of θᵢ",
                       log_y=True, markers=len(pairs) <= 64)
 
 

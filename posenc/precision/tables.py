@@ -214,7 +214,7 @@ class PrecisionTable:
     """
 
     dtype: str
-    what: str  # e.g. "table", "cos/sin of m·θ_i", "bias"
+    what: str  # e.g. "table", "cos/sin of m·θᵢ", "bias"
     x: np.ndarray
     x_label: str
     errors: dict[str, np.ndarray]
@@ -262,7 +262,7 @@ def _rope_precision(entry: Scheme, setting: Setting, dtype: str, exact: np.ndarr
         cos, sin = rope_cos_sin(length, inv_freq, scale, dtype, variant)
         variants[f"{variant} ({dtype})" if variant == "all in dtype" else f"{variant} to {dtype}"] = (
             np.concatenate([as_float64(cos), as_float64(sin)], axis=1))
-    return _compare(dtype, "cos/sin of m·θ_i", np.arange(length), "position m", exact, variants)
+    return _compare(dtype, "cos/sin of m·θᵢ", np.arange(length), "position m", exact, variants)
 
 
 def _xpos_precision(entry: Scheme, setting: Setting, dtype: str, exact: np.ndarray | None) -> PrecisionTable:
@@ -278,12 +278,12 @@ def _xpos_precision(entry: Scheme, setting: Setting, dtype: str, exact: np.ndarr
     for variant in XPOS_VARIANTS:
         variants[labels[variant]] = np.concatenate(
             [as_float64(t) for t in xpos_cos_sin(length, d_model, base, dtype, variant, **keywords)], axis=1)
-    notes = ("The query's multipliers: cos and sin of m·θ_i times its scale ζ_i^(m̂/γ), m̂ = m − ⌈L/2⌉ "
+    notes = ("The query's multipliers: cos and sin of m·θᵢ times its scale ζᵢ^(m̂/γ), m̂ = m − ⌈L/2⌉ "
              "(the key's are divided by the scale instead).",)
     if not all(np.isfinite(v).all() for v in variants.values()):
         notes += (f"Some scales ζ_i^(m̂/γ) are past {dtype}'s largest number, far from the centre ⌈L/2⌉: "
                   "the error is infinite there (a smaller length or a larger γ stays inside).",)
-    return _compare(dtype, "scaled cos/sin of m·θ_i", np.arange(length), "position m", exact, variants, notes)
+    return _compare(dtype, "scaled cos/sin of m·θᵢ", np.arange(length), "position m", exact, variants, notes)
 
 
 def bias_precision(entry: Scheme, setting: Setting, dtype: str, exact: np.ndarray | None, *,

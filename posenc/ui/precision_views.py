@@ -92,7 +92,7 @@ def rotation_section(c: Controls, dtype: str) -> None:
                               x_label="position p", y_label="residual"), key="relative", dtype=dtype, offset=k)
     st.caption("PE[p + k] = M_k·PE[p] is exact; computed in the dtype (table, M_k and product) what is left is "
                "rounding, unless the table itself is wrong: a table computed in the dtype rounds the "
-               "phases p·θ_i, and its error grows with p.")
+               "phases p·θᵢ, and its error grows with p.")
 
 
 def _score_drift_chart(curves: dict, exact: float, offset: int, dtype: str) -> None:
@@ -110,7 +110,7 @@ def rope_shift_section(c: Controls, dtype: str) -> None:
     curves, exact = compute.or_stop(rope_residuals, c.length, c.d_model, c.base, c.options, dtype, offset)
     _score_drift_chart(curves, exact, offset, dtype)
     st.caption("q = k: one fixed random unit vector (seed 0), so the exact score is the same at every p. "
-               "All in the dtype, the positions and angles m·θ_i are rounded: the score drifts as p grows. "
+               "All in the dtype, the positions and angles m·θᵢ are rounded: the score drifts as p grows. "
                "With cos/sin computed in float32 and cast, only the rounding of cos/sin, q, k and the "
                "products is left; this is why Hugging Face's Llama computes its rotary cos/sin in float32 "
                "(Wang et al. 2024, When Precision Meets Position: BFloat16 Breaks Down RoPE in Long-Context "
@@ -146,15 +146,15 @@ def no_relative_section(c: Controls, dtype: str) -> None:
 def theta_section(c: Controls, dtype: str) -> None:
     """Seed 003: θ_i = n^(−2i/d) computed in log space against the power, both in ``dtype``."""
     st.subheader("Seed 003: is the log-space θ more stable?")
-    st.markdown("Seed 003 computes θ_i in log space, exp(2i·(−ln n/d)), \"to avoid numerical instability\" "
+    st.markdown("Seed 003 computes θᵢ in log space, exp(2i·(−ln n/d)), \"to avoid numerical instability\" "
                 "of the power n^(−2i/d). Both, computed in the dtype with torch, against float64:")
     st.code(f"log space: torch.exp(torch.arange(0, {c.d_model}, 2, dtype=torch.{dtype}) * (-math.log({c.base:g}) / {c.d_model}))\n"
             f"power:     {c.base:g} ** (-torch.arange(0, {c.d_model}, 2, dtype=torch.{dtype}) / {c.d_model})",
             language="python")
     forms = compute.or_stop(theta, c.d_model, c.base, dtype)
     presenter.chart(log_chart(forms.index, {"log space": forms.log_error, "power": forms.power_error},
-                              title=f"relative error of θ_i in {dtype}", x_label="pair i",
-                              y_label="|θ_i − exact| / exact"), key="theta", dtype=dtype)
+                              title=f"relative error of θᵢ in {dtype}", x_label="pair i",
+                              y_label="|θᵢ − exact| / exact"), key="theta", dtype=dtype)
     st.info(forms.verdict, icon=":material/balance:")
 
 

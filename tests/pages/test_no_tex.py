@@ -39,3 +39,14 @@ def test_transformer_xl_names_its_terms_with_subscripts():
     assert "(a) + (b) + (c) + (d): the score Aᵢⱼ" in titles
     labels = [e.label.replace("\\", "") for e in at.expander]  # escaped for markdown
     assert "Chart data: (b) qᵢ·WR Rᵢ₋ⱼ: query and distance" in labels
+
+
+@pytest.mark.parametrize("scheme", ["sinusoidal", "rope", "xpos"])
+def test_the_precision_and_derivation_pages_write_theta_with_its_subscript(scheme):
+    """'θ_i' printed raw in the Precision page's titles, axes and headings (and the Derivation's θ chart): θᵢ."""
+    at = run({"scheme": scheme, "length": "48", "d_model": "32"}, "pages/precision.py")
+    seen = [text for spec in charts(at) for text in _texts(spec)] + [h.value for h in at.subheader]
+    seen += [m.value for m in at.markdown] + [c.value for c in at.caption]
+    at = run({"scheme": scheme, "length": "48", "d_model": "32", "step": "9"}, "pages/derivation.py")
+    seen += [text for spec in charts(at) for text in _texts(spec)]
+    assert any("θᵢ" in t for t in seen) and [t for t in seen if "θ_i" in t] == []

@@ -220,7 +220,7 @@ def test_formula_shows_the_numbers_computed():
 
 def test_precision_table_measures_the_scaled_cos_sin():
     result = precision_table("xpos", 300, 32, 10000.0, "float32", scale_base=64)
-    assert result.what == "scaled cos/sin of m·θ_i" and len(result.errors) == 3
+    assert result.what == "scaled cos/sin of m·θᵢ" and len(result.errors) == 3
     assert all(np.nanmax(e) < 1e-4 for e in result.errors.values())
     overflow = precision_table("xpos", 4096, 32, 10000.0, "float16", scale_base=16)  # ζ^(±2048/16) > 65504
     assert any("largest number" in note for note in overflow.notes)
