@@ -133,7 +133,8 @@ def xpos_shift_section(c: Controls, dtype: str) -> None:
 
 def bias_section(c: Controls, dtype: str) -> None:
     """A bias scheme: looked up by the offset, relative in every dtype."""
-    st.markdown("The bias is looked up by the offset j − i, so it depends on the offset alone in every dtype. "
+    st.markdown("The bias is computed from the offset j − i alone (Shaw's and Transformer-XL's terms also read the "
+                "query: here one fixed query), so it depends on the offset alone in every dtype. "
                 "What low precision can break is telling distances apart: see the first repeated distance above.")
 
 

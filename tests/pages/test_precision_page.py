@@ -44,6 +44,13 @@ def test_precision_page_under_every_scheme_and_dtype(scheme, dtype):
     assert names[0] == f"rounded to {dtype}"
 
 
+@pytest.mark.parametrize("scheme", ["shaw", "t5", "alibi", "kerple", "transformer_xl"])
+def test_a_bias_s_relative_property_names_the_fixed_query(scheme):
+    """Shaw's and Transformer-XL's terms read the query too: their bias here is for one fixed query."""
+    text = " ".join(m.value for m in run({"scheme": scheme, "length": "40", "d_model": "16"}).markdown)
+    assert "computed from the offset j − i alone" in text and "here one fixed query" in text
+
+
 def test_error_chart_holds_posenc_numbers():
     at = run({"scheme": "sinusoidal", "dtype": "bfloat16", "length": "400", "d_model": "16"})
     result = precision_table("sinusoidal", 400, 16, 10000.0, "bfloat16")
