@@ -148,12 +148,18 @@ def curves(records: list[dict[str, object]], task: str, factor: int,
     return out
 
 
+def _in_window(records: list[dict[str, object]], task: str, method: str, factor: int,
+               finetune_steps: int) -> list[dict[str, object]]:
+    """The records of one stretched model over its stretched context, test lengths 1…factor·L, in their order."""
+    return [r for r in records
+            if (r["task"], r["method"], r["factor"], r["finetune_steps"]) == (task, method, factor, finetune_steps)
+            and int(r["test_length"]) <= factor * int(r["train_max_length"])]
+
+
 def window_mean(records: list[dict[str, object]], task: str, method: str, factor: int,
                 finetune_steps: int) -> float | None:
     """The mean exact match over the stretched context, test lengths 1…factor·L, and the seeds (None if absent)."""
-    values = [float(r["accuracy"]) for r in records
-              if (r["task"], r["method"], r["factor"], r["finetune_steps"]) == (task, method, factor, finetune_steps)
-              and int(r["test_length"]) <= factor * int(r["train_max_length"])]
+    values = [float(r["accuracy"]) for r in _in_window(records, task, method, factor, finetune_steps)]
     return float(np.mean(values)) if values else None
 
 
@@ -162,10 +168,8 @@ def window_by_seed(records: list[dict[str, object]], task: str, method: str, fac
     """Each seed's mean exact match over the stretched context, test lengths 1…factor·L, seeds ascending (empty if
     absent): the spread :func:`check_claims` tells a finding from noise by."""
     per_seed: dict[int, list[float]] = {}
-    for r in records:
-        if ((r["task"], r["method"], r["factor"], r["finetune_steps"]) == (task, method, factor, finetune_steps)
-                and int(r["test_length"]) <= factor * int(r["train_max_length"])):
-            per_seed.setdefault(int(r["seed"]), []).append(float(r["accuracy"]))
+    for r in _in_window(records, task, method, factor, finetune_steps):
+        per_seed.setdefault(int(r["seed"]), []).append(float(r["accuracy"]))
     return np.array([np.mean(per_seed[seed]) for seed in sorted(per_seed)])
 
 

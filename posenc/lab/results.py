@@ -104,14 +104,14 @@ def beyond_by_seed(records: list[dict[str, object]]) -> dict[str, dict[str, np.n
     generalization), seeds ascending: their mean is the page's score, their spread tells a finding from noise.
     Default: the shipped records."""
     length = train_max_length(records)
-    per_seed: dict[tuple[str, str, int], list[float]] = {}
+    grouped: dict[tuple[str, str], dict[int, list[float]]] = {}  # (task, scheme) → seed → accuracies past L
     for r in records:
         if length < int(r["test_length"]) <= 2 * length:
-            per_seed.setdefault((r["task"], r["scheme"], int(r["seed"])), []).append(float(r["accuracy"]))
+            grouped.setdefault((r["task"], r["scheme"]), {}).setdefault(int(r["seed"]), []).append(float(r["accuracy"]))
     table: dict[str, dict[str, np.ndarray]] = {}
-    for task, scheme, _ in sorted(per_seed, key=lambda k: (_rank(TASKS, k[0]), _rank(SCHEMES, k[1]), k[2])):
-        seeds = sorted(seed for t, s, seed in per_seed if (t, s) == (task, scheme))
-        table.setdefault(task, {})[scheme] = np.array([np.mean(per_seed[(task, scheme, seed)]) for seed in seeds])
+    for task, scheme in sorted(grouped, key=lambda k: (_rank(TASKS, k[0]), _rank(SCHEMES, k[1]))):
+        by_seed = grouped[(task, scheme)]
+        table.setdefault(task, {})[scheme] = np.array([np.mean(by_seed[seed]) for seed in sorted(by_seed)])
     return table
 
 

@@ -141,9 +141,9 @@ def reading(task: str) -> str:
         if better in scores and worse in scores:
             ours, theirs = spread[better], spread[worse]
             agrees = seeds_verdict(ours, theirs)
-            text = (f"{label(better)} > {label(worse)} ({scores[better]:.2f} vs {scores[worse]:.2f})" if agrees is not None
-                    else f"{label(better)} > {label(worse)} ({scores[better]:.2f} vs {scores[worse]:.2f}; seeds "
-                         f"{ours.min():.2f}–{ours.max():.2f} vs {theirs.min():.2f}–{theirs.max():.2f})")
+            seeds = (f"; seeds {ours.min():.2f}–{ours.max():.2f} vs {theirs.min():.2f}–{theirs.max():.2f}"
+                     if agrees is None else "")
+            text = f"{label(better)} > {label(worse)} ({scores[better]:.2f} vs {scores[worse]:.2f}{seeds})"
             found[agrees].setdefault(paper, []).append(text)
     for agrees, heading in ((True, "As the papers found"), (False, "Not as the papers found"),
                             (None, "Within the seeds' spread, no finding either way")):
