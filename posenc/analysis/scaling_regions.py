@@ -120,14 +120,15 @@ def scaling_regions(d_rot: int, base: float, rope_type: str, *, context: int | N
                              maximum=1 << 40, meaning="the context length the model was trained on")
         # s: the factor given, else (LongRoPE as transformers) max_position_embeddings / L₀; checked ≥ 1
         factor = longrope_scaling_factor(params.get("factor"), original, params.get("max_position_embeddings"))
-    else:  # linear or NTK: s is their one parameter, checked by rope_inv_freq below
-        factor = params.get("factor")
+    else:  # linear or NTK: s is their one parameter, read below once rope_inv_freq has checked it
+        factor = None
     context = round(factor * original) if context is None else check_int(
         context, "context", minimum=1, maximum=1 << 40, meaning="the extended context, in positions")
     scaling = rope_keywords({**params, "rope_type": rope_type})  # LongRoPE without lists: the app's rules
     before, _ = rope_inv_freq(d_rot, base)
     after, _ = rope_inv_freq(d_rot, base, seq_len=context, **scaling)
-    factor = float(scaling["factor"]) if original is None else factor  # checked ≥ 1 by rope_inv_freq
+    if factor is None:
+        factor = float(scaling["factor"])  # checked ≥ 1 by rope_inv_freq
     ratio = before / after
     defaults = {name: value for name, value in rope_scaling_parameters(rope_type).items()
                 if value is not inspect.Parameter.empty}

@@ -106,25 +106,25 @@ def scaling_view(d_model: int, base: float, options: tuple, context: int, model)
     fig, found = compute.or_stop(scaling_figure, d_model, base, options, context,
                                  f"{model.label}: wavelength of each pair before and after {rope_type}")
     presenter.chart(fig, key="scaling_regions")
-    if found.original is None:
-        st.caption(
-            f"Of {len(found.region)} pairs, {found.count('extrapolated')} keep θᵢ (extrapolated: past the trained "
-            "context they turn to angles never trained on, harmless when their wavelength is far below it), "
-            f"{found.count('interpolated')} are slowed by the factor s = {found.factor:g} or more (interpolated: "
-            f"the model's {found.context:,} positions turn them no farther than {found.context / found.factor:,.0f} "
-            f"positions turn them unscaled), {found.count('in between')} in between. The {rope_type} scaling reads "
-            "no trained context L₀ (the sidebar's is not used), so none is marked.")
-        return
+    if found.original is None:  # linear, NTK: what the scaling does, said without a trained context
+        past = "past the trained context", "far below it"
+        slowed = (f"the model's {found.context:,} positions turn them no farther than "
+                  f"{found.context / found.factor:,.0f} positions turn them unscaled")
+        after = (f" The {rope_type} scaling reads no trained context L₀ (the sidebar's is not used), so none is "
+                 "marked.")
+    else:
+        reach = found.factor * found.original
+        past = f"past L₀ = {found.original:,}", "far below L₀"
+        slowed = (f"up to s·L₀ = {reach:,.0f} positions they stay within the angles of L₀"
+                  + (f"; the model's {found.context:,} positions reach {found.context / reach:.3g}× farther"
+                     if found.context > reach * (1 + 1e-9) else ""))
+        after = (f" The scaling's own bounds: wavelengths {found.bounds[0]:,.4g} and {found.bounds[1]:,.4g}."
+                 if found.bounds else "")
     st.caption(
-        f"Of {len(found.region)} pairs, {found.count('extrapolated')} keep θᵢ (extrapolated: past L₀ = "
-        f"{found.original:,} they turn to angles never trained on, harmless when their wavelength is far below L₀), "
-        f"{found.count('interpolated')} are slowed by the factor s = {found.factor:g} or more (interpolated: up to "
-        f"s·L₀ = {found.factor * found.original:,.0f} positions they stay within the angles of L₀"
-        + (f"; the model's {found.context:,} positions reach {found.context / (found.factor * found.original):.3g}× "
-           "farther" if found.context > found.factor * found.original * (1 + 1e-9) else "")
-        + f"), {found.count('in between')} in between."
-        + (f" The scaling's own bounds: wavelengths {found.bounds[0]:,.4g} and {found.bounds[1]:,.4g}."
-           if found.bounds else ""))
+        f"Of {len(found.region)} pairs, {found.count('extrapolated')} keep θᵢ (extrapolated: {past[0]} they turn to "
+        f"angles never trained on, harmless when their wavelength is {past[1]}), {found.count('interpolated')} are "
+        f"slowed by the factor s = {found.factor:g} or more (interpolated: {slowed}), {found.count('in between')} in "
+        f"between.{after}")
 
 
 def comparison(c: Controls) -> None:
