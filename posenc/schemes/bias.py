@@ -1,6 +1,8 @@
 """What the bias schemes share: a logit bias per head that depends only on the offset j − i.
 
-Each bias scheme (Shaw et al., T5, ALiBi) gives its bias per offset, (heads, 2L − 1) values
+Shaw's and Transformer-XL's terms read the query too (their registry entries' ``reads_query``): they give
+theirs for one fixed seeded unit query, which makes it a function of the offset alone.
+Each bias scheme (Shaw et al., T5, ALiBi, KERPLE, Transformer-XL) gives its bias per offset, (heads, 2L − 1) values
 for Δ = −(L − 1) … L − 1 (the registry's ``offset_bias``); the full (heads, L, L) matrix and
 the curve of the Comparison page derive from it here. Every callable has the registry's
 signature fn(length, d_model, base, **options); the sinusoidal base is unused.

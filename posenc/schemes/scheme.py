@@ -79,8 +79,11 @@ class Scheme:
     - ``bias``: the (heads, length, length) attention-logit bias (bias schemes).
     - ``offset_bias``: (offsets, values) with values (heads, 2·length − 1), the bias of
       every head as a function of j − i (bias schemes, whose bias depends only on the
-      offset): B[h, i, j] = values[h, j − i + length − 1]. Pages draw large bias matrices
-      from it without building (heads, length, length).
+      offset, or for one fixed query where it ``reads_query``): B[h, i, j] = values[h, j − i + length − 1].
+      Pages draw large bias matrices from it without building (heads, length, length).
+    - ``reads_query``: the bias reads the query as well as the offset (Shaw's q_i·a_clip(j−i),
+      Transformer-XL's q_i·W_R Rᵢ₋ⱼ), so its numbers are for one fixed seeded unit query and its
+      ``curve_label`` says so; the pages' notes and sentences about the bias are built from it.
     - ``offset_curve``: (offsets, values), how the attention logit bias (or the
       similarity of two encodings) depends on the offset j - i; the one curve
       every scheme has, drawn side by side on the comparison page.
@@ -130,10 +133,14 @@ class Scheme:
     encoding: Callable[[Setting, np.ndarray], np.ndarray] | None = None
     measured_on: str = ""
     short_label: str = ""
+    reads_query: bool = False
 
     def __post_init__(self) -> None:
         if self.offset_curve_at is None:
             raise ValueError(f"The scheme {self.key!r} has no offset_curve_at: its curve at chosen offsets.")
+        if self.reads_query and (self.family != "bias" or "fixed unit query" not in self.curve_label):
+            raise ValueError(f"The scheme {self.key!r} reads the query: a bias scheme whose curve_label says it is "
+                             "drawn 'for one fixed unit query'.")
         family_default = {
             "offset_curve_fast": self._registry_curve,
             "cells": self._cells_of_table if self.family == "absolute" else None,

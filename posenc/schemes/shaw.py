@@ -122,7 +122,7 @@ SCHEMES: tuple[Scheme, ...] = (
     Scheme(
         key="shaw", label="Relative, Shaw et al.", family="bias", paper="Shaw et al. 2018, arXiv:1803.02155",
         formula=_shaw_formula, offset_curve=curve_from(_shaw_offsets), bias=bias_from(_shaw_offsets),
-        offset_bias=_shaw_offsets, short_label="Shaw",
+        offset_bias=_shaw_offsets, short_label="Shaw", reads_query=True,
         offset_curve_at=_shaw_at,
         curve_label="q·a_clip(Δ)/√d for one fixed unit query (untrained vectors)",
         options=(Option("max_relative_position", "Clipping distance k", 16, 0, 256,

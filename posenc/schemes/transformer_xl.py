@@ -233,7 +233,7 @@ SCHEMES: tuple[Scheme, ...] = (
         key="transformer_xl", label="Transformer-XL", family="bias", paper="Dai et al. 2019, arXiv:1901.02860",
         formula=_transformer_xl_formula, offset_curve=curve_from(_transformer_xl_offsets),
         bias=bias_from(_transformer_xl_offsets), offset_bias=_transformer_xl_offsets,
-        offset_curve_at=_transformer_xl_at,
+        offset_curve_at=_transformer_xl_at, reads_query=True,
         curve_label="(q + v)·W_R R_{−Δ}/√d for one fixed unit query (untrained v, W_R; causal: none for Δ > 0)",
         options=(Option("seed", "Random seed", 0, 0, 9999,
                         help="Seed of the untrained u, v, W_R (N(0, 0.02²), Transformer-XL's init) and of "

@@ -132,9 +132,12 @@ def xpos_shift_section(c: Controls, dtype: str) -> None:
 
 
 def bias_section(c: Controls, dtype: str) -> None:
-    """A bias scheme: looked up by the offset, relative in every dtype."""
-    st.markdown("The bias is computed from the offset j − i alone (Shaw's and Transformer-XL's terms also read the "
-                "query: here one fixed query), so it depends on the offset alone in every dtype. "
+    """A bias scheme: computed per offset (for one fixed query where it reads the query), relative in every dtype."""
+    scheme = posenc.get_scheme(c.scheme)
+    reads = (f"{scheme.short_label}'s term reads the query as well as the offset j − i; here it is drawn for one "
+             "fixed seeded unit query, so" if scheme.reads_query else "The bias is computed from the offset j − i "
+             "alone, so")
+    st.markdown(f"{reads} in every dtype it is the same for every pair at the same offset. "
                 "What low precision can break is telling distances apart: see the first repeated distance above.")
 
 

@@ -54,10 +54,10 @@ _FIXED_QUERY = (" It is drawn for one fixed seeded unit query q, the same in eve
                 "constant; another query would draw other values.")
 _SHAW_NOTE = ("The term Shaw et al. add to the attention logit e_ij: a learned vector a_clip(j−i) is added to the key, "
               "so the term, q_i·a_clip(j−i)/√d, depends on the query as well as on the offset j − i. The vectors a "
-              "are untrained (seeded); offsets beyond ±k share a_−k and a_k." + _FIXED_QUERY)
+              "are untrained (seeded); offsets beyond ±k share a_−k and a_k.")
 _TRANSFORMER_XL_NOTE = ("The positional part of the attention logit e_ij, (q_i·W_R Rᵢ₋ⱼ + v·W_R Rᵢ₋ⱼ)/√d, with v and W_R "
                         "untrained (seeded): its first term depends on the query as well as on the offset. The content "
-                        "terms q_i·k_j and u·k_j need real tokens and are not drawn." + _FIXED_QUERY)
+                        "terms q_i·k_j and u·k_j need real tokens and are not drawn.")
 _ROTARY_NOTE = ("{label} adds nothing to the embeddings: it rotates queries and keys{also}. Their dot product then "
                 "depends only on the offset between them, so every diagonal is constant{decay}.")
 
@@ -91,4 +91,8 @@ def views_of(scheme: str) -> SchemeViews:
     note = own.matrix_note if own.matrix_note is not None else FAMILY_NOTES.get(entry.family)
     if note is None:
         raise ValueError(f"The scheme {entry.key!r}'s views have no matrix_note: a {entry.family} scheme states it.")
+    if entry.reads_query:  # the family's note says "depends only on the offset": the scheme says how it reads q
+        if own.matrix_note is None:
+            raise ValueError(f"The scheme {entry.key!r} reads the query: its views' matrix_note says how.")
+        note += _FIXED_QUERY
     return replace(own, matrix_note=note)

@@ -46,9 +46,17 @@ def test_precision_page_under_every_scheme_and_dtype(scheme, dtype):
 
 @pytest.mark.parametrize("scheme", ["shaw", "t5", "alibi", "kerple", "transformer_xl"])
 def test_a_bias_s_relative_property_names_the_fixed_query(scheme):
-    """Shaw's and Transformer-XL's terms read the query too: their bias here is for one fixed query."""
+    """Shaw's and Transformer-XL's terms read the query too (the registry's reads_query): their bias here is for one
+    fixed query; the others' is computed from the offset alone."""
     text = " ".join(m.value for m in run({"scheme": scheme, "length": "40", "d_model": "16"}).markdown)
-    assert "computed from the offset j − i alone" in text and "here one fixed query" in text
+    entry = posenc.get_scheme(scheme)
+    assert entry.reads_query == (scheme in ("shaw", "transformer_xl"))
+    if entry.reads_query:
+        assert f"{entry.short_label}'s term reads the query" in text and "one fixed seeded unit query" in text
+        assert "alone" not in text
+    else:
+        assert "computed from the offset j − i alone" in text and "query" not in text
+    assert "the same for every pair at the same offset" in text
 
 
 def test_error_chart_holds_posenc_numbers():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 import posenc
@@ -51,3 +53,30 @@ def test_a_rotation_without_its_matrix_note_is_named(monkeypatch):
     monkeypatch.setitem(SCHEME_VIEWS, "rope", SchemeViews(SCHEME_VIEWS["rope"].how_it_works))
     with pytest.raises(ValueError, match="'rope'.s views have no matrix_note"):
         views_of("rope")
+
+
+def test_a_bias_that_reads_the_query_says_so_from_its_record():
+    """The registry's reads_query (Shaw, Transformer-XL) and nothing else decides which bias notes say the matrix
+    is for one fixed query; the others say it depends only on the offset."""
+    for key in SCHEME_VIEWS:
+        entry, note = posenc.get_scheme(key), views_of(key).matrix_note
+        if entry.reads_query:
+            assert "depends on the query" in note and "one fixed seeded unit query q" in note, key
+            assert "depends only on the offset" not in note and "fixed unit query" in entry.curve_label, key
+        elif entry.family == "bias":
+            assert "depends only on the offset" in note and "query" not in note, key
+    assert [k for k, s in posenc.SCHEMES.items() if s.reads_query] == ["shaw", "transformer_xl"]
+
+
+def test_a_bias_that_reads_the_query_without_its_own_note_is_named(monkeypatch):
+    monkeypatch.setitem(SCHEME_VIEWS, "shaw", SchemeViews(SCHEME_VIEWS["shaw"].how_it_works))
+    with pytest.raises(ValueError, match="'shaw' reads the query: its views' matrix_note says how"):
+        views_of("shaw")
+
+
+def test_a_record_that_reads_the_query_is_a_bias_drawn_for_a_fixed_query():
+    shaw = posenc.get_scheme("shaw")
+    with pytest.raises(ValueError, match="'shaw' reads the query: a bias scheme whose curve_label"):
+        replace(shaw, curve_label="q·a_clip(Δ)/√d")
+    with pytest.raises(ValueError, match="'rope' reads the query"):
+        replace(posenc.get_scheme("rope"), reads_query=True)
