@@ -173,17 +173,43 @@ def v4_and_v5_keys(reading: Reading) -> Iterator[Finding]:
                           f"{top_original:g} for llama3, YaRN and LongRoPE.")
 
 
+_TRAINED_CONTEXT_SETS = {"llama3": "the bands L₀/high_freq_factor and L₀/low_freq_factor",
+                         "yarn": "the ramp (which pairs turn beta_fast to beta_slow times over L₀)",
+                         "longrope": "where the long factors take over from the short (sequences longer than L₀)"}
+"""What the trained context L₀ sets in each scaling that reads it (transformers' defaults: max_position_embeddings)."""
+
+
 def factor_and_lengths(reading: Reading) -> Iterator[Finding]:
-    """factor × original context = max_position_embeddings (linear, dynamic, YaRN); the original shorter."""
+    """factor × original context = max_position_embeddings (linear, YaRN); the original shorter. Dynamic NTK reads
+    no original context (transformers scales past max_position_embeddings); llama3, YaRN and LongRoPE without one
+    take max_position_embeddings as it."""
     context = reading.context()
     for where, params in reading.scalings:
         rope_type, factor = reading.rope_type(params), reading.number(params, "factor")
         original = reading.number(params, "original_max_position_embeddings")
+        field = f"{where}.original_max_position_embeddings"
         if original is None:
             original = reading.number(reading.fields.raw, "original_max_position_embeddings")
-        if factor is None or original is None or context is None or original <= 0:
+            field = reading.path("original_max_position_embeddings")
+        if context is None:
             continue
-        if rope_type in ("linear", "dynamic", "yarn") and factor * original != context:
+        if rope_type == "dynamic":
+            if original is not None and original != context:
+                yield Finding("warning", field,
+                              f"{where} is dynamic NTK, which reads no original_max_position_embeddings in "
+                              f"transformers 5.23: it keeps the trained frequencies up to max_position_embeddings "
+                              f"({context}) and raises θ only past it, not past {original:g}. If the model was "
+                              f"trained on {original:g} tokens, max_position_embeddings should say {original:g}.")
+            continue
+        if original is None and rope_type in ("llama3", "yarn", "longrope"):
+            yield Finding("warning", f"{where}.original_max_position_embeddings",
+                          f"{where} ({rope_type}) gives no original_max_position_embeddings, nor does the top "
+                          f"level: transformers 5.23 then takes max_position_embeddings ({context}) for the context "
+                          f"the model was trained on and sets {_TRAINED_CONTEXT_SETS[rope_type]} by it. State the "
+                          "context the model was trained on.")
+        if factor is None or original is None or original <= 0:
+            continue
+        if rope_type in ("linear", "yarn") and factor * original != context:
             yield Finding("warning", f"{where}.factor",
                           f"{where}.factor × original_max_position_embeddings = {factor:g} × {original:g} = "
                           f"{factor * original:g}, but max_position_embeddings is {context}: a {rope_type} scaling "
@@ -192,8 +218,8 @@ def factor_and_lengths(reading: Reading) -> Iterator[Finding]:
         if factor > 1 and original >= context:
             yield Finding("warning", f"{where}.original_max_position_embeddings",
                           f"{where} scales by {factor:g} from an original context of {original:g} tokens, but the "
-                          f"model's context (max_position_embeddings) is {context}, no longer than it: the scaling "
-                          "extends nothing.")
+                          f"model's context (max_position_embeddings) is {context}, no longer than it: either the "
+                          "scaling extends nothing, or max_position_embeddings was not raised with it.")
 
 
 def theta_given(reading: Reading) -> Iterator[Finding]:

@@ -62,9 +62,19 @@ CASES = {
     "factor × original ≠ context (yarn)": (
         changed("gpt-oss-20b", rope_scaling__factor=16.0), "warning", "rope_scaling.factor",
         "16 × 4096 = 65536, but max_position_embeddings is 131072"),
-    "factor × original ≠ context (dynamic)": (
+    "dynamic NTK given an original context": (
         changed(LLAMA31, rope_scaling={"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 8192}),
-        "warning", "rope_scaling.factor", "2 × 8192 = 16384"),
+        "warning", "rope_scaling.original_max_position_embeddings",
+        "up to max_position_embeddings (131072) and raises θ only past it, not past 8192"),
+    "dynamic NTK given an original context at the top level": (
+        changed(LLAMA31, rope_scaling={"rope_type": "dynamic", "factor": 2.0}, original_max_position_embeddings=8192),
+        "warning", "original_max_position_embeddings", "max_position_embeddings should say 8192"),
+    "llama3 without an original context": (
+        changed(LLAMA31, rope_scaling__original_max_position_embeddings=None), "warning",
+        "rope_scaling.original_max_position_embeddings", "takes max_position_embeddings (131072) for the context"),
+    "YaRN without an original context": (
+        changed("gpt-oss-20b", rope_scaling__original_max_position_embeddings=None), "warning",
+        "rope_scaling.original_max_position_embeddings", "sets the ramp"),
     "original ≥ context with factor > 1": (changed(LLAMA31, max_position_embeddings=8192), "warning",
                                            "rope_scaling.original_max_position_embeddings",
                                            "original context of 8192 tokens, but the model's context"),
@@ -160,3 +170,33 @@ def test_python_dash_m_runs_the_command():
                           timeout=120, check=False)
     assert done.returncode == 1
     assert "rope_scaling.type is 'su'" in done.stdout
+
+
+def test_dynamic_ntk_is_not_checked_against_a_factor_times_an_original_context():
+    """Dynamic NTK stretches nothing by its factor (θ grows with the sequence past max_position_embeddings): the
+    check said '2 × 8192 = 16384, but max_position_embeddings is 131072 … one of the three is likely wrong'."""
+    source = changed(LLAMA31, rope_scaling={"rope_type": "dynamic", "factor": 2.0,
+                                            "original_max_position_embeddings": 8192})
+    assert [f.field for f in check(source)] == ["rope_scaling.original_max_position_embeddings"]
+    assert check(changed(LLAMA31, rope_scaling={"rope_type": "dynamic", "factor": 2.0})) == []
+
+
+def test_what_the_original_context_warnings_say_transformers_does():
+    """transformers 5.23 (the oracle): dynamic NTK's frequencies at 16,384 tokens are the unscaled ones although
+    the config says 8,192 (it scales only past max_position_embeddings), and llama3 and YaRN without an original
+    context take max_position_embeddings for it."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    common = dict(hidden_size=256, num_attention_heads=4, max_position_embeddings=131072, rope_theta=500000.0)
+    dynamic = transformers.LlamaConfig(**common, rope_scaling={"rope_type": "dynamic", "factor": 2.0,
+                                                               "original_max_position_embeddings": 8192})
+    unscaled = 1.0 / (500000.0 ** (torch.arange(0, 64, 2, dtype=torch.int64).float() / 64))
+    torch.testing.assert_close(ROPE_INIT_FUNCTIONS["dynamic"](dynamic, None, seq_len=16384)[0], unscaled,
+                               rtol=0, atol=0)
+    assert not torch.equal(ROPE_INIT_FUNCTIONS["dynamic"](dynamic, None, seq_len=262144)[0], unscaled)
+    for scaling in ({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0},
+                    {"rope_type": "yarn", "factor": 8.0}):
+        config = transformers.LlamaConfig(**common, rope_scaling=scaling)
+        assert config.rope_parameters["original_max_position_embeddings"] == 131072, scaling
