@@ -179,6 +179,11 @@ def test_dynamic_ntk_is_not_checked_against_a_factor_times_an_original_context()
                                             "original_max_position_embeddings": 8192})
     assert [f.field for f in check(source)] == ["rope_scaling.original_max_position_embeddings"]
     assert check(changed(LLAMA31, rope_scaling={"rope_type": "dynamic", "factor": 2.0})) == []
+    # right, but was told it 'extends nothing'; wrong (transformers keeps 131072 unscaled), but was passed
+    right, wrong = ({"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": original}
+                    for original in (131072, 65536))
+    assert check(changed(LLAMA31, rope_scaling=right)) == []
+    assert [f.severity for f in check(changed(LLAMA31, rope_scaling=wrong))] == ["warning"]
 
 
 def test_what_the_original_context_warnings_say_transformers_does():
