@@ -340,3 +340,32 @@ def test_the_wavelengths_view_is_offered_exactly_for_a_table_with_periods(scheme
         return
     periodic = table_cells.column_wavelengths(scheme, 128, 10000.0) is not None
     assert ("Wavelengths" in at.get("button_group")[0].options) == periodic
+
+
+def test_longrope_s_rule_names_its_pair_count_not_n():
+    """n is the base on every page; the rule's exponent divides by the pairs − 1 (16 pairs at d_model 32)."""
+    at = run({"scheme": "rope", "rope.rope_type": "longrope", "length": "128", "d_model": "32"}, "pages/details.py")
+    captions = " ".join(c.value for c in at.caption)
+    assert "long factors fᵢ = s^(i/15), rising geometrically from 1 on pair 0 to s = 4 on pair 15" in captions
+    assert "(n − 1)" not in captions
+    factors = posenc.schemes.rope.scalings.longrope_factors("geometric", 16, 4.0)
+    np.testing.assert_allclose(factors, 4.0 ** (np.arange(16) / 15))
+
+
+def test_the_clocks_divide_out_any_scaling_s_factor_on_cos_and_sin():
+    """LongRoPE's factor (1.1055 here) is divided out as YaRN's is: the caption named YaRN's alone."""
+    at = run({"scheme": "rope", "rope.rope_type": "longrope", "length": "128", "d_model": "32"}, "pages/details.py")
+    assert any("as YaRN and LongRoPE do, divided out" in c.value for c in at.caption)
+    clocks = next(f for f in charts(at) if title(f).startswith("Each rotated pair i turns"))
+    for frame in clocks["frames"][::16]:  # each hand: (centre, tip, NaN), eight of them
+        x, y = (decode(frame["data"][0][axis]).astype(np.float64).reshape(-1, 3) for axis in ("x", "y"))
+        assert len(x) == 8
+        np.testing.assert_allclose(np.hypot(x[:, 1] - x[:, 0], y[:, 1] - y[:, 0]), 1.0, atol=1e-6)
+
+
+def test_shaw_with_k_zero_says_every_pair_uses_one_vector():
+    at = run({"scheme": "shaw", "shaw.max_relative_position": "0", "length": "40", "d_model": "16"},
+             "pages/details.py")
+    assert title(charts(at)[0]) == "clip(j − i, 0, 0) = 0: every pair uses the one vector a₀"
+    assert any("With k = 0 every offset shares a₀" in c.value for c in at.caption)
+    assert "−0" not in " ".join([title(f) for f in charts(at)] + [c.value for c in at.caption])

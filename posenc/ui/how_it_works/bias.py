@@ -18,10 +18,13 @@ def shaw(c: Controls) -> None:
     rows = heatmaps.thin_index(c.length)
     clip = compute.or_stop(table_cells.shaw_clip_cells, c.length, k, rows, rows)  # only the cells drawn
     fig = heatmaps.position_heatmap(clip, rows, c.length, x_label="key position j", y_label="query position i",
-                                   title=f"clip(j − i, −{k}, {k}): which of the {2 * k + 1} vectors each pair uses",
+                                   title=(f"clip(j − i, −{k}, {k}): which of the {2 * k + 1} vectors each pair uses"
+                                          if k else "clip(j − i, 0, 0) = 0: every pair uses the one vector a₀"),
                                    zrange=(-max(k, 1), max(k, 1)))
     presenter.chart(fig, key="shaw_clip")
-    st.caption(f"Offsets beyond ±{k} share the outermost vectors: the model cannot tell them apart.")
+    st.caption(f"Offsets beyond ±{k} share the outermost vectors: the model cannot tell them apart." if k else
+               "With k = 0 every offset shares a₀: the relative term is the same for every key, so it tells no "
+               "offsets apart.")
 
 
 def t5(c: Controls) -> None:

@@ -64,8 +64,9 @@ def rope(c: Controls) -> None:
                                  dashed=(f"original context {original}",))
         presenter.chart(fig, key="rope_longrope")
         factor = float(options["factor"])
+        geometric = f"s^(i/{rotated - 1})" if rotated > 1 else "1"  # n is the base on this page: no n here
         st.caption(f"A link cannot carry lists, so the app uses two rules: short factors fᵢ = 1 (θᵢ unchanged), long "
-                   f"factors fᵢ = s^(i/(n − 1)), rising geometrically from 1 on pair 0 to s = {factor:g} on pair "
+                   f"factors fᵢ = {geometric}, rising geometrically from 1 on pair 0 to s = {factor:g} on pair "
                    f"{rotated - 1}, the shape LongRoPE's search finds (a model such as Phi-3 brings its own lists). "
                    f"At L = {c.length} {'>' if used == 'long' else '≤'} L₀ = {original} the {used} factors are used; "
                    f"cos and sin are multiplied by {attention:.4f} at every length.")
@@ -101,7 +102,8 @@ def rope_clocks(c: Controls, query_at: int, key_at: int) -> None:
                                                       2 * presenter.grid_columns()),
                      "rope_clocks", what="position p", name="rope_clocks")
     st.caption("A unit vector along each pair's first axis, rotated by apply_rope to position p (eight pairs, "
-               "fastest first; YaRN's factor on cos and sin divided out, so each hand shows its angle p·θ'ᵢ).")
+               "fastest first; the factor a scaling puts on cos and sin, as YaRN and LongRoPE do, divided out, so "
+               "each hand shows its angle p·θ'ᵢ).")
     st.subheader("The relative property, in motion")
     st.latex(r"(R_{m+s}\,q)\cdot(R_{n+s}\,k) = q^\top R_{n-m}\,k \quad\text{for every shift } s")
     relative = cached_figures.rope_relative_figures(c.d_model, c.base, c.options, c.length, query_at, key_at)
