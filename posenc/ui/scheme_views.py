@@ -62,8 +62,9 @@ _ROTARY_NOTE = ("{label} adds nothing to the embeddings: it rotates queries and 
                 "depends only on the offset between them, so every diagonal is constant{decay}.")
 
 SCHEME_VIEWS: dict[str, SchemeViews] = {
-    "sinusoidal": SchemeViews(absolute.sinusoidal, "Columns to the left oscillate fast; columns to the right change "
-                              "slowly, so together they count positions like the hands of a clock.",
+    "sinusoidal": SchemeViews(absolute.sinusoidal, "Pair i of columns (2i and 2i + 1 interleaved; i and i + d/2 in "
+                              "the split layout, sines then cosines) turns by θᵢ a position: small i oscillate fast, "
+                              "large i change slowly, so together they count positions like the hands of a clock.",
                               rotation="table", derived=_as_vaswani_wrote_it),
     "learned": SchemeViews(absolute.learned),
     "nope": SchemeViews(absolute.nope),

@@ -15,6 +15,7 @@ import streamlit as st
 
 import posenc
 from posenc.figures import charts
+from posenc.figures.describe import number
 from posenc.schemes.scheme import Option
 from posenc.ui import presenter
 from posenc.ui.binding import bound_control
@@ -84,12 +85,14 @@ def xpos_note(c: Controls, m: int, n: int, s: int) -> None:
     from posenc.schemes.xpos import xpos_keywords
 
     gamma = xpos_keywords(c.option_dict)["scale_base"]
-    fast, slow = posenc.xpos_decay([m - n], c.d_model, gamma)[0, [0, -1]]
+    decay = posenc.xpos_decay([m - n, s, 1], c.d_model, gamma)  # ζᵢ^(Δ/γ) at Δ = m − n, s and 1
+    fast, slow = decay[0, [0, -1]]
+    now = f"at s = {s}: {decay[1, 0]:.4g} on pair 0" if s else f"s = 0 here; at s = 1: {decay[2, 0]:.4g} on pair 0"
     st.caption(f"Moving both keeps the score exactly (to rounding): it is RoPE's score with pair i multiplied by "
                f"ζᵢ^((m − n)/γ), here {fast:.4g} on pair 0 and {slow:.4g} on pair {c.d_model // 2 - 1} "
-               f"(m − n = {m - n}, γ = {gamma:g}). What xPos gives up is the rotation itself: q' = D·R·q is not a "
-               f"rotation of q, its pair i has length ζᵢ^(m̂/γ)·‖qᵢ‖, so moving the query alone by s = {s} scales "
-               f"pair i by ζᵢ^(s/γ) on top of turning it (the second curve).")
+               f"(m − n = {number(m - n)}, γ = {gamma:g}). What xPos gives up is the rotation itself: q' = D·R·q is "
+               f"not a rotation of q, its pair i has length ζᵢ^(m̂/γ)·‖qᵢ‖, so moving the query alone by s scales "
+               f"pair i by ζᵢ^(s/γ) on top of turning it (the second curve; {now}).")
 
 
 ROPE = ShiftCheck(rope_header, "q·k after rotation")

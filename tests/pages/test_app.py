@@ -369,3 +369,35 @@ def test_shaw_with_k_zero_says_every_pair_uses_one_vector():
     assert title(charts(at)[0]) == "clip(j − i, 0, 0) = 0: every pair uses the one vector a₀"
     assert any("With k = 0 every offset shares a₀" in c.value for c in at.caption)
     assert "−0" not in " ".join([title(f) for f in charts(at)] + [c.value for c in at.caption])
+
+
+def test_xpos_s_rotation_note_gives_the_query_s_scale_at_the_shift_shown():
+    """It said 'moving the query alone by s = 0 scales pair i by ζᵢ^(s/γ)' (nothing moves at s = 0) and
+    'm − n = -5' with a hyphen."""
+    link = {"scheme": "xpos", "xpos.scale_base": "16", "length": "128", "d_model": "32"}
+    at = run(link, "pages/rotation.py")
+    note = next(c.value for c in at.caption if c.value.startswith("Moving both keeps"))
+    zeta0 = 0.4 / 1.4  # ζ₀ = (0 + 0.4)/1.4
+    assert "(m − n = −5, γ = 16)" in note and "s = 0 here; at s = 1: " + f"{zeta0 ** (1 / 16):.4g} on pair 0" in note
+    at.slider(key="shift").set_value(3).run()
+    note = next(c.value for c in at.caption if c.value.startswith("Moving both keeps"))
+    assert f"at s = 3: {zeta0 ** (3 / 16):.4g} on pair 0" in note and "s = 3 scales" not in note
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "split"])
+def test_the_sinusoidal_clock_formula_names_the_columns_of_the_layout_drawn(layout):
+    """Under the split layout the page wrote (PE[p,2i+1], PE[p,2i]) = (cos pθᵢ, sin pθᵢ), columns that hold
+    sin and cos of two different pairs there; the matrix note said the left columns are fast (split: the middle)."""
+    link = {"scheme": "sinusoidal", "sinusoidal.layout": layout, "length": "64", "d_model": "32"}
+    formula = " ".join(x.value for x in run(link, "pages/details.py").latex)
+    cos_column, sin_column = (lambda i: 2 * i + 1, lambda i: 2 * i) if layout == "interleaved" else \
+        (lambda i: i + 16, lambda i: i)
+    expected = r"PE[p,2i+1],\ PE[p,2i]" if layout == "interleaved" else r"PE[p,i+16],\ PE[p,i]"
+    assert rf"\big({expected}\big) = \big(\cos p\theta_i" in formula
+    table = posenc.get_scheme("sinusoidal").table(64, 32, 10000.0, layout=layout)
+    theta, p = posenc.frequencies(32, 10000.0), np.arange(64)[:, None]
+    for i in (0, 5, 15):
+        np.testing.assert_allclose(table[:, cos_column(i)], np.cos(p[:, 0] * theta[i]), atol=1e-6)
+        np.testing.assert_allclose(table[:, sin_column(i)], np.sin(p[:, 0] * theta[i]), atol=1e-6)
+    note = " ".join(m.value for m in run(link, "pages/heatmap.py").markdown)
+    assert "i and i + d/2 in the split layout" in note and "Columns to the left" not in note

@@ -35,7 +35,8 @@ def clocks(c: Controls) -> None:
     spacing = options.get("spacing", "vaswani")
     d, n = c.d_model, posenc.schemes.scheme.latex_number(c.base)
     exponent = rf"-2i/{d}" if spacing == "vaswani" else rf"-i/{d // 2 - 1}" if d > 2 else "0"
-    st.latex(rf"\big(PE[p,2i+1],\ PE[p,2i]\big) = \big(\cos p\theta_i,\ \sin p\theta_i\big),\quad "
+    columns = r"PE[p,2i+1],\ PE[p,2i]" if options.get("layout") != "split" else rf"PE[p,i+{d // 2}],\ PE[p,i]"
+    st.latex(rf"\big({columns}\big) = \big(\cos p\theta_i,\ \sin p\theta_i\big),\quad "
              rf"\theta_i = {n}^{{{exponent}}},\quad i = 0,\dots,{d // 2 - 1}")
     motion.animation(cached_figures.clock_figure(c.d_model, c.base, spacing, c.length, 2 * presenter.grid_columns()), "clocks", what="position p",
                      name="clocks")
