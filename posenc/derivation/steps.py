@@ -31,7 +31,7 @@ from posenc.schemes.sinusoidal import (
 
 STEPS: tuple[str, ...] = (
     "The formula, and the first rows of PE",
-    "θ_i two ways: a power, or exp in log space",
+    "θᵢ two ways: a power, or exp in log space",
     "Angle addition, both sides evaluated",
     "The rotation M_k: one 2×2 block per pair",
     "M_k·PE[pos] next to PE[pos+k]",
@@ -126,7 +126,7 @@ def _verdict(max_errors: dict[str, float]) -> str:
            "win on accuracy; its merit is one vectorised exp over a tensor of 2i, not stability."
            if max_errors["exp float32"] > max_errors["power float32"] else "")
     return ("Measured, not assumed: " + "; ".join(parts) + f". Both ways stay within {worst32 / eps32:.1f} "
-            f"float32 machine epsilons (ε = {eps32:.1e}) of the exact θ_i." + why)
+            f"float32 machine epsilons (ε = {eps32:.1e}) of the exact θᵢ." + why)
 
 
 def theta_step(d_model: int, base: float, i: int) -> ThetaStep:

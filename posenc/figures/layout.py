@@ -85,6 +85,15 @@ def suffix(n: int) -> str:
     return "" if n == 1 else str(n)
 
 
+_SUBSCRIPTS = str.maketrans("0123456789-", "₀₁₂₃₄₅₆₇₈₉₋")
+
+
+def subscript(value: int) -> str:
+    """A whole number as Unicode subscript digits, for text plotly and Streamlit print as it is: 12 -> '₁₂'
+    (θ₁₂, not the raw TeX θ_12)."""
+    return str(int(value)).translate(_SUBSCRIPTS)
+
+
 def scientific(value: float, digits: int = 2) -> str:
     """``value`` to ``digits`` significant digits as a reader reads it: 2.2e−16 (a true minus, no "+" or leading
     zero in the exponent), 0.0123, 0."""

@@ -10,6 +10,7 @@ from posenc.derivation import latex as L
 from posenc.derivation import steps, torch_module
 from posenc.figures import charts
 from posenc.figures import derivation as FD
+from posenc.figures.layout import subscript
 from posenc.schemes.sinusoidal import sinusoidal_cells
 from posenc.ui import compute, presenter
 
@@ -64,7 +65,7 @@ def chart(c, pos: int, k: int, i: int, build, key: str, name: str, /, **settings
 
 
 def odd_note(d_model: int) -> None:
-    st.info(f"d_model = {d_model} is odd: its last column, sin(pos·θ_{d_model // 2}), has no cosine partner, "
+    st.info(f"d_model = {d_model} is odd: its last column, sin(pos·θ{subscript(d_model // 2)}), has no cosine partner, "
             f"so no {d_model}×{d_model} matrix maps every PE[pos] to PE[pos+k]. The first {d_model // 2} pairs "
             "still rotate exactly (step 3); choose an even d_model to see M_k.", icon=":material/info:")
 
@@ -79,9 +80,9 @@ def step_1(c, pos, k, i):
     columns = pair_columns(c.length, c.d_model, c.base, i)
     wavelength = 2 * np.pi / s.theta
     chart(c, pos, k, i, lambda: (
-        charts.line_chart(np.arange(c.length), {f"PE[·, {2 * i}] = sin(pos·θ_{i})": columns[:, 0],
-                                                f"PE[·, {2 * i + 1}] = cos(pos·θ_{i})": columns[:, 1]},
-                          title=f"Pair i = {i}: one sinusoid per dimension, wavelength 2π/θ_{i} = "
+        charts.line_chart(np.arange(c.length), {f"PE[·, {2 * i}] = sin(pos·θ{subscript(i)})": columns[:, 0],
+                                                f"PE[·, {2 * i + 1}] = cos(pos·θ{subscript(i)})": columns[:, 1]},
+                          title=f"Pair i = {i}: one sinusoid per dimension, wavelength 2π/θ{subscript(i)} = "
                                 f"{wavelength:.4g} positions", x_label="position pos", y_label="value",
                           markers=c.length <= 64,
                           x_window=max(20, round(3 * wavelength)) if 3 * wavelength < c.length else None)
@@ -94,7 +95,7 @@ def step_2(c, pos, k, i):
     st.markdown("Seeds 000–002 compute θᵢ as a power, seed 003 as an exp in log space, “to avoid numerical "
                 "instability”. Each way, in float64 and float32, against θᵢ in extended precision"
                 + ("" if s.extended else " (this machine has none: the reference is float64)") + ":")
-    table({"way": list(s.values), f"θ_{i}": [float(v[i]) for v in s.values.values()],
+    table({"way": list(s.values), f"θ{subscript(i)}": [float(v[i]) for v in s.values.values()],
            f"relative error at i = {i}": [f"{e[i]:.2e}" for e in s.errors.values()],
            "max relative error, all i": [f"{e:.2e}" for e in s.max_errors.values()]}, digits=12)
     left, right = st.columns(2)
@@ -134,7 +135,7 @@ def step_4(c, pos, k, i):
     left, right = st.columns([3, 2], vertical_alignment="center")
     with left:
         chart(c, pos, k, i, lambda: (
-            FD.block_diagonal(s.corner, title=f"M_{k}{note}: zero outside the 2×2 blocks")
+            FD.block_diagonal(s.corner, title=f"M{subscript(k)}{note}: zero outside the 2×2 blocks")
         ), "block_diagonal", "derivation_M_k", k=k)
     with right:
         st.latex(whole)
@@ -150,9 +151,9 @@ def step_5(c, pos, k, i):
     latex(L.residual_latex(s, i))
     st.metric(f"max |M_k·PE[{pos}] − PE[{pos + k}]| over {c.d_model} dimensions (float64)", f"{s.max_abs:.2e}")
     dims = np.arange(c.d_model)
-    vectors = {f"PE[{pos}]": s.pe_pos, f"M_{k}·PE[{pos}]": s.rotated, f"PE[{pos + k}]": s.target}
+    vectors = {f"PE[{pos}]": s.pe_pos, f"M{subscript(k)}·PE[{pos}]": s.rotated, f"PE[{pos + k}]": s.target}
     chart(c, pos, k, i, lambda: (
-        charts.vectors_chart(dims, vectors, title=f"M_{k}·PE[{pos}] lands on PE[{pos + k}]")
+        charts.vectors_chart(dims, vectors, title=f"M{subscript(k)}·PE[{pos}] lands on PE[{pos + k}]")
     ), "residual_vectors", "derivation_rotated_vectors", pos=pos, k=k)
     chart(c, pos, k, i, lambda: (
         FD.residual_per_dimension(s.residual, title="What is left: rounding, every dimension")

@@ -1,6 +1,7 @@
 """The Derivation page through AppTest: every step, bad step links, Previous / Next, and its numbers."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -139,3 +140,18 @@ def test_camera_button_saves_twice_the_size_named_after_the_settings():
         options = json.loads(chart.proto.config)["toImageButtonOptions"]
         assert options["scale"] >= 2 and options["format"] == "png"
         assert "d_model-16" in options["filename"] and "k-2" in options["filename"]
+
+
+@pytest.mark.parametrize("step", range(1, len(steps.STEPS) + 1))
+def test_no_step_prints_a_tex_subscript_outside_its_formulas(step):
+    """Titles, chart titles, legends, tables and text print θ₁, M₋₃ and θᵢ (Unicode): the step 2 title said 'θ_i',
+    step 4 and 5 charts 'M_3' (plotly and markdown draw no TeX). k = −3 shows the minus subscript."""
+    at = run({"step": str(step), "d_model": "32", "length": "64", "pos": "5", "k": "-3"})
+    texts = [at.title[0].value] + [m.value for m in at.markdown] + [c.value for c in at.caption]
+    texts += [str(col) for t in at.table for col in t.value.columns]
+    for spec in charts(at):
+        texts += [apptest_helpers.title(spec)] + [t.get("name") or "" for t in spec["data"]]
+    raw = [t for t in texts if re.search(r"(θ|M|ζ)_(\d|i\b|\{)", t)]
+    assert raw == []
+    if step in (4, 5):
+        assert any("M₋₃" in t for t in texts), texts
