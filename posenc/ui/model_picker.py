@@ -183,14 +183,23 @@ def describe(picked, held: dict[str, object], applied: bool = True, unfit: str |
             f"{model.layer_types.count(kind)} {kind} ({model.positional(kind).scheme})" for kind in others) + ".")
     if model.context_length > MAX_LENGTH:
         lines.append(f"Length {MAX_LENGTH:,} of its {model.context_length:,} (the sidebar's cap).")
-    if left_out:
+    controls = {option.name: option for option in posenc.SCHEMES[values["scheme"]].options}
+    beyond = {name: value for name, value in left_out.items()  # outside its control's range, while it is shown
+              if name in controls and held.get("scheme") == values["scheme"]}
+    uncontrolled = {name: value for name, value in left_out.items() if name not in controls}
+    if uncontrolled:
         whose = ("the views use the model's" if applied else "the model's (not used: see below)" if unfit
                  else "the model's (not used with this scheme or scaling)")
         lines.append(f"Not in the sidebar, {whose}: " +
-                     ", ".join(f"{name} = {_short(value)}" for name, value in left_out.items()) + ".")
+                     ", ".join(f"{name} = {_short(value)}" for name, value in uncontrolled.items()) + ".")
+    st.caption(" ".join(lines))
+    for name, value in beyond.items():
+        option, prefix = controls[name], f"{values['scheme']}."
+        st.caption(f":orange[The model's {name} = {_short(value)} is beyond the sidebar's range "
+                   f"({_short(option.minimum)} … {_short(option.maximum)}): the views use {name} = "
+                   f"{_short(held.get(prefix + name, option.default))} instead.]")
     differ = [f"{name} is {_shown(held[name])} here, {_shown(value)} in {label}"
               for name, value in values.items() if name in held and not _same(held[name], value)]
-    st.caption(" ".join(lines))
     if unfit:
         st.caption(f":orange[{unfit}]")
     if differ:

@@ -205,3 +205,32 @@ def test_a_declared_scaling_posenc_cannot_compute_is_said_not_drawn():
     assert "rope_scaling.beta_fast" in _check_text(at)
     assert not any(s.value.startswith("What a dropped scaling costs") for s in at.subheader)
     assert any("is not drawn: its declared scaling cannot be computed" in c.value for c in at.caption)
+
+
+QWEN_YARN = {"_name_or_path": "student/qwen-yarn", "model_type": "qwen3", "hidden_size": 2048,
+             "num_attention_heads": 16, "head_dim": 128, "num_hidden_layers": 4, "max_position_embeddings": 131072,
+             "rope_theta": 1000000.0, "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
+                                                       "original_max_position_embeddings": 32768}}
+"""Qwen's YaRN recipe: a trained context of 32,768, past the sidebar's old L₀ range (16 … 16,384)."""
+
+
+def test_a_trained_context_past_16384_is_the_one_the_views_compute_with():
+    """The sidebar's L₀ slider stopped at 16,384: a config's 32,768 was left out, and the views computed its YaRN
+    with the sidebar's 512 while the caption said the value was 'not used with this scheme or scaling'."""
+    at = _app({"model": "config", "config": to_link(QWEN_YARN)}, "pages/details.py")
+    _clean(at)
+    assert at.session_state["rope.original_max_position_embeddings"] == 32768
+    regions = next(c.value for c in at.caption if c.value.startswith("Of 64 pairs"))
+    assert "L₀ = 32,768" in regions and "512" not in regions
+    assert not any("Not in the sidebar" in c.value for c in at.sidebar.caption)
+
+
+def test_a_value_beyond_a_control_s_range_is_said_not_to_be_used():
+    """A factor of 128 (the slider ends at 64) cannot be shown: the views compute with the sidebar's, and say so."""
+    config = json.loads(json.dumps(QWEN_YARN))
+    config["rope_scaling"]["factor"] = 128.0
+    at = _app({"model": "config", "config": to_link(config)}, "pages/details.py")
+    _clean(at)
+    said = " ".join(c.value for c in at.sidebar.caption)
+    assert "factor = 128 is beyond the sidebar's range (1 … 64): the views use factor = 4 instead" in said
+    assert "the views use the model's" not in said and "not used with this scheme or scaling" not in said

@@ -226,8 +226,10 @@ SCHEMES: tuple[Scheme, ...] = (
                    help="How many times longer the new context is (unused by 'default'; longrope: its long "
                         "factors rise from 1 to s, and s sets the attention factor; proportional divides θ by s)."),
             Option("original_max_position_embeddings", "Original context L₀", 512,
-                   minimum=16, maximum=16384,
-                   help="The context length the model was trained on (dynamic, yarn, llama3, longrope)."),
+                   minimum=16, maximum=2 ** 19,
+                   help="The context length the model was trained on (dynamic, yarn, llama3, longrope): up to "
+                        "524,288, so that a released model's fits (Qwen's 32,768; a dynamic scaling's is its whole "
+                        "context), and twice it is still a length posenc measures (Properties)."),
             Option("rotary_fraction", "Rotated fraction", 1.0, minimum=0.0, maximum=1.0,
                    help="Share of the dimensions that are rotated (HF partial_rotary_factor); "
                         "int(d·fraction) must be even. proportional (p-RoPE) rotates the first "
