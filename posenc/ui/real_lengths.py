@@ -181,6 +181,9 @@ def dropped_view(c: Controls) -> None:
     if first is None:
         agree = (f"They agree within {tolerance} at every distance drawn, of {scores.context_length:,}: no test "
                  "at these distances tells them apart.")
+    elif before.size and before.max() == 0:  # only a key at the query's own position: no test misses it
+        agree = (f"They agree within {tolerance} only at distance 0, the query's own position, and disagree from "
+                 f"{first:,} on, of {scores.context_length:,}: any test with a key before its query sees it.")
     elif before.size:
         agree = (f"They agree within {tolerance} up to distance {int(before.max()):,} and disagree from "
                  f"{first:,} on, of {scores.context_length:,}: a test whose keys all lie within "

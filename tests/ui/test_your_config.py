@@ -234,3 +234,16 @@ def test_a_value_beyond_a_control_s_range_is_said_not_to_be_used():
     said = " ".join(c.value for c in at.sidebar.caption)
     assert "factor = 128 is beyond the sidebar's range (1 … 64): the views use factor = 4 instead" in said
     assert "the views use the model's" not in said and "not used with this scheme or scaling" not in said
+
+
+def test_a_dropped_scaling_that_parts_at_distance_one_is_seen_by_any_test():
+    """Linear ×4 parts from distance 1: the caption said 'a test whose keys all lie within 0 tokens of their
+    queries sees nothing wrong'."""
+    config = json.loads(json.dumps(LLAMA))
+    config.update(rope_scaling={"rope_type": "linear", "factor": 4.0}, max_position_embeddings=32768)
+    at = _app({"model": "config", "config": to_link(config)}, "pages/details.py")
+    _clean(at)
+    caption = next(c.value for c in at.caption if c.value.startswith("One query q and key k"))
+    assert caption.endswith("only at distance 0, the query's own position, and disagree from 1 on, of 32,768: any "
+                            "test with a key before its query sees it.")
+    assert "within 0 tokens" not in caption
