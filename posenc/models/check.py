@@ -201,7 +201,8 @@ def factor_and_lengths(reading: Reading) -> Iterator[Finding]:
                               f"({context}) and raises θ only past it, not past {original:g}. If the model was "
                               f"trained on {original:g} tokens, max_position_embeddings should say {original:g}.")
             continue
-        if original is None and rope_type in ("llama3", "yarn", "longrope"):
+        class_default = reading.number(reading.fields.values, "original_max_position_embeddings")  # Phi-3's 4096
+        if original is None and class_default is None and rope_type in ("llama3", "yarn", "longrope"):
             yield Finding("warning", f"{where}.original_max_position_embeddings",
                           f"{where} ({rope_type}) gives no original_max_position_embeddings, nor does the top "
                           f"level: transformers 5.23 then takes max_position_embeddings ({context}) for the context "

@@ -186,6 +186,12 @@ def test_dynamic_ntk_is_not_checked_against_a_factor_times_an_original_context()
     assert [f.severity for f in check(changed(LLAMA31, rope_scaling=wrong))] == ["warning"]
 
 
+def test_phi_3_without_an_original_context_takes_its_class_s_4096_and_is_not_warned_about():
+    """Phi3Config's own default (4,096) is what transformers then uses, not max_position_embeddings."""
+    source = changed("phi-3-mini-128k", original_max_position_embeddings=None)
+    assert not [f for f in check(source) if "original_max_position_embeddings" in f.field]
+
+
 def test_what_the_original_context_warnings_say_transformers_does():
     """transformers 5.23 (the oracle): dynamic NTK's frequencies at 16,384 tokens are the unscaled ones although
     the config says 8,192 (it scales only past max_position_embeddings), and llama3 and YaRN without an original
@@ -205,3 +211,6 @@ def test_what_the_original_context_warnings_say_transformers_does():
                     {"rope_type": "yarn", "factor": 8.0}):
         config = transformers.LlamaConfig(**common, rope_scaling=scaling)
         assert config.rope_parameters["original_max_position_embeddings"] == 131072, scaling
+    phi3 = transformers.Phi3Config(**common, rope_scaling={"rope_type": "longrope", "short_factor": [1.0] * 32,
+                                                         "long_factor": [2.0] * 32})
+    assert phi3.rope_parameters["original_max_position_embeddings"] == 4096  # its class's default
