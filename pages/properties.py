@@ -46,10 +46,12 @@ st.markdown(
     "for positions beyond the length the scheme was built (or trained) for?"
 )
 relative = ", ".join(s.short_label for s in posenc.SCHEMES.values() if s.family == "bias")
+query_read = " and ".join(f"{s.short_label}'s" for s in posenc.SCHEMES.values() if s.reads_query)
 st.info(f"Each scheme uses its default options, except **{posenc.SCHEMES[c.scheme].label}** (chosen in "
         f"the sidebar), which uses the sidebar's options. Relative schemes ({relative}) add no vector "
-        "per position: their rows measure b(Δ), the biases of every head at offset Δ = j − i, instead.",
-        icon=":material/tune:")
+        "per position: their rows measure b(Δ), the biases of every head at offset Δ = j − i, instead"
+        + (f" ({query_read} for one fixed seeded unit query: their terms read the query too)." if query_read
+           else "."), icon=":material/tune:")
 
 def measured_or_error(key: str) -> properties.SchemeProperties | str:
     """The scheme's measurements under the current settings, or why it cannot be built."""

@@ -264,3 +264,5 @@ def test_page_names_every_relative_scheme_it_measures_on_offsets():
     listed = note.split("Relative schemes (")[1].split(")")[0].split(", ")
     assert listed == [s.short_label for s in posenc.SCHEMES.values() if s.family == "bias"]
     assert "(Shaw, T5 bias, ALiBi, KERPLE, Transformer-XL)" in note
+    # their b(Δ) is for one fixed query (the registry's reads_query): the note said nothing of it
+    assert "(Shaw's and Transformer-XL's for one fixed seeded unit query: their terms read the query too)." in note
