@@ -36,12 +36,16 @@ def consistent_verdict(change: float, spread: float, scale: float) -> str:
     return f"✔ depends on the offset only (spread {spread:.2g}, change with length {change:.2g})"
 
 
-def bounded_verdict(at_length: float, at_double: float) -> str:
-    """Criterion 3: max |value| at 2L over max |value| at L: ✔ steady, ≈ slow, ✘ fast growth."""
+def bounded_verdict(at_length: float, at_double: float, drawn: bool = False) -> str:
+    """Criterion 3: max |value| at 2L over max |value| at L: ✔ steady, ≈ slow, ✘ fast growth. ``drawn``: the
+    rows are random draws (an untrained learned table), so a larger maximum at 2L is the largest of more draws."""
     ratio = at_double / at_length if at_length > 0 else (1.0 if at_double == 0 else np.inf)
     numbers = f"max |value| {at_length:.4g} at L, {at_double:.4g} at 2L"
     if ratio <= STEADY_GROWTH:
         return f"✔ does not grow: {numbers}"
+    if drawn:
+        return (f"≈ ×{ratio:.3g} at 2L, the largest of more random rows (the untrained table's draws), not a "
+                f"growth with position: {numbers}")
     if ratio < FAST_GROWTH:
         return f"≈ grows slowly (×{ratio:.3g} when the length doubles): {numbers}"
     return f"✘ grows ×{ratio:.3g} when the length doubles: {numbers}"

@@ -266,3 +266,16 @@ def test_page_names_every_relative_scheme_it_measures_on_offsets():
     assert "(Shaw, T5 bias, ALiBi, KERPLE, Transformer-XL)" in note
     # their b(Δ) is for one fixed query (the registry's reads_query): the note said nothing of it
     assert "(Shaw's and Transformer-XL's for one fixed seeded unit query: their terms read the query too)." in note
+
+
+def test_a_learned_table_s_larger_maximum_at_2l_is_said_to_be_more_draws_not_growth():
+    """The untrained learned table's max |value| is larger at 2L only because 2L rows hold more random draws:
+    the verdict said '≈ grows slowly (×1.14 when the length doubles)', a growth with position it does not have."""
+    learned = properties.measure_properties("learned", 100, 128, 1e4, posenc.get_scheme("learned").defaults())
+    assert learned.max_at_double > learned.max_at_length  # more draws, a larger largest one
+    assert learned.bounded.startswith("≈ ×") and "the largest of more random rows" in learned.bounded
+    assert "grows" not in learned.bounded
+    sinusoidal = properties.measure_properties("sinusoidal", 100, 128, 1e4, posenc.get_scheme("sinusoidal").defaults())
+    assert sinusoidal.bounded.startswith("✔ does not grow")
+    xpos = properties.measure_properties("xpos", 100, 128, 1e4, posenc.get_scheme("xpos").defaults())
+    assert "random rows" not in xpos.bounded  # its scale ζ^(p̂/γ) does grow with the centred position
