@@ -279,3 +279,8 @@ def test_a_learned_table_s_larger_maximum_at_2l_is_said_to_be_more_draws_not_gro
     assert sinusoidal.bounded.startswith("✔ does not grow")
     xpos = properties.measure_properties("xpos", 100, 128, 1e4, posenc.get_scheme("xpos").defaults())
     assert "random rows" not in xpos.bounded  # its scale ζ^(p̂/γ) does grow with the centred position
+    # Transformer-XL's term is bounded (sines and cosines times fixed weights): a larger maximum over more
+    # distances is no growth; two lengths cannot tell, so the verdict names no growth
+    txl = properties.measure_properties("transformer_xl", 100, 128, 1e4,
+                                        posenc.get_scheme("transformer_xl").defaults())
+    assert txl.bounded.startswith("≈ a little larger at 2L (×") and "grows" not in txl.bounded
