@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 import posenc
+from posenc.analysis.properties import built_length
 from posenc.precision import dtypes as precision
 from posenc.schemes.scheme import Option
 from posenc.ui import binding, compute, precision_views, presenter, sidebar
@@ -39,11 +40,15 @@ def dtype_table() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def repeats_line(result) -> str:
-    """One sentence per way of computing: where a row first equals an earlier one."""
+def repeats_line(result, encoded: int | None = None) -> str:
+    """One sentence per way of computing: where a row first equals an earlier one (``encoded``: only positions
+    0 … encoded − 1 have an encoding, a learned table shorter than the length; the others are not compared)."""
     row = "distance" if result.what == "bias" else "position"
     parts = [f"{label}: {row} {first} equals an earlier one bit for bit" if first is not None
              else f"{label}: every {row} differs" for label, first in result.first_repeat.items()]
+    if encoded is not None:
+        return "; ".join(parts) + (f", among positions 0 … {encoded - 1}, the only ones with an encoding (the table "
+                                   f"has {encoded} rows).")
     return "; ".join(parts) + "."
 
 
@@ -73,7 +78,8 @@ for note in result.notes:
     st.caption(note)
 
 st.subheader("Where positions stop being distinguishable")
-st.markdown(repeats_line(result))
+built, reason = built_length(scheme, c.length, c.option_dict)
+st.markdown(repeats_line(result, built if reason == "table" and built < c.length else None))
 limit = precision.first_inexact_integer(dtype)
 st.caption(f"In {dtype}, {limit} is the first integer that is not exact: an index computed in {dtype} "
            f"(torch.arange(length, dtype={dtype})) gives positions {limit - 1} and {limit} the same value, "

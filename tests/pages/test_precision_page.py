@@ -106,3 +106,13 @@ def test_torch_is_loaded_only_by_pages_that_use_it():
     run_ = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run_.returncode == 0, run_.stderr[-2000:]
     assert "before False" in run_.stdout and "after True" in run_.stdout
+
+
+def test_a_learned_table_shorter_than_the_length_compares_only_the_positions_it_has():
+    """Length 1,000 over a 512-row table: positions 512 … 999 have no encoding, yet the page said 'every position
+    differs' as if all 1,000 were compared."""
+    text = " ".join(m.value for m in run({"scheme": "learned", "learned.table_size": "512", "length": "1000",
+                                          "d_model": "16"}).markdown)
+    assert "among positions 0 … 511, the only ones with an encoding (the table has 512 rows)." in text
+    full = " ".join(m.value for m in run({"scheme": "learned", "length": "300", "d_model": "16"}).markdown)
+    assert "the only ones with an encoding" not in full  # 300 of 512 rows: every position has one
