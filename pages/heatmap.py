@@ -43,9 +43,12 @@ def matrix_charts() -> None:
             with similarity_view:
                 presenter.chart(cached_figures.similarity_heatmap(*args, pos_start), key="similarity_heatmap", pos_start=pos_start)
                 st.markdown(
-                    "PE[p]·PE[q] for every pair of positions. For the sinusoidal encoding with an even d_model, "
-                    "PE[p]·PE[q] = Σᵢ cos((p − q)θᵢ): bands parallel to the diagonal, the similarity depends "
-                    "only on the offset p − q."
+                    "PE[p]·PE[q] for every pair of positions. " +
+                    ("For the sinusoidal encoding with an even d_model, PE[p]·PE[q] = Σᵢ cos((p − q)θᵢ): bands "
+                     "parallel to the diagonal, the similarity depends only on the offset p − q."
+                     if cached_figures.periodic(c.scheme, c.d_model, c.base, c.options) else
+                     f"{scheme.label}'s table has no formula for it (the sinusoidal encoding's is "
+                     "Σᵢ cos((p − q)θᵢ), a function of p − q): what is drawn is the table's own.")
                 )
     elif scheme.family == "bias":
         head = int(binding.bound_control(Option("head", "Head h", 1, 1, len(values)), "head"))

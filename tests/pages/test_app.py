@@ -401,3 +401,14 @@ def test_the_sinusoidal_clock_formula_names_the_columns_of_the_layout_drawn(layo
         np.testing.assert_allclose(table[:, sin_column(i)], np.sin(p[:, 0] * theta[i]), atol=1e-6)
     note = " ".join(m.value for m in run(link, "pages/heatmap.py").markdown)
     assert "i and i + d/2 in the split layout" in note and "Columns to the left" not in note
+
+
+@pytest.mark.parametrize("scheme", ["learned", "nope"])
+def test_the_similarity_view_of_a_table_without_a_formula_does_not_give_the_sinusoidal_one_as_its_own(scheme):
+    """Under a learned table (random rows) or NoPE (zeros) the note read as if Σᵢ cos((p − q)θᵢ) were drawn."""
+    at = run({"scheme": scheme, "matrix": "Similarity", "length": "64", "d_model": "16"})
+    note = next(m.value for m in at.markdown if m.value.startswith("PE[p]·PE[q] for every pair"))
+    assert f"{posenc.get_scheme(scheme).label}'s table has no formula for it" in note
+    assert "bands parallel to the diagonal" not in note
+    sinusoidal = run({"scheme": "sinusoidal", "matrix": "Similarity", "length": "64", "d_model": "16"})
+    assert any("bands parallel to the diagonal" in m.value for m in sinusoidal.markdown)
