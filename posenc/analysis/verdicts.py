@@ -47,8 +47,8 @@ def bounded_verdict(at_length: float, at_double: float, drawn: bool = False) -> 
         return (f"≈ ×{ratio:.3g} at 2L, the largest of more random rows (the untrained table's draws), not a "
                 f"growth with position: {numbers}")
     if ratio < FAST_GROWTH:
-        return f"≈ a little larger at 2L (×{ratio:.3g}): {numbers}"  # two lengths: no growth law (a bounded
-        # curve such as Transformer-XL's meets new extremes over more positions, a log kernel grows)
+        # two lengths give no growth law: a bounded curve (Transformer-XL's) meets new extremes, a log kernel grows
+        return f"≈ a little larger at 2L (×{ratio:.3g}): {numbers}"
     return f"✘ grows ×{ratio:.3g} when the length doubles: {numbers}"
 
 
