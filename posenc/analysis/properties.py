@@ -234,15 +234,15 @@ def measure_properties(scheme_key: str, length: int, d_model: int, base: float, 
     found = measure(scheme, length, d_model, base, options)
     what = "offset" if scheme.family == "bias" else "position"
     unique = unique_verdict(found["min_distance"], found["sharing"], found["measured_count"], what, found.pop("note"))
+    reason = found.pop("reason")  # why built_for is what it is: "table" for a learned table's rows (random draws)
     return SchemeProperties(
         key=scheme.key, label=scheme.label, measured_on=scheme.measured_on,
         unique=unique.replace("an encoding", "a bias") if what == "offset" else unique,
         consistent=consistent_verdict(found["length_change"], found["offset_spread"], found.pop("scale")),
-        bounded=bounded_verdict(found["max_at_length"], found["max_at_double"],
-                                drawn=built_length(scheme, length, options)[1] == "table"),
+        bounded=bounded_verdict(found["max_at_length"], found["max_at_double"], drawn=reason == "table"),
         deterministic="✔ identical bits when built twice" if found.pop("identical")
         else f"✘ two builds differ by up to {found['rebuild_difference']:.3g}",
-        past=past_verdict(found["finite_past"], found["built_for"], found.pop("reason"), found.pop("sampled")),
+        past=past_verdict(found["finite_past"], found["built_for"], reason, found.pop("sampled")),
         **found,
     )
 
