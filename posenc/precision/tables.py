@@ -109,6 +109,12 @@ def rope_frequencies(length: int, d_model: int, base: float, options: dict) -> t
 ROPE_VARIANTS: tuple[str, ...] = ("all in dtype", "float32, then cast")
 
 
+def rope_variants(dtype: str) -> tuple[str, ...]:
+    """The ways of :data:`ROPE_VARIANTS` that differ in ``dtype``: in float32, "float32, then cast" is "all in
+    dtype", the same numbers (drawn twice, it was labelled "float32, then cast to float32")."""
+    return ROPE_VARIANTS[:1] if check_dtype(dtype) == "float32" else ROPE_VARIANTS
+
+
 def rope_cos_sin(length: int, inv_freq: np.ndarray, scale: float, dtype: str, variant: str):
     """(cos, sin) of m·θ_i for m < length as torch tensors of ``dtype``, shape (length, d_rot/2), times s.
 
@@ -253,12 +259,13 @@ def _annotated_transformer(setting: Setting, dtype: str) -> dict[str, np.ndarray
 
 
 def _rope_precision(entry: Scheme, setting: Setting, dtype: str, exact: np.ndarray | None) -> PrecisionTable:
-    """RoPE's cos/sin of m·θ_i by position (:func:`rope_cos_sin`): rounded, all in the dtype, float32 then cast."""
+    """RoPE's cos/sin of m·θ_i by position (:func:`rope_cos_sin`): rounded, all in the dtype, float32 then cast
+    (:func:`rope_variants`: not in float32, where it is all in the dtype)."""
     length = setting.length
     inv_freq, scale, _ = rope_frequencies(length, setting.d_model, setting.base, dict(setting.options))
     exact = np.concatenate(rope_cos_sin(length, inv_freq, scale, dtype, "float64"), axis=1)
     variants = {f"rounded to {dtype}": round_to(exact, dtype)}
-    for variant in ROPE_VARIANTS:
+    for variant in rope_variants(dtype):
         cos, sin = rope_cos_sin(length, inv_freq, scale, dtype, variant)
         variants[f"{variant} ({dtype})" if variant == "all in dtype" else f"{variant} to {dtype}"] = (
             np.concatenate([as_float64(cos), as_float64(sin)], axis=1))

@@ -50,11 +50,12 @@ def rotation_residuals(length: int, d_model: int, base: float, options: tuple, d
 
 @compute.cached
 def rope_residuals(length: int, d_model: int, base: float, options: tuple, dtype: str, offset: int):
-    """{variant: (positions, residual)} and the exact score, for both ways of computing cos/sin."""
+    """{variant: (positions, residual)} and the exact score, for the ways of computing cos/sin that differ in
+    ``dtype`` (both, but one in float32)."""
     from posenc.precision.residuals import rope_shift_residual
-    from posenc.precision.tables import ROPE_VARIANTS
+    from posenc.precision.tables import rope_variants
 
-    return _by_variant(ROPE_VARIANTS, lambda variant: rope_shift_residual(
+    return _by_variant(rope_variants(dtype), lambda variant: rope_shift_residual(
         length, d_model, base, dtype, offset, variant, **dict(options)))
 
 
@@ -109,12 +110,14 @@ def rope_shift_section(c: Controls, dtype: str) -> None:
     offset = _offset(c)
     curves, exact = compute.or_stop(rope_residuals, c.length, c.d_model, c.base, c.options, dtype, offset)
     _score_drift_chart(curves, exact, offset, dtype)
+    cast = ("With cos/sin computed in float32 and cast, only the rounding of cos/sin, q, k and the products is "
+            "left; this is why Hugging Face's Llama computes its rotary cos/sin in float32" if dtype != "float32"
+            else "Hugging Face's Llama computes its rotary cos/sin in float32 whatever the model's dtype: in a "
+            "float32 model that is this one curve; in float16 or bfloat16 it is what keeps the score from drifting")
     st.caption("q = k: one fixed random unit vector (seed 0), so the exact score is the same at every p. "
                "All in the dtype, the positions and angles m·θᵢ are rounded: the score drifts as p grows. "
-               "With cos/sin computed in float32 and cast, only the rounding of cos/sin, q, k and the "
-               "products is left; this is why Hugging Face's Llama computes its rotary cos/sin in float32 "
-               "(Wang et al. 2024, When Precision Meets Position: BFloat16 Breaks Down RoPE in Long-Context "
-               "Training, arXiv:2411.13476).")
+               f"{cast} (Wang et al. 2024, When Precision Meets Position: BFloat16 Breaks Down RoPE in "
+               "Long-Context Training, arXiv:2411.13476).")
 
 
 def xpos_shift_section(c: Controls, dtype: str) -> None:

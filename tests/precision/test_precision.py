@@ -14,7 +14,16 @@ from posenc.precision.residuals import (
     sinusoidal_rotation_residuals,
     theta_forms,
 )
-from posenc.precision.tables import PRECISION, Precision, annotated_sinusoidal, precision_of, precision_table
+from posenc.precision.tables import (
+    PRECISION,
+    ROPE_VARIANTS,
+    Precision,
+    annotated_sinusoidal,
+    precision_of,
+    precision_table,
+    rope_cos_sin,
+    rope_variants,
+)
 
 torch = pytest.importorskip("torch")
 
@@ -239,3 +248,16 @@ def test_bad_arguments_are_sentences():
     with pytest.raises(ValueError, match="split layout"):
         precision_table("sinusoidal", 10, 7, 10000.0, "float16", layout="split")
     assert math.isclose(precision.unit_roundoff("bfloat16"), 2.0**-8)
+
+
+def test_rope_in_float32_draws_its_one_way_once():
+    """In float32, "float32, then cast" is "all in dtype": one curve, not two alike labelled "float32, then cast to
+    float32"; in float16 and bfloat16 both, with different numbers."""
+    assert rope_variants("float32") == ("all in dtype",)
+    assert rope_variants("bfloat16") == rope_variants("float16") == ROPE_VARIANTS
+    same = [np.concatenate([t.numpy() for t in rope_cos_sin(512, posenc.frequencies(64), 1.0, "float32", variant)])
+            for variant in ROPE_VARIANTS]
+    np.testing.assert_array_equal(*same)
+    assert list(precision_table("rope", 512, 64, 10000.0, "float32").errors) == [
+        "rounded to float32", "all in dtype (float32)"]
+    assert list(precision_table("rope", 512, 64, 10000.0, "bfloat16").errors)[-1] == "float32, then cast to bfloat16"
