@@ -113,7 +113,8 @@ def rope_shift_section(c: Controls, dtype: str) -> None:
     cast = ("With cos/sin computed in float32 and cast, only the rounding of cos/sin, q, k and the products is "
             "left; this is why Hugging Face's Llama computes its rotary cos/sin in float32" if dtype != "float32"
             else "Hugging Face's Llama computes its rotary cos/sin in float32 whatever the model's dtype: in a "
-            "float32 model that is this one curve; in float16 or bfloat16 it is what keeps the score from drifting")
+            "float32 model that is this one curve; in float16 or bfloat16 it leaves only the rounding of cos/sin, q, k "
+            "and the products")
     st.caption("q = k: one fixed random unit vector (seed 0), so the exact score is the same at every p. "
                "All in the dtype, the positions and angles m·θᵢ are rounded: the score drifts as p grows. "
                f"{cast} (Wang et al. 2024, When Precision Meets Position: BFloat16 Breaks Down RoPE in "

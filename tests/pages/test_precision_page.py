@@ -44,6 +44,19 @@ def test_precision_page_under_every_scheme_and_dtype(scheme, dtype):
     assert names[0] == f"rounded to {dtype}"
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_rope_s_two_ways_of_computing_cos_sin_are_one_in_float32(dtype):
+    """In float32, cos/sin "in float32, then cast" is all in the dtype: one curve each chart, never labelled
+    "float32, then cast to float32"; the caption says what the float32 cos/sin does in float16 and bfloat16."""
+    at = run({"scheme": "rope", "dtype": dtype, "length": "300", "d_model": "32"})
+    names = [[trace["name"] for trace in figure["data"]] for figure in charts(at)[:2]]
+    cast = dtype != "float32"
+    assert names == [[f"rounded to {dtype}", f"all in dtype ({dtype})"] + [f"float32, then cast to {dtype}"] * cast,
+                     [f"all in dtype ({dtype})"] + [f"float32, then cast ({dtype})"] * cast]
+    caption = next(c.value for c in at.caption if c.value.startswith("q = k"))
+    assert ("in a float32 model that is this one curve" in caption) == (not cast)
+
+
 @pytest.mark.parametrize("scheme", ["shaw", "t5", "alibi", "kerple", "transformer_xl"])
 def test_a_bias_s_relative_property_names_the_fixed_query(scheme):
     """Shaw's and Transformer-XL's terms read the query too (the registry's reads_query): their bias here is for one
