@@ -32,11 +32,17 @@ def residual_per_dimension(residual: np.ndarray, *, title: str) -> go.Figure:
 
 
 def block_diagonal(matrix: np.ndarray, *, title: str) -> go.Figure:
-    """M_k (or its top-left corner) as a heatmap with square cells, so 2×2 blocks look square."""
+    """M_k (or its top-left corner) as a heatmap with square cells, so 2×2 blocks look square.
+
+    The square fills the plot area's shorter side: its height on a wide screen, its width on a phone, where it
+    sits at the bottom of the plot area. The colour bar lies across the bottom of the figure, under the square
+    whichever side that is (upright at the right, it ran from far above to far below a phone's square)."""
     spec = heatmap(matrix, title=title, x_label="column", y_label="row", thin=False).to_dict()
     spec["layout"]["xaxis"].update(constrain="domain")
-    spec["layout"]["yaxis"].update(scaleanchor="x", constrain="domain")
-    spec["layout"].update(height=660, margin=dict(l=60, r=20, t=70, b=50))
+    spec["layout"]["yaxis"].update(scaleanchor="x", constrain="domain", constraintoward="bottom")
+    spec["data"][0]["colorbar"].update(orientation="h", thickness=14, len=0.6, yref="container", y=0,
+                                       yanchor="bottom", ypad=10, x=0.5, xanchor="center")
+    spec["layout"].update(height=560, margin=dict(l=60, r=20, t=70, b=110))
     return go.Figure(spec)
 
 

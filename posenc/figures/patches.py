@@ -57,21 +57,28 @@ def patch_scores_figure(panels: dict[str, tuple[np.ndarray, tuple[int, int]]], *
                         title: str = "") -> go.Figure:
     """One heatmap per entry (panel title -> (scores of shape (H, W), query patch (row, col))), side by side,
     rows down and columns across, one colour scale for all (``zrange``, default: their min and max), the
-    query patch marked with a white ×."""
+    query patch marked with a white ×.
+
+    Cells are square: a panel fills its cell's width on a phone and its height on a wide screen, so it hangs from
+    the top of its cell, under its title, and the colour bar lies across the bottom of the figure (upright at the
+    right, on a phone it ran from far above to far below the panels, their titles far above them). Ticks fall
+    on whole rows and columns, at most six an axis."""
     values = [np.asarray(scores, dtype=np.float64) for scores, _ in panels.values()]
     if zrange is None:
         low, high = min(float(v.min()) for v in values), max(float(v.max()) for v in values)
         zrange = (low, high) if high > low else (low - 1.0, high + 1.0)
     cells = domains(len(panels), 0.1)
     layout = base_layout(title, height=460)
-    layout["margin"] = dict(l=70, r=30, t=100 if title else 60, b=60)
+    layout["margin"] = dict(l=70, r=30, t=100 if title else 60, b=110)
     layout["annotations"], data = [], []
     for n, (panel, (_, (row, col))) in enumerate(panels.items()):
         cell = n + 1
         height, width = values[n].shape
         data.append(dict(type="heatmap", z=values[n].astype(np.float32), x=np.arange(width), y=np.arange(height),
                          zmin=zrange[0], zmax=zrange[1], colorscale=SEQUENTIAL, showscale=n == 0,
-                         colorbar=dict(thickness=14, title=dict(text=value_label)),
+                         colorbar=dict(thickness=14, title=dict(text=value_label, side="right"), orientation="h",
+                                       len=0.7, nticks=5, x=0.5, xanchor="center", yref="container", y=0,
+                                       yanchor="bottom", ypad=10),
                          xaxis=f"x{suffix(cell)}", yaxis=f"y{suffix(cell)}",
                          hovertemplate=f"key patch row %{{y}}, column %{{x}}<br>{value_label} %{{z:.6g}}"
                                        f"<extra>{panel}</extra>"))
@@ -79,10 +86,18 @@ def patch_scores_figure(panels: dict[str, tuple[np.ndarray, tuple[int, int]]], *
                          marker=dict(symbol="x-thin", size=16, line=dict(color="white", width=3)),
                          xaxis=f"x{suffix(cell)}", yaxis=f"y{suffix(cell)}"))
         layout[f"xaxis{suffix(cell)}"] = axis("column", domain=cells[n], anchor=f"y{suffix(cell)}",
-                                              range=[-0.5, width - 0.5], constrain="domain", showgrid=False)
+                                              range=[-0.5, width - 0.5], constrain="domain", showgrid=False,
+                                              **_whole_ticks(width))
         # One set of row labels: on a phone the next panel's would lie over the first panel.
         layout[f"yaxis{suffix(cell)}"] = axis("row" if n == 0 else None, anchor=f"x{suffix(cell)}",
                                               range=[height - 0.5, -0.5], scaleanchor=f"x{suffix(cell)}",
-                                              constrain="domain", showgrid=False, showticklabels=n == 0)
+                                              constrain="domain", constraintoward="top", showgrid=False,
+                                              showticklabels=n == 0, **_whole_ticks(height))
         layout["annotations"].append(subplot_title(panel, cells[n], 1.0))
     return figure(data, layout)
+
+
+def _whole_ticks(count: int) -> dict:
+    """Ticks on whole patches 0, k, 2k, … (at most six) of an axis of ``count`` patches: plotly's own put ticks
+    at −0.5, 0, 0.5, … down four rows, half-rows that do not exist."""
+    return dict(tickmode="linear", tick0=0, dtick=max(1, -(-count // 6)))

@@ -38,10 +38,12 @@ OTHER_VIEWS = ("?matrix=Similarity", "sinusoids?curves=Against%20dimension", "si
 def links() -> list[str]:
     """Every page and the views its switch opens, every scheme's How it works, a lecture's slide (its bar above
     the view), a released model's views (the Comparison page and How it works under ?model=) and How it works
-    under a model with sliding windows and under T5 (whose charts once broke on a phone or a projector)."""
+    under a model with sliding windows and under T5 (whose charts once broke on a phone or a projector), and the
+    Derivation's step with a square-celled matrix."""
     return (page_paths() + [f"details?scheme={key}" for key in posenc.SCHEMES]
             + ["?lecture=sinusoidal&slide=1", "compare?model=llama-3.1-8b", "details?model=llama-3.1-8b"]
             + [f"details?model={key}" for key in ("mistral-7b-v0.1", "t5-base")]  # windows; T5's buckets
+            + ["derivation?step=4"]  # a square-celled matrix, whose colour bar once ran past it on a phone
             + list(OTHER_VIEWS))
 
 
@@ -161,9 +163,11 @@ MEASURE = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
         });
     });
     const legends = [...plot.querySelectorAll('.legend > rect.bg')].map(rect);
+    const colourbars = [...plot.querySelectorAll('.colorbar .cbfills')].map(rect).filter(b => b[2] - b[0] > 0);
     const bar = plot.querySelector('.modebar');
     const all = [...plot.querySelectorAll('text')].map(e => e.textContent);
-    return [{index, area, texts, plots, ticks, legends, modebar: bar ? rect(bar) : null, all, width: innerWidth}];
+    return [{index, area, texts, plots, ticks, legends, colourbars, modebar: bar ? rect(bar) : null, all,
+             width: innerWidth}];
 })"""
 
 # 0.0000000000000031 for 3.1e−15, or 13 digits and more after the point (the relative property's animation prints
@@ -204,7 +208,7 @@ def problems_of(chart: dict) -> list[str]:
             found.append(f"{label} is under the legend")
         if chart["modebar"] and overlap(text["box"], chart["modebar"]):
             found.append(f"{label} is under the tool bar")
-    found += neighbours(chart) + crowded_ticks(chart)
+    found += neighbours(chart) + crowded_ticks(chart) + stray_colour_bars(chart)
     for text in chart["all"]:
         for pattern, what in ((LONG_DECIMAL, "a long decimal string"), (RAW_TEX, "raw TeX")):
             if match := pattern.search(text):
@@ -229,6 +233,24 @@ def neighbours(chart: dict) -> list[str]:
         for ticks in chart["ticks"]:
             if ticks["id"] != plot["id"] and overlap(ticks["box"], plot["box"]):
                 found.append(f"the {ticks['axis']} tick labels of {ticks['id']} lie over the plot of {plot['id']}")
+    return found
+
+
+def stray_colour_bars(chart: dict) -> list[str]:
+    """A colour bar of which less than half its length lies alongside the plot areas, from the first's edge to the
+    last's: upright, its span down the page against theirs; lying, across (a bar shared by a grid of maps runs
+    beside the grid, the gaps between its rows included). Derivation step 4's square M_k on a phone: its upright
+    bar ran 520 px beside a 211 px square."""
+    found = []
+    for bar in chart["colourbars"]:
+        lying = bar[2] - bar[0] > bar[3] - bar[1]
+        start, end = (0, 2) if lying else (1, 3)
+        length = bar[end] - bar[start]
+        boxes = [plot["box"] for plot in chart["plots"]]
+        beside = max(0.0, min(bar[end], max((box[end] for box in boxes), default=bar[start]))
+                     - max(bar[start], min((box[start] for box in boxes), default=bar[end])))
+        if beside < length / 2:
+            found.append(f"the colour bar ({length:.0f} px long) lies alongside the plots for {beside:.0f} px")
     return found
 
 
