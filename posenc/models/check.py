@@ -21,7 +21,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from posenc.models.config import KNOWN_LAYER_TYPES, Fields, from_config
+from posenc.models.config import (
+    KNOWN_LAYER_TYPES,
+    READS_TRAINED_CONTEXT,
+    TRAINED_CONTEXT,
+    Fields,
+    from_config,
+    trained_context,
+)
 from posenc.models.config_file import read_config
 from posenc.models.presets import Model
 from posenc.schemes.registry import get_scheme
@@ -73,6 +80,22 @@ class Reading:
 
     def rope_type(self, scaling: Mapping) -> object:
         return scaling.get("rope_type", scaling.get("type"))
+
+    def reads_trained_context(self, scaling: Mapping) -> bool:
+        """Whether the scaling is one that reads L₀ (its type as the family renames it: Phi-3's "su")."""
+        rope_type = self.rope_type(scaling)
+        return isinstance(rope_type, str) and self.fields.family.rope_type_aliases.get(rope_type, rope_type) \
+            in READS_TRAINED_CONTEXT
+
+    def trained_context(self, where: str, scaling: Mapping) -> tuple[float | None, str]:
+        """L₀ as transformers reads it for the scaling at ``where`` (:func:`~posenc.models.config.trained_context`)
+        and the field it comes from, dotted as in the file; None when it is not a number or there is no context."""
+        try:
+            value, field = trained_context(self.fields, scaling, where,
+                                           nested=where.split(".")[-1] in KNOWN_LAYER_TYPES)
+        except ValueError:  # no max_position_embeddings: another check names it
+            return None, "max_position_embeddings"
+        return self.number({field: value}, field), self.path(field) if field == TRAINED_CONTEXT else field
 
 
 def check(config: object) -> list[Finding]:
@@ -164,13 +187,44 @@ def v4_and_v5_keys(reading: Reading) -> Iterator[Finding]:
             yield Finding("error", f"{where}.rope_theta",
                           f"rope_theta is {top:g} at the top level but {inner:g} in {where}: transformers 5.23 uses "
                           f"{inner:g}, a v4 loader {top:g}.")
-        top_original = reading.number(raw, "original_max_position_embeddings")
-        inner_original = reading.number(params, "original_max_position_embeddings")
-        if top_original is not None and inner_original is not None and top_original != inner_original:
-            yield Finding("warning", f"{where}.original_max_position_embeddings",
-                          f"original_max_position_embeddings is {top_original:g} at the top level but "
-                          f"{inner_original:g} in {where}: transformers 5.23 uses the top level's "
-                          f"{top_original:g} for llama3, YaRN and LongRoPE.")
+
+
+def unread_original(reading: Reading) -> Iterator[Finding]:
+    """Two original contexts, the top level's and a scaling's, that differ; for a scaling that reads one (llama3,
+    YaRN, LongRoPE), the one transformers 5.23 does not read (:func:`~posenc.models.config.trained_context`): the
+    scaling's where the class has a field of its own (Phi-3), the top level's where it has none (every other)."""
+    for where, params in reading.scalings:
+        top = reading.number(reading.fields.raw, TRAINED_CONTEXT)
+        inner = reading.number(params, TRAINED_CONTEXT)
+        if reading.reads_trained_context(params):
+            yield from _unread_original(reading, where, params, top, inner)
+        elif top is not None and inner is not None and top != inner:
+            yield Finding("warning", f"{where}.{TRAINED_CONTEXT}",
+                          f"{TRAINED_CONTEXT} is {top:g} at the top level but {inner:g} in {where}: they should "
+                          "agree (this scaling reads neither in transformers 5.23).")
+
+
+def _unread_original(reading: Reading, where: str, params: Mapping, top: float | None,
+                     inner: float | None) -> Iterator[Finding]:
+    used, source = reading.trained_context(where, params)
+    class_name = reading.fields.family.class_name or "its class"
+    own_field = source == reading.path(TRAINED_CONTEXT)
+    if used is None:
+        return
+    if inner is not None and own_field and inner != used:
+        yield Finding("warning", f"{where}.{TRAINED_CONTEXT}",
+                      f"{where}.{TRAINED_CONTEXT} is {inner:g}, but {class_name} has a field of its own for the "
+                      f"context the model was trained on, which transformers 5.23 reads instead: {used:g} "
+                      f"({'the top level' if top is not None else 'its default'}). Set the top level's "
+                      f"{TRAINED_CONTEXT} to the one meant.")
+    if top is not None and not own_field and top != used:
+        read = (f"reads {where}'s {used:g}" if inner is not None else
+                f"takes max_position_embeddings ({used:g}) for it, as {where} gives none")
+        yield Finding("warning", reading.path(TRAINED_CONTEXT),
+                      f"{TRAINED_CONTEXT} is {top:g} at the top level"
+                      + (f" but {inner:g} in {where}" if inner is not None else "")
+                      + f": transformers 5.23 does not read the top level's for {class_name} (it has no field of "
+                      f"its own for it) and {read}. State the context the model was trained on in {where}.")
 
 
 _TRAINED_CONTEXT_SETS = {"llama3": "the bands L₀/high_freq_factor and L₀/low_freq_factor",
@@ -186,11 +240,12 @@ def factor_and_lengths(reading: Reading) -> Iterator[Finding]:
     context = reading.context()
     for where, params in reading.scalings:
         rope_type, factor = reading.rope_type(params), reading.number(params, "factor")
-        original = reading.number(params, "original_max_position_embeddings")
-        field = f"{where}.original_max_position_embeddings"
-        if original is None:
-            original = reading.number(reading.fields.raw, "original_max_position_embeddings")
-            field = reading.path("original_max_position_embeddings")
+        if reading.reads_trained_context(params):
+            original, field = reading.trained_context(where, params)
+        else:  # the one the config states: a scaling that reads none is checked against it
+            original, field = reading.number(params, TRAINED_CONTEXT), f"{where}.{TRAINED_CONTEXT}"
+            if original is None:
+                original, field = reading.number(reading.fields.raw, TRAINED_CONTEXT), reading.path(TRAINED_CONTEXT)
         if context is None:
             continue
         if rope_type == "dynamic":
@@ -201,13 +256,15 @@ def factor_and_lengths(reading: Reading) -> Iterator[Finding]:
                               f"({context}) and raises θ only past it, not past {original:g}. If the model was "
                               f"trained on {original:g} tokens, max_position_embeddings should say {original:g}.")
             continue
-        class_default = reading.number(reading.fields.values, "original_max_position_embeddings")  # Phi-3's 4096
-        if original is None and class_default is None and rope_type in ("llama3", "yarn", "longrope"):
-            yield Finding("warning", f"{where}.original_max_position_embeddings",
-                          f"{where} ({rope_type}) gives no original_max_position_embeddings, nor does the top "
-                          f"level: transformers 5.23 then takes max_position_embeddings ({context}) for the context "
-                          f"the model was trained on and sets {_TRAINED_CONTEXT_SETS[rope_type]} by it. State the "
-                          "context the model was trained on.")
+        if reading.reads_trained_context(params) and field == "max_position_embeddings":
+            if reading.number(reading.fields.raw, TRAINED_CONTEXT) is None:  # else _unread_original says so
+                sets = _TRAINED_CONTEXT_SETS[reading.fields.family.rope_type_aliases.get(rope_type, rope_type)]
+                yield Finding("warning", f"{where}.{TRAINED_CONTEXT}",
+                              f"{where} ({rope_type}) gives no {TRAINED_CONTEXT}, nor does the top level: "
+                              f"transformers 5.23 then takes max_position_embeddings ({context}) for the context "
+                              f"the model was trained on and sets {sets} by it. State the context the model was "
+                              "trained on.")
+            continue  # L₀ is the context: the checks below have nothing to compare
         if factor is None or original is None or original <= 0:
             continue
         if rope_type in ("linear", "yarn") and factor * original != context:
@@ -374,8 +431,8 @@ def window_length(reading: Reading) -> Iterator[Finding]:
 
 
 CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
-    unknown_or_missing_type, v4_and_v5_keys, factor_and_lengths, theta_given, longrope_lists, mrope_sections,
-    rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
+    unknown_or_missing_type, v4_and_v5_keys, unread_original, factor_and_lengths, theta_given, longrope_lists,
+    mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
 )
 """Every check :func:`check` runs, in order."""
 

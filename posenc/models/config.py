@@ -9,8 +9,7 @@ r"""A model from its ``config.json``: the same :class:`~posenc.models.presets.Mo
   ``rope_type``, else v4's ``type``, else "default"; θ is the dict's ``rope_theta``, else the family's
   field for that layer type (Gemma 3's ``rope_local_base_freq``, ModernBERT's ``local_rope_theta``), else
   ``rope_theta``, GPT-NeoX's ``rotary_emb_base``, the class default, 10,000; llama3, YaRN and LongRoPE
-  take ``original_max_position_embeddings`` from the top level when it is there (Phi-3), else from the
-  dict, else ``max_position_embeddings`` (``standardize_rope_params``);
+  take the context trained on as :func:`trained_context` says (``standardize_rope_params``);
 - the rotated width: ``head_dim`` (else hidden / heads) times ``partial_rotary_factor`` (GPT-NeoX's
   ``rotary_pct``, GPT-J's ``rotary_dim`` / head, DeepSeek's ``qk_rope_head_dim`` of a
   ``qk_nope_head_dim + qk_rope_head_dim`` head);
@@ -256,11 +255,32 @@ def rope_parameters(fields: Fields, rotary_types: list[str]) -> dict[str, dict]:
         else:
             scaled = fields.family.scaling_layers is None or layer_type in fields.family.scaling_layers
             chosen, where = (dict(declared) if scaled else {}), name
-        parameters[layer_type] = _complete(fields, chosen, layer_type, where)
+        parameters[layer_type] = _complete(fields, chosen, layer_type, where, nested=bool(nested))
     return parameters
 
 
-def _complete(fields: Fields, chosen: dict, layer_type: str, where: str) -> dict:
+TRAINED_CONTEXT = "original_max_position_embeddings"
+READS_TRAINED_CONTEXT = ("llama3", "yarn", "longrope")
+"""The scalings that read L₀, the context the model was trained on (dynamic NTK takes max_position_embeddings)."""
+
+
+def trained_context(fields: Fields, parameters: Mapping, where: str, *, nested: bool) -> tuple[object, str]:
+    """L₀ of a llama3, YaRN or LongRoPE scaling as transformers 5.23 reads it (``standardize_rope_params``), and the
+    field it comes from, dotted as in the file's language-model fields:
+
+    - a class with a field of its own for it (Phi-3's, default 4,096) takes that field, the config's top-level value
+      or else the class default, over the scaling's own; only for parameters not nested by layer type;
+    - every other class takes the scaling's own and ignores a top-level one (checked on each family's class:
+      the top level becomes an attribute after the parameters are read);
+    - without one, ``max_position_embeddings``."""
+    if not nested and TRAINED_CONTEXT in fields.family.defaults:
+        return fields.get(TRAINED_CONTEXT), TRAINED_CONTEXT
+    if parameters.get(TRAINED_CONTEXT) is not None:
+        return parameters[TRAINED_CONTEXT], f"{where}.{TRAINED_CONTEXT}"
+    return fields.context(), "max_position_embeddings"
+
+
+def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nested: bool) -> dict:
     """One layer type's parameters with transformers' defaults filled in (θ, type, original context)."""
     theta_field = fields.family.theta_fields.get(layer_type)
     theta = next((fields.get(f) for f in (theta_field, "rope_theta", "rotary_emb_base") if f and fields.has(f)),
@@ -278,12 +298,8 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str) -> dict
         raise ValueError(f"{where}.{key} is {rope_type!r:.40}, a RoPE scaling posenc does not compute; it knows "
                          "'default', 'linear', 'dynamic', 'yarn', 'llama3' and 'longrope'.")
     chosen["rope_type"] = rope_type
-    if rope_type in ("llama3", "yarn", "longrope"):
-        if "original_max_position_embeddings" in fields.raw:
-            chosen["original_max_position_embeddings"] = fields.raw["original_max_position_embeddings"]
-        elif fields.model_type == "phi3" and "original_max_position_embeddings" not in chosen:
-            chosen["original_max_position_embeddings"] = fields.get("original_max_position_embeddings")
-        chosen.setdefault("original_max_position_embeddings", fields.context())
+    if rope_type in READS_TRAINED_CONTEXT:
+        chosen[TRAINED_CONTEXT] = trained_context(fields, chosen, where, nested=nested)[0]
     chosen["_where"] = where
     return chosen
 

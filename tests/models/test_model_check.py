@@ -102,7 +102,7 @@ CASES = {
                                  "32768, at or past the context of 32768 tokens"),
     "explicit head_dim": (config("gemma-3-4b"), "info", "text_config.head_dim", "head_dim is 256, not"),
     "top-level original differs": (changed(LLAMA31, original_max_position_embeddings=4096), "warning",
-                                   "rope_scaling.original_max_position_embeddings", "4096 at the top level but 8192"),
+                                   "original_max_position_embeddings", "4096 at the top level but 8192"),
 }
 
 
@@ -214,3 +214,29 @@ def test_what_the_original_context_warnings_say_transformers_does():
     phi3 = transformers.Phi3Config(**common, rope_scaling={"rope_type": "longrope", "short_factor": [1.0] * 32,
                                                          "long_factor": [2.0] * 32})
     assert phi3.rope_parameters["original_max_position_embeddings"] == 4096  # its class's default
+
+
+def test_an_original_context_transformers_does_not_read_is_named_with_the_one_it_reads():
+    """transformers 5.23 reads a scaling's own L₀ and ignores a top-level one, except Phi3Config, whose field of its
+    own (default 4,096) wins over the scaling's (the oracle: tests/models/test_model_config.py's
+    test_the_trained_context_is_the_one_transformers_reads). The check said "transformers 5.23 uses the top level's"
+    of every class, and said nothing of a Llama's top-level L₀ without one in rope_scaling, nor of a Phi-3
+    scaling's own L₀."""
+    def found(source):
+        return [(f.field, f.message) for f in check(source) if "original_max_position_embeddings" in f.field]
+
+    both = found(changed(LLAMA31, original_max_position_embeddings=4096))
+    assert [field for field, _ in both] == ["original_max_position_embeddings"]
+    assert "does not read the top level's for LlamaConfig" in both[0][1] and "reads rope_scaling's 8192" in both[0][1]
+    top_only = found(changed(LLAMA31, original_max_position_embeddings=4096,
+                             rope_scaling__original_max_position_embeddings=None))
+    assert [field for field, _ in top_only] == ["original_max_position_embeddings"]  # one finding, not two
+    assert "takes max_position_embeddings (131072) for it, as rope_scaling gives none" in top_only[0][1]
+    assert found(changed(LLAMA31, original_max_position_embeddings=8192)) == []  # the same: harmless
+    phi3 = "phi-3-mini-128k"
+    own = found(changed(phi3, original_max_position_embeddings=None, rope_scaling__original_max_position_embeddings=8192))
+    assert [field for field, _ in own] == ["rope_scaling.original_max_position_embeddings"]
+    assert "Phi3Config has a field of its own" in own[0][1] and "reads instead: 4096 (its default)" in own[0][1]
+    top = found(changed(phi3, original_max_position_embeddings=4000, rope_scaling__original_max_position_embeddings=8192))
+    assert len(top) == 1 and "reads instead: 4000 (the top level)" in top[0][1]
+    assert found(changed(phi3, original_max_position_embeddings=4000)) == []  # Phi-3's own field, read

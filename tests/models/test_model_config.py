@@ -25,6 +25,7 @@ import pytest
 
 from posenc import models
 from posenc.models import MODELS, from_config, rope_inv_freq
+from posenc.models.families import FAMILIES
 from reference_precision import float32_rtol
 
 CONFIGS = Path(__file__).parent / "configs"
@@ -161,3 +162,35 @@ def test_phi3_vision_su_lists_switch_past_4096_as_transformers(tmp_path):
     got, scaling = rope_inv_freq(from_config(path), seq_len=4097)
     np.testing.assert_allclose(got, rotary.inv_freq.double().numpy(), rtol=float32_rtol(10_000.0), atol=0)
     assert scaling == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)), rel=1e-15)
+
+
+# Every rotary family's class (tests/models/configs has a file for most): which original context a llama3, YaRN
+# or LongRoPE scaling reads when the top level and the scaling state different ones, or one of them alone.
+_TRAINED = {"both": ({"original_max_position_embeddings": 4096}, {"original_max_position_embeddings": 8192}),
+            "top only": ({"original_max_position_embeddings": 4096}, {}),
+            "scaling only": ({}, {"original_max_position_embeddings": 8192}),
+            "neither": ({}, {})}
+
+
+@pytest.mark.parametrize("case", list(_TRAINED))
+@pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items()
+                                        if family.scheme == "rope" and key != "gptj"])
+def test_the_trained_context_is_the_one_transformers_reads(model_type, case):
+    """transformers 5.23 (the oracle) reads the scaling's own L₀ and ignores a top-level one, except in Phi-3's
+    class, which has the field (default 4,096) and reads it over the scaling's: posenc read the top level's in
+    every family (a Llama config with 4096 at the top and 8192 in rope_scaling was computed with 4096)."""
+    transformers = pytest.importorskip("transformers")
+    family = FAMILIES[model_type]
+    top, own = _TRAINED[case]
+    scaling = ({"rope_type": "longrope", "short_factor": [1.0] * 32, "long_factor": [2.0] * 32}
+               if model_type == "phi3" else {"rope_type": "yarn", "factor": 4.0})
+    config = {"model_type": model_type, "hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4,
+              "num_hidden_layers": 6, "head_dim": 64, "max_position_embeddings": 32768, **top,
+              "rope_scaling": scaling | own}
+    oracle = getattr(transformers, family.class_name).from_dict(json.loads(json.dumps(config)))  # it edits dicts
+    parameters = oracle.rope_parameters
+    expected = {(p or {}).get("original_max_position_embeddings") for p in
+                (parameters.values() if "rope_type" not in parameters else [parameters])} - {None}
+    got = {p.options.get("original_max_position_embeddings") for p in from_config(config).positionals.values()
+           if p.scheme == "rope" and p.options.get("rope_type") != "default"}
+    assert got == expected and len(got) == 1, (got, expected)
