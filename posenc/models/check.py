@@ -191,8 +191,9 @@ def v4_and_v5_keys(reading: Reading) -> Iterator[Finding]:
 
 def unread_original(reading: Reading) -> Iterator[Finding]:
     """Two original contexts, the top level's and a scaling's, that differ; for a scaling that reads one (llama3,
-    YaRN, LongRoPE), the one transformers 5.23 does not read (:func:`~posenc.models.config.trained_context`): the
-    scaling's where the class has a field of its own (Phi-3), the top level's where it has none (every other)."""
+    YaRN, LongRoPE), the one transformers 5.23 does not compute with (:func:`~posenc.models.config.trained_context`):
+    the scaling's where the config has a field of its own (its top level's, Phi-3's default), the top level's where
+    the parameters are kept per layer type (Gemma 3, ModernBERT)."""
     for where, params in reading.scalings:
         top = reading.number(reading.fields.raw, TRAINED_CONTEXT)
         inner = reading.number(params, TRAINED_CONTEXT)
@@ -207,24 +208,23 @@ def unread_original(reading: Reading) -> Iterator[Finding]:
 def _unread_original(reading: Reading, where: str, params: Mapping, top: float | None,
                      inner: float | None) -> Iterator[Finding]:
     used, source = reading.trained_context(where, params)
-    class_name = reading.fields.family.class_name or "its class"
-    own_field = source == reading.path(TRAINED_CONTEXT)
     if used is None:
         return
-    if inner is not None and own_field and inner != used:
+    if inner is not None and source == reading.path(TRAINED_CONTEXT) and inner != used:
+        whose = "the top level's" if top is not None else f"{reading.fields.family.class_name}'s default"
+        shown = ("" if TRAINED_CONTEXT in reading.fields.family.defaults else
+                 f", though config.rope_parameters shows {inner:g} until the model is built")
         yield Finding("warning", f"{where}.{TRAINED_CONTEXT}",
-                      f"{where}.{TRAINED_CONTEXT} is {inner:g}, but {class_name} has a field of its own for the "
-                      f"context the model was trained on, which transformers 5.23 reads instead: {used:g} "
-                      f"({'the top level' if top is not None else 'its default'}). Set the top level's "
-                      f"{TRAINED_CONTEXT} to the one meant.")
-    if top is not None and not own_field and top != used:
+                      f"{TRAINED_CONTEXT} is {inner:g} in {where} but {used:g} as the config's own field "
+                      f"({whose}): transformers 5.23 computes with {used:g} (its rope functions read the config's "
+                      f"field over {where}'s{shown}). Keep one, the context the model was trained on.")
+    if top is not None and source != reading.path(TRAINED_CONTEXT) and top != used:
         read = (f"reads {where}'s {used:g}" if inner is not None else
                 f"takes max_position_embeddings ({used:g}) for it, as {where} gives none")
         yield Finding("warning", reading.path(TRAINED_CONTEXT),
-                      f"{TRAINED_CONTEXT} is {top:g} at the top level"
-                      + (f" but {inner:g} in {where}" if inner is not None else "")
-                      + f": transformers 5.23 does not read the top level's for {class_name} (it has no field of "
-                      f"its own for it) and {read}. State the context the model was trained on in {where}.")
+                      f"{TRAINED_CONTEXT} is {top:g} at the top level: transformers 5.23 does not read it for "
+                      f"{reading.fields.family.class_name or 'this class'}, whose RoPE parameters are kept per layer "
+                      f"type, and {read}. State the context the model was trained on in {where}.")
 
 
 _TRAINED_CONTEXT_SETS = {"llama3": "the bands L₀/high_freq_factor and L₀/low_freq_factor",

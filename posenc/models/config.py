@@ -265,15 +265,16 @@ READS_TRAINED_CONTEXT = ("llama3", "yarn", "longrope")
 
 
 def trained_context(fields: Fields, parameters: Mapping, where: str, *, nested: bool) -> tuple[object, str]:
-    """L₀ of a llama3, YaRN or LongRoPE scaling as transformers 5.23 reads it (``standardize_rope_params``), and the
-    field it comes from, dotted as in the file's language-model fields:
+    """L₀ of a llama3, YaRN or LongRoPE scaling as transformers 5.23 computes with it, and the field it comes from,
+    dotted as in the file's language-model fields:
 
-    - a class with a field of its own for it (Phi-3's, default 4,096) takes that field, the config's top-level value
-      or else the class default, over the scaling's own; only for parameters not nested by layer type;
-    - every other class takes the scaling's own and ignores a top-level one (checked on each family's class:
-      the top level becomes an attribute after the parameters are read);
-    - without one, ``max_position_embeddings``."""
-    if not nested and TRAINED_CONTEXT in fields.family.defaults:
+    - parameters not kept per layer type (``nested`` in the file, or the family's ``per_layer_parameters``) take
+      the config's own ``original_max_position_embeddings`` over the scaling's when it has one: the file's top
+      level, or Phi-3's class default 4,096. (transformers' rope functions standardize the parameters again once
+      the config holds every field of the file, checked on each family's class; ``config.rope_parameters``
+      shows the scaling's value until the model is built.)
+    - else the scaling's own; without one, ``max_position_embeddings``."""
+    if not (nested or fields.family.per_layer_parameters) and fields.has(TRAINED_CONTEXT):
         return fields.get(TRAINED_CONTEXT), TRAINED_CONTEXT
     if parameters.get(TRAINED_CONTEXT) is not None:
         return parameters[TRAINED_CONTEXT], f"{where}.{TRAINED_CONTEXT}"

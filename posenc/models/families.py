@@ -30,7 +30,9 @@ class Family:
     "chunked": Llama 4's chunked attention on every layer that rotates, "none");
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``nope_layers``: reads ``no_rope_layers`` (Llama 4,
-    SmolLM3); ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope").
+    SmolLM3); ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope");
+    ``per_layer_parameters``: transformers keeps the class's RoPE parameters per layer type, a v4 ``rope_scaling``
+    included (Gemma 3, ModernBERT), so they never take a top-level ``original_max_position_embeddings``.
     """
 
     scheme: str = "rope"
@@ -45,6 +47,7 @@ class Family:
     nope_layers: bool = False
     rope_type_aliases: Mapping[str, str] = field(default_factory=dict)
     class_name: str = ""
+    per_layer_parameters: bool = False
 
 
 def _family(**kwargs: object) -> Family:
@@ -54,7 +57,9 @@ def _family(**kwargs: object) -> Family:
     return Family(**kwargs)
 
 
-_QWEN = dict(windows="qwen", defaults={"use_sliding_window": False, "max_window_layers": 28})
+_QWEN = dict(windows="qwen", defaults={"use_sliding_window": False, "max_window_layers": 28,
+                                       "max_position_embeddings": 32_768})
+_QWEN_VL = dict(_QWEN, defaults=dict(_QWEN["defaults"], rope_theta=1_000_000.0))  # Qwen2(.5)-VL's default_theta
 
 FAMILIES: Mapping[str, Family] = MappingProxyType({
     "llama": _family(class_name="LlamaConfig", windows="none", defaults={"max_position_embeddings": 2048}),
@@ -64,19 +69,19 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "qwen3": _family(class_name="Qwen3Config", **_QWEN),
     "qwen2_moe": _family(class_name="Qwen2MoeConfig", **_QWEN),
     "qwen3_moe": _family(class_name="Qwen3MoeConfig", **_QWEN),
-    "qwen2_vl": _family(class_name="Qwen2VLTextConfig", **_QWEN),
-    "qwen2_vl_text": _family(class_name="Qwen2VLTextConfig", **_QWEN),
-    "qwen2_5_vl": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN),
-    "qwen2_5_vl_text": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN),
+    "qwen2_vl": _family(class_name="Qwen2VLTextConfig", **_QWEN_VL),
+    "qwen2_vl_text": _family(class_name="Qwen2VLTextConfig", **_QWEN_VL),
+    "qwen2_5_vl": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN_VL),
+    "qwen2_5_vl_text": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN_VL),
     "qwen3_vl_text": _family(class_name="Qwen3VLTextConfig", windows="none",
-                             defaults={"rope_theta": 5_000_000.0, "max_position_embeddings": 128_000}),
+                             defaults={"rope_theta": 500_000.0, "max_position_embeddings": 128_000}),
     "phi3": _family(class_name="Phi3Config", rope_type_aliases={"su": "longrope", "yarn": "longrope"},
                     defaults={"original_max_position_embeddings": 4096, "max_position_embeddings": 4096}),
     "gemma2": _family(class_name="Gemma2Config", windows="alternate",
                       defaults={"head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096}),
     "gemma3_text": _family(class_name="Gemma3TextConfig", windows="every", pattern_field="sliding_window_pattern",
                            theta_fields={"full_attention": "rope_theta", "sliding_attention": "rope_local_base_freq"},
-                           scaling_layers=("full_attention",),
+                           scaling_layers=("full_attention",), per_layer_parameters=True,
                            defaults={"head_dim": 256, "max_position_embeddings": 131_072, "sliding_window": 4096,
                                      "sliding_window_pattern": 6, "rope_theta": 1_000_000.0,
                                      "rope_local_base_freq": 10_000.0, "num_hidden_layers": 26,
@@ -96,6 +101,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                      "max_position_embeddings": 4096}),
     "modernbert": _family(class_name="ModernBertConfig", causal=False, windows="every",
                           pattern_field="global_attn_every_n_layers", window_field=("local_attention", "half"),
+                          per_layer_parameters=True,
                           theta_fields={"full_attention": "global_rope_theta",
                                         "sliding_attention": "local_rope_theta"},
                           defaults={"global_rope_theta": 160_000.0, "local_rope_theta": 10_000.0,

@@ -102,7 +102,8 @@ CASES = {
                                  "32768, at or past the context of 32768 tokens"),
     "explicit head_dim": (config("gemma-3-4b"), "info", "text_config.head_dim", "head_dim is 256, not"),
     "top-level original differs": (changed(LLAMA31, original_max_position_embeddings=4096), "warning",
-                                   "original_max_position_embeddings", "4096 at the top level but 8192"),
+                                   "rope_scaling.original_max_position_embeddings",
+                                   "8192 in rope_scaling but 4096 as the config's own field (the top level's)"),
 }
 
 
@@ -216,27 +217,30 @@ def test_what_the_original_context_warnings_say_transformers_does():
     assert phi3.rope_parameters["original_max_position_embeddings"] == 4096  # its class's default
 
 
-def test_an_original_context_transformers_does_not_read_is_named_with_the_one_it_reads():
-    """transformers 5.23 reads a scaling's own L₀ and ignores a top-level one, except Phi3Config, whose field of its
-    own (default 4,096) wins over the scaling's (the oracle: tests/models/test_model_config.py's
-    test_the_trained_context_is_the_one_transformers_reads). The check said "transformers 5.23 uses the top level's"
-    of every class, and said nothing of a Llama's top-level L₀ without one in rope_scaling, nor of a Phi-3
-    scaling's own L₀."""
+def test_an_original_context_transformers_does_not_compute_with_is_named_with_the_one_it_does():
+    """transformers 5.23 computes with the config's own original_max_position_embeddings over the scaling's (the top
+    level's, or Phi3Config's default 4,096), except where it keeps the parameters per layer type (Gemma 3,
+    ModernBERT), which read the scaling's (the oracle: tests/models/test_model_config.py's
+    test_the_trained_context_is_the_one_transformers_computes_with). The check said nothing of a Phi-3 scaling's
+    own L₀ that its class's default overrides, nor of a Gemma 3 top-level L₀ that is never read."""
     def found(source):
         return [(f.field, f.message) for f in check(source) if "original_max_position_embeddings" in f.field]
 
     both = found(changed(LLAMA31, original_max_position_embeddings=4096))
-    assert [field for field, _ in both] == ["original_max_position_embeddings"]
-    assert "does not read the top level's for LlamaConfig" in both[0][1] and "reads rope_scaling's 8192" in both[0][1]
-    top_only = found(changed(LLAMA31, original_max_position_embeddings=4096,
-                             rope_scaling__original_max_position_embeddings=None))
-    assert [field for field, _ in top_only] == ["original_max_position_embeddings"]  # one finding, not two
-    assert "takes max_position_embeddings (131072) for it, as rope_scaling gives none" in top_only[0][1]
-    assert found(changed(LLAMA31, original_max_position_embeddings=8192)) == []  # the same: harmless
+    assert [field for field, _ in both] == ["rope_scaling.original_max_position_embeddings"]
+    assert "computes with 4096" in both[0][1] and "config.rope_parameters shows 8192" in both[0][1]
+    assert found(changed(LLAMA31, original_max_position_embeddings=4096,  # read, and no other value: nothing to say
+                         rope_scaling__original_max_position_embeddings=None)) == []
+    assert found(changed(LLAMA31, original_max_position_embeddings=8192)) == []  # the same value: harmless
     phi3 = "phi-3-mini-128k"
     own = found(changed(phi3, original_max_position_embeddings=None, rope_scaling__original_max_position_embeddings=8192))
     assert [field for field, _ in own] == ["rope_scaling.original_max_position_embeddings"]
-    assert "Phi3Config has a field of its own" in own[0][1] and "reads instead: 4096 (its default)" in own[0][1]
+    assert "4096 as the config's own field (Phi3Config's default)" in own[0][1] and "shows" not in own[0][1]
     top = found(changed(phi3, original_max_position_embeddings=4000, rope_scaling__original_max_position_embeddings=8192))
-    assert len(top) == 1 and "reads instead: 4000 (the top level)" in top[0][1]
+    assert len(top) == 1 and "computes with 4000" in top[0][1]
     assert found(changed(phi3, original_max_position_embeddings=4000)) == []  # Phi-3's own field, read
+    gemma = found(changed("gemma-3-4b", text_config__original_max_position_embeddings=4096,
+                          text_config__rope_scaling={"rope_type": "yarn", "factor": 8.0,
+                                                     "original_max_position_embeddings": 16384}))
+    assert [field for field, _ in gemma] == ["text_config.original_max_position_embeddings"]
+    assert "kept per layer type" in gemma[0][1] and "reads text_config.rope_scaling's 16384" in gemma[0][1]

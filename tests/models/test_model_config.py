@@ -165,7 +165,7 @@ def test_phi3_vision_su_lists_switch_past_4096_as_transformers(tmp_path):
 
 
 # Every rotary family's class (tests/models/configs has a file for most): which original context a llama3, YaRN
-# or LongRoPE scaling reads when the top level and the scaling state different ones, or one of them alone.
+# or LongRoPE scaling is computed with when the top level and the scaling state different ones, or one of them alone.
 _TRAINED = {"both": ({"original_max_position_embeddings": 4096}, {"original_max_position_embeddings": 8192}),
             "top only": ({"original_max_position_embeddings": 4096}, {}),
             "scaling only": ({}, {"original_max_position_embeddings": 8192}),
@@ -175,11 +175,16 @@ _TRAINED = {"both": ({"original_max_position_embeddings": 4096}, {"original_max_
 @pytest.mark.parametrize("case", list(_TRAINED))
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items()
                                         if family.scheme == "rope" and key != "gptj"])
-def test_the_trained_context_is_the_one_transformers_reads(model_type, case):
-    """transformers 5.23 (the oracle) reads the scaling's own L₀ and ignores a top-level one, except in Phi-3's
-    class, which has the field (default 4,096) and reads it over the scaling's: posenc read the top level's in
-    every family (a Llama config with 4096 at the top and 8192 in rope_scaling was computed with 4096)."""
-    transformers = pytest.importorskip("transformers")
+def test_the_trained_context_is_the_one_transformers_computes_with(model_type, case):
+    """transformers 5.23 (the oracle: its rope function, which standardizes the parameters again once the config
+    holds every field of the file) computes with the config's own original_max_position_embeddings over the
+    scaling's (the top level's, or Phi-3's class default 4,096), except where it keeps the parameters per layer
+    type (Gemma 3, ModernBERT): there the scaling's. config.rope_parameters, read before the model is built, shows
+    the scaling's; an oracle reading it passed a posenc that computed a Llama with 4096 at the top and 8192 in
+    rope_scaling at 8192. posenc read a Phi-3 scaling's own 8192 over the class's 4096, and the top level's in
+    Gemma 3 and ModernBERT."""
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
     family = FAMILIES[model_type]
     top, own = _TRAINED[case]
     scaling = ({"rope_type": "longrope", "short_factor": [1.0] * 32, "long_factor": [2.0] * 32}
@@ -188,9 +193,34 @@ def test_the_trained_context_is_the_one_transformers_reads(model_type, case):
               "num_hidden_layers": 6, "head_dim": 64, "max_position_embeddings": 32768, **top,
               "rope_scaling": scaling | own}
     oracle = getattr(transformers, family.class_name).from_dict(json.loads(json.dumps(config)))  # it edits dicts
+    model = from_config(config)
+    for layer_type, positional in model.positionals.items():
+        if positional.scheme != "rope" or positional.options.get("rope_type") == "default":
+            continue
+        per_layer = "rope_type" not in oracle.rope_parameters
+        expected, _ = ROPE_INIT_FUNCTIONS[scaling["rope_type"]](oracle, None, **(
+            {"layer_type": layer_type} if per_layer else {}))
+        used = (oracle.rope_parameters[layer_type] if per_layer else oracle.rope_parameters)[
+            "original_max_position_embeddings"]
+        assert positional.options["original_max_position_embeddings"] == used, (layer_type, used)
+        got, _ = rope_inv_freq(model, layer_type)
+        np.testing.assert_allclose(got, expected.double().numpy(), rtol=float32_rtol(positional.base), atol=0)
+
+
+@pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme == "rope"
+                                        and key != "gptj"])
+def test_a_config_without_theta_or_context_reads_as_its_class_defaults(model_type):
+    """A config that gives only sizes: θ of every layer type and the context are the family class's defaults in
+    transformers 5.23 (the oracle). posenc read Qwen2-VL's and Qwen2.5-VL's θ as 10,000 (their class: 1,000,000),
+    Qwen3-VL's as 5,000,000 (the released model's value; the class's is 500,000), and refused every Qwen config
+    without max_position_embeddings (the class's default: 32,768)."""
+    config = {"model_type": model_type, "hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4,
+              "num_hidden_layers": 6, "head_dim": 64}
+    oracle = getattr(transformers, FAMILIES[model_type].class_name).from_dict(dict(config))
+    model = from_config(config)
+    assert model.context_length == oracle.max_position_embeddings
     parameters = oracle.rope_parameters
-    expected = {(p or {}).get("original_max_position_embeddings") for p in
-                (parameters.values() if "rope_type" not in parameters else [parameters])} - {None}
-    got = {p.options.get("original_max_position_embeddings") for p in from_config(config).positionals.values()
-           if p.scheme == "rope" and p.options.get("rope_type") != "default"}
-    assert got == expected and len(got) == 1, (got, expected)
+    for layer_type, positional in model.positionals.items():
+        if positional.scheme == "rope":
+            expected = parameters[layer_type] if "rope_type" not in parameters else parameters
+            assert positional.base == expected["rope_theta"], layer_type
