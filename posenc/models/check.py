@@ -332,13 +332,22 @@ def mrope_sections(reading: Reading) -> Iterator[Finding]:
 
 
 def rotary_width(reading: Reading) -> Iterator[Finding]:
-    """A partial rotary width must be even (RoPE turns pairs of dimensions)."""
+    """A partial rotary width must be even (RoPE turns pairs of dimensions); a share of a head given to a class
+    that rotates whole heads is ignored under default RoPE (under a scaling, from_config refuses it)."""
     fields = reading.fields
     try:
         head_dim = fields.head_dim()
     except ValueError:
         return
-    for key in ("partial_rotary_factor", "rotary_pct"):
+    share = fields.family.partial_field
+    given = reading.number(fields.raw, "partial_rotary_factor")
+    if share is None and given is not None and given != 1 and reading.model is not None:
+        yield Finding("warning", reading.path("partial_rotary_factor"),
+                      f"partial_rotary_factor is {given:g}, but {fields.family.class_name} takes no share of a head "
+                      "to rotate: transformers 5.23 ignores it under default RoPE and rotates every dimension it "
+                      "rotates (a scaling would fail at the first forward pass). Remove it, or use a model_type "
+                      "whose class rotates part of a head.")
+    for key in (share,) if share else ():
         fraction = reading.number(fields.raw, key)
         if fraction is not None and 0 < fraction <= 1 and int(head_dim * fraction) % 2:
             yield Finding("error", reading.path(key),
@@ -449,8 +458,8 @@ def _rotated_pairs(reading: Reading) -> int | None:
     elif fields.model_type == "gptj":
         width = reading.number(fields.values, "rotary_dim")
     else:
-        fraction = reading.number(fields.values, "partial_rotary_factor")
-        fraction = reading.number(fields.values, "rotary_pct") if fraction is None else fraction
+        share = fields.family.partial_field
+        fraction = reading.number(fields.values, share) if share else None
         width = int(head_dim * (1.0 if fraction is None else fraction))
     return None if width is None else int(width) // 2
 

@@ -10,9 +10,9 @@ r"""A model from its ``config.json``: the same :class:`~posenc.models.presets.Mo
   field for that layer type (Gemma 3's ``rope_local_base_freq``, ModernBERT's ``local_rope_theta``), else
   ``rope_theta``, GPT-NeoX's ``rotary_emb_base``, the class default, 10,000; llama3, YaRN and LongRoPE
   take the context trained on as :func:`trained_context` says (``standardize_rope_params``);
-- the rotated width: ``head_dim`` (else hidden / heads) times ``partial_rotary_factor`` (GPT-NeoX's
-  ``rotary_pct``, GPT-J's ``rotary_dim`` / head, DeepSeek's ``qk_rope_head_dim`` of a
-  ``qk_nope_head_dim + qk_rope_head_dim`` head);
+- the rotated width: ``head_dim`` (else hidden / heads) times the family's share field (``partial_rotary_factor``;
+  GPT-NeoX's ``rotary_pct``; none for a class that rotates whole heads, which a scaling with a share cannot run),
+  GPT-J's ``rotary_dim`` / head, DeepSeek's ``qk_rope_head_dim`` of a ``qk_nope_head_dim + qk_rope_head_dim`` head;
 - the layers: ``layer_types`` when given, else the family's rule (windows, Gemma's pattern, ModernBERT's
   global layer every n), Llama 4's and SmolLM3's ``no_rope_layers`` (0: a layer without positions);
   a sliding window as long as the context never masks, so its layers read as full attention.
@@ -288,8 +288,9 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nest
                  10_000.0)
     chosen.setdefault("rope_theta", theta)
     rope_type = chosen.get("rope_type", chosen.get("type", "default"))
-    if fields.get("partial_rotary_factor") is not None:
-        chosen.setdefault("partial_rotary_factor", fields.get("partial_rotary_factor"))
+    share = fields.family.partial_field
+    if share and fields.get(share) is not None:
+        chosen.setdefault("partial_rotary_factor", fields.get(share))
     if rope_type == "mrope":  # Qwen2-VL's v4 name: default frequencies, sections apart
         rope_type = "default"
     if isinstance(rope_type, str):
@@ -311,9 +312,10 @@ def _rotary(fields: Fields, head_dim: int) -> tuple[int, float]:
         return whole(fields.get("qk_rope_head_dim"), "qk_rope_head_dim", 2), head_dim
     if fields.model_type == "gptj":
         return whole(fields.get("rotary_dim"), "rotary_dim", 2), head_dim
-    fraction = fields.get("partial_rotary_factor", fields.get("rotary_pct", 1.0))
-    name = "partial_rotary_factor" if fields.has("partial_rotary_factor") else "rotary_pct"
-    fraction = real(fraction, name, 0.0)
+    name = fields.family.partial_field
+    if name is None:  # a class that rotates whole heads (_rope_positional refuses a share it cannot compute)
+        return head_dim, head_dim
+    fraction = real(fields.get(name, 1.0), name, 0.0)
     if fraction > 1:
         raise ValueError(f"{name} must be at most 1 (the share of a head that rotates); the config has {fraction:g}.")
     return int(head_dim * fraction), head_dim
@@ -349,6 +351,9 @@ def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim
     rope_type = parameters["rope_type"]
     base = real(parameters["rope_theta"], f"{where}.rope_theta", 0.0)
     fraction = parameters.get("partial_rotary_factor")
+    if fields.family.partial_field is None:
+        _whole_heads(fields, where, rope_type, rotary_dims, fraction)
+        fraction = None
     if fraction is not None and not fields.has("qk_rope_head_dim"):
         fraction = real(fraction, f"{where}.partial_rotary_factor", 0.0)
         rotary_dims = int(head_dim * min(fraction, 1.0))
@@ -373,6 +378,23 @@ def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim
     return Positional("rope", MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}),
                       base, rotary_dims, window if layer_type == "sliding_attention" else None, head_dim, chunk,
                       MappingProxyType(extra))
+
+
+def _whole_heads(fields: Fields, where: str, rope_type: str, width: int, own: object) -> None:
+    """A class with no share of a head to rotate (it rotates its ``width``: a whole head, DeepSeek's
+    qk_rope_head_dim) given one: under default RoPE transformers 5.23 ignores it (the class computes its own
+    frequencies); a scaling's frequencies are computed for the share, and the model fails at its first forward pass
+    (cos and sin narrower than what rotates: checked on LlamaModel). That is refused."""
+    field, stated = ((f"{where}.partial_rotary_factor", own) if own is not None
+                     else ("partial_rotary_factor", fields.raw.get("partial_rotary_factor")))
+    if stated is None or rope_type == "default":
+        return
+    share = real(stated, field, 0.0)
+    if int(width * share) != width:
+        raise ValueError(f"{field} is {share:g}, but {fields.family.class_name or 'this class'} takes no share of a "
+                         f"head to rotate: transformers 5.23 computes this {rope_type} scaling's frequencies for "
+                         f"{int(width * share)} of the {width} dimensions it rotates, and the model fails at its first "
+                         "forward pass. Remove partial_rotary_factor.")
 
 
 def _scaling(parameters: dict, rope_type: str, where: str, context: int) -> dict:

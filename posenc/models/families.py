@@ -32,7 +32,10 @@ class Family:
     ("half": ModernBERT's ``local_attention`` // 2); ``nope_layers``: reads ``no_rope_layers`` (Llama 4,
     SmolLM3); ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope");
     ``per_layer_parameters``: transformers keeps the class's RoPE parameters per layer type, a v4 ``rope_scaling``
-    included (Gemma 3, ModernBERT), so they never take a top-level ``original_max_position_embeddings``.
+    included (Gemma 3, ModernBERT), so they never take a top-level ``original_max_position_embeddings``;
+    ``partial_field``: the field giving the share of a head that rotates (GPT-NeoX's ``rotary_pct``, which wins
+    over ``partial_rotary_factor``), or None for a class that rotates whole heads: its default RoPE ignores
+    ``partial_rotary_factor``, and a scaling computed with one fails at the model's first forward pass.
     """
 
     scheme: str = "rope"
@@ -48,6 +51,7 @@ class Family:
     rope_type_aliases: Mapping[str, str] = field(default_factory=dict)
     class_name: str = ""
     per_layer_parameters: bool = False
+    partial_field: str | None = "partial_rotary_factor"
 
 
 def _family(**kwargs: object) -> Family:
@@ -57,13 +61,13 @@ def _family(**kwargs: object) -> Family:
     return Family(**kwargs)
 
 
-_QWEN = dict(windows="qwen", defaults={"use_sliding_window": False, "max_window_layers": 28,
+_QWEN = dict(windows="qwen", partial_field=None, defaults={"use_sliding_window": False, "max_window_layers": 28,
                                        "max_position_embeddings": 32_768})
 _QWEN_VL = dict(_QWEN, defaults=dict(_QWEN["defaults"], rope_theta=1_000_000.0))  # Qwen2(.5)-VL's default_theta
 
 FAMILIES: Mapping[str, Family] = MappingProxyType({
-    "llama": _family(class_name="LlamaConfig", windows="none", defaults={"max_position_embeddings": 2048}),
-    "mistral": _family(class_name="MistralConfig", defaults={"max_position_embeddings": 131_072,
+    "llama": _family(class_name="LlamaConfig", windows="none", partial_field=None, defaults={"max_position_embeddings": 2048}),
+    "mistral": _family(class_name="MistralConfig", partial_field=None, defaults={"max_position_embeddings": 131_072,
                                                              "sliding_window": 4096}),
     "qwen2": _family(class_name="Qwen2Config", **_QWEN),
     "qwen3": _family(class_name="Qwen3Config", **_QWEN),
@@ -73,41 +77,43 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "qwen2_vl_text": _family(class_name="Qwen2VLTextConfig", **_QWEN_VL),
     "qwen2_5_vl": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN_VL),
     "qwen2_5_vl_text": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN_VL),
-    "qwen3_vl_text": _family(class_name="Qwen3VLTextConfig", windows="none",
+    "qwen3_vl_text": _family(class_name="Qwen3VLTextConfig", windows="none", partial_field=None,
                              defaults={"rope_theta": 500_000.0, "max_position_embeddings": 128_000}),
     "phi3": _family(class_name="Phi3Config", rope_type_aliases={"su": "longrope", "yarn": "longrope"},
                     defaults={"original_max_position_embeddings": 4096, "max_position_embeddings": 4096}),
-    "gemma2": _family(class_name="Gemma2Config", windows="alternate",
+    "gemma2": _family(class_name="Gemma2Config", windows="alternate", partial_field=None,
                       defaults={"head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096}),
     "gemma3_text": _family(class_name="Gemma3TextConfig", windows="every", pattern_field="sliding_window_pattern",
                            theta_fields={"full_attention": "rope_theta", "sliding_attention": "rope_local_base_freq"},
-                           scaling_layers=("full_attention",), per_layer_parameters=True,
+                           scaling_layers=("full_attention",), per_layer_parameters=True, partial_field=None,
                            defaults={"head_dim": 256, "max_position_embeddings": 131_072, "sliding_window": 4096,
                                      "sliding_window_pattern": 6, "rope_theta": 1_000_000.0,
                                      "rope_local_base_freq": 10_000.0, "num_hidden_layers": 26,
                                      "query_pre_attn_scalar": 256}),
     "llama4_text": _family(class_name="Llama4TextConfig", windows="chunked", layout="interleaved", nope_layers=True,
+                           partial_field=None,
                            defaults={"rope_theta": 500_000.0, "head_dim": 128, "max_position_embeddings": 131_072,
                                      "no_rope_layer_interval": 4, "attention_chunk_size": 8192,
                                      "attn_temperature_tuning": True, "floor_scale": 8192, "attn_scale": 0.1}),
-    "smollm3": _family(class_name="SmolLM3Config", windows="none", nope_layers=True,
+    "smollm3": _family(class_name="SmolLM3Config", windows="none", nope_layers=True, partial_field=None,
                        defaults={"rope_theta": 2_000_000.0, "max_position_embeddings": 32_768,
                                  "no_rope_layer_interval": 4}),
-    "gpt_oss": _family(class_name="GptOssConfig", windows="none",
+    "gpt_oss": _family(class_name="GptOssConfig", windows="none", partial_field=None,
                        defaults={"head_dim": 64, "sliding_window": 128, "rope_theta": 150_000.0,
                                  "max_position_embeddings": 131_072}),
-    "deepseek_v3": _family(class_name="DeepseekV3Config", windows="none", layout="interleaved",
+    "deepseek_v3": _family(class_name="DeepseekV3Config", windows="none", layout="interleaved", partial_field=None,
                            defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,
                                      "max_position_embeddings": 4096}),
     "modernbert": _family(class_name="ModernBertConfig", causal=False, windows="every",
                           pattern_field="global_attn_every_n_layers", window_field=("local_attention", "half"),
-                          per_layer_parameters=True,
+                          per_layer_parameters=True, partial_field=None,
                           theta_fields={"full_attention": "global_rope_theta",
                                         "sliding_attention": "local_rope_theta"},
                           defaults={"global_rope_theta": 160_000.0, "local_rope_theta": 10_000.0,
                                     "local_attention": 128, "global_attn_every_n_layers": 3,
                                     "max_position_embeddings": 8192}),
-    "gpt_neox": _family(class_name="GPTNeoXConfig", windows="none",
+    "gpt_neox": _family(class_name="GPTNeoXConfig", windows="none", partial_field="rotary_pct",
+                        theta_fields={"full_attention": "rotary_emb_base"},
                         defaults={"rotary_pct": 0.25, "rotary_emb_base": 10_000.0, "max_position_embeddings": 2048}),
     "gptj": _family(class_name="GPTJConfig", windows="none", layout="interleaved",
                     defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),  # θ fixed in its code

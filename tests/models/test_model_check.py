@@ -85,8 +85,15 @@ CASES = {
                           "rope_scaling.mrope_section", "adds up to 60 pairs, but the head rotates 128 dimensions"),
     "odd partial rotary width": (changed("pythia-160m", rotary_pct=0.3), "error", "rotary_pct",
                                  "int(64 × 0.3) = 19 dimensions, an odd number"),
-    "odd partial_rotary_factor": (changed(LLAMA31, partial_rotary_factor=0.15), "error", "partial_rotary_factor",
-                                  "int(128 × 0.15) = 19 dimensions"),
+    "odd partial_rotary_factor": (changed("phi-3-mini-128k", partial_rotary_factor=0.1), "error",
+                                  "partial_rotary_factor", "int(96 × 0.1) = 9 dimensions"),
+    "a share of a head under a scaling, to a class that rotates whole heads": (
+        changed(LLAMA31, partial_rotary_factor=0.5), "error", "partial_rotary_factor",
+        "LlamaConfig takes no share of a head to rotate: transformers 5.23 computes this llama3 scaling's frequencies"
+        " for 64 of the 128 dimensions it rotates, and the model fails at its first forward pass"),
+    "a share of a head under default RoPE, to a class that rotates whole heads": (
+        changed("mistral-7b-v0.1", partial_rotary_factor=0.5), "warning", "partial_rotary_factor",
+        "ignores it under default RoPE"),
     "head_dim ≠ hidden / heads, no head_dim": (changed(LLAMA31, head_dim=None, num_attention_heads=30), "warning",
                                                "num_attention_heads", "4096 / num_attention_heads 30 = 136.533"),
     "llama3 low > high": (changed(LLAMA31, rope_scaling__low_freq_factor=4.0, rope_scaling__high_freq_factor=1.0),

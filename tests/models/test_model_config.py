@@ -224,3 +224,52 @@ def test_a_config_without_theta_or_context_reads_as_its_class_defaults(model_typ
         if positional.scheme == "rope":
             expected = parameters[layer_type] if "rope_type" not in parameters else parameters
             assert positional.base == expected["rope_theta"], layer_type
+
+
+_WHOLE_HEADS = {  # model_type: (config class, model class, sizes beyond the common ones)
+    "llama": ("LlamaConfig", "LlamaModel", {}),
+    "gemma2": ("Gemma2Config", "Gemma2Model", {"head_dim": 32}),
+    "deepseek_v3": ("DeepseekV3Config", "DeepseekV3Model", {
+        "qk_rope_head_dim": 16, "qk_nope_head_dim": 16, "v_head_dim": 16, "kv_lora_rank": 16, "q_lora_rank": 16,
+        "n_routed_experts": 2, "num_experts_per_tok": 1, "moe_intermediate_size": 16, "first_k_dense_replace": 1,
+        "n_group": 1, "topk_group": 1}),
+}
+
+
+@pytest.mark.parametrize("model_type", list(_WHOLE_HEADS))
+@pytest.mark.parametrize("rope_type", ["default", "yarn"])
+def test_a_class_that_rotates_whole_heads_ignores_a_share_or_cannot_run_it(model_type, rope_type):
+    """transformers 5.23 (the oracle: a one-layer model's forward pass): a class with no share of a head to rotate
+    ignores partial_rotary_factor under default RoPE, and under a scaling computes frequencies for the share and
+    fails. posenc rotated the share in both (a Llama config with partial_rotary_factor 0.5 drew half-head views)."""
+    config_class, model_class, extra = _WHOLE_HEADS[model_type]
+    sizes = dict(hidden_size=64, num_attention_heads=2, num_key_value_heads=2, num_hidden_layers=1,
+                 intermediate_size=64, vocab_size=10, max_position_embeddings=256, **extra)
+    scaling = {"rope_type": rope_type} | ({"factor": 2.0} if rope_type == "yarn" else {})
+    config = {"model_type": model_type, **sizes, "partial_rotary_factor": 0.5, "rope_scaling": scaling}
+    oracle = getattr(transformers, model_class)(getattr(transformers, config_class)(
+        **sizes, partial_rotary_factor=0.5, rope_scaling=dict(scaling))).eval()
+    if rope_type == "default":
+        oracle(torch.tensor([[1, 2, 3]]))
+        got, _ = rope_inv_freq(from_config(config))
+        np.testing.assert_allclose(got, oracle.rotary_emb.inv_freq.double().numpy(), rtol=float32_rtol(10_000.0))
+    else:
+        with pytest.raises(RuntimeError, match="must match the size"):
+            oracle(torch.tensor([[1, 2, 3]]))
+        with pytest.raises(ValueError, match="takes no share of a head to rotate"):
+            from_config(config)
+
+
+@pytest.mark.parametrize("fields", [{"rope_theta": 20000.0}, {"partial_rotary_factor": 0.5},
+                                    {"rope_theta": 20000.0, "rotary_emb_base": 40000.0, "rotary_pct": 0.5},
+                                    {"rope_scaling": {"rope_type": "default", "rope_theta": 30000.0,
+                                                      "partial_rotary_factor": 0.5}}])
+def test_gpt_neox_reads_its_own_names_first(fields, tmp_path):
+    """GPTNeoXConfig sets θ and the share from rotary_emb_base and rotary_pct (defaults 10,000 and 0.25) where the
+    scaling gives none, and ignores a top-level rope_theta or partial_rotary_factor; posenc read those over them
+    (the oracle: GPTNeoXRotaryEmbedding's frequencies)."""
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(json.loads((CONFIGS / "pythia-160m.json").read_text()) | fields))
+    expected, _ = hf_frequencies(hf_rotary(hf_text_config(path, tmp_path)), "full_attention")
+    got, _ = rope_inv_freq(from_config(path))
+    np.testing.assert_allclose(got, expected, rtol=float32_rtol(40_000.0), atol=0)
