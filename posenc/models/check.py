@@ -221,10 +221,14 @@ def _unread_original(reading: Reading, where: str, params: Mapping, top: float |
     if top is not None and source != reading.path(TRAINED_CONTEXT) and top != used:
         read = (f"reads {where}'s {used:g}" if inner is not None else
                 f"takes max_position_embeddings ({used:g}) for it, as {where} gives none")
+        family, name = reading.fields.family, reading.fields.family.class_name or "this class"
+        why = (f"{name} keeps its RoPE parameters per layer type" if family.per_layer_parameters
+               else "it lies outside text_config, which the language model's config is built from"
+               if reading.fields.text_config is not None
+               else f"{name} takes only its own fields from the top level of a {reading.fields.model_type} config")
         yield Finding("warning", reading.path(TRAINED_CONTEXT),
-                      f"{TRAINED_CONTEXT} is {top:g} at the top level: transformers 5.23 does not read it for "
-                      f"{reading.fields.family.class_name or 'this class'}, whose RoPE parameters are kept per layer "
-                      f"type, and {read}. State the context the model was trained on in {where}.")
+                      f"{TRAINED_CONTEXT} is {top:g} at the top level, which transformers 5.23 does not read ({why}): "
+                      f"it {read}. State the context the model was trained on in {where}.")
 
 
 _TRAINED_CONTEXT_SETS = {"llama3": "the bands L₀/high_freq_factor and L₀/low_freq_factor",

@@ -81,6 +81,8 @@ class Fields:
 
     def __init__(self, config: Mapping[str, object]):
         self.raw = text_fields(config)
+        text = config.get("text_config")
+        self.text_config: Mapping | None = text if isinstance(text, Mapping) else None
         model_type = self.raw.get("model_type")
         self.model_type = model_type if isinstance(model_type, str) else None
         self.family: Family = family(self.model_type)
@@ -269,16 +271,28 @@ def trained_context(fields: Fields, parameters: Mapping, where: str, *, nested: 
     dotted as in the file's language-model fields:
 
     - parameters not kept per layer type (``nested`` in the file, or the family's ``per_layer_parameters``) take
-      the config's own ``original_max_position_embeddings`` over the scaling's when it has one: the file's top
-      level, or Phi-3's class default 4,096. (transformers' rope functions standardize the parameters again once
-      the config holds every field of the file, checked on each family's class; ``config.rope_parameters``
-      shows the scaling's value until the model is built.)
+      the language model's config's own ``original_max_position_embeddings`` over the scaling's when it has one
+      (:func:`_has_own_trained_context`). (transformers' rope functions standardize the parameters again once the
+      config holds every field of the file, checked on each family's class; ``config.rope_parameters`` shows the
+      scaling's value until the model is built.)
     - else the scaling's own; without one, ``max_position_embeddings``."""
-    if not (nested or fields.family.per_layer_parameters) and fields.has(TRAINED_CONTEXT):
+    if not (nested or fields.family.per_layer_parameters) and _has_own_trained_context(fields):
         return fields.get(TRAINED_CONTEXT), TRAINED_CONTEXT
     if parameters.get(TRAINED_CONTEXT) is not None:
         return parameters[TRAINED_CONTEXT], f"{where}.{TRAINED_CONTEXT}"
     return fields.context(), "max_position_embeddings"
+
+
+def _has_own_trained_context(fields: Fields) -> bool:
+    """Whether the language model's config holds an ``original_max_position_embeddings`` of its own: its class has
+    the field (Phi-3's default 4,096), or the file gives it where that config is built from: inside ``text_config``
+    when there is one (the top level's is the outer config's), at the top level unless the model_type is a flat
+    vision-language config (Qwen2-VL's text config takes only its class's fields from there)."""
+    if TRAINED_CONTEXT in fields.family.defaults:
+        return True
+    if fields.text_config is not None:
+        return fields.text_config.get(TRAINED_CONTEXT) is not None
+    return not fields.family.composite and fields.raw.get(TRAINED_CONTEXT) is not None
 
 
 def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nested: bool) -> dict:

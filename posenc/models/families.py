@@ -33,7 +33,8 @@ class Family:
     SmolLM3); ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope");
     ``per_layer_parameters``: transformers keeps the class's RoPE parameters per layer type, a v4 ``rope_scaling``
     included (Gemma 3, ModernBERT), so they never take a top-level ``original_max_position_embeddings``;
-    ``partial_field``: the field giving the share of a head that rotates (GPT-NeoX's ``rotary_pct``, which wins
+    ``composite``: the model_type names a vision-language config written flat (Qwen2-VL's), whose language model's
+    config takes from the top level only the fields its class has; ``partial_field``: the field giving the share of a head that rotates (GPT-NeoX's ``rotary_pct``, which wins
     over ``partial_rotary_factor``), or None for a class that rotates whole heads: its default RoPE ignores
     ``partial_rotary_factor``, and a scaling computed with one fails at the model's first forward pass.
     """
@@ -52,6 +53,7 @@ class Family:
     class_name: str = ""
     per_layer_parameters: bool = False
     partial_field: str | None = "partial_rotary_factor"
+    composite: bool = False
 
 
 def _family(**kwargs: object) -> Family:
@@ -73,9 +75,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "qwen3": _family(class_name="Qwen3Config", **_QWEN),
     "qwen2_moe": _family(class_name="Qwen2MoeConfig", **_QWEN),
     "qwen3_moe": _family(class_name="Qwen3MoeConfig", **_QWEN),
-    "qwen2_vl": _family(class_name="Qwen2VLTextConfig", **_QWEN_VL),
+    "qwen2_vl": _family(class_name="Qwen2VLTextConfig", composite=True, **_QWEN_VL),
     "qwen2_vl_text": _family(class_name="Qwen2VLTextConfig", **_QWEN_VL),
-    "qwen2_5_vl": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN_VL),
+    "qwen2_5_vl": _family(class_name="Qwen2_5_VLTextConfig", composite=True, **_QWEN_VL),
     "qwen2_5_vl_text": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN_VL),
     "qwen3_vl_text": _family(class_name="Qwen3VLTextConfig", windows="none", partial_field=None,
                              defaults={"rope_theta": 500_000.0, "max_position_embeddings": 128_000}),

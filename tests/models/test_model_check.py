@@ -250,4 +250,10 @@ def test_an_original_context_transformers_does_not_compute_with_is_named_with_th
                           text_config__rope_scaling={"rope_type": "yarn", "factor": 8.0,
                                                      "original_max_position_embeddings": 16384}))
     assert [field for field, _ in gemma] == ["text_config.original_max_position_embeddings"]
-    assert "kept per layer type" in gemma[0][1] and "reads text_config.rope_scaling's 16384" in gemma[0][1]
+    assert "keeps its RoPE parameters per layer type" in gemma[0][1]
+    assert "reads text_config.rope_scaling's 16384" in gemma[0][1]
+    outside = found(changed("qwen3-vl-8b", original_max_position_embeddings=4096,
+                            text_config__rope_scaling={"rope_type": "yarn", "factor": 2.0,
+                                                       "original_max_position_embeddings": 2048}))
+    assert [field for field, _ in outside] == ["original_max_position_embeddings"]
+    assert "lies outside text_config" in outside[0][1] and "reads text_config.rope_scaling's 2048" in outside[0][1]

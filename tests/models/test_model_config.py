@@ -182,17 +182,17 @@ def test_the_trained_context_is_the_one_transformers_computes_with(model_type, c
     type (Gemma 3, ModernBERT): there the scaling's. config.rope_parameters, read before the model is built, shows
     the scaling's; an oracle reading it passed a posenc that computed a Llama with 4096 at the top and 8192 in
     rope_scaling at 8192. posenc read a Phi-3 scaling's own 8192 over the class's 4096, and the top level's in
-    Gemma 3 and ModernBERT."""
+    Gemma 3 and ModernBERT and in a flat Qwen2-VL config, whose text config takes only its class's fields (the
+    oracle builds the config as from_pretrained does, by model_type)."""
     from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
-    family = FAMILIES[model_type]
     top, own = _TRAINED[case]
     scaling = ({"rope_type": "longrope", "short_factor": [1.0] * 32, "long_factor": [2.0] * 32}
                if model_type == "phi3" else {"rope_type": "yarn", "factor": 4.0})
     config = {"model_type": model_type, "hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4,
               "num_hidden_layers": 6, "head_dim": 64, "max_position_embeddings": 32768, **top,
               "rope_scaling": scaling | own}
-    oracle = getattr(transformers, family.class_name).from_dict(json.loads(json.dumps(config)))  # it edits dicts
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config()  # it edits dicts
     model = from_config(config)
     for layer_type, positional in model.positionals.items():
         if positional.scheme != "rope" or positional.options.get("rope_type") == "default":
@@ -273,3 +273,26 @@ def test_gpt_neox_reads_its_own_names_first(fields, tmp_path):
     expected, _ = hf_frequencies(hf_rotary(hf_text_config(path, tmp_path)), "full_attention")
     got, _ = rope_inv_freq(from_config(path))
     np.testing.assert_allclose(got, expected, rtol=float32_rtol(40_000.0), atol=0)
+
+
+@pytest.mark.parametrize("inside", [True, False])
+def test_a_trained_context_counts_where_the_language_model_s_config_is_built_from(inside, tmp_path):
+    """In a file with a text_config, the language model's own original_max_position_embeddings is the one inside
+    it: one beside text_config belongs to the outer config, and transformers 5.23 (the oracle) computes with the
+    scaling's; posenc laid it over the text config's fields and read it."""
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    config = json.loads((CONFIGS / "qwen3-vl-8b.json").read_text())
+    text = config["text_config"]
+    text["rope_scaling"] = dict(text.get("rope_scaling") or {}, rope_type="yarn", factor=2.0,
+                                original_max_position_embeddings=2048)
+    (text if inside else config)["original_max_position_embeddings"] = 4096
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    oracle = hf_text_config(path, tmp_path)
+    expected, _ = ROPE_INIT_FUNCTIONS["yarn"](oracle, None)
+    assert oracle.rope_parameters["original_max_position_embeddings"] == (4096 if inside else 2048)
+    model = from_config(config)
+    assert model.positional("full_attention").options["original_max_position_embeddings"] == (4096 if inside else 2048)
+    got, _ = rope_inv_freq(model, "full_attention")
+    np.testing.assert_allclose(got, expected.double().numpy(), rtol=float32_rtol(5_000_000.0), atol=0)
