@@ -164,6 +164,13 @@ def unknown_or_missing_type(reading: Reading) -> Iterator[Finding]:
                           f"{where}.{key} is {_shown(rope_type)}, a RoPE scaling transformers 5.23 does not know "
                           f"(it knows {', '.join(map(repr, KNOWN_ROPE_TYPES[:-1]))}); a loader refuses the model or "
                           "drops the scaling.")
+        elif (accepted := reading.fields.family.rope_types) and aliases.get(rope_type, rope_type) not in accepted:
+            renamed = (" (" + ", ".join(f"{old!r} read as {new!r}" for old, new in aliases.items()) + ")"
+                       if aliases else "")
+            yield Finding("error", f"{where}.{key}",
+                          f"{where}.{key} is {rope_type!r}, but {reading.fields.family.class_name} accepts only "
+                          f"{' and '.join(map(repr, accepted))}{renamed}: transformers 5.23 refuses this config "
+                          f"(validate_rope). posenc draws it as a {rope_type} scaling.")
 
 
 def v4_and_v5_keys(reading: Reading) -> Iterator[Finding]:

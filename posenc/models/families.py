@@ -33,6 +33,7 @@ class Family:
     SmolLM3); ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope");
     ``per_layer_parameters``: transformers keeps the class's RoPE parameters per layer type, a v4 ``rope_scaling``
     included (Gemma 3, ModernBERT), so they never take a top-level ``original_max_position_embeddings``;
+    ``rope_types``: the RoPE types the class accepts, where it refuses the others (Phi-3: default and LongRoPE);
     ``composite``: the model_type names a vision-language config written flat (Qwen2-VL's), whose language model's
     config takes from the top level only the fields its class has; ``partial_field``: the field giving the share of a head that rotates (GPT-NeoX's ``rotary_pct``, which wins
     over ``partial_rotary_factor``), or None for a class that rotates whole heads: its default RoPE ignores
@@ -54,6 +55,7 @@ class Family:
     per_layer_parameters: bool = False
     partial_field: str | None = "partial_rotary_factor"
     composite: bool = False
+    rope_types: tuple[str, ...] | None = None
 
 
 def _family(**kwargs: object) -> Family:
@@ -82,6 +84,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "qwen3_vl_text": _family(class_name="Qwen3VLTextConfig", windows="none", partial_field=None,
                              defaults={"rope_theta": 500_000.0, "max_position_embeddings": 128_000}),
     "phi3": _family(class_name="Phi3Config", rope_type_aliases={"su": "longrope", "yarn": "longrope"},
+                    rope_types=("default", "longrope"),
                     defaults={"original_max_position_embeddings": 4096, "max_position_embeddings": 4096}),
     "gemma2": _family(class_name="Gemma2Config", windows="alternate", partial_field=None,
                       defaults={"head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096}),

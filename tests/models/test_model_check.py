@@ -257,3 +257,21 @@ def test_an_original_context_transformers_does_not_compute_with_is_named_with_th
                                                        "original_max_position_embeddings": 2048}))
     assert [field for field, _ in outside] == ["original_max_position_embeddings"]
     assert "lies outside text_config" in outside[0][1] and "reads text_config.rope_scaling's 2048" in outside[0][1]
+
+
+@pytest.mark.parametrize("rope_type", ["linear", "dynamic", "llama3", "yarn", "longrope"])
+def test_a_scaling_phi_3_s_class_refuses_is_an_error(rope_type):
+    """Phi3Config accepts only default RoPE and LongRoPE ('su' and 'yarn' read as it); transformers 5.23 (the
+    oracle) refuses the rest. The check said nothing of a Phi-3 config with a linear scaling."""
+    transformers = pytest.importorskip("transformers")
+    scaling = {"rope_type": rope_type, "factor": 2.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+               "short_factor": [1.0] * 48, "long_factor": [2.0] * 48, "original_max_position_embeddings": 4096}
+    source = changed("phi-3-mini-128k", rope_scaling=scaling)
+    refused = [f for f in check(source) if f.field == "rope_scaling.rope_type" and f.severity == "error"]
+    try:
+        transformers.Phi3Config.from_dict(json.loads(json.dumps(source)))
+    except Exception as error:  # huggingface_hub's StrictDataclassClassValidationError
+        assert "type field must be one of" in str(error)
+        assert len(refused) == 1 and "Phi3Config accepts only 'default' and 'longrope'" in refused[0].message
+    else:
+        assert rope_type in ("yarn", "longrope") and not refused
