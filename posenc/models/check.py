@@ -355,9 +355,10 @@ def rotary_width(reading: Reading) -> Iterator[Finding]:
     if share is None and given is not None and given != 1 and reading.model is not None:
         yield Finding("warning", reading.path("partial_rotary_factor"),
                       f"partial_rotary_factor is {given:g}, but {fields.family.class_name} takes no share of a head "
-                      "to rotate: transformers 5.23 ignores it under default RoPE and rotates every dimension it "
-                      "rotates (a scaling would fail at the first forward pass). Remove it, or use a model_type "
-                      "whose class rotates part of a head.")
+                      "to rotate: transformers 5.23 ignores it under default RoPE and rotates "
+                      + ("all qk_rope_head_dim dimensions" if fields.has("qk_rope_head_dim") else "the whole head")
+                      + " (a scaling would fail at the first forward pass). Remove it, or use a model_type whose "
+                      "class rotates part of a head.")
     for key in (share,) if share else ():
         fraction = reading.number(fields.raw, key)
         if fraction is not None and 0 < fraction <= 1 and int(head_dim * fraction) % 2:
