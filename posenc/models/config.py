@@ -86,7 +86,7 @@ class Fields:
         model_type = self.raw.get("model_type")
         self.model_type = model_type if isinstance(model_type, str) else None
         self.family: Family = family(self.model_type)
-        self.values = {**self.family.defaults, **{k: v for k, v in self.raw.items() if v is not None}}
+        self.values = {**self.family.defaults, **self.raw}  # an explicit null overrides the class default, as in transformers
 
     def has(self, name: str) -> bool:
         return self.values.get(name) is not None
@@ -210,7 +210,7 @@ def _family_layers(fields: Fields, count: int) -> list[str]:
             return ["full_attention"] * count
         first = fields.integer("max_window_layers", minimum=0)
         return ["sliding_attention" if i >= first else "full_attention" for i in range(count)]
-    if fields.get("use_sliding_window") is False:
+    if rule == "all" and fields.get("use_sliding_window") is False:
         return ["full_attention"] * count
     return ["sliding_attention"] * count
 

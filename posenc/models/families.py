@@ -25,8 +25,10 @@ class Family:
     ``scaling_layers``: the layer types a v4 ``rope_scaling`` applies to (None: every rotary one);
     ``layout``: "half" (rotate_half) or "interleaved" (adjacent pairs); ``causal``: a decoder;
     ``windows``: how layers get windows without ``layer_types`` ("all": every layer when
-    ``sliding_window`` is set, "qwen": from layer ``max_window_layers`` on when ``use_sliding_window``,
-    "every": one full layer in ``pattern_field`` layers, "alternate": Gemma 2's every other layer,
+    ``sliding_window`` is set, unless ``use_sliding_window`` is false (a model_type posenc does not know);
+    "sliding_window": every layer when ``sliding_window`` is set, whatever else the file says (Mistral);
+    "qwen": from layer ``max_window_layers`` on when ``use_sliding_window``,
+    "every": one full layer in ``pattern_field`` layers, "alternate": every other layer (Gemma 2, gpt-oss),
     "chunked": Llama 4's chunked attention on every layer that rotates, "none");
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``nope_layers``: reads ``no_rope_layers`` (Llama 4,
@@ -71,7 +73,7 @@ _QWEN_VL = dict(_QWEN, defaults=dict(_QWEN["defaults"], rope_theta=1_000_000.0))
 
 FAMILIES: Mapping[str, Family] = MappingProxyType({
     "llama": _family(class_name="LlamaConfig", windows="none", partial_field=None, defaults={"max_position_embeddings": 2048}),
-    "mistral": _family(class_name="MistralConfig", partial_field=None, defaults={"max_position_embeddings": 131_072,
+    "mistral": _family(class_name="MistralConfig", partial_field=None, windows="sliding_window", defaults={"max_position_embeddings": 131_072,
                                                              "sliding_window": 4096}),
     "qwen2": _family(class_name="Qwen2Config", **_QWEN),
     "qwen3": _family(class_name="Qwen3Config", **_QWEN),
@@ -103,7 +105,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "smollm3": _family(class_name="SmolLM3Config", windows="none", nope_layers=True, partial_field=None,
                        defaults={"rope_theta": 2_000_000.0, "max_position_embeddings": 32_768,
                                  "no_rope_layer_interval": 4}),
-    "gpt_oss": _family(class_name="GptOssConfig", windows="none", partial_field=None,
+    "gpt_oss": _family(class_name="GptOssConfig", windows="alternate", partial_field=None,
                        defaults={"head_dim": 64, "sliding_window": 128, "rope_theta": 150_000.0,
                                  "max_position_embeddings": 131_072}),
     "deepseek_v3": _family(class_name="DeepseekV3Config", windows="none", layout="interleaved", partial_field=None,

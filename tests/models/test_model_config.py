@@ -296,3 +296,29 @@ def test_a_trained_context_counts_where_the_language_model_s_config_is_built_fro
     assert model.positional("full_attention").options["original_max_position_embeddings"] == (4096 if inside else 2048)
     got, _ = rope_inv_freq(model, "full_attention")
     np.testing.assert_allclose(got, expected.double().numpy(), rtol=float32_rtol(5_000_000.0), atol=0)
+
+
+@pytest.mark.parametrize(("name", "change"), [
+    ("mistral-7b-v0.1", {"sliding_window": None}),  # Mistral-7B-v0.2's config: no window
+    ("mistral-7b-v0.1", {"use_sliding_window": False}),  # a Qwen field MistralConfig does not read
+    ("gpt-oss-20b", {"layer_types": None}),  # GptOssConfig's own rule: sliding, full, sliding, …
+])
+def test_windows_are_the_ones_transformers_builds(name, change):
+    """The layers' windows as transformers 5.23 (the oracle) builds them: config.layer_types, else every layer
+    windowed when the class has a sliding_window that is not None (Mistral's models mask with it whenever it is
+    set). posenc read an explicit "sliding_window": null as absent and gave Mistral v0.2 the class's 4,096-token
+    window, read Mistral's window off when use_sliding_window was false, and read gpt-oss without layer_types as
+    all full attention."""
+    config = json.loads((CONFIGS / f"{name}.json").read_text())
+    config.update(change)
+    config = {key: value for key, value in config.items() if not (key == "layer_types" and value is None)}
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config)))
+    window = oracle.sliding_window
+    kinds = getattr(oracle, "layer_types", None) or ["sliding_attention" if window is not None
+                                                      else "full_attention"] * oracle.num_hidden_layers
+    model = from_config(config)
+    expected = ["full_attention" if kind == "sliding_attention" and (window is None or window >= model.context_length)
+                else kind for kind in kinds]
+    assert list(model.layer_types) == expected
+    for kind, positional in model.positionals.items():
+        assert positional.window == (window if kind == "sliding_attention" else None)
