@@ -205,11 +205,15 @@ def _family_layers(fields: Fields, count: int) -> list[str]:
         return ["sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(count)]
     if window is None or rule == "none":
         return ["full_attention"] * count
-    if rule == "qwen":
+    if rule in ("qwen", "qwen2_moe", "qwen3_moe"):  # each class's own rule (transformers 5.23)
         if fields.get("use_sliding_window") is not True:
             return ["full_attention"] * count
-        first = fields.integer("max_window_layers", minimum=0)
-        return ["sliding_attention" if i >= first else "full_attention" for i in range(count)]
+        if rule == "qwen3_moe":
+            return ["sliding_attention"] * count
+        bound = fields.integer("max_window_layers", minimum=0)
+        if rule == "qwen2_moe":
+            return ["sliding_attention" if i % 2 == 0 and i < bound else "full_attention" for i in range(count)]
+        return ["sliding_attention" if i >= bound else "full_attention" for i in range(count)]
     if rule == "all" and fields.get("use_sliding_window") is False:
         return ["full_attention"] * count
     return ["sliding_attention"] * count

@@ -27,7 +27,8 @@ class Family:
     ``windows``: how layers get windows without ``layer_types`` ("all": every layer when
     ``sliding_window`` is set, unless ``use_sliding_window`` is false (a model_type posenc does not know);
     "sliding_window": every layer when ``sliding_window`` is set, whatever else the file says (Mistral);
-    "qwen": from layer ``max_window_layers`` on when ``use_sliding_window``,
+    "qwen": from layer ``max_window_layers`` on when ``use_sliding_window``, "qwen2_moe": the even layers below
+    ``max_window_layers`` when ``use_sliding_window``, "qwen3_moe": every layer when ``use_sliding_window``,
     "every": one full layer in ``pattern_field`` layers, "alternate": every other layer (Gemma 2, gpt-oss),
     "chunked": Llama 4's chunked attention on every layer that rotates, "none");
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
@@ -68,7 +69,7 @@ def _family(**kwargs: object) -> Family:
 
 
 _QWEN = dict(windows="qwen", partial_field=None, defaults={"use_sliding_window": False, "max_window_layers": 28,
-                                       "max_position_embeddings": 32_768})
+                                                            "sliding_window": 4096, "max_position_embeddings": 32_768})
 _QWEN_VL = dict(_QWEN, defaults=dict(_QWEN["defaults"], rope_theta=1_000_000.0))  # Qwen2(.5)-VL's default_theta
 
 FAMILIES: Mapping[str, Family] = MappingProxyType({
@@ -77,8 +78,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                                              "sliding_window": 4096}),
     "qwen2": _family(class_name="Qwen2Config", **_QWEN),
     "qwen3": _family(class_name="Qwen3Config", **_QWEN),
-    "qwen2_moe": _family(class_name="Qwen2MoeConfig", **_QWEN),
-    "qwen3_moe": _family(class_name="Qwen3MoeConfig", **_QWEN),
+    "qwen2_moe": _family(class_name="Qwen2MoeConfig", **_QWEN | {"windows": "qwen2_moe"}),
+    "qwen3_moe": _family(class_name="Qwen3MoeConfig", **_QWEN | {"windows": "qwen3_moe"}),
     "qwen2_vl": _family(class_name="Qwen2VLTextConfig", composite=True, **_QWEN_VL),
     "qwen2_vl_text": _family(class_name="Qwen2VLTextConfig", **_QWEN_VL),
     "qwen2_5_vl": _family(class_name="Qwen2_5_VLTextConfig", composite=True, **_QWEN_VL),

@@ -322,3 +322,24 @@ def test_windows_are_the_ones_transformers_builds(name, change):
     assert list(model.layer_types) == expected
     for kind, positional in model.positionals.items():
         assert positional.window == (window if kind == "sliding_attention" else None)
+
+
+@pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme == "rope"
+                                        and key != "gptj"])
+def test_each_family_windows_its_layers_as_its_class_does(model_type):
+    """A config that turns windows on the Qwen way (use_sliding_window, max_window_layers 2) and gives no
+    sliding_window or layer_types: each class builds its layers by its own rule (the oracle: transformers 5.23's
+    config.layer_types and sliding_window, every layer windowed by a class that has no layer_types). posenc gave
+    the Qwen families no default window (theirs: 4,096), and read Qwen2-MoE (even layers below max_window_layers)
+    and Qwen3-MoE (every layer) by Qwen2's rule."""
+    config = {"model_type": model_type, "hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4,
+              "num_hidden_layers": 6, "head_dim": 64, "use_sliding_window": True, "max_window_layers": 2}
+    oracle = transformers.AutoConfig.for_model(**dict(config)).get_text_config()
+    window = getattr(oracle, "sliding_window", None) or None  # Qwen2-MoE writes 0 for none
+    kinds = getattr(oracle, "layer_types", None) or ["sliding_attention" if window else "full_attention"] * 6
+    model = from_config(config)
+    got = [(kind, model.positionals[kind].window if kind in model.positionals else None) for kind in model.layer_types]
+    expected = [("full_attention", None) if kind == "sliding_attention" and (window is None or window >= model.context_length)
+                else (kind, window if kind == "sliding_attention" else None) for kind in kinds]
+    got = [("full_attention", None) if kind == "nope" else (kind, window) for kind, window in got]  # NoPE layers
+    assert got == expected  # (Llama 4's, SmolLM3's) attend to the whole context
