@@ -125,15 +125,19 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                         defaults={"rotary_pct": 0.25, "rotary_emb_base": 10_000.0, "max_position_embeddings": 2048}),
     "gptj": _family(class_name="GPTJConfig", windows="none", layout="interleaved",
                     defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),  # θ fixed in its code
-    "gpt2": _family(scheme="learned", class_name="GPT2Config", windows="none", defaults={"n_positions": 1024}),
+    "gpt2": _family(scheme="learned", class_name="GPT2Config", windows="none",
+                    defaults={"n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}),
     "bert": _family(scheme="learned", class_name="BertConfig", causal=False, windows="none",
-                    defaults={"max_position_embeddings": 512}),
+                    defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
+                              "num_hidden_layers": 12}),
     "roberta": _family(scheme="learned", class_name="RobertaConfig", causal=False, windows="none",
-                       defaults={"max_position_embeddings": 512}),
+                       defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
+                                 "num_hidden_layers": 12}),
     "t5": _family(scheme="t5", class_name="T5Config", causal=False, windows="none",
                   defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128,
                             "d_kv": 64, "num_heads": 8, "num_layers": 6, "n_positions": 512}),
-    "bloom": _family(scheme="alibi", class_name="BloomConfig", windows="none", defaults={"n_head": 8, "n_layer": 2}),
+    "bloom": _family(scheme="alibi", class_name="BloomConfig", windows="none",
+                     defaults={"n_head": 8, "n_layer": 2, "hidden_size": 64}),
 })
 """model_type -> :class:`Family`; a model_type not listed reads as :data:`DEFAULT_FAMILY`."""
 

@@ -343,3 +343,21 @@ def test_each_family_windows_its_layers_as_its_class_does(model_type):
                 else (kind, window if kind == "sliding_attention" else None) for kind in kinds]
     got = [("full_attention", None) if kind == "nope" else (kind, window) for kind, window in got]  # NoPE layers
     assert got == expected  # (Llama 4's, SmolLM3's) attend to the whole context
+
+
+@pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme != "rope"])
+def test_a_learned_t5_or_alibi_config_without_sizes_reads_as_its_class_defaults(model_type):
+    """A config that gives only its model_type: heads, layers, the head's width, the width a learned table is added
+    to and the table's length are the class's defaults in transformers 5.23 (the oracle). posenc refused GPT-2,
+    BERT, RoBERTa and BLOOM configs without their widths (the classes' 768 and 64). T5 and BLOOM have no length
+    field: posenc takes T5's n_positions 512 and BLOOM's training length 2,048 from their model cards."""
+    oracle = transformers.AutoConfig.for_model(model_type)
+    model = from_config({"model_type": model_type})
+    (positional,) = model.positionals.values()
+    assert len(model.layer_types) == oracle.num_hidden_layers
+    heads = positional.options.get("num_heads", oracle.num_attention_heads)
+    assert heads == oracle.num_attention_heads
+    assert positional.head_dim == (getattr(oracle, "d_kv", None) or oracle.hidden_size // oracle.num_attention_heads)
+    if positional.scheme == "learned":
+        assert positional.options["table_size"] == model.context_length == oracle.max_position_embeddings
+        assert positional.extra["model_width"] == oracle.hidden_size
