@@ -451,9 +451,26 @@ def window_length(reading: Reading) -> Iterator[Finding]:
                       "context is wrong).")
 
 
+def sliding_without_window(reading: Reading) -> Iterator[Finding]:
+    """Sliding-window layers (listed, or by the family's pattern) with no window: transformers 5.23 builds the
+    config and fails at the first forward pass (its mask needs a window: checked on one-layer Gemma 2, Gemma 3,
+    gpt-oss, Qwen2, Qwen3 and Mistral models)."""
+    model = reading.model
+    if model is None or "sliding_attention" not in model.layer_types:
+        return
+    if model.positional("sliding_attention").window is not None:
+        return
+    name = reading.fields.family.window_field[0]
+    yield Finding("error", reading.path(name),
+                  f"{model.layer_types.count('sliding_attention')} layers are sliding_attention but {name} is null: "
+                  "transformers 5.23 fails at the model's first forward pass (the mask needs a window). Give the "
+                  "window, or make those layers full_attention.")
+
+
 CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     unknown_or_missing_type, v4_and_v5_keys, unread_original, factor_and_lengths, theta_given, longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
+    sliding_without_window,
 )
 """Every check :func:`check` runs, in order."""
 

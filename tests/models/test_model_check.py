@@ -108,6 +108,8 @@ CASES = {
     "sliding window ≥ context": (changed("mistral-7b-v0.1", sliding_window=32768), "warning", "sliding_window",
                                  "32768, at or past the context of 32768 tokens"),
     "explicit head_dim": (config("gemma-3-4b"), "info", "text_config.head_dim", "head_dim is 256, not"),
+    "sliding layers, null window": (config("gemma-2-9b-it") | {"sliding_window": None}, "error", "sliding_window",
+                                    "fails at the model's first forward pass"),
     "top-level original differs": (changed(LLAMA31, original_max_position_embeddings=4096), "warning",
                                    "rope_scaling.original_max_position_embeddings",
                                    "8192 in rope_scaling but 4096 as the config's own field (the top level's)"),
@@ -275,3 +277,19 @@ def test_a_scaling_phi_3_s_class_refuses_is_an_error(rope_type):
         assert len(refused) == 1 and "Phi3Config accepts only 'default' and 'longrope'" in refused[0].message
     else:
         assert rope_type in ("yarn", "longrope") and not refused
+
+
+def test_sliding_layers_without_a_window_are_an_error():
+    """Gemma 2's alternate layers with "sliding_window": null: transformers 5.23 (the oracle: a two-layer model)
+    builds the config and fails at the first forward pass. The check said nothing; Mistral, whose layers are
+    windowed only when a window is given, reads a null as no window and stays clean."""
+    transformers = pytest.importorskip("transformers")
+    torch = pytest.importorskip("torch")
+    tiny = transformers.Gemma2Config(hidden_size=64, num_attention_heads=2, num_key_value_heads=2, num_hidden_layers=2,
+                                     intermediate_size=64, vocab_size=10, head_dim=32, sliding_window=None)
+    with pytest.raises(TypeError):
+        transformers.Gemma2Model(tiny).eval()(torch.tensor([[1, 2, 3]]))
+    errors = [f for f in check(config("gemma-2-9b-it") | {"sliding_window": None}) if f.severity == "error"]
+    assert [f.field for f in errors] == ["sliding_window"]
+    assert "21 layers are sliding_attention but sliding_window is null" in errors[0].message
+    assert not [f for f in check(config("mistral-7b-v0.1") | {"sliding_window": None}) if f.severity == "error"]
