@@ -88,7 +88,7 @@ class Reading:
             in READS_TRAINED_CONTEXT
 
     def trained_context(self, where: str, scaling: Mapping) -> tuple[float | None, str]:
-        """L₀ as transformers reads it for the scaling at ``where`` (:func:`~posenc.models.config.trained_context`)
+        """L₀ as transformers computes with it for the scaling at ``where`` (:func:`~posenc.models.config.trained_context`)
         and the field it comes from, dotted as in the file; None when it is not a number or there is no context."""
         try:
             value, field = trained_context(self.fields, scaling, where,
@@ -453,7 +453,7 @@ def window_length(reading: Reading) -> Iterator[Finding]:
 
 def sliding_without_window(reading: Reading) -> Iterator[Finding]:
     """Sliding-window layers (listed, or by the family's pattern) with no window: transformers 5.23 builds the
-    config and fails at the first forward pass (its mask needs a window: checked on one-layer Gemma 2, Gemma 3,
+    config and fails at the first forward pass (its mask needs a window: checked on two-layer Gemma 2, Gemma 3,
     gpt-oss, Qwen2, Qwen3 and Mistral models)."""
     model = reading.model
     if model is None or "sliding_attention" not in model.layer_types:

@@ -7,8 +7,8 @@ r"""A model from its ``config.json``: the same :class:`~posenc.models.presets.Mo
 - RoPE's parameters per layer type (:func:`rope_parameters`): v4's ``rope_scaling`` wins over v5's
   ``rope_parameters`` (``rope_scaling or rope_parameters``), flat or nested by layer type; the type is
   ``rope_type``, else v4's ``type``, else "default"; θ is the dict's ``rope_theta``, else the family's
-  field for that layer type (Gemma 3's ``rope_local_base_freq``, ModernBERT's ``local_rope_theta``), else
-  ``rope_theta``, GPT-NeoX's ``rotary_emb_base``, the class default, 10,000; llama3, YaRN and LongRoPE
+  field for that layer type (Gemma 3's ``rope_local_base_freq``, ModernBERT's ``local_rope_theta``, GPT-NeoX's
+  ``rotary_emb_base``), else ``rope_theta``, the class default, 10,000; llama3, YaRN and LongRoPE
   take the context trained on as :func:`trained_context` says (``standardize_rope_params``);
 - the rotated width: ``head_dim`` (else hidden / heads) times the family's share field (``partial_rotary_factor``;
   GPT-NeoX's ``rotary_pct``; none for a class that rotates whole heads, which a scaling with a share cannot run),
@@ -402,7 +402,7 @@ def _whole_heads(fields: Fields, where: str, rope_type: str, width: int, own: ob
     """A class with no share of a head to rotate (it rotates its ``width``: a whole head, DeepSeek's
     qk_rope_head_dim) given one: under default RoPE transformers 5.23 ignores it (the class computes its own
     frequencies); a scaling's frequencies are computed for the share, and the model fails at its first forward pass
-    (cos and sin narrower than what rotates: checked on LlamaModel). That is refused."""
+    (cos and sin narrower than what rotates: checked on Llama, Gemma 2 and DeepSeek-V3 models). That is refused."""
     field, stated = ((f"{where}.partial_rotary_factor", own) if own is not None
                      else ("partial_rotary_factor", fields.raw.get("partial_rotary_factor")))
     if stated is None or rope_type == "default":
