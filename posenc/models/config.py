@@ -86,7 +86,7 @@ class Fields:
         model_type = self.raw.get("model_type")
         self.model_type = model_type if isinstance(model_type, str) else None
         self.family: Family = family(self.model_type)
-        self.values = {**self.family.defaults, **self.raw}  # an explicit null overrides the class default, as in transformers
+        self.values = {**self.family.defaults, **self.raw}  # a null overrides a class default, as in transformers
 
     def has(self, name: str) -> bool:
         return self.values.get(name) is not None

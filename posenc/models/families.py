@@ -38,8 +38,9 @@ class Family:
     included (Gemma 3, ModernBERT), so they never take a top-level ``original_max_position_embeddings``;
     ``rope_types``: the RoPE types the class accepts, where it refuses the others (Phi-3: default and LongRoPE);
     ``composite``: the model_type names a vision-language config written flat (Qwen2-VL's), whose language model's
-    config takes from the top level only the fields its class has; ``partial_field``: the field giving the share of a head that rotates (GPT-NeoX's ``rotary_pct``, which wins
-    over ``partial_rotary_factor``), or None for a class that rotates whole heads: its default RoPE ignores
+    config takes from the top level only the fields its class has; ``partial_field``: the field giving the share of
+    a head that rotates (GPT-NeoX's ``rotary_pct``, which wins over ``partial_rotary_factor``), or None for a class
+    that rotates whole heads: its default RoPE ignores
     ``partial_rotary_factor``, and a scaling computed with one fails at the model's first forward pass.
     """
 
@@ -73,9 +74,10 @@ _QWEN = dict(windows="qwen", partial_field=None, defaults={"use_sliding_window":
 _QWEN_VL = dict(_QWEN, defaults=dict(_QWEN["defaults"], rope_theta=1_000_000.0))  # Qwen2(.5)-VL's default_theta
 
 FAMILIES: Mapping[str, Family] = MappingProxyType({
-    "llama": _family(class_name="LlamaConfig", windows="none", partial_field=None, defaults={"max_position_embeddings": 2048}),
-    "mistral": _family(class_name="MistralConfig", partial_field=None, windows="sliding_window", defaults={"max_position_embeddings": 131_072,
-                                                             "sliding_window": 4096}),
+    "llama": _family(class_name="LlamaConfig", windows="none", partial_field=None,
+                     defaults={"max_position_embeddings": 2048}),
+    "mistral": _family(class_name="MistralConfig", partial_field=None, windows="sliding_window",
+                       defaults={"max_position_embeddings": 131_072, "sliding_window": 4096}),
     "qwen2": _family(class_name="Qwen2Config", **_QWEN),
     "qwen3": _family(class_name="Qwen3Config", **_QWEN),
     "qwen2_moe": _family(class_name="Qwen2MoeConfig", **_QWEN | {"windows": "qwen2_moe"}),
