@@ -4,7 +4,7 @@ Each example takes a config of tests/models/configs/ (its rotary families) and c
 fields say: a scaling of another type (linear, dynamic, YaRN, llama3) or none, its trained context L₀ in the scaling,
 at the top level, in both or in neither, rope_theta in the scaling and at the top level, a partial_rotary_factor in
 either. transformers builds the config as from_pretrained does and its family's rotary embedding computes the
-frequencies (the oracle; tests/models/test_model_config.py's helpers). Then:
+frequencies (the oracle: tests/helpers/transformers_rotary.py). Then:
 
 - where transformers builds the rotary embedding, posenc gives the same frequencies and attention scaling for every
   rotary layer type, or refuses with a ValueError only for a share of a head given to a class that rotates whole
@@ -33,7 +33,7 @@ transformers = pytest.importorskip("transformers")
 pytest.importorskip("torch")
 transformers.logging.set_verbosity_error()
 
-from test_model_config import hf_frequencies, hf_rotary  # noqa: E402
+from transformers_rotary import hf_frequencies, hf_rotary  # noqa: E402
 
 CONFIGS = {path.stem: json.loads(path.read_text()) for path in sorted((Path(__file__).parent / "configs").glob("*.json"))}
 ROTARY = sorted(name for name, config in CONFIGS.items()  # GPT-J has no rotary class; nested parameters are kept

@@ -15,7 +15,6 @@ public repository, or the preset's cited fields where no copy could be read: see
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 from pathlib import Path
@@ -70,36 +69,7 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 transformers.logging.set_verbosity_error()  # Llama 4 Scout's high = low frequency factor is only warned about
 
-# model_type -> the family's rotary embedding class (module under transformers.models, class name)
-ROTARY_CLASSES = {
-    "llama": ("llama.modeling_llama", "LlamaRotaryEmbedding"),
-    "mistral": ("mistral.modeling_mistral", "MistralRotaryEmbedding"),
-    "qwen3": ("qwen3.modeling_qwen3", "Qwen3RotaryEmbedding"),
-    "qwen2_vl_text": ("qwen2_vl.modeling_qwen2_vl", "Qwen2VLRotaryEmbedding"),
-    "qwen3_vl_text": ("qwen3_vl.modeling_qwen3_vl", "Qwen3VLTextRotaryEmbedding"),
-    "phi3": ("phi3.modeling_phi3", "Phi3RotaryEmbedding"),
-    "gemma2": ("gemma2.modeling_gemma2", "Gemma2RotaryEmbedding"),
-    "gemma3_text": ("gemma3.modeling_gemma3", "Gemma3RotaryEmbedding"),
-    "llama4_text": ("llama4.modeling_llama4", "Llama4TextRotaryEmbedding"),
-    "smollm3": ("smollm3.modeling_smollm3", "SmolLM3RotaryEmbedding"),
-    "gpt_oss": ("gpt_oss.modeling_gpt_oss", "GptOssRotaryEmbedding"),
-    "deepseek_v3": ("deepseek_v3.modeling_deepseek_v3", "DeepseekV3RotaryEmbedding"),
-    "modernbert": ("modernbert.modeling_modernbert", "ModernBertRotaryEmbedding"),
-    "gpt_neox": ("gpt_neox.modeling_gpt_neox", "GPTNeoXRotaryEmbedding"),
-}
-
-
-def hf_text_config(path: Path, tmp_path: Path):
-    """transformers' configuration of the file's language model, built as from_pretrained builds it.
-
-    Phi-3's April 2024 type "su" is renamed "longrope" first: transformers 5.23 renames it only after filling in
-    original_max_position_embeddings, so it refuses the file as it is (test_transformers_refuses_phi3_su).
-    """
-    config = json.loads(path.read_text())
-    if (config.get("rope_scaling") or {}).get("type") == "su":
-        config["rope_scaling"]["type"] = "longrope"
-    (tmp_path / "config.json").write_text(json.dumps(config))
-    return transformers.AutoConfig.from_pretrained(tmp_path).get_text_config()
+from transformers_rotary import hf_frequencies, hf_rotary, hf_text_config  # noqa: E402
 
 
 def test_transformers_refuses_phi3_su(tmp_path):
@@ -107,18 +77,6 @@ def test_transformers_refuses_phi3_su(tmp_path):
     (tmp_path / "config.json").write_text((CONFIGS / "phi-3-vision-128k-instruct.json").read_text())
     with pytest.raises(KeyError, match="original_max_position_embeddings"):
         transformers.AutoConfig.from_pretrained(tmp_path)
-
-
-def hf_rotary(config):
-    module, name = ROTARY_CLASSES[config.model_type]
-    return getattr(importlib.import_module(f"transformers.models.{module}"), name)(config)
-
-
-def hf_frequencies(rotary, layer_type: str) -> tuple[np.ndarray, float]:
-    if hasattr(rotary, f"{layer_type}_inv_freq"):  # one buffer per layer type (Gemma 3, ModernBERT)
-        return (getattr(rotary, f"{layer_type}_inv_freq").double().numpy(),
-                float(getattr(rotary, f"{layer_type}_attention_scaling")))
-    return rotary.inv_freq.double().numpy(), float(rotary.attention_scaling)
 
 
 ROTARY_CASES = [(path, layer_type) for path in FILES for layer_type, positional in from_config(path).positionals.items()

@@ -1,0 +1,55 @@
+"""transformers 5.23 as an oracle for a config.json (tests only): the configuration it builds from a file, as
+from_pretrained builds it, and the frequencies its family's rotary embedding computes. Import it after
+``pytest.importorskip("transformers")``."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+import numpy as np
+import transformers
+
+# model_type -> the family's rotary embedding class (module under transformers.models, class name)
+ROTARY_CLASSES = {
+    "llama": ("llama.modeling_llama", "LlamaRotaryEmbedding"),
+    "mistral": ("mistral.modeling_mistral", "MistralRotaryEmbedding"),
+    "qwen3": ("qwen3.modeling_qwen3", "Qwen3RotaryEmbedding"),
+    "qwen2_vl_text": ("qwen2_vl.modeling_qwen2_vl", "Qwen2VLRotaryEmbedding"),
+    "qwen3_vl_text": ("qwen3_vl.modeling_qwen3_vl", "Qwen3VLTextRotaryEmbedding"),
+    "phi3": ("phi3.modeling_phi3", "Phi3RotaryEmbedding"),
+    "gemma2": ("gemma2.modeling_gemma2", "Gemma2RotaryEmbedding"),
+    "gemma3_text": ("gemma3.modeling_gemma3", "Gemma3RotaryEmbedding"),
+    "llama4_text": ("llama4.modeling_llama4", "Llama4TextRotaryEmbedding"),
+    "smollm3": ("smollm3.modeling_smollm3", "SmolLM3RotaryEmbedding"),
+    "gpt_oss": ("gpt_oss.modeling_gpt_oss", "GptOssRotaryEmbedding"),
+    "deepseek_v3": ("deepseek_v3.modeling_deepseek_v3", "DeepseekV3RotaryEmbedding"),
+    "modernbert": ("modernbert.modeling_modernbert", "ModernBertRotaryEmbedding"),
+    "gpt_neox": ("gpt_neox.modeling_gpt_neox", "GPTNeoXRotaryEmbedding"),
+}
+
+
+def hf_text_config(path: Path, tmp_path: Path):
+    """transformers' configuration of the file's language model, built as from_pretrained builds it.
+
+    Phi-3's April 2024 type "su" is renamed "longrope" first: transformers 5.23 renames it only after filling in
+    original_max_position_embeddings, so it refuses the file as it is (test_transformers_refuses_phi3_su).
+    """
+    config = json.loads(path.read_text())
+    if (config.get("rope_scaling") or {}).get("type") == "su":
+        config["rope_scaling"]["type"] = "longrope"
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    return transformers.AutoConfig.from_pretrained(tmp_path).get_text_config()
+
+
+def hf_rotary(config):
+    module, name = ROTARY_CLASSES[config.model_type]
+    return getattr(importlib.import_module(f"transformers.models.{module}"), name)(config)
+
+
+def hf_frequencies(rotary, layer_type: str) -> tuple[np.ndarray, float]:
+    if hasattr(rotary, f"{layer_type}_inv_freq"):  # one buffer per layer type (Gemma 3, ModernBERT)
+        return (getattr(rotary, f"{layer_type}_inv_freq").double().numpy(),
+                float(getattr(rotary, f"{layer_type}_attention_scaling")))
+    return rotary.inv_freq.double().numpy(), float(rotary.attention_scaling)
