@@ -351,14 +351,17 @@ def rotary_width(reading: Reading) -> Iterator[Finding]:
     except ValueError:
         return
     share = fields.family.partial_field
-    given = reading.number(fields.raw, "partial_rotary_factor")
-    if share is None and given is not None and given != 1 and reading.model is not None:
-        yield Finding("warning", reading.path("partial_rotary_factor"),
-                      f"partial_rotary_factor is {given:g}, but {fields.family.class_name} takes no share of a head "
-                      "to rotate: transformers 5.23 ignores it under default RoPE and rotates "
-                      + ("all qk_rope_head_dim dimensions" if fields.has("qk_rope_head_dim") else "the whole head")
-                      + " (a scaling would fail at the first forward pass). Remove it, or use a model_type whose "
-                      "class rotates part of a head.")
+    places = [(reading.path("partial_rotary_factor"), fields.raw)] + [
+        (f"{where}.partial_rotary_factor", params) for where, params in reading.scalings]
+    for field, mapping in places if share is None and reading.model is not None else ():
+        given = reading.number(mapping, "partial_rotary_factor")
+        if given is not None and given != 1:
+            yield Finding("warning", field,
+                          f"{field} is {given:g}, but {fields.family.class_name} takes no share of a head to rotate: "
+                          "transformers 5.23 ignores it under default RoPE and rotates "
+                          + ("all qk_rope_head_dim dimensions" if fields.has("qk_rope_head_dim") else "the whole head")
+                          + " (a scaling would fail at the first forward pass). Remove it, or use a model_type whose "
+                          "class rotates part of a head.")
     for key in (share,) if share else ():
         fraction = reading.number(fields.raw, key)
         if fraction is not None and 0 < fraction <= 1 and int(head_dim * fraction) % 2:

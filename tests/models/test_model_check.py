@@ -94,6 +94,9 @@ CASES = {
     "a share of a head under default RoPE, to a class that rotates whole heads": (
         changed("mistral-7b-v0.1", partial_rotary_factor=0.5), "warning", "partial_rotary_factor",
         "ignores it under default RoPE"),
+    "a share of a head inside a default scaling, to a class that rotates whole heads": (
+        changed("mistral-7b-v0.1", rope_scaling={"rope_type": "default", "partial_rotary_factor": 0.25}), "warning",
+        "rope_scaling.partial_rotary_factor", "rope_scaling.partial_rotary_factor is 0.25, but MistralConfig takes no"),
     "head_dim ≠ hidden / heads, no head_dim": (changed(LLAMA31, head_dim=None, num_attention_heads=30), "warning",
                                                "num_attention_heads", "4096 / num_attention_heads 30 = 136.533"),
     "llama3 low > high": (changed(LLAMA31, rope_scaling__low_freq_factor=4.0, rope_scaling__high_freq_factor=1.0),
