@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from posenc.figures import margins
 from posenc.figures.charts import line_chart
 from posenc.figures.heatmaps import DIVERGING, heatmap
 from posenc.figures.layout import PALETTE, axis, base_layout, figure
@@ -40,9 +41,8 @@ def block_diagonal(matrix: np.ndarray, *, title: str) -> go.Figure:
     spec = heatmap(matrix, title=title, x_label="column", y_label="row", thin=False).to_dict()
     spec["layout"]["xaxis"].update(constrain="domain")
     spec["layout"]["yaxis"].update(scaleanchor="x", constrain="domain", constraintoward="bottom")
-    spec["data"][0]["colorbar"].update(orientation="h", thickness=14, len=0.6, yref="container", y=0,
-                                       yanchor="bottom", ypad=10, x=0.5, xanchor="center")
-    spec["layout"].update(height=560, margin=dict(l=60, r=20, t=70, b=110))
+    spec["data"][0]["colorbar"] = margins.bar_below(spec["data"][0]["colorbar"], 0.6)
+    spec["layout"].update(height=560, margin=dict(l=60, r=20, t=70, b=margins.BAR_BELOW))
     return go.Figure(spec)
 
 

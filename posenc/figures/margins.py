@@ -62,6 +62,17 @@ def bar(colorbar: dict) -> dict:
                 tickfont=dict(size=TICK_FONT) | colorbar.get("tickfont", {}))
 
 
+BAR_BELOW = 110  # px: a bottom margin that holds an x axis's labels and title, then a colour bar across (bar_below)
+
+
+def bar_below(colorbar: dict, length: float) -> dict:
+    """``colorbar`` laid across the bottom of the figure, centred, ``length`` of the plot area's width, for a map
+    with square cells: it fills the plot area's height on a wide screen and its width on a phone, so an upright bar
+    at the right runs far past it on one of them. The figure's bottom margin must hold it (:data:`BAR_BELOW`)."""
+    return dict(colorbar, orientation="h", len=length, x=0.5, xanchor="center", yref="container", y=0,
+                yanchor="bottom", ypad=10, thickness=colorbar.get("thickness", BAR_THICKNESS))
+
+
 def _title_depth(layout_axis: dict, letter: str) -> float:
     text = (layout_axis.get("title") or {}).get("text")
     if not text:

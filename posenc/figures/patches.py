@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from posenc.figures import margins
 from posenc.figures.heatmaps import stride_note, thin_index
 from posenc.figures.layout import axis, base_layout, domains, figure, subplot_title, suffix
 
@@ -69,16 +70,15 @@ def patch_scores_figure(panels: dict[str, tuple[np.ndarray, tuple[int, int]]], *
         zrange = (low, high) if high > low else (low - 1.0, high + 1.0)
     cells = domains(len(panels), 0.1)
     layout = base_layout(title, height=460)
-    layout["margin"] = dict(l=70, r=30, t=100 if title else 60, b=110)
+    layout["margin"] = dict(l=70, r=30, t=100 if title else 60, b=margins.BAR_BELOW)
     layout["annotations"], data = [], []
     for n, (panel, (_, (row, col))) in enumerate(panels.items()):
         cell = n + 1
         height, width = values[n].shape
         data.append(dict(type="heatmap", z=values[n].astype(np.float32), x=np.arange(width), y=np.arange(height),
                          zmin=zrange[0], zmax=zrange[1], colorscale=SEQUENTIAL, showscale=n == 0,
-                         colorbar=dict(thickness=14, title=dict(text=value_label, side="right"), orientation="h",
-                                       len=0.7, nticks=5, x=0.5, xanchor="center", yref="container", y=0,
-                                       yanchor="bottom", ypad=10),
+                         colorbar=margins.bar_below(dict(title=dict(text=value_label, side="right"), nticks=5),
+                                                    0.7),
                          xaxis=f"x{suffix(cell)}", yaxis=f"y{suffix(cell)}",
                          hovertemplate=f"key patch row %{{y}}, column %{{x}}<br>{value_label} %{{z:.6g}}"
                                        f"<extra>{panel}</extra>"))
