@@ -66,10 +66,7 @@ class Reading:
         return f"text_config.{key}" if isinstance(text, Mapping) and key in text else key
 
     def number(self, mapping: Mapping, key: str) -> float | None:
-        value = mapping.get(key)
-        if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            return None
-        return float(value)
+        return _number(mapping.get(key))
 
     def context(self) -> int | None:
         for key in ("max_position_embeddings", "n_positions", "n_ctx", "max_seq_len", "seq_length"):
@@ -81,11 +78,13 @@ class Reading:
     def rope_type(self, scaling: Mapping) -> object:
         return scaling.get("rope_type", scaling.get("type"))
 
+    def family_type(self, scaling: Mapping) -> object:
+        """The scaling's type as the family's class reads it (Phi-3's "su" is "longrope")."""
+        return self.fields.family.rope_type(self.rope_type(scaling))
+
     def reads_trained_context(self, scaling: Mapping) -> bool:
-        """Whether the scaling is one that reads L₀ (its type as the family renames it: Phi-3's "su")."""
-        rope_type = self.rope_type(scaling)
-        return isinstance(rope_type, str) and self.fields.family.rope_type_aliases.get(rope_type, rope_type) \
-            in READS_TRAINED_CONTEXT
+        """Whether the scaling is one that reads L₀."""
+        return self.family_type(scaling) in READS_TRAINED_CONTEXT
 
     def trained_context(self, where: str, scaling: Mapping) -> tuple[float | None, str]:
         """L₀ as transformers computes with it for the scaling at ``where`` (:func:`~posenc.models.config.trained_context`)
@@ -95,7 +94,14 @@ class Reading:
                                            nested=where.split(".")[-1] in KNOWN_LAYER_TYPES)
         except ValueError:  # no max_position_embeddings: another check names it
             return None, "max_position_embeddings"
-        return self.number({field: value}, field), self.path(field) if field == TRAINED_CONTEXT else field
+        return _number(value), self.path(field) if field == TRAINED_CONTEXT else field
+
+
+def _number(value: object) -> float | None:
+    """``value`` as a float when it is a real number (not a bool), else None."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    return float(value)
 
 
 def check(config: object) -> list[Finding]:
@@ -164,7 +170,7 @@ def unknown_or_missing_type(reading: Reading) -> Iterator[Finding]:
                           f"{where}.{key} is {_shown(rope_type)}, a RoPE scaling transformers 5.23 does not know "
                           f"(it knows {', '.join(map(repr, KNOWN_ROPE_TYPES[:-1]))}); a loader refuses the model or "
                           "drops the scaling.")
-        elif (accepted := reading.fields.family.rope_types) and aliases.get(rope_type, rope_type) not in accepted:
+        elif (accepted := reading.fields.family.rope_types) and reading.family_type(scaling) not in accepted:
             renamed = (" (" + ", ".join(f"{old!r} read as {new!r}" for old, new in aliases.items()) + ")"
                        if aliases else "")
             yield Finding("error", f"{where}.{key}",
@@ -201,8 +207,8 @@ def unread_original(reading: Reading) -> Iterator[Finding]:
     YaRN, LongRoPE), the one transformers 5.23 does not compute with (:func:`~posenc.models.config.trained_context`):
     the scaling's where the config has a field of its own (its top level's, Phi-3's default), the top level's where
     the parameters are kept per layer type (Gemma 3, ModernBERT)."""
+    top = reading.number(reading.fields.raw, TRAINED_CONTEXT)
     for where, params in reading.scalings:
-        top = reading.number(reading.fields.raw, TRAINED_CONTEXT)
         inner = reading.number(params, TRAINED_CONTEXT)
         if reading.reads_trained_context(params):
             yield from _unread_original(reading, where, params, top, inner)
@@ -251,7 +257,8 @@ def factor_and_lengths(reading: Reading) -> Iterator[Finding]:
     context = reading.context()
     for where, params in reading.scalings:
         rope_type, factor = reading.rope_type(params), reading.number(params, "factor")
-        if reading.reads_trained_context(params):
+        reads = reading.reads_trained_context(params)
+        if reads:
             original, field = reading.trained_context(where, params)
         else:  # the one the config states: a scaling that reads none is checked against it
             original, field = reading.number(params, TRAINED_CONTEXT), f"{where}.{TRAINED_CONTEXT}"
@@ -267,9 +274,9 @@ def factor_and_lengths(reading: Reading) -> Iterator[Finding]:
                               f"({context}) and raises θ only past it, not past {original:g}. If the model was "
                               f"trained on {original:g} tokens, max_position_embeddings should say {original:g}.")
             continue
-        if reading.reads_trained_context(params) and field == "max_position_embeddings":
+        if reads and field == "max_position_embeddings":
             if reading.number(reading.fields.raw, TRAINED_CONTEXT) is None:  # else _unread_original says so
-                sets = _TRAINED_CONTEXT_SETS[reading.fields.family.rope_type_aliases.get(rope_type, rope_type)]
+                sets = _TRAINED_CONTEXT_SETS[reading.family_type(params)]
                 yield Finding("warning", f"{where}.{TRAINED_CONTEXT}",
                               f"{where} ({rope_type}) gives no {TRAINED_CONTEXT}, nor does the top level: "
                               f"transformers 5.23 then takes max_position_embeddings ({context}) for the context "
@@ -351,9 +358,28 @@ def rotary_width(reading: Reading) -> Iterator[Finding]:
     except ValueError:
         return
     share = fields.family.partial_field
+    if share is None:
+        if reading.model is not None:
+            yield from _ignored_shares(reading)
+    else:
+        fraction = reading.number(fields.raw, share)
+        if fraction is not None and 0 < fraction <= 1 and int(head_dim * fraction) % 2:
+            yield Finding("error", reading.path(share),
+                          f"{share} {fraction:g} of a {head_dim}-dimensional head rotates int({head_dim} × {fraction:g})"
+                          f" = {int(head_dim * fraction)} dimensions, an odd number: RoPE turns pairs, so one "
+                          "dimension has no partner.")
+    rotary_dim = reading.number(fields.raw, "rotary_dim")
+    if rotary_dim is not None and rotary_dim % 2:
+        yield Finding("error", reading.path("rotary_dim"),
+                      f"rotary_dim is {rotary_dim:g}, an odd number: RoPE turns pairs of dimensions.")
+
+
+def _ignored_shares(reading: Reading) -> Iterator[Finding]:
+    """A share of a head, at the top level or in a scaling, given to a class that rotates whole heads."""
+    fields = reading.fields
     places = [(reading.path("partial_rotary_factor"), fields.raw)] + [
         (f"{where}.partial_rotary_factor", params) for where, params in reading.scalings]
-    for field, mapping in places if share is None and reading.model is not None else ():
+    for field, mapping in places:
         given = reading.number(mapping, "partial_rotary_factor")
         if given is not None and given != 1:
             yield Finding("warning", field,
@@ -362,17 +388,6 @@ def rotary_width(reading: Reading) -> Iterator[Finding]:
                           + ("all qk_rope_head_dim dimensions" if fields.has("qk_rope_head_dim") else "the whole head")
                           + " (a scaling would fail at the first forward pass). Remove it, or use a model_type whose "
                           "class rotates part of a head.")
-    for key in (share,) if share else ():
-        fraction = reading.number(fields.raw, key)
-        if fraction is not None and 0 < fraction <= 1 and int(head_dim * fraction) % 2:
-            yield Finding("error", reading.path(key),
-                          f"{key} {fraction:g} of a {head_dim}-dimensional head rotates int({head_dim} × {fraction:g})"
-                          f" = {int(head_dim * fraction)} dimensions, an odd number: RoPE turns pairs, so one "
-                          "dimension has no partner.")
-    rotary_dim = reading.number(fields.raw, "rotary_dim")
-    if rotary_dim is not None and rotary_dim % 2:
-        yield Finding("error", reading.path("rotary_dim"),
-                      f"rotary_dim is {rotary_dim:g}, an odd number: RoPE turns pairs of dimensions.")
 
 
 def head_width(reading: Reading) -> Iterator[Finding]:

@@ -311,8 +311,7 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nest
         chosen.setdefault("partial_rotary_factor", fields.get(share))
     if rope_type == "mrope":  # Qwen2-VL's v4 name: default frequencies, sections apart
         rope_type = "default"
-    if isinstance(rope_type, str):
-        rope_type = fields.family.rope_type_aliases.get(rope_type, rope_type)
+    rope_type = fields.family.rope_type(rope_type)
     if not isinstance(rope_type, str) or rope_type not in ROPE_SCALINGS or rope_type in ("ntk", "proportional"):
         key = "rope_type" if "rope_type" in chosen else "type"
         raise ValueError(f"{where}.{key} is {rope_type!r:.40}, a RoPE scaling posenc does not compute; it knows "

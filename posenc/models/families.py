@@ -61,6 +61,10 @@ class Family:
     composite: bool = False
     rope_types: tuple[str, ...] | None = None
 
+    def rope_type(self, name: object) -> object:
+        """``name`` as the class reads it: an old name renamed (Phi-3's "su" -> "longrope"), anything else as is."""
+        return self.rope_type_aliases.get(name, name) if isinstance(name, str) else name
+
 
 def _family(**kwargs: object) -> Family:
     for key in ("defaults", "theta_fields", "rope_type_aliases"):

@@ -122,6 +122,10 @@ def test_phi3_vision_su_lists_switch_past_4096_as_transformers(tmp_path):
     assert scaling == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)), rel=1e-15)
 
 
+# The sizes of a small config of any rotary family (6 layers: Gemma 3's pattern has a global one).
+SIZES = {"hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4, "num_hidden_layers": 6, "head_dim": 64}
+
+
 # Every rotary family's class (tests/models/configs has a file for most): which original context a llama3, YaRN
 # or LongRoPE scaling is computed with when the top level and the scaling state different ones, or one of them alone.
 _TRAINED = {"both": ({"original_max_position_embeddings": 4096}, {"original_max_position_embeddings": 8192}),
@@ -147,9 +151,7 @@ def test_the_trained_context_is_the_one_transformers_computes_with(model_type, c
     top, own = _TRAINED[case]
     scaling = ({"rope_type": "longrope", "short_factor": [1.0] * 32, "long_factor": [2.0] * 32}
                if model_type == "phi3" else {"rope_type": "yarn", "factor": 4.0})
-    config = {"model_type": model_type, "hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4,
-              "num_hidden_layers": 6, "head_dim": 64, "max_position_embeddings": 32768, **top,
-              "rope_scaling": scaling | own}
+    config = {"model_type": model_type, **SIZES, "max_position_embeddings": 32768, **top, "rope_scaling": scaling | own}
     oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config()  # it edits dicts
     model = from_config(config)
     for layer_type, positional in model.positionals.items():
@@ -172,8 +174,7 @@ def test_a_config_without_theta_or_context_reads_as_its_class_defaults(model_typ
     transformers 5.23 (the oracle). posenc read Qwen2-VL's and Qwen2.5-VL's θ as 10,000 (their class: 1,000,000),
     Qwen3-VL's as 5,000,000 (the released model's value; the class's is 500,000), and refused every Qwen config
     without max_position_embeddings (the class's default: 32,768)."""
-    config = {"model_type": model_type, "hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4,
-              "num_hidden_layers": 6, "head_dim": 64}
+    config = {"model_type": model_type, **SIZES}
     oracle = getattr(transformers, FAMILIES[model_type].class_name).from_dict(dict(config))
     model = from_config(config)
     assert model.context_length == oracle.max_position_embeddings
@@ -290,11 +291,11 @@ def test_each_family_windows_its_layers_as_its_class_does(model_type):
     config.layer_types and sliding_window, every layer windowed by a class that has no layer_types). posenc gave
     the Qwen families no default window (theirs: 4,096), and read Qwen2-MoE (even layers below max_window_layers)
     and Qwen3-MoE (every layer) by Qwen2's rule."""
-    config = {"model_type": model_type, "hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4,
-              "num_hidden_layers": 6, "head_dim": 64, "use_sliding_window": True, "max_window_layers": 2}
+    config = {"model_type": model_type, **SIZES, "use_sliding_window": True, "max_window_layers": 2}
     oracle = transformers.AutoConfig.for_model(**dict(config)).get_text_config()
     window = getattr(oracle, "sliding_window", None) or None  # Qwen2-MoE writes 0 for none
-    kinds = getattr(oracle, "layer_types", None) or ["sliding_attention" if window else "full_attention"] * 6
+    kinds = getattr(oracle, "layer_types", None) or ["sliding_attention" if window else "full_attention"] * SIZES[
+        "num_hidden_layers"]
     model = from_config(config)
     got = [(kind, model.positionals[kind].window if kind in model.positionals else None) for kind in model.layer_types]
     expected = [("full_attention", None) if kind == "sliding_attention" and (window is None or window >= model.context_length)
