@@ -478,9 +478,10 @@ def sliding_without_window(reading: Reading) -> Iterator[Finding]:
         return
     if model.positional("sliding_attention").window is not None:
         return
-    name = reading.fields.family.window_field[0]
+    name, count = reading.fields.family.window_field[0], model.layer_types.count("sliding_attention")
+    given = f"{name} is null" if name in reading.fields.raw else f"the config gives no {name}"
     yield Finding("error", reading.path(name),
-                  f"{model.layer_types.count('sliding_attention')} layers are sliding_attention but {name} is null: "
+                  f"{count} {'layer is' if count == 1 else 'layers are'} sliding_attention but {given}: "
                   "transformers 5.23 fails at the model's first forward pass (the mask needs a window). Give the "
                   "window, or make those layers full_attention.")
 

@@ -296,3 +296,8 @@ def test_sliding_layers_without_a_window_are_an_error():
     assert [f.field for f in errors] == ["sliding_window"]
     assert "21 layers are sliding_attention but sliding_window is null" in errors[0].message
     assert not [f for f in check(config("mistral-7b-v0.1") | {"sliding_window": None}) if f.severity == "error"]
+    listed = {"model_type": "mystery", "rope_theta": 10000.0, "hidden_size": 256, "num_attention_heads": 4,
+              "num_hidden_layers": 2, "max_position_embeddings": 4096, "layer_types": ["sliding_attention",
+                                                                                       "full_attention"]}
+    (error,) = [f for f in check(listed) if f.severity == "error"]  # it said "1 layers … sliding_window is null"
+    assert "1 layer is sliding_attention but the config gives no sliding_window" in error.message
