@@ -323,10 +323,10 @@ def theta_given(reading: Reading) -> Iterator[Finding]:
 
 def longrope_lists(reading: Reading) -> Iterator[Finding]:
     """LongRoPE's short and long lists: one factor per rotated pair."""
-    pairs = _rotated_pairs(reading)
-    if pairs is None:
-        return
     for where, params in reading.scalings:
+        pairs = _rotated_pairs(reading, params)
+        if pairs is None:
+            continue
         for key in ("short_factor", "long_factor"):
             values = params.get(key)
             if isinstance(values, list) and len(values) != pairs:
@@ -337,8 +337,8 @@ def longrope_lists(reading: Reading) -> Iterator[Finding]:
 
 def mrope_sections(reading: Reading) -> Iterator[Finding]:
     """M-RoPE's sections split the rotated pairs: they must add up to half the rotated width."""
-    pairs = _rotated_pairs(reading)
     for where, params in reading.scalings:
+        pairs = _rotated_pairs(reading, params)
         section = params.get("mrope_section")
         if pairs is None or not isinstance(section, list) or not all(isinstance(v, int) for v in section):
             continue
@@ -361,13 +361,16 @@ def rotary_width(reading: Reading) -> Iterator[Finding]:
     if share is None:
         if reading.model is not None:
             yield from _ignored_shares(reading)
-    else:
-        fraction = reading.number(fields.raw, share)
-        if fraction is not None and 0 < fraction <= 1 and int(head_dim * fraction) % 2:
-            yield Finding("error", reading.path(share),
-                          f"{share} {fraction:g} of a {head_dim}-dimensional head rotates int({head_dim} × {fraction:g})"
-                          f" = {int(head_dim * fraction)} dimensions, an odd number: RoPE turns pairs, so one "
-                          "dimension has no partner.")
+    else:  # the top level's share, and a scaling's own, which wins over it for that scaling
+        places = [(reading.path(share), reading.number(fields.raw, share))] + [
+            (f"{where}.partial_rotary_factor", reading.number(params, "partial_rotary_factor"))
+            for where, params in reading.scalings]
+        for field, fraction in places:
+            if fraction is not None and 0 < fraction <= 1 and int(head_dim * fraction) % 2:
+                yield Finding("error", field,
+                              f"{field.split('.')[-1]} {fraction:g} of a {head_dim}-dimensional head rotates "
+                              f"int({head_dim} × {fraction:g}) = {int(head_dim * fraction)} dimensions, an odd number: "
+                              "RoPE turns pairs, so one dimension has no partner.")
     rotary_dim = reading.number(fields.raw, "rotary_dim")
     if rotary_dim is not None and rotary_dim % 2:
         yield Finding("error", reading.path("rotary_dim"),
@@ -486,16 +489,67 @@ def sliding_without_window(reading: Reading) -> Iterator[Finding]:
                   "window, or make those layers full_attention.")
 
 
+def parameters_per_layer_type(reading: Reading) -> Iterator[Finding]:
+    """What transformers 5.23 does not read of RoPE parameters and layer types
+    (:func:`~posenc.models.config.rope_parameters`): parameters nested by layer type, given to a class that reads one
+    flat dict and has no layer_types (a class with them fails: from_config names that); in the classes that keep them
+    per layer type (Gemma 3, ModernBERT), a ``rope_scaling`` nested by layer type or naming its type by v4's ``type``
+    (both merged under the class's own rope_type 'default'), a flat v5 ``rope_parameters`` Gemma 3 ignores
+    (ModernBERT refuses it), and YaRN's ``truncate``, read from the outer dict."""
+    family = reading.fields.family
+    name = family.class_name or "this class"
+    for where, params in reading.scalings:
+        nested = where.split(".")[-1] in KNOWN_LAYER_TYPES
+        outer = where.rsplit(".", 1)[0] if nested else where
+        if nested and family.nested_parameters == "ignored":
+            yield Finding("error", outer,
+                          f"{outer} is nested by layer type, but {name} reads one flat dict of RoPE parameters: "
+                          "transformers 5.23 reads none of the nested ones and computes default RoPE. Write one flat "
+                          f"{outer.split('.')[-1]}.")
+            continue
+        if nested and family.per_layer_parameters and outer.split(".")[-1] == "rope_scaling":
+            yield Finding("error", outer,
+                          f"{outer} is nested by layer type, but {name} merges a rope_scaling into its own "
+                          "parameters as one flat dict: transformers 5.23 reads none of the nested ones and computes "
+                          "default RoPE. Name it rope_parameters (v5), or write one flat rope_scaling (v4).")
+            continue
+        if not family.per_layer_parameters:
+            continue
+        if not nested and where.split(".")[-1] == "rope_parameters" and family.flat_parameters == "ignored":
+            yield Finding("error", where,
+                          f"{where} is flat, but {name} keeps its RoPE parameters per layer type: transformers "
+                          "5.23 does not read a flat rope_parameters and computes default RoPE on every layer "
+                          "type. Nest it under full_attention, or name it rope_scaling.")
+            continue
+        stated = params.get("type")
+        if not nested and "rope_type" not in params and stated in KNOWN_ROPE_TYPES and stated not in ("default",
+                                                                                                      "mrope"):
+            factor = reading.number(params, "factor")
+            shown = f" (factor {factor:g})" if factor is not None else ""
+            yield Finding("error", f"{where}.type",
+                          f"{where}.type is {stated!r}, but {name} merges {where.split('.')[-1]} into RoPE "
+                          "parameters of its own per layer type, whose rope_type 'default' v4's 'type' does not "
+                          f"replace: transformers 5.23 drops the {stated} scaling{shown} and the model runs "
+                          "unscaled past its original context. Write 'rope_type'.")
+        if family.rope_type(reading.rope_type(params)) == "yarn" and params.get("truncate") is False:
+            yield Finding("warning", f"{where}.truncate",
+                          f"{where}.truncate is false, which transformers 5.23 does not read in parameters kept per "
+                          "layer type: YaRN reads truncate from the outer dict, which holds only layer types, so it "
+                          "rounds the ramp's ends to whole pairs (truncate true). A loader that reads it computes "
+                          "other frequencies.")
+
+
 CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     unknown_or_missing_type, v4_and_v5_keys, unread_original, factor_and_lengths, theta_given, longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
-    sliding_without_window,
+    sliding_without_window, parameters_per_layer_type,
 )
 """Every check :func:`check` runs, in order."""
 
 
-def _rotated_pairs(reading: Reading) -> int | None:
-    """Half the rotated width of the config's heads, from the model read (None when it could not be read)."""
+def _rotated_pairs(reading: Reading, params: Mapping) -> int | None:
+    """Half the width the scaling ``params`` rotates of the config's heads (None when it cannot be read): a share of
+    the head given in the scaling wins over the top level's, as in :func:`~posenc.models.config.rope_parameters`."""
     fields = reading.fields
     try:
         head_dim = fields.head_dim()
@@ -507,7 +561,8 @@ def _rotated_pairs(reading: Reading) -> int | None:
         width = reading.number(fields.values, "rotary_dim")
     else:
         share = fields.family.partial_field
-        fraction = reading.number(fields.values, share) if share else None
+        own = reading.number(params, "partial_rotary_factor") if share else None
+        fraction = own if own is not None else reading.number(fields.values, share) if share else None
         width = int(head_dim * (1.0 if fraction is None else fraction))
     return None if width is None else int(width) // 2
 

@@ -250,6 +250,10 @@ def rope_parameters(fields: Fields, rotary_types: list[str]) -> dict[str, dict]:
         raise ValueError(f"{name} must be an object of RoPE parameters; the config has {declared!r:.60}.")
     declared = dict(declared or {})
     nested = [key for key in declared if key in set(rotary_types) | set(KNOWN_LAYER_TYPES)]
+    if nested and not (fields.family.per_layer_parameters and name == "rope_parameters"):
+        declared, nested = _read_flat(fields, declared, name, nested), []
+    if not nested and fields.family.per_layer_parameters:
+        declared = _merged_per_layer_type(fields, declared, name)
     parameters = {}
     for layer_type in rotary_types:
         if nested:
@@ -258,11 +262,42 @@ def rope_parameters(fields: Fields, rotary_types: list[str]) -> dict[str, dict]:
             if chosen is not None and not isinstance(chosen, Mapping):
                 raise ValueError(f"{where} must be an object of RoPE parameters; the config has {chosen!r:.60}.")
             chosen = dict(chosen or {})
+            chosen.pop("truncate", None)  # YaRN reads it from the outer dict, which holds layer types: truncated
         else:
             scaled = fields.family.scaling_layers is None or layer_type in fields.family.scaling_layers
             chosen, where = (dict(declared) if scaled else {}), name
         parameters[layer_type] = _complete(fields, chosen, layer_type, where, nested=bool(nested))
     return parameters
+
+
+def _read_flat(fields: Fields, declared: dict, name: str, nested: list[str]) -> dict:
+    """Parameters nested by layer type, read as one flat dict (transformers 5.23): by a class without
+    ``layer_types``, and by Gemma 3 and ModernBERT in a v4 ``rope_scaling`` (merged into their own parameters), the
+    outer dict is read (no rope_type: default RoPE, the nested ones unread); a class with ``layer_types`` keeps them
+    nested, and its rotary embedding, which reads one flat dict, fails (KeyError 'rope_type'): refused."""
+    family = fields.family
+    if family.nested_parameters == "refused":
+        raise ValueError(f"{name} is nested by layer type ({', '.join(nested)}), but {family.class_name} reads one "
+                         "flat dict of RoPE parameters: transformers 5.23 builds the config and fails building the "
+                         f"rotary embedding (KeyError 'rope_type'). Write one flat {name}.")
+    return {key: value for key, value in declared.items() if key not in nested}
+
+
+def _merged_per_layer_type(fields: Fields, declared: dict, name: str) -> dict:
+    """A flat scaling as a class that keeps its RoPE parameters per layer type reads it (Gemma 3, ModernBERT, in
+    transformers 5.23): a v4 ``rope_scaling`` is merged into the class's own ``{"rope_type": "default"}``, which v4's
+    ``type`` does not replace, and YaRN's ``truncate`` is not read (the outer dict holds only layer types); a flat v5
+    ``rope_parameters`` is not read (Gemma 3: default RoPE) or refused (ModernBERT)."""
+    family = fields.family
+    if name == "rope_parameters" and declared:
+        if family.flat_parameters == "refused":
+            raise ValueError(f"rope_parameters must be nested by layer type ('full_attention', 'sliding_attention'): "
+                             f"{family.class_name} keeps its RoPE parameters per layer type, and transformers 5.23 "
+                             "refuses a flat one.")
+        return {}
+    merged = {"rope_type": "default", **declared}
+    merged.pop("truncate", None)
+    return merged
 
 
 TRAINED_CONTEXT = "original_max_position_embeddings"

@@ -34,8 +34,13 @@ class Family:
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``nope_layers``: reads ``no_rope_layers`` (Llama 4,
     SmolLM3); ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope");
-    ``per_layer_parameters``: transformers keeps the class's RoPE parameters per layer type, a v4 ``rope_scaling``
-    included (Gemma 3, ModernBERT), so they never take a top-level ``original_max_position_embeddings``;
+    ``nested_parameters``: what the class does with ``rope_parameters`` nested by layer type: "read" (Gemma 3,
+    ModernBERT: :attr:`per_layer_parameters`), "ignored" (a class without ``layer_types`` reads the dict as flat,
+    finds no rope_type and computes default RoPE) or "refused" (a class with ``layer_types`` keeps it nested, and its
+    rotary embedding, which reads one flat dict, fails);
+    ``flat_parameters``: what a class that reads them per layer type does with a flat v5 ``rope_parameters``: "read"
+    (every other class), "ignored" (Gemma 3: default RoPE on every layer type) or "refused" (ModernBERT's strict
+    field);
     ``rope_types``: the RoPE types the class accepts, where it refuses the others (Phi-3: default and LongRoPE);
     ``composite``: the model_type names a vision-language config written flat (Qwen2-VL's), whose language model's
     config takes from the top level only the fields its class has; ``partial_field``: the field giving the share of
@@ -56,10 +61,19 @@ class Family:
     nope_layers: bool = False
     rope_type_aliases: Mapping[str, str] = field(default_factory=dict)
     class_name: str = ""
-    per_layer_parameters: bool = False
+    nested_parameters: str = "ignored"
+    flat_parameters: str = "read"
     partial_field: str | None = "partial_rotary_factor"
     composite: bool = False
     rope_types: tuple[str, ...] | None = None
+
+    @property
+    def per_layer_parameters(self) -> bool:
+        """transformers keeps the class's RoPE parameters per layer type, a v4 ``rope_scaling`` included (Gemma 3,
+        ModernBERT), so they never take a top-level ``original_max_position_embeddings``, nor YaRN's ``truncate``
+        (read from the outer dict, which holds only layer types), and a ``rope_scaling`` is merged into the class's
+        own ``{"rope_type": "default"}``, so that v4's ``type`` does not replace it."""
+        return self.nested_parameters == "read"
 
     def rope_type(self, name: object) -> object:
         """``name`` as the class reads it: an old name renamed (Phi-3's "su" -> "longrope"), anything else as is."""
@@ -73,8 +87,9 @@ def _family(**kwargs: object) -> Family:
     return Family(**kwargs)
 
 
-_QWEN = dict(windows="qwen", partial_field=None, defaults={"use_sliding_window": False, "max_window_layers": 28,
-                                                            "sliding_window": 4096, "max_position_embeddings": 32_768})
+_QWEN = dict(windows="qwen", partial_field=None, nested_parameters="refused",
+             defaults={"use_sliding_window": False, "max_window_layers": 28, "sliding_window": 4096,
+                       "max_position_embeddings": 32_768})
 _QWEN_VL = dict(_QWEN, defaults=dict(_QWEN["defaults"], rope_theta=1_000_000.0))  # Qwen2(.5)-VL's default_theta
 
 FAMILIES: Mapping[str, Family] = MappingProxyType({
@@ -85,7 +100,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "qwen2": _family(class_name="Qwen2Config", **_QWEN),
     "qwen3": _family(class_name="Qwen3Config", **_QWEN),
     "qwen2_moe": _family(class_name="Qwen2MoeConfig", **_QWEN | {"windows": "qwen2_moe"}),
-    "qwen3_moe": _family(class_name="Qwen3MoeConfig", **_QWEN | {"windows": "qwen3_moe"}),
+    "qwen3_moe": _family(class_name="Qwen3MoeConfig",
+                         **_QWEN | {"windows": "qwen3_moe", "nested_parameters": "ignored"}),
     "qwen2_vl": _family(class_name="Qwen2VLTextConfig", composite=True, **_QWEN_VL),
     "qwen2_vl_text": _family(class_name="Qwen2VLTextConfig", **_QWEN_VL),
     "qwen2_5_vl": _family(class_name="Qwen2_5_VLTextConfig", composite=True, **_QWEN_VL),
@@ -95,24 +111,27 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "phi3": _family(class_name="Phi3Config", rope_type_aliases={"su": "longrope", "yarn": "longrope"},
                     rope_types=("default", "longrope"),
                     defaults={"original_max_position_embeddings": 4096, "max_position_embeddings": 4096}),
-    "gemma2": _family(class_name="Gemma2Config", windows="alternate", partial_field=None,
+    "gemma2": _family(class_name="Gemma2Config", windows="alternate", partial_field=None, nested_parameters="refused",
                       defaults={"head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096}),
     "gemma3_text": _family(class_name="Gemma3TextConfig", windows="every", pattern_field="sliding_window_pattern",
                            theta_fields={"full_attention": "rope_theta", "sliding_attention": "rope_local_base_freq"},
-                           scaling_layers=("full_attention",), per_layer_parameters=True, partial_field=None,
+                           scaling_layers=("full_attention",), nested_parameters="read", flat_parameters="ignored",
+                           partial_field=None,
                            defaults={"head_dim": 256, "max_position_embeddings": 131_072, "sliding_window": 4096,
                                      "sliding_window_pattern": 6, "rope_theta": 1_000_000.0,
                                      "rope_local_base_freq": 10_000.0, "num_hidden_layers": 26,
                                      "query_pre_attn_scalar": 256}),
     "llama4_text": _family(class_name="Llama4TextConfig", windows="chunked", layout="interleaved", nope_layers=True,
+                           nested_parameters="refused",
                            partial_field=None,
                            defaults={"rope_theta": 500_000.0, "head_dim": 128, "max_position_embeddings": 131_072,
                                      "no_rope_layer_interval": 4, "attention_chunk_size": 8192,
                                      "attn_temperature_tuning": True, "floor_scale": 8192, "attn_scale": 0.1}),
     "smollm3": _family(class_name="SmolLM3Config", windows="none", nope_layers=True, partial_field=None,
+                       nested_parameters="refused",
                        defaults={"rope_theta": 2_000_000.0, "max_position_embeddings": 32_768,
                                  "no_rope_layer_interval": 4}),
-    "gpt_oss": _family(class_name="GptOssConfig", windows="alternate", partial_field=None,
+    "gpt_oss": _family(class_name="GptOssConfig", windows="alternate", partial_field=None, nested_parameters="refused",
                        defaults={"head_dim": 64, "sliding_window": 128, "rope_theta": 150_000.0,
                                  "max_position_embeddings": 131_072}),
     "deepseek_v3": _family(class_name="DeepseekV3Config", windows="none", layout="interleaved", partial_field=None,
@@ -120,7 +139,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                      "max_position_embeddings": 4096}),
     "modernbert": _family(class_name="ModernBertConfig", causal=False, windows="every",
                           pattern_field="global_attn_every_n_layers", window_field=("local_attention", "half"),
-                          per_layer_parameters=True, partial_field=None,
+                          nested_parameters="read", flat_parameters="refused", partial_field=None,
                           theta_fields={"full_attention": "global_rope_theta",
                                         "sliding_attention": "local_rope_theta"},
                           defaults={"global_rope_theta": 160_000.0, "local_rope_theta": 10_000.0,

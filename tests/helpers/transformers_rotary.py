@@ -15,7 +15,11 @@ import transformers
 ROTARY_CLASSES = {
     "llama": ("llama.modeling_llama", "LlamaRotaryEmbedding"),
     "mistral": ("mistral.modeling_mistral", "MistralRotaryEmbedding"),
+    "qwen2": ("qwen2.modeling_qwen2", "Qwen2RotaryEmbedding"),
+    "qwen2_moe": ("qwen2_moe.modeling_qwen2_moe", "Qwen2MoeRotaryEmbedding"),
     "qwen3": ("qwen3.modeling_qwen3", "Qwen3RotaryEmbedding"),
+    "qwen3_moe": ("qwen3_moe.modeling_qwen3_moe", "Qwen3MoeRotaryEmbedding"),
+    "qwen2_5_vl_text": ("qwen2_5_vl.modeling_qwen2_5_vl", "Qwen2_5_VLRotaryEmbedding"),
     "qwen2_vl_text": ("qwen2_vl.modeling_qwen2_vl", "Qwen2VLRotaryEmbedding"),
     "qwen3_vl_text": ("qwen3_vl.modeling_qwen3_vl", "Qwen3VLTextRotaryEmbedding"),
     "phi3": ("phi3.modeling_phi3", "Phi3RotaryEmbedding"),

@@ -1,9 +1,11 @@
 """Property-based: posenc reads a config as transformers 5.23 computes it, over random variants of the test configs.
 
 Each example takes a config of tests/models/configs/ (its rotary families) and changes where and what its RoPE
-fields say: a scaling of another type (linear, dynamic, YaRN, llama3) or none, its trained context L₀ in the scaling,
-at the top level, in both or in neither, rope_theta in the scaling and at the top level, a partial_rotary_factor in
-either. transformers builds the config as from_pretrained does and its family's rotary embedding computes the
+fields say: a scaling of another type (linear, dynamic, YaRN with or without its optional parameters, llama3) or none,
+named by v5's rope_type or v4's type, under v4's rope_scaling or v5's rope_parameters, flat or nested by layer type,
+its trained context L₀ in the
+scaling, at the top level, in both or in neither, rope_theta in the scaling and at the top level, a
+partial_rotary_factor in either. transformers builds the config as from_pretrained does and its family's rotary embedding computes the
 frequencies (the oracle: tests/helpers/transformers_rotary.py). Then:
 
 - where transformers builds the rotary embedding, posenc gives the same frequencies and attention scaling for every
@@ -12,7 +14,9 @@ frequencies (the oracle: tests/helpers/transformers_rotary.py). Then:
 - where transformers refuses the config, posenc's check names an error, or posenc refuses it.
 
 Written after a random comparison found six ways posenc read a config otherwise (the trained context of Phi-3,
-Gemma 3, ModernBERT and Qwen2-VL, whole-head classes given a share, GPT-NeoX's names, Qwen-VL's θ defaults).
+Gemma 3, ModernBERT and Qwen2-VL, whole-head classes given a share, GPT-NeoX's names, Qwen-VL's θ defaults); v4's
+type, v5's rope_parameters and YaRN's options joined after a second found three more in the classes that keep
+their parameters per layer type (Gemma 3, ModernBERT: test_model_config.py).
 Budget: tests/conftest.py (POSENC_FUZZ).
 """
 
@@ -52,11 +56,13 @@ def variants(draw) -> tuple[str, dict]:
     kind = draw(st.sampled_from(["keep", "default", "linear", "dynamic", "yarn", "llama3"]))
     if kind != "keep":
         scaling = {key: value for key, value in scaling.items() if key in ("mrope_section", "mrope_interleaved")}
-        scaling["rope_type"] = kind
+        scaling[draw(st.sampled_from(["rope_type", "type"]))] = kind  # v5's name, or v4's
         if kind != "default":
             scaling["factor"] = draw(st.sampled_from([2.0, 4.0, 8.0]))
         if kind == "llama3":
             scaling.update(low_freq_factor=1.0, high_freq_factor=4.0)
+        if kind == "yarn":
+            scaling.update({key: _YARN[key] for key in draw(st.sets(st.sampled_from(list(_YARN))))})
         if kind in ("yarn", "llama3") and draw(st.booleans()):
             scaling["original_max_position_embeddings"] = draw(st.sampled_from([2048, 4096, 8192]))
     top = config if draw(st.booleans()) else text  # beside text_config, or inside it
@@ -68,8 +74,17 @@ def variants(draw) -> tuple[str, dict]:
         text["rope_theta"] = draw(st.sampled_from([20_000.0, 1_000_000.0]))
     if draw(st.integers(0, 3)) == 0:
         (scaling if draw(st.booleans()) else text)["partial_rotary_factor"] = draw(st.sampled_from([0.5, 0.25]))
-    text["rope_scaling"] = scaling
+    if kind != "keep" and draw(st.integers(0, 3)) == 0:  # nested by layer type, as v5 writes Gemma 3's
+        scaling = {"full_attention": scaling, "sliding_attention": {"rope_type": "default"}}
+    text["rope_parameters" if kind != "keep" and draw(st.booleans()) else "rope_scaling"] = scaling
+    if "rope_parameters" in text and text.get("rope_scaling") is not None:
+        del text["rope_scaling"]
     return name, config
+
+
+_YARN = {"beta_fast": 16.0, "beta_slow": 2.0, "mscale": 0.707, "mscale_all_dim": 1.0, "attention_factor": 0.9,
+         "truncate": False}
+"""YaRN's optional parameters, one value each (DeepSeek's mscale pair, gpt-oss's truncate false)."""
 
 
 def _transformers(config: dict, tmp: Path):

@@ -81,12 +81,18 @@ CASES = {
     "no rope_theta": (changed(LLAMA31, rope_theta=None), "warning", "rope_theta", "falls back to 10,000"),
     "LongRoPE list too short": (changed("phi-3-mini-128k", rope_scaling__long_factor=[1.0] * 47), "error",
                                 "rope_scaling.long_factor", "47 entries, but the head rotates 96 dimensions, 48 pairs"),
+    "LongRoPE lists for the scaling's own share of a head": (
+        changed("phi-3-mini-128k", rope_scaling__partial_rotary_factor=0.5), "error", "rope_scaling.long_factor",
+        "48 entries, but the head rotates 48 dimensions, 24 pairs"),
     "mrope_section sum": (changed("qwen2-vl-7b", rope_scaling__mrope_section=[16, 24, 20]), "error",
                           "rope_scaling.mrope_section", "adds up to 60 pairs, but the head rotates 128 dimensions"),
     "odd partial rotary width": (changed("pythia-160m", rotary_pct=0.3), "error", "rotary_pct",
                                  "int(64 × 0.3) = 19 dimensions, an odd number"),
     "odd partial_rotary_factor": (changed("phi-3-mini-128k", partial_rotary_factor=0.1), "error",
                                   "partial_rotary_factor", "int(96 × 0.1) = 9 dimensions"),
+    "odd partial_rotary_factor in the scaling": (
+        changed("phi-3-mini-128k", rope_scaling={"rope_type": "default", "partial_rotary_factor": 0.1}), "error",
+        "rope_scaling.partial_rotary_factor", "partial_rotary_factor 0.1 of a 96-dimensional head rotates int(96 × 0.1)"),
     "a share of a head under a scaling, to a class that rotates whole heads": (
         changed(LLAMA31, partial_rotary_factor=0.5), "error", "partial_rotary_factor",
         "LlamaConfig takes no share of a head to rotate: transformers 5.23 computes this llama3 scaling's frequencies"
@@ -113,6 +119,28 @@ CASES = {
     "explicit head_dim": (config("gemma-3-4b"), "info", "text_config.head_dim", "head_dim is 256, not"),
     "sliding layers, null window": (config("gemma-2-9b-it") | {"sliding_window": None}, "error", "sliding_window",
                                     "fails at the model's first forward pass"),
+    "v4 type where parameters are kept per layer type": (
+        changed("gemma-3-4b", text_config__rope_scaling={"type": "linear", "factor": 8.0}), "error",
+        "text_config.rope_scaling.type", "transformers 5.23 drops the linear scaling (factor 8)"),
+    "a flat rope_parameters Gemma 3 does not read": (
+        changed("gemma-3-4b", text_config__rope_scaling=None,
+                text_config__rope_parameters={"rope_type": "linear", "factor": 8.0}), "error",
+        "text_config.rope_parameters", "computes default RoPE on every layer type"),
+    "a flat rope_parameters ModernBERT refuses": (
+        changed("modernbert-base", rope_parameters={"rope_type": "linear", "factor": 8.0}), "error",
+        "rope_parameters", "ModernBertConfig keeps its RoPE parameters per layer type, and transformers 5.23 refuses"),
+    "YaRN's truncate where parameters are kept per layer type": (
+        changed("gemma-3-4b", text_config__rope_scaling={"rope_type": "yarn", "factor": 4.0, "truncate": False}),
+        "warning", "text_config.rope_scaling.truncate", "rounds the ramp's ends to whole pairs (truncate true)"),
+    "parameters nested by layer type, to a class that reads one flat dict": (
+        changed(LLAMA31, rope_scaling=None, rope_parameters={"full_attention": {"rope_type": "linear", "factor": 8.0}}),
+        "error", "rope_parameters", "LlamaConfig reads one flat dict of RoPE parameters: transformers 5.23 reads none"),
+    "parameters nested by layer type, to a class that fails on them": (
+        changed("gpt-oss-20b", rope_scaling=None, rope_parameters={"full_attention": {"rope_type": "default"}}),
+        "error", "rope_parameters", "GptOssConfig reads one flat dict of RoPE parameters: transformers 5.23 builds"),
+    "a rope_scaling nested by layer type, merged by a class that keeps parameters per layer type": (
+        changed("gemma-3-4b", text_config__rope_scaling={"full_attention": {"rope_type": "linear", "factor": 8.0}}),
+        "error", "text_config.rope_scaling", "Gemma3TextConfig merges a rope_scaling into its own parameters"),
     "top-level original differs": (changed(LLAMA31, original_max_position_embeddings=4096), "warning",
                                    "rope_scaling.original_max_position_embeddings",
                                    "8192 in rope_scaling but 4096 as the config's own field (the top level's)"),

@@ -257,6 +257,69 @@ def test_a_trained_context_counts_where_the_language_model_s_config_is_built_fro
     np.testing.assert_allclose(got, expected.double().numpy(), rtol=float32_rtol(5_000_000.0), atol=0)
 
 
+# Scalings a class that keeps its RoPE parameters per layer type (Gemma 3, ModernBERT) reads otherwise than Llama.
+_PER_LAYER = {
+    "v4 type": {"rope_scaling": {"type": "linear", "factor": 8.0}},  # merged under the class's rope_type 'default'
+    "flat v5": {"rope_parameters": {"rope_type": "linear", "factor": 8.0}},  # Gemma 3: not read; ModernBERT: refused
+    "untruncated": {"rope_scaling": {"rope_type": "yarn", "factor": 4.0, "truncate": False}},  # truncate not read
+    "nested v4": {"rope_scaling": {"full_attention": {"rope_type": "linear", "factor": 8.0}}},  # merged: not read
+    "nested untruncated": {"rope_parameters": {"full_attention": {"rope_type": "yarn", "factor": 4.0, "truncate": False},
+                                               "sliding_attention": {"rope_type": "default"}}},  # nor here
+    "v4 rope_type": {"rope_scaling": {"rope_type": "yarn", "factor": 4.0, "beta_fast": 16.0}},  # read as Llama's
+}
+
+
+@pytest.mark.parametrize("case", list(_PER_LAYER))
+@pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.per_layer_parameters])
+def test_a_class_that_keeps_parameters_per_layer_type_computes_as_transformers(model_type, case):
+    """Gemma3TextConfig and ModernBertConfig (transformers 5.23, the oracle: their rotary embedding's frequencies)
+    merge a v4 rope_scaling into parameters of their own per layer type, which already say rope_type 'default': v4's
+    'type' does not replace it, so the scaling is dropped, and one nested by layer type is merged as one flat dict. A flat v5 rope_parameters is not read by Gemma 3 (default
+    RoPE on both layer types) and refused by ModernBERT. YaRN's truncate is read from the outer dict, which holds
+    only layer types, so a nested scaling's truncate false is not read. posenc computed all four as written."""
+    config = {"model_type": model_type, **SIZES, "max_position_embeddings": 32768,
+              **json.loads(json.dumps(_PER_LAYER[case]))}
+    try:
+        oracle = hf_rotary(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config())
+    except Exception:  # noqa: BLE001 - a strict dataclass's validation error
+        assert case == "flat v5" and model_type == "modernbert"
+        with pytest.raises(ValueError, match="nested by layer type"):
+            from_config(config)
+        return
+    model = from_config(config)
+    for layer_type, positional in model.positionals.items():
+        expected, expected_scaling = hf_frequencies(oracle, layer_type)
+        got, scaling = rope_inv_freq(model, layer_type)
+        np.testing.assert_allclose(got, expected, rtol=float32_rtol(positional.base), atol=0, err_msg=layer_type)
+        assert scaling == pytest.approx(expected_scaling, rel=1e-12), layer_type
+
+
+@pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme == "rope"
+                                        and key != "gptj"])
+def test_parameters_nested_by_layer_type_are_read_as_the_class_reads_them(model_type):
+    """rope_parameters nested by layer type (v5's layout for Gemma 3 and ModernBERT) given to any rotary class.
+    transformers 5.23 (the oracle: the family's rotary embedding) reads them per layer type only in Gemma 3 and
+    ModernBERT; a class without layer_types reads the dict as flat, finds no rope_type and computes default RoPE; a
+    class with layer_types keeps it nested and its rotary embedding, which reads one flat dict, fails. posenc read
+    every class's nested parameters per layer type."""
+    config = {"model_type": model_type, **SIZES, "max_position_embeddings": 32768, "rope_parameters": {
+        "full_attention": {"rope_type": "linear", "factor": 8.0}, "sliding_attention": {"rope_type": "linear",
+                                                                                         "factor": 2.0}}}
+    try:
+        oracle = hf_rotary(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config())
+    except KeyError:  # the rotary embedding reads config.rope_parameters["rope_type"]
+        with pytest.raises(ValueError, match="reads one flat dict"):
+            from_config(config)
+        assert FAMILIES[model_type].nested_parameters == "refused"
+        return
+    model = from_config(config)
+    for layer_type, positional in model.positionals.items():
+        expected, expected_scaling = hf_frequencies(oracle, layer_type)
+        got, scaling = rope_inv_freq(model, layer_type)
+        np.testing.assert_allclose(got, expected, rtol=float32_rtol(positional.base), atol=0, err_msg=layer_type)
+        assert scaling == pytest.approx(expected_scaling, rel=1e-12), layer_type
+
+
 @pytest.mark.parametrize(("name", "change"), [
     ("mistral-7b-v0.1", {"sliding_window": None}),  # Mistral-7B-v0.2's config: no window
     ("mistral-7b-v0.1", {"use_sliding_window": False}),  # a Qwen field MistralConfig does not read
