@@ -539,10 +539,24 @@ def parameters_per_layer_type(reading: Reading) -> Iterator[Finding]:
                           "other frequencies.")
 
 
+def padded_positions(reading: Reading) -> Iterator[Finding]:
+    """A learned table whose positions count from pad_token_id + 1 (RoBERTa and its kin) holds fewer tokens than
+    rows."""
+    model, fields = reading.model, reading.fields
+    if model is None or not fields.family.padding_offset:
+        return
+    rows = model.positional("full_attention").options["table_size"]
+    first = rows - model.context_length
+    yield Finding("info", reading.path("max_position_embeddings"),
+                  f"{fields.family.class_name} numbers a token's position from pad_token_id + 1 = {first}: its "
+                  f"{rows:,}-row table holds {model.context_length:,} tokens (rows 0 to {first - 1} are never a "
+                  "token's).")
+
+
 CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     unknown_or_missing_type, v4_and_v5_keys, unread_original, factor_and_lengths, theta_given, longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
-    sliding_without_window, parameters_per_layer_type,
+    sliding_without_window, parameters_per_layer_type, padded_positions,
 )
 """Every check :func:`check` runs, in order."""
 

@@ -501,7 +501,14 @@ def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], in
     width = fields.integer(*names) if any(fields.has(name) for name in names) else head_dim * fields.heads()
     learned = Positional("learned", MappingProxyType({"table_size": size}), None, 0, None, head_dim,
                          extra=MappingProxyType({"model_width": width}))  # the table is added to width-wide embeddings
-    return ["full_attention"] * count, {"full_attention": learned}, size, head_dim
+    context = size
+    if fields.family.padding_offset:  # positions pad_token_id + 1, …: the rows before are never a token's
+        first = fields.integer("pad_token_id", minimum=0) + 1
+        if first >= size:
+            raise ValueError(f"max_position_embeddings is {size}, but positions count from pad_token_id + 1 = {first}"
+                             f" in a {fields.model_type} model: its table holds no token.")
+        context = size - first
+    return ["full_attention"] * count, {"full_attention": learned}, context, head_dim
 
 
 def _t5_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, None]:

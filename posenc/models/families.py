@@ -38,6 +38,9 @@ class Family:
     ModernBERT: :attr:`per_layer_parameters`), "ignored" (a class without ``layer_types`` reads the dict as flat,
     finds no rope_type and computes default RoPE) or "refused" (a class with ``layer_types`` keeps it nested, and its
     rotary embedding, which reads one flat dict, fails);
+    ``padding_offset``: a learned table whose positions count from ``pad_token_id`` + 1 (RoBERTa's
+    ``create_position_ids_from_input_ids``), so that its ``max_position_embeddings`` rows hold
+    ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512);
     ``flat_parameters``: what a class that reads them per layer type does with a flat v5 ``rope_parameters``: "read"
     (every other class), "ignored" (Gemma 3: default RoPE on every layer type) or "refused" (ModernBERT's strict
     field);
@@ -66,6 +69,7 @@ class Family:
     partial_field: str | None = "partial_rotary_factor"
     composite: bool = False
     rope_types: tuple[str, ...] | None = None
+    padding_offset: bool = False
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -91,6 +95,10 @@ _QWEN = dict(windows="qwen", partial_field=None, nested_parameters="refused",
              defaults={"use_sliding_window": False, "max_window_layers": 28, "sliding_window": 4096,
                        "max_position_embeddings": 32_768})
 _QWEN_VL = dict(_QWEN, defaults=dict(_QWEN["defaults"], rope_theta=1_000_000.0))  # Qwen2(.5)-VL's default_theta
+
+_ROBERTA = dict(scheme="learned", causal=False, windows="none", padding_offset=True,
+                defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
+                          "num_hidden_layers": 12, "pad_token_id": 1})
 
 FAMILIES: Mapping[str, Family] = MappingProxyType({
     "llama": _family(class_name="LlamaConfig", windows="none", partial_field=None,
@@ -155,9 +163,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "bert": _family(scheme="learned", class_name="BertConfig", causal=False, windows="none",
                     defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
                               "num_hidden_layers": 12}),
-    "roberta": _family(scheme="learned", class_name="RobertaConfig", causal=False, windows="none",
-                       defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
-                                 "num_hidden_layers": 12}),
+    "roberta": _family(class_name="RobertaConfig", **_ROBERTA),
+    "xlm-roberta": _family(class_name="XLMRobertaConfig", **_ROBERTA),
+    "camembert": _family(class_name="CamembertConfig", **_ROBERTA),
     "t5": _family(scheme="t5", class_name="T5Config", causal=False, windows="none",
                   defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128,
                             "d_kv": 64, "num_heads": 8, "num_layers": 6, "n_positions": 512}),

@@ -141,6 +141,9 @@ CASES = {
     "a rope_scaling nested by layer type, merged by a class that keeps parameters per layer type": (
         changed("gemma-3-4b", text_config__rope_scaling={"full_attention": {"rope_type": "linear", "factor": 8.0}}),
         "error", "text_config.rope_scaling", "Gemma3TextConfig merges a rope_scaling into its own parameters"),
+    "RoBERTa's positions from pad_token_id + 1": (
+        {"model_type": "roberta", "max_position_embeddings": 514, "pad_token_id": 1}, "info", "max_position_embeddings",
+        "RobertaConfig numbers a token's position from pad_token_id + 1 = 2: its 514-row table holds 512 tokens"),
     "top-level original differs": (changed(LLAMA31, original_max_position_embeddings=4096), "warning",
                                    "rope_scaling.original_max_position_embeddings",
                                    "8192 in rope_scaling but 4096 as the config's own field (the top level's)"),

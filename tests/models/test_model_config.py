@@ -381,5 +381,35 @@ def test_a_learned_t5_or_alibi_config_without_sizes_reads_as_its_class_defaults(
     assert heads == oracle.num_attention_heads
     assert positional.head_dim == (getattr(oracle, "d_kv", None) or oracle.hidden_size // oracle.num_attention_heads)
     if positional.scheme == "learned":
-        assert positional.options["table_size"] == model.context_length == oracle.max_position_embeddings
+        assert positional.options["table_size"] == oracle.max_position_embeddings
+        offset = oracle.pad_token_id + 1 if FAMILIES[model_type].padding_offset else 0  # RoBERTa: 512 rows, 510 tokens
+        assert model.context_length == oracle.max_position_embeddings - offset
         assert positional.extra["model_width"] == oracle.hidden_size
+
+
+@pytest.mark.parametrize(("model_type", "pad_token_id"), [("bert", 0), ("roberta", 1), ("roberta", 3),
+                                                          ("xlm-roberta", 1), ("camembert", 1), ("gpt2", None)])
+def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_token_id):
+    """The context of a learned table is the longest input the model runs (transformers 5.23, the oracle: a one-layer
+    model's forward pass). RoBERTa and its kin number positions from pad_token_id + 1, so a table of
+    max_position_embeddings rows holds max_position_embeddings − pad_token_id − 1 tokens (roberta-base's 514 rows:
+    512); posenc said 514."""
+    sizes = {"hidden_size": 16, "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 16,
+             "vocab_size": 10, "max_position_embeddings": 12} if model_type != "gpt2" else {
+        "n_embd": 16, "n_head": 2, "n_layer": 1, "vocab_size": 10, "n_positions": 12}
+    config = {"model_type": model_type, **sizes, **({"pad_token_id": pad_token_id} if pad_token_id is not None else {})}
+    oracle = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
+
+    def runs(length: int) -> bool:
+        try:
+            with torch.no_grad():
+                oracle(torch.full((1, length), 5 if pad_token_id != 5 else 6))
+        except (IndexError, RuntimeError):
+            return False
+        return True
+
+    accepted = max(length for length in range(1, 14) if runs(length))
+    assert not runs(accepted + 1)
+    model = from_config(config)
+    assert model.context_length == accepted
+    assert model.positional("full_attention").options["table_size"] == 12  # the table's rows, all of them
