@@ -539,6 +539,20 @@ def parameters_per_layer_type(reading: Reading) -> Iterator[Finding]:
                           "other frequencies.")
 
 
+def unknown_family(reading: Reading) -> Iterator[Finding]:
+    """A model_type posenc does not know is read as a Llama-style decoder from the file's fields alone."""
+    fields = reading.fields
+    if reading.model is None or fields.family.class_name or fields.scheme() != "rope":
+        return
+    named = "no model_type" if fields.model_type is None else f"model_type {_shown(fields.model_type)}"
+    yield Finding("info", reading.path("model_type"),
+                  f"{named} is not a family posenc knows: it reads this config as a Llama-style decoder (RoPE over "
+                  "the whole head in halves, θ 10,000 unless rope_theta, a window on every layer when "
+                  "sliding_window), from the fields the file gives. Where its class in transformers has defaults "
+                  "of its own for fields the file leaves out (a share of the head, head_dim, θ), posenc's views "
+                  "can differ from the model.")
+
+
 def padded_positions(reading: Reading) -> Iterator[Finding]:
     """A learned table whose positions count from pad_token_id + 1 (RoBERTa and its kin) holds fewer tokens than
     rows."""
@@ -556,7 +570,7 @@ def padded_positions(reading: Reading) -> Iterator[Finding]:
 CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     unknown_or_missing_type, v4_and_v5_keys, unread_original, factor_and_lengths, theta_given, longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
-    sliding_without_window, parameters_per_layer_type, padded_positions,
+    sliding_without_window, parameters_per_layer_type, padded_positions, unknown_family,
 )
 """Every check :func:`check` runs, in order."""
 

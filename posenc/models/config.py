@@ -72,8 +72,17 @@ def from_config(source: object) -> Model:
     return Model(key="config", label=label, layer_types=tuple(layer_types),
                  positionals=MappingProxyType(positionals), context_length=context, causal=fields.family.causal,
                  softmax_dim=softmax_dim,
-                 source=f"a config.json (model_type {fields.model_type or 'not given'}), read as transformers 5.23 "
-                        f"reads it ({fields.family.class_name or 'a Llama-style decoder'})")
+                 source=_source(fields))
+
+
+def _source(fields: Fields) -> str:
+    """Where the model comes from and how it was read: as its family's class reads it, or, for a model_type posenc
+    does not know, as a Llama-style decoder (the file's fields only: its class's own defaults are not known)."""
+    shown = "not given" if fields.model_type is None else _LABEL.sub("_", fields.model_type)[:40]
+    if fields.family.class_name:
+        return f"a config.json (model_type {shown}), read as transformers 5.23 reads it ({fields.family.class_name})"
+    return (f"a config.json (model_type {shown}), read as a Llama-style decoder: posenc does not know this "
+            "model_type, so its class's own defaults for fields the file leaves out are not applied")
 
 
 class Fields:

@@ -413,3 +413,19 @@ def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_toke
     model = from_config(config)
     assert model.context_length == accepted
     assert model.positional("full_attention").options["table_size"] == 12  # the table's rows, all of them
+
+
+def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformers_reads_it():
+    """PhiConfig (transformers 5.23, the oracle) rotates half of each head by default; posenc, which reads an unknown
+    model_type as a Llama-style decoder from the file's fields, rotated all of it and said it read the config "as
+    transformers 5.23 reads it". It now says how it read it; a family it knows still names its class."""
+    config = {"model_type": "phi", **SIZES, "max_position_embeddings": 2048, "rope_theta": 10000.0}
+    from transformers.models.phi.modeling_phi import PhiRotaryEmbedding
+
+    oracle = PhiRotaryEmbedding(transformers.AutoConfig.for_model(**config))
+    model = from_config(config)
+    assert oracle.inv_freq.shape == (16,) and model.positional("full_attention").rotary_dims == 64  # 32 pairs
+    assert "read as transformers 5.23 reads it" not in model.source
+    assert "read as a Llama-style decoder: posenc does not know this model_type" in model.source
+    assert from_config({"model_type": "llama", **SIZES}).source.endswith("read as transformers 5.23 reads it "
+                                                                          "(LlamaConfig)")
