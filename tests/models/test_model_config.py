@@ -122,8 +122,9 @@ def test_phi3_vision_su_lists_switch_past_4096_as_transformers(tmp_path):
     assert scaling == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)), rel=1e-15)
 
 
-# The sizes of a small config of any rotary family (6 layers: Gemma 3's pattern has a global one).
-SIZES = {"hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4, "num_hidden_layers": 6, "head_dim": 64}
+# The sizes of a small config of any rotary family (6 layers: Gemma 3's pattern has a global one). No head_dim: a class
+# with a default of its own (Gemma's 256) takes it, FalconConfig's is a property of these two.
+SIZES = {"hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4, "num_hidden_layers": 6}
 
 
 # Every rotary family's class (tests/models/configs has a file for most): which original context a llama3, YaRN
@@ -416,13 +417,13 @@ def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_toke
 
 
 def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformers_reads_it():
-    """PhiConfig (transformers 5.23, the oracle) rotates half of each head by default; posenc, which reads an unknown
+    """GlmConfig (transformers 5.23, the oracle) rotates half of each head by default; posenc, which reads an unknown
     model_type as a Llama-style decoder from the file's fields, rotated all of it and said it read the config "as
     transformers 5.23 reads it". It now says how it read it; a family it knows still names its class."""
-    config = {"model_type": "phi", **SIZES, "max_position_embeddings": 2048, "rope_theta": 10000.0}
-    from transformers.models.phi.modeling_phi import PhiRotaryEmbedding
+    config = {"model_type": "glm", **SIZES, "head_dim": 64, "max_position_embeddings": 2048, "rope_theta": 10000.0}
+    from transformers.models.glm.modeling_glm import GlmRotaryEmbedding
 
-    oracle = PhiRotaryEmbedding(transformers.AutoConfig.for_model(**config))
+    oracle = GlmRotaryEmbedding(transformers.AutoConfig.for_model(**config))
     model = from_config(config)
     assert oracle.inv_freq.shape == (16,) and model.positional("full_attention").rotary_dims == 64  # 32 pairs
     assert "read as transformers 5.23 reads it" not in model.source
