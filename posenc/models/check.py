@@ -561,10 +561,10 @@ def padded_positions(reading: Reading) -> Iterator[Finding]:
         return
     rows = model.positional("full_attention").options["table_size"]
     first = rows - model.context_length
+    unused = "row 0 is" if first == 1 else "rows 0 and 1 are" if first == 2 else f"rows 0 to {first - 1} are"
     yield Finding("info", reading.path("max_position_embeddings"),
                   f"{fields.family.class_name} numbers a token's position from pad_token_id + 1 = {first}: its "
-                  f"{rows:,}-row table holds {model.context_length:,} tokens (rows 0 to {first - 1} are never a "
-                  "token's).")
+                  f"{rows:,}-row table holds {model.context_length:,} tokens ({unused} never a token's).")
 
 
 CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
