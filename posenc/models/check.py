@@ -590,7 +590,7 @@ def _rotated_pairs(reading: Reading, params: Mapping) -> int | None:
     else:
         share = fields.family.partial_field
         own = reading.number(params, "partial_rotary_factor") if share else None
-        fraction = own if own is not None else reading.number(fields.values, share) if share else None
+        fraction = own if own is not None else (reading.number(fields.values, share) if share else None)
         width = int(head_dim * (1.0 if fraction is None else fraction))
     return None if width is None else int(width) // 2
 

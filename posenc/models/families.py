@@ -38,9 +38,6 @@ class Family:
     ModernBERT: :attr:`per_layer_parameters`), "ignored" (a class without ``layer_types`` reads the dict as flat,
     finds no rope_type and computes default RoPE) or "refused" (a class with ``layer_types`` keeps it nested, and its
     rotary embedding, which reads one flat dict, fails);
-    ``padding_offset``: a learned table whose positions count from ``pad_token_id`` + 1 (RoBERTa's
-    ``create_position_ids_from_input_ids``), so that its ``max_position_embeddings`` rows hold
-    ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512);
     ``flat_parameters``: what a class that reads them per layer type does with a flat v5 ``rope_parameters``: "read"
     (every other class), "ignored" (Gemma 3: default RoPE on every layer type) or "refused" (ModernBERT's strict
     field);
@@ -49,7 +46,10 @@ class Family:
     config takes from the top level only the fields its class has; ``partial_field``: the field giving the share of
     a head that rotates (GPT-NeoX's ``rotary_pct``, which wins over ``partial_rotary_factor``), or None for a class
     that rotates whole heads: its default RoPE ignores
-    ``partial_rotary_factor``, and a scaling computed with one fails at the model's first forward pass.
+    ``partial_rotary_factor``, and a scaling computed with one fails at the model's first forward pass;
+    ``padding_offset``: a learned table whose positions count from ``pad_token_id`` + 1 (RoBERTa's
+    ``create_position_ids_from_input_ids``), so that its ``max_position_embeddings`` rows hold
+    ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512).
     """
 
     scheme: str = "rope"
@@ -138,8 +138,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                      "rope_local_base_freq": 10_000.0, "num_hidden_layers": 26,
                                      "query_pre_attn_scalar": 256}),
     "llama4_text": _family(class_name="Llama4TextConfig", windows="chunked", layout="interleaved", nope_layers=True,
-                           nested_parameters="refused",
-                           partial_field=None,
+                           nested_parameters="refused", partial_field=None,
                            defaults={"rope_theta": 500_000.0, "head_dim": 128, "max_position_embeddings": 131_072,
                                      "no_rope_layer_interval": 4, "attention_chunk_size": 8192,
                                      "attn_temperature_tuning": True, "floor_scale": 8192, "attn_scale": 0.1}),
