@@ -537,5 +537,10 @@ def _alibi_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int,
         context = fields.integer("seq_length", "max_position_embeddings", default=2048)
     else:
         context = fields.context()
+    attention = fields.raw.get("attn_config")
+    bias_max = attention.get("alibi_bias_max") if isinstance(attention, Mapping) else None
+    if bias_max is not None and bias_max != 8:  # MPT's slopes 2^(−bias_max·k/n); 8 gives BLOOM's, which posenc draws
+        raise ValueError(f"attn_config.alibi_bias_max is {bias_max!r:.40}: posenc draws ALiBi's slopes 2^(−8k/n) "
+                         "(BLOOM's, MPT's default of 8) only.")
     alibi = Positional("alibi", MappingProxyType({"num_heads": heads, "direction": "causal"}), None, 0, None, head_dim)
     return ["full_attention"] * fields.layers(), {"full_attention": alibi}, context, head_dim

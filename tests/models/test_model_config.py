@@ -430,3 +430,28 @@ def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformer
     assert "read as a Llama-style decoder: posenc does not know this model_type" in model.source
     assert from_config({"model_type": "llama", **SIZES}).source.endswith("read as transformers 5.23 reads it "
                                                                           "(LlamaConfig)")
+
+
+@pytest.mark.parametrize("bias_max", [8, 16, None])
+def test_mpt_s_alibi_slopes_are_its_own_or_refused(bias_max):
+    """MPT's ALiBi (transformers 5.23's build_mpt_alibi_tensor, the oracle) takes its slopes from attn_config's
+    alibi_bias_max: 2^(−bias_max·k/n). With MPT's 8 (or none given) they are BLOOM's, which posenc draws, for 12
+    heads as for 8; another bias max gives other slopes, which posenc read as BLOOM's. Now refused, naming it."""
+    from transformers.models.mpt.modeling_mpt import build_mpt_alibi_tensor
+
+    from posenc.schemes.alibi import alibi_slopes
+
+    attention = {"alibi": True} | ({"alibi_bias_max": bias_max} if bias_max is not None else {})
+    config = {"model_type": "mpt", "d_model": 192, "n_heads": 12, "n_layers": 2, "max_seq_len": 2048,
+              "attn_config": attention}
+    bias = build_mpt_alibi_tensor(12, 3, alibi_bias_max=bias_max or 8).reshape(12, 3).double().numpy()
+    slopes = bias[:, 1] - bias[:, 0]
+    if bias_max == 16:
+        assert not np.allclose(slopes, alibi_slopes(12))
+        with pytest.raises(ValueError, match="alibi_bias_max is 16"):
+            from_config(config)
+        return
+    model = from_config(config)
+    (positional,) = model.positionals.values()
+    assert positional.scheme == "alibi"
+    np.testing.assert_allclose(alibi_slopes(positional.options["num_heads"]), slopes, rtol=1e-6)
