@@ -585,7 +585,7 @@ def _rotated_pairs(reading: Reading, params: Mapping) -> int | None:
         return None
     if fields.has("qk_rope_head_dim"):
         width = reading.number(fields.values, "qk_rope_head_dim")
-    elif fields.model_type == "gptj":
+    elif fields.family.rotary_dim:
         width = reading.number(fields.values, "rotary_dim")
     else:
         share = fields.family.partial_field

@@ -368,10 +368,11 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nest
 
 
 def _rotary(fields: Fields, head_dim: int) -> tuple[int, float]:
-    """(the dimensions that rotate, the head's width they are a part of): partial rotary, GPT-J, DeepSeek."""
+    """(the dimensions that rotate, the head's width they are a part of): partial rotary, GPT-J and CodeGen,
+    DeepSeek."""
     if fields.has("qk_rope_head_dim"):
         return whole(fields.get("qk_rope_head_dim"), "qk_rope_head_dim", 2), head_dim
-    if fields.model_type == "gptj":
+    if fields.family.rotary_dim:
         return whole(fields.get("rotary_dim"), "rotary_dim", 2), head_dim
     name = fields.family.partial_field
     if name is None:  # a class that rotates whole heads (_rope_positional refuses a share it cannot compute)

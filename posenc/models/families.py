@@ -49,7 +49,8 @@ class Family:
     ``partial_rotary_factor``, and a scaling computed with one fails at the model's first forward pass;
     ``padding_offset``: a learned table whose positions count from ``pad_token_id`` + 1 (RoBERTa's
     ``create_position_ids_from_input_ids``), so that its ``max_position_embeddings`` rows hold
-    ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512).
+    ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512); ``rotary_dim``: the class rotates
+    the first ``rotary_dim`` dimensions of a head, adjacent pairs, θ fixed at 10,000 in its code (GPT-J, CodeGen).
     """
 
     scheme: str = "rope"
@@ -70,6 +71,7 @@ class Family:
     composite: bool = False
     rope_types: tuple[str, ...] | None = None
     padding_offset: bool = False
+    rotary_dim: bool = False
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -163,8 +165,10 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "gpt_neox": _family(class_name="GPTNeoXConfig", windows="none", partial_field="rotary_pct",
                         theta_fields={"full_attention": "rotary_emb_base"},
                         defaults={"rotary_pct": 0.25, "rotary_emb_base": 10_000.0, "max_position_embeddings": 2048}),
-    "gptj": _family(class_name="GPTJConfig", windows="none", layout="interleaved",
+    "gptj": _family(class_name="GPTJConfig", windows="none", layout="interleaved", rotary_dim=True,
                     defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),  # θ fixed in its code
+    "codegen": _family(class_name="CodeGenConfig", windows="none", layout="interleaved", rotary_dim=True,
+                       defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),  # as GPT-J
     "gpt2": _family(scheme="learned", class_name="GPT2Config", windows="none",
                     defaults={"n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}),
     "bert": _family(scheme="learned", class_name="BertConfig", causal=False, windows="none",

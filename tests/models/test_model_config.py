@@ -15,6 +15,7 @@ public repository, or the preset's cited fields where no copy could be read: see
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from pathlib import Path
@@ -137,7 +138,7 @@ _TRAINED = {"both": ({"original_max_position_embeddings": 4096}, {"original_max_
 
 @pytest.mark.parametrize("case", list(_TRAINED))
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items()
-                                        if family.scheme == "rope" and key != "gptj"])
+                                        if family.scheme == "rope" and not family.rotary_dim])
 def test_the_trained_context_is_the_one_transformers_computes_with(model_type, case):
     """transformers 5.23 (the oracle: its rope function, which standardizes the parameters again once the config
     holds every field of the file) computes with the config's own original_max_position_embeddings over the
@@ -169,7 +170,7 @@ def test_the_trained_context_is_the_one_transformers_computes_with(model_type, c
 
 
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme == "rope"
-                                        and key != "gptj"])
+                                        and not family.rotary_dim])
 def test_a_config_without_theta_or_context_reads_as_its_class_defaults(model_type):
     """A config that gives only sizes: θ of every layer type and the context are the family class's defaults in
     transformers 5.23 (the oracle). posenc read Qwen2-VL's and Qwen2.5-VL's θ as 10,000 (their class: 1,000,000),
@@ -296,7 +297,7 @@ def test_a_class_that_keeps_parameters_per_layer_type_computes_as_transformers(m
 
 
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme == "rope"
-                                        and key != "gptj"])
+                                        and not family.rotary_dim])
 def test_parameters_nested_by_layer_type_are_read_as_the_class_reads_them(model_type):
     """rope_parameters nested by layer type (v5's layout for Gemma 3 and ModernBERT) given to any rotary class.
     transformers 5.23 (the oracle: the family's rotary embedding) reads them per layer type only in Gemma 3 and
@@ -348,7 +349,7 @@ def test_windows_are_the_ones_transformers_builds(name, change):
 
 
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme == "rope"
-                                        and key != "gptj"])
+                                        and not family.rotary_dim])
 def test_each_family_windows_its_layers_as_its_class_does(model_type):
     """A config that turns windows on the Qwen way (use_sliding_window, max_window_layers 2) and gives no
     sliding_window or layer_types: each class builds its layers by its own rule (the oracle: transformers 5.23's
@@ -455,3 +456,19 @@ def test_mpt_s_alibi_slopes_are_its_own_or_refused(bias_max):
     (positional,) = model.positionals.values()
     assert positional.scheme == "alibi"
     np.testing.assert_allclose(alibi_slopes(positional.options["num_heads"]), slopes, rtol=1e-6)
+
+
+@pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.rotary_dim])
+def test_a_class_that_rotates_rotary_dim_rotates_adjacent_pairs_of_it(model_type):
+    """GPT-J and CodeGen (transformers 5.23, the oracle: their create_sinusoidal_positions and rotate_every_two)
+    rotate the first rotary_dim dimensions of a head in adjacent pairs, θ_i = 10000^(−2i/rotary_dim). posenc read a
+    CodeGen config as a Llama-style decoder: the whole head, in halves."""
+    module = importlib.import_module(f"transformers.models.{model_type}.modeling_{model_type}")
+    config = {"model_type": model_type, "n_embd": 256, "n_head": 4, "n_layer": 2, "n_positions": 2048, "rotary_dim": 32}
+    positional = from_config(config).positional("full_attention")
+    assert (positional.rotary_dims, positional.head_dim, positional.options["layout"]) == (32, 64, "interleaved")
+    table = module.create_sinusoidal_positions(2, 32).double().numpy()  # (2, rotary_dim): sin, then cos
+    got, _ = rope_inv_freq(from_config(config))
+    np.testing.assert_allclose(np.sin(got), table[1, :16], rtol=1e-6)
+    pair = torch.tensor([[[[1.0, 2.0, 3.0, 4.0]]]])
+    assert module.rotate_every_two(pair).tolist() == [[[[-2.0, 1.0, -4.0, 3.0]]]]  # adjacent pairs turn together
