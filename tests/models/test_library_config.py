@@ -20,16 +20,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from posenc.models import Finding, Model, check, from_config, rope_inv_freq
+from posenc.models.families import FAMILIES
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")  # an overflow warning is a silent inf: fail
 
 CONFIGS = [json.loads(path.read_text()) for path in sorted((Path(__file__).parent / "configs").glob("*.json"))]
 KEYS = sorted({key for config in CONFIGS for key in config} | {"rope_type", "type", "factor", "layer_types",
-                                                                  "text_config", "rope_parameters", "full_attention"})
+                                                                  "text_config", "rope_parameters", "full_attention",
+                                                                  "pad_token_id", "attn_config", "alibi_bias_max",
+                                                                  "rotary_dim", "truncate", "model_type"})
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=False, allow_infinity=False),
                     st.sampled_from([0, 1, 2, 3, 64, 4096, 0.5, 1e300, -1.0, "linear", "yarn", "llama3", "longrope",
-                                     "su", "mrope", "default", "dynamic", "sliding_attention", "full_attention", ""]),
+                                     "su", "mrope", "default", "dynamic", "sliding_attention", "full_attention", "",
+                                     *FAMILIES]),
                     st.text(max_size=12))
 JSON = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=5),
                                                       st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=8),
