@@ -412,3 +412,16 @@ def test_the_similarity_view_of_a_table_without_a_formula_does_not_give_the_sinu
     assert "bands parallel to the diagonal" not in note
     sinusoidal = run({"scheme": "sinusoidal", "matrix": "Similarity", "length": "64", "d_model": "16"})
     assert any("bands parallel to the diagonal" in m.value for m in sinusoidal.markdown)
+
+
+@pytest.mark.parametrize(("fraction", "exponent", "partner"), [("1.0", "64", "d/2"), ("0.5", "32", r"d_\text{rot}/2")])
+def test_the_clocks_formula_has_the_exponent_the_frequencies_have(fraction, exponent, partner):
+    """θᵢ = base^(−2i/d_rot) under a partial rotation (transformers' int(head_dim·partial_rotary_factor)), as the
+    scheme's formula on the same page says and the clocks compute; the clocks' formula said −2i/d_model (a Phi
+    config of one's own: 10000^(−2i/80) above clocks turning at 10000^(−2i/32))."""
+    at = run({"scheme": "rope", "d_model": "64", "length": "64", "rope.rotary_fraction": fraction,
+              "rope.layout": "half"}, "pages/details.py")
+    (clocks,) = [f.value for f in at.get("latex") if "turned by" in f.value]
+    assert rf"10000^{{-2i/{exponent}}}" in clocks and partner in clocks
+    theta = posenc.rope_inv_freq(64, rotary_fraction=float(fraction))[0]
+    np.testing.assert_allclose(theta, 10000.0 ** (-2 * np.arange(len(theta)) / int(exponent)), rtol=1e-12)

@@ -8,6 +8,7 @@ import streamlit as st
 import posenc
 from posenc.figures import charts
 from posenc.schemes.rope.entry import rope_keywords
+from posenc.schemes.rope.frequencies import rotary_dims
 from posenc.schemes.scheme import Option
 from posenc.ui import binding, cached_figures, compute, motion, presenter, real_lengths, your_config
 from posenc.ui.how_it_works.images import rope_grid
@@ -94,9 +95,10 @@ def rope_clocks(c: Controls, query_at: int, key_at: int) -> None:
     st.subheader("Clocks: each rotated pair turns at its own speed")
     whole = float(options["rotary_fraction"]) == 1.0 or options["rope_type"] == "proportional"  # p-RoPE: whole head
     width = "d" if whole else r"d_\text{rot}"  # the half layout's partner
+    exponent = c.d_model if whole else rotary_dims(c.d_model, float(options["rotary_fraction"]))  # as θ is computed
     pair = r"x_{2i}, x_{2i+1}" if options["layout"] == "interleaved" else rf"x_i, x_{{i+{width}/2}}"
     st.latex(rf"R_p\,x:\ ({pair}) \mapsto \text{{turned by }} p\,\theta'_i,\quad \theta_i = "
-             rf"{posenc.schemes.scheme.latex_number(c.base)}^{{-2i/{c.d_model}}}\ \text{{(}}\theta'_i\text{{: "
+             rf"{posenc.schemes.scheme.latex_number(c.base)}^{{-2i/{exponent}}}\ \text{{(}}\theta'_i\text{{: "
              rf"after the scaling {options['rope_type']})}}")
     motion.animation(cached_figures.rope_clock_figure(c.d_model, c.base, c.options, c.length,
                                                       2 * presenter.grid_columns()),
