@@ -1,5 +1,6 @@
 """Every page through Streamlit's AppTest: defaults, bad URLs, and the numbers on the charts."""
 
+import json
 import re
 
 import numpy as np
@@ -425,3 +426,18 @@ def test_the_clocks_formula_has_the_exponent_the_frequencies_have(fraction, expo
     assert rf"10000^{{-2i/{exponent}}}" in clocks and partner in clocks
     theta = posenc.rope_inv_freq(64, rotary_fraction=float(fraction))[0]
     np.testing.assert_allclose(theta, 10000.0 ** (-2 * np.arange(len(theta)) / int(exponent)), rtol=1e-12)
+
+
+def test_a_roberta_config_s_learned_table_says_which_row_a_position_reads():
+    """RoBERTa numbers positions from pad_token_id + 1 (transformers 5.23: test_model_config.py), so How it works under
+    a RoBERTa config says that position p reads row p + 2 and that its 514 rows hold 512 tokens; BERT's says nothing."""
+    from posenc.models.config_link import to_link
+
+    sizes = {"hidden_size": 768, "num_attention_heads": 12, "num_hidden_layers": 12, "max_position_embeddings": 514}
+    for model_type, said in (("roberta", True), ("bert", False)):
+        link = to_link(json.dumps({"model_type": model_type, "pad_token_id": 1, **sizes}))
+        at = run({"model": "config", "config": link}, "pages/details.py")
+        assert not at.exception
+        captions = " ".join(c.value for c in at.caption)
+        assert ("a token at position p reads row p + 2" in captions
+                and "its 514 rows hold 512 tokens" in captions) == said, captions

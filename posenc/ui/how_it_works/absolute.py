@@ -7,7 +7,7 @@ import streamlit as st
 
 import posenc
 from posenc.figures import charts
-from posenc.ui import cached_figures, compute, motion, presenter
+from posenc.ui import cached_figures, compute, motion, presenter, your_config
 from posenc.ui.sidebar import Controls
 
 
@@ -61,6 +61,14 @@ def learned(c: Controls) -> None:
                    "have no encoding: the model cannot represent them (GPT-2 raises an index error). "
                    "They are left blank, not invented.", icon=":material/block:")
     st.caption(f"Rows drawn from N(0, 0.02²) with seed {options['seed']}: the untrained table, before any learning.")
+    model = your_config.model(c.model) if c.model else None
+    table = model.positionals.get("full_attention") if model is not None else None
+    rows = int(table.options["table_size"]) if table is not None and table.scheme == "learned" else 0
+    if rows and rows > model.context_length:  # RoBERTa and its kin: positions count from pad_token_id + 1
+        first = rows - model.context_length
+        st.caption(f"In {your_config.label(model)} a token at position p reads row p + {first} (its positions count "
+                   f"from pad_token_id + 1 = {first}), so its {rows:,} rows hold {model.context_length:,} tokens; "
+                   "the rows above are drawn by their index.")
 
 
 def nope(c: Controls) -> None:
