@@ -68,7 +68,7 @@ def learned(c: Controls) -> None:
         first = rows - model.context_length
         st.caption(f"In {your_config.label(model)} a token at position p reads row p + {first} (its positions count "
                    f"from pad_token_id + 1 = {first}), so its {rows:,} rows hold {model.context_length:,} tokens; "
-                   "the rows above are drawn by their index.")
+                   "the chart above draws row p at p.")
 
 
 def nope(c: Controls) -> None:
