@@ -259,6 +259,16 @@ def test_a_trained_context_counts_where_the_language_model_s_config_is_built_fro
     np.testing.assert_allclose(got, expected.double().numpy(), rtol=float32_rtol(5_000_000.0), atol=0)
 
 
+def computes_as(model: models.Model, oracle) -> None:
+    """Every rotary layer type of ``model`` has the frequencies and cos/sin factor of ``oracle``, a transformers
+    rotary embedding."""
+    for layer_type, positional in model.positionals.items():
+        expected, expected_scaling = hf_frequencies(oracle, layer_type)
+        got, scaling = rope_inv_freq(model, layer_type)
+        np.testing.assert_allclose(got, expected, rtol=float32_rtol(positional.base), atol=0, err_msg=layer_type)
+        assert scaling == pytest.approx(expected_scaling, rel=1e-12), layer_type
+
+
 # Scalings a class that keeps its RoPE parameters per layer type (Gemma 3, ModernBERT) reads otherwise than Llama.
 _PER_LAYER = {
     "v4 type": {"rope_scaling": {"type": "linear", "factor": 8.0}},  # merged under the class's rope_type 'default'
@@ -288,12 +298,7 @@ def test_a_class_that_keeps_parameters_per_layer_type_computes_as_transformers(m
         with pytest.raises(ValueError, match="nested by layer type"):
             from_config(config)
         return
-    model = from_config(config)
-    for layer_type, positional in model.positionals.items():
-        expected, expected_scaling = hf_frequencies(oracle, layer_type)
-        got, scaling = rope_inv_freq(model, layer_type)
-        np.testing.assert_allclose(got, expected, rtol=float32_rtol(positional.base), atol=0, err_msg=layer_type)
-        assert scaling == pytest.approx(expected_scaling, rel=1e-12), layer_type
+    computes_as(from_config(config), oracle)
 
 
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme == "rope"
@@ -314,12 +319,7 @@ def test_parameters_nested_by_layer_type_are_read_as_the_class_reads_them(model_
             from_config(config)
         assert FAMILIES[model_type].nested_parameters == "refused"
         return
-    model = from_config(config)
-    for layer_type, positional in model.positionals.items():
-        expected, expected_scaling = hf_frequencies(oracle, layer_type)
-        got, scaling = rope_inv_freq(model, layer_type)
-        np.testing.assert_allclose(got, expected, rtol=float32_rtol(positional.base), atol=0, err_msg=layer_type)
-        assert scaling == pytest.approx(expected_scaling, rel=1e-12), layer_type
+    computes_as(from_config(config), oracle)
 
 
 @pytest.mark.parametrize(("name", "change"), [
