@@ -3,10 +3,9 @@
 Each example takes a config of tests/models/configs/ (its rotary families) and changes where and what its RoPE
 fields say: a scaling of another type (linear, dynamic, YaRN with or without its optional parameters, llama3) or none,
 named by v5's rope_type or v4's type, under v4's rope_scaling or v5's rope_parameters, flat or nested by layer type,
-its trained context L₀ in the
-scaling, at the top level, in both or in neither, rope_theta in the scaling and at the top level, a
-partial_rotary_factor in either. transformers builds the config as from_pretrained does and its family's rotary embedding computes the
-frequencies (the oracle: tests/helpers/transformers_rotary.py). Then:
+its trained context L₀ in the scaling, at the top level, in both or in neither, rope_theta in the scaling and at the
+top level, a partial_rotary_factor in either. transformers builds the config as from_pretrained does and its
+family's rotary embedding computes the frequencies (the oracle: tests/helpers/transformers_rotary.py). Then:
 
 - where transformers builds the rotary embedding, posenc gives the same frequencies and attention scaling for every
   rotary layer type, or refuses with a ValueError only for a share of a head given to a class that rotates whole
@@ -15,8 +14,9 @@ frequencies (the oracle: tests/helpers/transformers_rotary.py). Then:
 
 Written after a random comparison found six ways posenc read a config otherwise (the trained context of Phi-3,
 Gemma 3, ModernBERT and Qwen2-VL, whole-head classes given a share, GPT-NeoX's names, Qwen-VL's θ defaults); v4's
-type, v5's rope_parameters and YaRN's options joined after a second found three more in the classes that keep
-their parameters per layer type (Gemma 3, ModernBERT: test_model_config.py).
+type, v5's rope_parameters, nesting and YaRN's options joined after a second found more: in the classes that keep
+their parameters per layer type (Gemma 3, ModernBERT), and in every other class given nested parameters
+(test_model_config.py).
 Budget: tests/conftest.py (POSENC_FUZZ).
 """
 
