@@ -494,8 +494,8 @@ def parameters_per_layer_type(reading: Reading) -> Iterator[Finding]:
     (:func:`~posenc.models.config.rope_parameters`): parameters nested by layer type, given to a class that reads one
     flat dict and has no layer_types (a class with them fails: from_config names that); in the classes that keep them
     per layer type (Gemma 3, ModernBERT), a ``rope_scaling`` nested by layer type or naming its type by v4's ``type``
-    (both merged under the class's own rope_type 'default'), a flat v5 ``rope_parameters`` Gemma 3 ignores
-    (ModernBERT refuses it), and YaRN's ``truncate``, read from the outer dict."""
+    (both merged under the class's own rope_type 'default') and a flat v5 ``rope_parameters`` Gemma 3 ignores
+    (ModernBERT refuses it); in any parameters read per layer type, YaRN's ``truncate``, read from the outer dict."""
     family = reading.fields.family
     name = family.class_name or "this class"
     for where, params in reading.scalings:
@@ -513,7 +513,7 @@ def parameters_per_layer_type(reading: Reading) -> Iterator[Finding]:
                           "parameters as one flat dict: transformers 5.23 reads none of the nested ones and computes "
                           "default RoPE. Name it rope_parameters (v5), or write one flat rope_scaling (v4).")
             continue
-        if not family.per_layer_parameters:
+        if not (nested or family.per_layer_parameters):  # one flat dict, read as one
             continue
         if not nested and where.split(".")[-1] == "rope_parameters" and family.flat_parameters == "ignored":
             yield Finding("error", where,

@@ -259,9 +259,11 @@ def rope_parameters(fields: Fields, rotary_types: list[str]) -> dict[str, dict]:
         raise ValueError(f"{name} must be an object of RoPE parameters; the config has {declared!r:.60}.")
     declared = dict(declared or {})
     nested = [key for key in declared if key in set(rotary_types) | set(KNOWN_LAYER_TYPES)]
-    if nested and not (fields.family.per_layer_parameters and name == "rope_parameters"):
+    family = fields.family
+    if nested and (family.nested_parameters in ("ignored", "refused")
+                   or family.per_layer_parameters and name == "rope_scaling"):
         declared, nested = _read_flat(fields, declared, name, nested), []
-    if not nested and fields.family.per_layer_parameters:
+    if not nested and family.per_layer_parameters:
         declared = _merged_per_layer_type(fields, declared, name)
     parameters = {}
     for layer_type in rotary_types:

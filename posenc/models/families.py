@@ -36,8 +36,9 @@ class Family:
     SmolLM3); ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope");
     ``nested_parameters``: what the class does with ``rope_parameters`` nested by layer type: "read" (Gemma 3,
     ModernBERT: :attr:`per_layer_parameters`), "ignored" (a class without ``layer_types`` reads the dict as flat,
-    finds no rope_type and computes default RoPE) or "refused" (a class with ``layer_types`` keeps it nested, and its
-    rotary embedding, which reads one flat dict, fails);
+    finds no rope_type and computes default RoPE), "refused" (a class with ``layer_types`` keeps it nested, and its
+    rotary embedding, which reads one flat dict, fails) or "as written" (a model_type posenc does not know: nested
+    parameters are read per layer type, a flat dict as one, and nothing is said of its class);
     ``flat_parameters``: what a class that reads them per layer type does with a flat v5 ``rope_parameters``: "read"
     (every other class), "ignored" (Gemma 3: default RoPE on every layer type) or "refused" (ModernBERT's strict
     field);
@@ -49,8 +50,9 @@ class Family:
     ``partial_rotary_factor``, and a scaling computed with one fails at the model's first forward pass;
     ``padding_offset``: a learned table whose positions count from ``pad_token_id`` + 1 (RoBERTa's
     ``create_position_ids_from_input_ids``), so that its ``max_position_embeddings`` rows hold
-    ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512); ``rotary_dim``: the class rotates
-    the first ``rotary_dim`` dimensions of a head, adjacent pairs, θ fixed at 10,000 in its code (GPT-J, CodeGen).
+    ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512); ``rotary_dim``: the class
+    rotates the first ``rotary_dim`` dimensions of a head, adjacent pairs, θ fixed at 10,000 in its code (GPT-J,
+    CodeGen).
     """
 
     scheme: str = "rope"
@@ -165,8 +167,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "gpt_neox": _family(class_name="GPTNeoXConfig", windows="none", partial_field="rotary_pct",
                         theta_fields={"full_attention": "rotary_emb_base"},
                         defaults={"rotary_pct": 0.25, "rotary_emb_base": 10_000.0, "max_position_embeddings": 2048}),
-    "gptj": _family(class_name="GPTJConfig", windows="none", layout="interleaved", rotary_dim=True,
-                    defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),  # θ fixed in its code
+    "gptj": _family(class_name="GPTJConfig", windows="none", layout="interleaved", rotary_dim=True,  # θ fixed
+                    defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),
     "codegen": _family(class_name="CodeGenConfig", windows="none", layout="interleaved", rotary_dim=True,
                        defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),  # as GPT-J
     "gpt2": _family(scheme="learned", class_name="GPT2Config", windows="none",
@@ -185,7 +187,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
 })
 """model_type -> :class:`Family`; a model_type not listed reads as :data:`DEFAULT_FAMILY`."""
 
-DEFAULT_FAMILY = _family()
+DEFAULT_FAMILY = _family(nested_parameters="as written")
 """A Llama-style decoder: RoPE in halves, θ 10,000 unless ``rope_theta``, a window when ``sliding_window``."""
 
 

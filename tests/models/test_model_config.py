@@ -275,8 +275,9 @@ _PER_LAYER = {
     "flat v5": {"rope_parameters": {"rope_type": "linear", "factor": 8.0}},  # Gemma 3: not read; ModernBERT: refused
     "untruncated": {"rope_scaling": {"rope_type": "yarn", "factor": 4.0, "truncate": False}},  # truncate not read
     "nested v4": {"rope_scaling": {"full_attention": {"rope_type": "linear", "factor": 8.0}}},  # merged: not read
-    "nested untruncated": {"rope_parameters": {"full_attention": {"rope_type": "yarn", "factor": 4.0, "truncate": False},
-                                               "sliding_attention": {"rope_type": "default"}}},  # nor here
+    "nested untruncated": {"rope_parameters": {  # nor here
+        "full_attention": {"rope_type": "yarn", "factor": 4.0, "truncate": False},
+        "sliding_attention": {"rope_type": "default"}}},
     "v4 rope_type": {"rope_scaling": {"rope_type": "yarn", "factor": 4.0, "beta_fast": 16.0}},  # read as Llama's
 }
 
@@ -286,9 +287,10 @@ _PER_LAYER = {
 def test_a_class_that_keeps_parameters_per_layer_type_computes_as_transformers(model_type, case):
     """Gemma3TextConfig and ModernBertConfig (transformers 5.23, the oracle: their rotary embedding's frequencies)
     merge a v4 rope_scaling into parameters of their own per layer type, which already say rope_type 'default': v4's
-    'type' does not replace it, so the scaling is dropped, and one nested by layer type is merged as one flat dict. A flat v5 rope_parameters is not read by Gemma 3 (default
-    RoPE on both layer types) and refused by ModernBERT. YaRN's truncate is read from the outer dict, which holds
-    only layer types, so a nested scaling's truncate false is not read. posenc computed all four as written."""
+    'type' does not replace it, so the scaling is dropped, and one nested by layer type is merged as one flat dict.
+    A flat v5 rope_parameters is not read by Gemma 3 (default RoPE on both layer types) and refused by ModernBERT.
+    YaRN's truncate is read from the outer dict, which holds only layer types, so a nested scaling's truncate false
+    is not read. posenc computed all four as written."""
     config = {"model_type": model_type, **SIZES, "max_position_embeddings": 32768,
               **json.loads(json.dumps(_PER_LAYER[case]))}
     try:
@@ -472,3 +474,17 @@ def test_a_class_that_rotates_rotary_dim_rotates_adjacent_pairs_of_it(model_type
     np.testing.assert_allclose(np.sin(got), table[1, :16], rtol=1e-6)
     pair = torch.tensor([[[[1.0, 2.0, 3.0, 4.0]]]])
     assert module.rotate_every_two(pair).tolist() == [[[[-2.0, 1.0, -4.0, 3.0]]]]  # adjacent pairs turn together
+
+
+def test_a_model_type_posenc_does_not_know_reads_its_nested_parameters_as_written():
+    """posenc cannot say how an unknown class reads parameters nested by layer type (in transformers 5.23 some read
+    them per layer type, others as one flat dict): it reads them as written, and the check claims nothing of the class
+    beyond what the unknown-family note says."""
+    from posenc.models import check
+
+    config = {"model_type": "glm", **SIZES, "head_dim": 64, "max_position_embeddings": 4096, "rope_theta": 1e4,
+              "layer_types": ["full_attention"] * 6,
+              "rope_parameters": {"full_attention": {"rope_type": "linear", "factor": 8.0}}}
+    positional = from_config(config).positional("full_attention")
+    assert positional.options["rope_type"] == "linear" and positional.options["factor"] == 8.0
+    assert [f.field for f in check(config)] == ["model_type"]
