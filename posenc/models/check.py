@@ -542,7 +542,7 @@ def parameters_per_layer_type(reading: Reading) -> Iterator[Finding]:
 def unknown_family(reading: Reading) -> Iterator[Finding]:
     """A model_type posenc does not know is read as a Llama-style decoder from the file's fields alone."""
     fields = reading.fields
-    if reading.model is None or fields.family.class_name or fields.scheme() != "rope":
+    if reading.model is None or fields.family.class_name or get_scheme(fields.scheme()).family != "rotary":
         return
     named = "no model_type" if fields.model_type is None else f"model_type {_shown(fields.model_type)}"
     yield Finding("info", reading.path("model_type"),

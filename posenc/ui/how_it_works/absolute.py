@@ -63,7 +63,7 @@ def learned(c: Controls) -> None:
     st.caption(f"Rows drawn from N(0, 0.02²) with seed {options['seed']}: the untrained table, before any learning.")
     model = your_config.model(c.model) if c.model else None
     table = model.positionals.get("full_attention") if model is not None else None
-    rows = int(table.options["table_size"]) if table is not None and table.scheme == "learned" else 0
+    rows = int(table.options.get("table_size", 0)) if table is not None else 0  # a learned table's rows
     if rows and rows > model.context_length:  # RoBERTa and its kin: positions count from pad_token_id + 1
         first = rows - model.context_length
         st.caption(f"In {your_config.label(model)} a token at position p reads row p + {first} (its positions count "
