@@ -488,3 +488,23 @@ def test_a_model_type_posenc_does_not_know_reads_its_nested_parameters_as_writte
     positional = from_config(config).positional("full_attention")
     assert positional.options["rope_type"] == "linear" and positional.options["factor"] == 8.0
     assert [f.field for f in check(config)] == ["model_type"]
+
+
+def test_falcon_with_alibi_reads_as_alibi_with_its_slopes_to_bfloat16_rounding():
+    """FalconConfig's "alibi": true (transformers 5.23, the oracle: Falcon's build_alibi_tensor) gives BLOOM's slopes
+    rounded to bfloat16 (its code calls .bfloat16() on them: 2^(−1/2) is 0.70703125 there); posenc draws them exact,
+    within bfloat16's unit roundoff 2^−8 of Falcon's. Without it, Falcon rotates (θ 10,000, 2,048 positions)."""
+    from transformers.models.falcon.modeling_falcon import build_alibi_tensor
+
+    from posenc.schemes.alibi import alibi_slopes
+
+    sizes = {"model_type": "falcon", "hidden_size": 384, "num_attention_heads": 12, "num_hidden_layers": 2}
+    model = from_config(sizes | {"alibi": True})
+    (positional,) = model.positionals.values()
+    assert (positional.scheme, positional.options["num_heads"], model.context_length) == ("alibi", 12, 2048)
+    bias = build_alibi_tensor(torch.ones(1, 3), 12, torch.float32).reshape(12, 3).double().numpy()
+    np.testing.assert_allclose(alibi_slopes(12), bias[:, 1] - bias[:, 0], rtol=2.0**-8)
+    assert not np.allclose(alibi_slopes(12), bias[:, 1] - bias[:, 0], rtol=1e-6)  # rounded: not float32's slopes
+    rotary = from_config(sizes).positional("full_attention")
+    assert (rotary.scheme, rotary.base) == ("rope", 10_000.0)
+    computes_as(from_config(sizes), hf_rotary(transformers.AutoConfig.for_model(**sizes)))
