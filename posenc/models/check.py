@@ -362,10 +362,7 @@ def rotary_width(reading: Reading) -> Iterator[Finding]:
         if reading.model is not None:
             yield from _ignored_shares(reading)
     else:  # the top level's share, and a scaling's own, which wins over it for that scaling
-        places = [(reading.path(share), reading.number(fields.raw, share))] + [
-            (f"{where}.partial_rotary_factor", reading.number(params, "partial_rotary_factor"))
-            for where, params in reading.scalings]
-        for field, fraction in places:
+        for field, fraction in _shares(reading, share):
             if fraction is not None and 0 < fraction <= 1 and int(head_dim * fraction) % 2:
                 yield Finding("error", field,
                               f"{field.split('.')[-1]} {fraction:g} of a {head_dim}-dimensional head rotates "
@@ -377,13 +374,17 @@ def rotary_width(reading: Reading) -> Iterator[Finding]:
                       f"rotary_dim is {rotary_dim:g}, an odd number: RoPE turns pairs of dimensions.")
 
 
+def _shares(reading: Reading, top: str) -> list[tuple[str, float | None]]:
+    """(dotted field, share of a head) of the top level's ``top`` field and of each scaling's partial_rotary_factor."""
+    return [(reading.path(top), reading.number(reading.fields.raw, top))] + [
+        (f"{where}.partial_rotary_factor", reading.number(params, "partial_rotary_factor"))
+        for where, params in reading.scalings]
+
+
 def _ignored_shares(reading: Reading) -> Iterator[Finding]:
     """A share of a head, at the top level or in a scaling, given to a class that rotates whole heads."""
     fields = reading.fields
-    places = [(reading.path("partial_rotary_factor"), fields.raw)] + [
-        (f"{where}.partial_rotary_factor", params) for where, params in reading.scalings]
-    for field, mapping in places:
-        given = reading.number(mapping, "partial_rotary_factor")
+    for field, given in _shares(reading, "partial_rotary_factor"):
         if given is not None and given != 1:
             yield Finding("warning", field,
                           f"{field} is {given:g}, but {fields.family.class_name} takes no share of a head to rotate: "
@@ -501,21 +502,23 @@ def parameters_per_layer_type(reading: Reading) -> Iterator[Finding]:
     for where, params in reading.scalings:
         nested = where.split(".")[-1] in KNOWN_LAYER_TYPES
         outer = where.rsplit(".", 1)[0] if nested else where
-        if nested and family.nested_parameters == "ignored":
-            yield Finding("error", outer,
-                          f"{outer} is nested by layer type, but {name} reads one flat dict of RoPE parameters: "
-                          "transformers 5.23 reads none of the nested ones and computes default RoPE. Write one flat "
-                          f"{outer.split('.')[-1]}.")
-            continue
-        if nested and family.per_layer_parameters and outer.split(".")[-1] == "rope_scaling":
-            yield Finding("error", outer,
-                          f"{outer} is nested by layer type, but {name} merges a rope_scaling into its own "
-                          "parameters as one flat dict: transformers 5.23 reads none of the nested ones and computes "
-                          "default RoPE. Name it rope_parameters (v5), or write one flat rope_scaling (v4).")
+        key = outer.split(".")[-1]
+        if nested and not family.reads_nested(key):  # "refused": from_config names it
+            if family.nested_parameters == "ignored":
+                yield Finding("error", outer,
+                              f"{outer} is nested by layer type, but {name} reads one flat dict of RoPE parameters: "
+                              "transformers 5.23 reads none of the nested ones and computes default RoPE. Write one "
+                              f"flat {key}.")
+            elif family.per_layer_parameters:
+                yield Finding("error", outer,
+                              f"{outer} is nested by layer type, but {name} merges a rope_scaling into its own "
+                              "parameters as one flat dict: transformers 5.23 reads none of the nested ones and "
+                              "computes default RoPE. Name it rope_parameters (v5), or write one flat rope_scaling "
+                              "(v4).")
             continue
         if not (nested or family.per_layer_parameters):  # one flat dict, read as one
             continue
-        if not nested and where.split(".")[-1] == "rope_parameters" and family.flat_parameters == "ignored":
+        if not nested and key == "rope_parameters" and family.flat_parameters == "ignored":
             yield Finding("error", where,
                           f"{where} is flat, but {name} keeps its RoPE parameters per layer type: transformers "
                           "5.23 does not read a flat rope_parameters and computes default RoPE on every layer "
@@ -527,11 +530,11 @@ def parameters_per_layer_type(reading: Reading) -> Iterator[Finding]:
             factor = reading.number(params, "factor")
             shown = f" (factor {factor:g})" if factor is not None else ""
             yield Finding("error", f"{where}.type",
-                          f"{where}.type is {stated!r}, but {name} merges {where.split('.')[-1]} into RoPE "
-                          "parameters of its own per layer type, whose rope_type 'default' v4's 'type' does not "
-                          f"replace: transformers 5.23 drops the {stated} scaling{shown} and the model runs "
-                          "unscaled past its original context. Write 'rope_type'.")
-        if family.rope_type(reading.rope_type(params)) == "yarn" and params.get("truncate") is False:
+                          f"{where}.type is {stated!r}, but {name} merges {key} into RoPE parameters of its own per "
+                          "layer type, whose rope_type 'default' v4's 'type' does not replace: transformers 5.23 "
+                          f"drops the {stated} scaling{shown} and the model runs unscaled past its original context. "
+                          "Write 'rope_type'.")
+        if reading.family_type(params) == "yarn" and params.get("truncate") is False:
             yield Finding("warning", f"{where}.truncate",
                           f"{where}.truncate is false, which transformers 5.23 does not read in parameters kept per "
                           "layer type: YaRN reads truncate from the outer dict, which holds only layer types, so it "
@@ -588,9 +591,10 @@ def _rotated_pairs(reading: Reading, params: Mapping) -> int | None:
     elif fields.family.rotary_dim:
         width = reading.number(fields.values, "rotary_dim")
     else:
-        share = fields.family.partial_field
-        own = reading.number(params, "partial_rotary_factor") if share else None
-        fraction = own if own is not None else (reading.number(fields.values, share) if share else None)
+        share, fraction = fields.family.partial_field, None
+        if share:  # the scaling's own share wins over the top level's
+            fraction = reading.number(params, "partial_rotary_factor")
+            fraction = reading.number(fields.values, share) if fraction is None else fraction
         width = int(head_dim * (1.0 if fraction is None else fraction))
     return None if width is None else int(width) // 2
 

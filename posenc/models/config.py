@@ -260,8 +260,7 @@ def rope_parameters(fields: Fields, rotary_types: list[str]) -> dict[str, dict]:
     declared = dict(declared or {})
     nested = [key for key in declared if key in set(rotary_types) | set(KNOWN_LAYER_TYPES)]
     family = fields.family
-    if nested and (family.nested_parameters in ("ignored", "refused")
-                   or family.per_layer_parameters and name == "rope_scaling"):
+    if nested and not family.reads_nested(name):
         declared, nested = _read_flat(fields, declared, name, nested), []
     if not nested and family.per_layer_parameters:
         declared = _merged_per_layer_type(fields, declared, name)

@@ -46,8 +46,8 @@ class Family:
     ``composite``: the model_type names a vision-language config written flat (Qwen2-VL's), whose language model's
     config takes from the top level only the fields its class has; ``partial_field``: the field giving the share of
     a head that rotates (GPT-NeoX's ``rotary_pct``, which wins over ``partial_rotary_factor``), or None for a class
-    that rotates whole heads: its default RoPE ignores
-    ``partial_rotary_factor``, and a scaling computed with one fails at the model's first forward pass;
+    that rotates whole heads: its default RoPE ignores ``partial_rotary_factor``, and a scaling computed with one
+    fails at the model's first forward pass;
     ``padding_offset``: a learned table whose positions count from ``pad_token_id`` + 1 (RoBERTa's
     ``create_position_ids_from_input_ids``), so that its ``max_position_embeddings`` rows hold
     ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512); ``rotary_dim``: the class
@@ -82,6 +82,14 @@ class Family:
         (read from the outer dict, which holds only layer types), and a ``rope_scaling`` is merged into the class's
         own ``{"rope_type": "default"}``, so that v4's ``type`` does not replace it."""
         return self.nested_parameters == "read"
+
+    def reads_nested(self, name: str) -> bool:
+        """Whether RoPE parameters nested by layer type under ``name`` ("rope_scaling" or "rope_parameters") are read
+        per layer type: in a class that keeps them so, under v5's name only (a v4 ``rope_scaling`` is merged into its
+        own parameters as one flat dict); in a model_type posenc does not know, as written; else never."""
+        if self.per_layer_parameters:
+            return name == "rope_parameters"
+        return self.nested_parameters == "as written"
 
     def rope_type(self, name: object) -> object:
         """``name`` as the class reads it: an old name renamed (Phi-3's "su" -> "longrope"), anything else as is."""

@@ -336,3 +336,14 @@ def test_sliding_layers_without_a_window_are_an_error():
                                                                                        "full_attention"]}
     (error,) = [f for f in check(listed) if f.severity == "error"]  # it said "1 layers … sliding_window is null"
     assert "1 layer is sliding_attention but the config gives no sliding_window" in error.message
+
+
+def test_a_class_that_fails_on_nested_parameters_gets_no_finding_about_what_it_would_read():
+    """Gemma 2 given rope_parameters nested by layer type: transformers 5.23 fails building its rotary embedding, and
+    from_config says so; the check also warned that YaRN's truncate false in them is not read, of parameters that are
+    never read at all."""
+    source = changed("gemma-2-9b-it", rope_parameters={"full_attention": {"rope_type": "yarn", "factor": 4.0,
+                                                                          "truncate": False}})
+    findings = check(source)
+    assert any(f.severity == "error" and "fails building the rotary embedding" in f.message for f in findings)
+    assert not [f for f in findings if f.field.endswith("truncate")], findings
