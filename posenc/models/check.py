@@ -460,10 +460,13 @@ def layer_count(reading: Reading) -> Iterator[Finding]:
 
 
 def window_length(reading: Reading) -> Iterator[Finding]:
-    """A sliding window at or past the context never masks anything."""
-    name, rule = reading.fields.family.window_field
+    """A sliding window at or past the context never masks anything (unless ``use_sliding_window`` turns it off, in a
+    class that reads that field: Mistral's and Phi-3's window every layer whatever it says)."""
+    family = reading.fields.family
+    name, rule = family.window_field
     window, context = reading.number(reading.fields.raw, name), reading.context()
-    if window is None or context is None or reading.fields.get("use_sliding_window") is False:
+    switched_off = reading.fields.get("use_sliding_window") is False and family.windows != "sliding_window"
+    if window is None or context is None or switched_off:
         return
     effective = window // 2 if rule == "half" else window
     if effective >= context:

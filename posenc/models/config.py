@@ -202,7 +202,7 @@ def layer_types(fields: Fields) -> list[str]:
 
 
 def _family_layers(fields: Fields, count: int) -> list[str]:
-    rule, window = fields.family.windows, _window(fields)
+    rule, windowed = fields.family.windows, fields.has(fields.family.window_field[0])  # its value read if used
     if rule == "every":
         every = fields.integer(fields.family.pattern_field)
         if fields.model_type == "modernbert":  # layer 0 global, then one in n
@@ -212,7 +212,7 @@ def _family_layers(fields: Fields, count: int) -> list[str]:
         return ["chunked_attention"] * count
     if rule == "alternate":
         return ["sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(count)]
-    if window is None or rule == "none":
+    if not windowed or rule in ("none", "no_rope_layers"):
         return ["full_attention"] * count
     if rule in ("qwen", "qwen2_moe", "qwen3_moe"):  # each class's own rule (transformers 5.23)
         if fields.get("use_sliding_window") is not True:
@@ -238,6 +238,24 @@ def _rope_layers(fields: Fields, count: int) -> list[bool]:
         return [bool(v) for v in listed]
     every = fields.integer("no_rope_layer_interval")
     return [(i + 1) % every != 0 for i in range(count)]
+
+
+def _nope_window(fields: Fields, count: int) -> int | None:
+    """The window SmolLM3 masks its NoPE layers with: those ``layer_types`` makes sliding_attention, or, without
+    layer_types, every one when ``use_sliding_window`` and ``sliding_window`` are set (its class's rule); None for
+    none, and for every other family (Llama 4's NoPE layers attend to the whole context)."""
+    if fields.family.windows != "no_rope_layers":
+        return None
+    given = fields.raw.get("layer_types")
+    if given is None:
+        return _window(fields) if fields.get("use_sliding_window") is True else None
+    kinds = {kind for kind, rotates in zip(given, _rope_layers(fields, count)) if not rotates}
+    if kinds == {"sliding_attention"}:
+        return _window(fields)
+    if "sliding_attention" in kinds:
+        raise ValueError("layer_types makes some layers without positions (no_rope_layers 0) sliding_attention and "
+                         "others not; posenc draws every such layer alike.")
+    return None
 
 
 def _window(fields: Fields) -> int | None:
@@ -394,15 +412,17 @@ def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, 
     if rotary_dims % 2 or rotary_dims == 0:
         raise ValueError(f"the rotated width of a head must be an even number of dimensions (RoPE turns pairs); "
                          f"this config rotates {rotary_dims} of {head_dim}.")
-    window = _window(fields)
-    if window is not None and window >= context and "sliding_attention" in types:
+    window = _window(fields) if "sliding_attention" in types else None  # Qwen2-MoE writes 0 for no window
+    if window is not None and window >= context:
         types = ["full_attention" if t == "sliding_attention" else t for t in types]  # it never masks
     rotary_types = [t for t in dict.fromkeys(types) if t != NOPE_LAYER]
     parameters = rope_parameters(fields, rotary_types)
     positionals = {t: _rope_positional(fields, t, parameters[t], head_dim, rotary_dims, window, context)
                    for t in rotary_types}
     if NOPE_LAYER in types:
-        positionals[NOPE_LAYER] = Positional("nope", MappingProxyType({}), None, 0, None, head_dim, None,
+        nope_window = _nope_window(fields, len(types))
+        nope_window = nope_window if nope_window is not None and nope_window < context else None
+        positionals[NOPE_LAYER] = Positional("nope", MappingProxyType({}), None, 0, nope_window, head_dim, None,
                                          MappingProxyType(_temperature(fields)))
     softmax = fields.integer("query_pre_attn_scalar", default=head_dim)
     return types, positionals, context, softmax

@@ -30,7 +30,8 @@ class Family:
     "qwen": from layer ``max_window_layers`` on when ``use_sliding_window``, "qwen2_moe": the even layers below
     ``max_window_layers`` when ``use_sliding_window``, "qwen3_moe": every layer when ``use_sliding_window``,
     "every": one full layer in ``pattern_field`` layers, "alternate": every other layer (Gemma 2, gpt-oss),
-    "chunked": Llama 4's chunked attention on every layer that rotates, "none");
+    "chunked": Llama 4's chunked attention on every layer that rotates, "no_rope_layers": SmolLM3's, the layers without
+    positions when ``use_sliding_window``, "none");
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``nope_layers``: reads ``no_rope_layers`` (Llama 4,
     SmolLM3); ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope");
@@ -128,7 +129,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "qwen2_5_vl_text": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN_VL),
     "qwen3_vl_text": _family(class_name="Qwen3VLTextConfig", windows="none", partial_field=None,
                              defaults={"rope_theta": 500_000.0, "max_position_embeddings": 128_000, "head_dim": 128}),
-    "phi3": _family(class_name="Phi3Config", rope_type_aliases={"su": "longrope", "yarn": "longrope"},
+    "phi3": _family(class_name="Phi3Config", windows="sliding_window", rope_type_aliases={"su": "longrope", "yarn": "longrope"},
                     rope_types=("default", "longrope"),
                     defaults={"original_max_position_embeddings": 4096, "max_position_embeddings": 4096}),
     "phi": _family(class_name="PhiConfig", windows="none",
@@ -154,7 +155,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                            defaults={"rope_theta": 500_000.0, "head_dim": 128, "max_position_embeddings": 131_072,
                                      "no_rope_layer_interval": 4, "attention_chunk_size": 8192,
                                      "attn_temperature_tuning": True, "floor_scale": 8192, "attn_scale": 0.1}),
-    "smollm3": _family(class_name="SmolLM3Config", windows="none", nope_layers=True, partial_field=None,
+    "smollm3": _family(class_name="SmolLM3Config", windows="no_rope_layers", nope_layers=True, partial_field=None,
                        nested_parameters="refused",
                        defaults={"rope_theta": 2_000_000.0, "max_position_embeddings": 32_768,
                                  "no_rope_layer_interval": 4}),

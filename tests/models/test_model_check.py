@@ -116,6 +116,9 @@ CASES = {
                            "lists 24 layers but num_hidden_layers is 20"),
     "sliding window ≥ context": (changed("mistral-7b-v0.1", sliding_window=32768), "warning", "sliding_window",
                                  "32768, at or past the context of 32768 tokens"),
+    "sliding window ≥ context, a use_sliding_window MistralConfig does not read": (
+        changed("mistral-7b-v0.1", sliding_window=32768, use_sliding_window=False), "warning", "sliding_window",
+        "32768, at or past the context of 32768 tokens"),
     "explicit head_dim": (config("gemma-3-4b"), "info", "text_config.head_dim", "head_dim is 256, not"),
     "sliding layers, null window": (config("gemma-2-9b-it") | {"sliding_window": None}, "error", "sliding_window",
                                     "fails at the model's first forward pass"),

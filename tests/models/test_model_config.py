@@ -16,6 +16,7 @@ public repository, or the preset's cited fields where no copy could be read: see
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import math
 from pathlib import Path
@@ -369,6 +370,66 @@ def test_each_family_windows_its_layers_as_its_class_does(model_type):
                 else (kind, window if kind == "sliding_attention" else None) for kind in kinds]
     got = [("full_attention", None) if kind == "nope" else (kind, window) for kind, window in got]  # NoPE layers
     assert got == expected  # (Llama 4's, SmolLM3's) attend to the whole context
+
+
+def _declared(config: object, name: str) -> bool:
+    """Whether transformers' configuration class of ``config`` has the field ``name`` (any other keyword a config
+    is given is kept as an attribute that no model reads: LlamaConfig's sliding_window)."""
+    return any(name in getattr(cls, "__annotations__", {}) for cls in type(config).__mro__)
+
+
+@pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme == "rope"
+                                        and not family.rotary_dim and key != "modernbert"])
+def test_the_window_fields_are_read_as_each_class_reads_them(model_type):
+    """Every combination of sliding_window (0, 64, past the context) and use_sliding_window (absent, false, true):
+    each layer's window as transformers 5.23 (the oracle) masks it: config.layer_types (else every layer windowed by
+    a class that has the field sliding_window and no layer_types) and config.sliding_window, where its class has that
+    field (LlamaConfig keeps it as an attribute no model reads). posenc refused a sliding_window of 0 that no layer
+    uses, as Qwen2-MoE's class writes it when use_sliding_window is false (so a file transformers saved could not be
+    read), read Phi-3's window off when use_sliding_window was false (Phi3Config does not read it), and left
+    SmolLM3's layers without positions unwindowed, which its class makes sliding_attention when use_sliding_window is
+    true. A window of 0 on a layer that uses it masks every key: posenc refuses it, naming the field."""
+    for window, switch in itertools.product([0, 64, 10**6], [None, False, True]):
+        config = {"model_type": model_type, **SIZES, "max_position_embeddings": 4096, "sliding_window": window}
+        if switch is not None:
+            config["use_sliding_window"] = switch
+        oracle = transformers.AutoConfig.for_model(**dict(config)).get_text_config()
+        masked = oracle.sliding_window if _declared(oracle, "sliding_window") else None
+        kinds = getattr(oracle, "layer_types", None) or [
+            "sliding_attention" if masked is not None else "full_attention"] * SIZES["num_hidden_layers"]
+        expected = [masked if kind == "sliding_attention" else None for kind in kinds]
+        if 0 in expected:
+            with pytest.raises(ValueError, match="sliding_window must be a whole number from 1"):
+                from_config(config)
+            continue
+        model = from_config(config)
+        got = [model.positionals[kind].window for kind in model.layer_types]
+        assert got == [w if w is not None and w < model.context_length else None for w in expected], config
+
+
+@pytest.mark.parametrize("changes", [
+    {"use_sliding_window": True}, {"use_sliding_window": False},
+    {"use_sliding_window": False, "layer_types": ["full_attention"] * 3 + ["sliding_attention"]},
+    {"use_sliding_window": True, "layer_types": ["full_attention"] * 3 + ["sliding_attention"]},
+])
+def test_smollm3_s_layers_without_positions_see_the_keys_its_model_attends_to(changes):
+    """The oracle is the model itself: a four-layer SmolLM3 whose last layer has no positions (no_rope_layers 0),
+    run eagerly on 12 tokens; the keys the last token attends to on that layer are the ones posenc's window lets it
+    see (4 with a window of 4, all 12 without). posenc drew every such layer without a window."""
+    torch = pytest.importorskip("torch")
+    config = {"model_type": "smollm3", "hidden_size": 32, "num_attention_heads": 2, "num_key_value_heads": 2,
+              "num_hidden_layers": 4, "intermediate_size": 32, "vocab_size": 64, "pad_token_id": 0,
+              "max_position_embeddings": 64, "sliding_window": 4, "no_rope_layers": [1, 1, 1, 0], **changes}
+    torch.manual_seed(0)
+    oracle = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**dict(config)),
+                                                attn_implementation="eager").eval()
+    with torch.no_grad():
+        weights = oracle(torch.arange(3, 15)[None], output_attentions=True).attentions[3][0, :, 11]
+    seen = int((weights > 0).sum(dim=-1).unique().item())
+    model = from_config(config)
+    assert model.layer_types[3] == "nope"
+    window = model.positionals["nope"].window
+    assert seen == (12 if window is None else min(window, 12))
 
 
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme != "rope"])
