@@ -275,6 +275,8 @@ def rope_parameters(fields: Fields, rotary_types: list[str]) -> dict[str, dict]:
     name = "rope_scaling" if fields.raw.get("rope_scaling") else "rope_parameters"
     if declared is not None and not isinstance(declared, Mapping):
         raise ValueError(f"{name} must be an object of RoPE parameters; the config has {declared!r:.60}.")
+    if declared is None:  # neither given: the class's own (gpt-oss's YaRN), else default RoPE
+        declared = fields.family.default_parameters
     declared = dict(declared or {})
     nested = [key for key in declared if key in set(rotary_types) | set(KNOWN_LAYER_TYPES)]
     family = fields.family

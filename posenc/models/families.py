@@ -53,7 +53,8 @@ class Family:
     ``create_position_ids_from_input_ids``), so that its ``max_position_embeddings`` rows hold
     ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512); ``rotary_dim``: the class
     rotates the first ``rotary_dim`` dimensions of a head, adjacent pairs, θ fixed at 10,000 in its code (GPT-J,
-    CodeGen).
+    CodeGen); ``default_parameters``: the RoPE parameters the class sets when the file gives neither
+    ``rope_scaling`` nor ``rope_parameters`` (gpt-oss: YaRN ×32 from 4,096 tokens), None for default RoPE.
     """
 
     scheme: str = "rope"
@@ -75,6 +76,7 @@ class Family:
     rope_types: tuple[str, ...] | None = None
     padding_offset: bool = False
     rotary_dim: bool = False
+    default_parameters: Mapping[str, object] | None = None
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -98,7 +100,7 @@ class Family:
 
 
 def _family(**kwargs: object) -> Family:
-    for key in ("defaults", "theta_fields", "rope_type_aliases"):
+    for key in ("defaults", "theta_fields", "rope_type_aliases", "default_parameters"):
         if key in kwargs:
             kwargs[key] = MappingProxyType(dict(kwargs[key]))
     return Family(**kwargs)
@@ -160,6 +162,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                        defaults={"rope_theta": 2_000_000.0, "max_position_embeddings": 32_768,
                                  "no_rope_layer_interval": 4}),
     "gpt_oss": _family(class_name="GptOssConfig", windows="alternate", partial_field=None, nested_parameters="refused",
+                       default_parameters={"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0,
+                                           "truncate": False, "original_max_position_embeddings": 4096},
                        defaults={"head_dim": 64, "sliding_window": 128, "rope_theta": 150_000.0,
                                  "max_position_embeddings": 131_072}),
     "deepseek_v3": _family(class_name="DeepseekV3Config", windows="none", layout="interleaved", partial_field=None,

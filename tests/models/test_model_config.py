@@ -188,6 +188,25 @@ def test_a_config_without_theta_or_context_reads_as_its_class_defaults(model_typ
             assert positional.base == expected["rope_theta"], layer_type
 
 
+@pytest.mark.parametrize("given", [{}, {"rope_scaling": None}, {"rope_parameters": None}, {"rope_parameters": {}}])
+@pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme == "rope"
+                                        and not family.rotary_dim])
+def test_a_config_without_rope_parameters_computes_as_its_class(model_type, given):
+    """A config with no RoPE parameters (absent or null; or an empty v5 dict, which is not absent): every rotary
+    layer type's frequencies and attention factor are the ones the family's rotary embedding computes (the oracle:
+    transformers 5.23). GptOssConfig sets its own YaRN (×32 from 4,096 tokens) when the file gives neither
+    rope_scaling nor rope_parameters; posenc read default RoPE."""
+    config = {"model_type": model_type, **SIZES, **given}
+    rotary = hf_rotary(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config())
+    model = from_config(config)  # (a copy to transformers, which fills an empty dict in place)
+    for layer_type, positional in model.positionals.items():
+        if positional.scheme == "rope":
+            expected, scaling = hf_frequencies(rotary, layer_type)
+            got, got_scaling = rope_inv_freq(model, layer_type)
+            np.testing.assert_allclose(got, expected, rtol=float32_rtol(positional.base), atol=0, err_msg=layer_type)
+            assert got_scaling == pytest.approx(scaling, rel=1e-6), layer_type
+
+
 _WHOLE_HEADS = {  # model_type: (config class, model class, sizes beyond the common ones)
     "llama": ("LlamaConfig", "LlamaModel", {}),
     "gemma2": ("Gemma2Config", "Gemma2Model", {"head_dim": 32}),
