@@ -321,6 +321,19 @@ def theta_given(reading: Reading) -> Iterator[Finding]:
                       "frequencies. State it.")
 
 
+def fixed_frequencies(reading: Reading) -> Iterator[Finding]:
+    """GPT-J and CodeGen rotate at θ 10,000 with no scaling, in their code: their classes read no θ and no RoPE
+    parameters (transformers 5.23), so one in the file changes nothing the model computes."""
+    fields = reading.fields
+    if not fields.family.rotary_dim or reading.model is None:
+        return
+    for key in ("rope_theta", "rotary_emb_base", "rope_scaling", "rope_parameters"):
+        if fields.raw.get(key) is not None:
+            yield Finding("error", reading.path(key),
+                          f"{fields.family.class_name} does not read {key}: its code rotates rotary_dim dimensions of "
+                          "each head at θ 10,000 with no scaling, whatever the file says, and so does posenc.")
+
+
 def longrope_lists(reading: Reading) -> Iterator[Finding]:
     """LongRoPE's short and long lists: one factor per rotated pair."""
     for where, params in reading.scalings:
@@ -574,7 +587,8 @@ def padded_positions(reading: Reading) -> Iterator[Finding]:
 
 
 CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
-    unknown_or_missing_type, v4_and_v5_keys, unread_original, factor_and_lengths, theta_given, longrope_lists,
+    unknown_or_missing_type, v4_and_v5_keys, unread_original, factor_and_lengths, theta_given, fixed_frequencies,
+    longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
     sliding_without_window, parameters_per_layer_type, padded_positions, unknown_family,
 )

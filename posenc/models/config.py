@@ -196,8 +196,10 @@ def layer_types(fields: Fields) -> list[str]:
         types = list(given)
     else:
         types = _family_layers(fields, fields.layers())
-    if fields.family.nope_layers:
-        types = [t if rotates else "nope" for t, rotates in zip(types, _rope_layers(fields, len(types)))]
+    if fields.family.nope_layers == "no_rope_layers":
+        types = [t if rotates else NOPE_LAYER for t, rotates in zip(types, _rope_layers(fields, len(types)))]
+    elif fields.family.nope_layers == "full_attention":  # Cohere 2 rotates its sliding-window layers only
+        types = [NOPE_LAYER if t == "full_attention" else t for t in types]
     return types
 
 
@@ -271,6 +273,8 @@ def _window(fields: Fields) -> int | None:
 
 def rope_parameters(fields: Fields, rotary_types: list[str]) -> dict[str, dict]:
     """layer type -> the rope parameters transformers 5.23 computes that layer type's frequencies from."""
+    if fields.family.rotary_dim:  # GPT-J, CodeGen: default RoPE at θ 10,000, in their code; no RoPE field is read
+        return {t: {"rope_type": "default", "rope_theta": 10_000.0, "_where": "rotary_dim"} for t in rotary_types}
     declared = fields.raw.get("rope_scaling") or fields.raw.get("rope_parameters")
     name = "rope_scaling" if fields.raw.get("rope_scaling") else "rope_parameters"
     if declared is not None and not isinstance(declared, Mapping):
@@ -415,10 +419,12 @@ def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, 
         raise ValueError(f"the rotated width of a head must be an even number of dimensions (RoPE turns pairs); "
                          f"this config rotates {rotary_dims} of {head_dim}.")
     window = _window(fields) if "sliding_attention" in types else None  # Qwen2-MoE writes 0 for no window
-    if window is not None and window >= context:
-        types = ["full_attention" if t == "sliding_attention" else t for t in types]  # it never masks
     rotary_types = [t for t in dict.fromkeys(types) if t != NOPE_LAYER]
     parameters = rope_parameters(fields, rotary_types)
+    if window is not None and window >= context and _alike(fields, parameters):  # it never masks: full attention
+        types = ["full_attention" if t == "sliding_attention" else t for t in types]
+        rotary_types = [t for t in dict.fromkeys(types) if t != NOPE_LAYER]
+        parameters = rope_parameters(fields, rotary_types)
     positionals = {t: _rope_positional(fields, t, parameters[t], head_dim, rotary_dims, window, context)
                    for t in rotary_types}
     if NOPE_LAYER in types:
@@ -428,6 +434,15 @@ def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, 
                                          MappingProxyType(_temperature(fields)))
     softmax = fields.integer("query_pre_attn_scalar", default=head_dim)
     return types, positionals, context, softmax
+
+
+def _alike(fields: Fields, parameters: dict[str, dict]) -> bool:
+    """Whether sliding-window layers rotate as full-attention ones would (not so where θ or the scaling is kept per
+    layer type: Gemma 3's local layers turn at rope_local_base_freq whatever their window)."""
+    full = rope_parameters(fields, ["full_attention"])["full_attention"] if "full_attention" not in parameters \
+        else parameters["full_attention"]
+    strip = lambda params: {k: v for k, v in params.items() if k != "_where"}  # noqa: E731
+    return strip(parameters["sliding_attention"]) == strip(full)
 
 
 def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim: int, rotary_dims: int,

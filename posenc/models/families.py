@@ -33,8 +33,9 @@ class Family:
     "chunked": Llama 4's chunked attention on every layer that rotates, "no_rope_layers": SmolLM3's, the layers without
     positions when ``use_sliding_window``, "none");
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
-    ("half": ModernBERT's ``local_attention`` // 2); ``nope_layers``: reads ``no_rope_layers`` (Llama 4,
-    SmolLM3); ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope");
+    ("half": ModernBERT's ``local_attention`` // 2); ``nope_layers``: which layers have no positions: those
+    ``no_rope_layers`` marks 0 ("no_rope_layers": Llama 4, SmolLM3), every full-attention layer ("full_attention":
+    Cohere 2, whose sliding-window layers alone rotate), or none (""); ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope");
     ``nested_parameters``: what the class does with ``rope_parameters`` nested by layer type: "read" (Gemma 3,
     ModernBERT: :attr:`per_layer_parameters`), "ignored" (a class without ``layer_types`` reads the dict as flat,
     finds no rope_type and computes default RoPE), "refused" (a class with ``layer_types`` keeps it nested, and its
@@ -54,7 +55,8 @@ class Family:
     ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512); ``rotary_dim``: the class
     rotates the first ``rotary_dim`` dimensions of a head, adjacent pairs, θ fixed at 10,000 in its code (GPT-J,
     CodeGen); ``default_parameters``: the RoPE parameters the class sets when the file gives neither
-    ``rope_scaling`` nor ``rope_parameters`` (gpt-oss: YaRN ×32 from 4,096 tokens), None for default RoPE.
+    ``rope_scaling`` nor ``rope_parameters`` (gpt-oss: YaRN ×32 from 4,096 tokens; Apertus: llama3 with its own θ,
+    which wins over a top-level ``rope_theta``), None for default RoPE.
     """
 
     scheme: str = "rope"
@@ -66,7 +68,7 @@ class Family:
     windows: str = "all"
     window_field: tuple[str, str] = ("sliding_window", "as is")
     pattern_field: str = ""
-    nope_layers: bool = False
+    nope_layers: str = ""
     rope_type_aliases: Mapping[str, str] = field(default_factory=dict)
     class_name: str = ""
     nested_parameters: str = "ignored"
@@ -152,12 +154,13 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                      "sliding_window_pattern": 6, "rope_theta": 1_000_000.0,
                                      "rope_local_base_freq": 10_000.0, "num_hidden_layers": 26,
                                      "query_pre_attn_scalar": 256}),
-    "llama4_text": _family(class_name="Llama4TextConfig", windows="chunked", layout="interleaved", nope_layers=True,
+    "llama4_text": _family(class_name="Llama4TextConfig", windows="chunked", layout="interleaved",
+                           nope_layers="no_rope_layers",
                            nested_parameters="refused", partial_field=None,
                            defaults={"rope_theta": 500_000.0, "head_dim": 128, "max_position_embeddings": 131_072,
                                      "no_rope_layer_interval": 4, "attention_chunk_size": 8192,
                                      "attn_temperature_tuning": True, "floor_scale": 8192, "attn_scale": 0.1}),
-    "smollm3": _family(class_name="SmolLM3Config", windows="no_rope_layers", nope_layers=True, partial_field=None,
+    "smollm3": _family(class_name="SmolLM3Config", windows="no_rope_layers", nope_layers="no_rope_layers", partial_field=None,
                        nested_parameters="refused",
                        defaults={"rope_theta": 2_000_000.0, "max_position_embeddings": 32_768,
                                  "no_rope_layer_interval": 4}),
@@ -177,6 +180,35 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                           defaults={"global_rope_theta": 160_000.0, "local_rope_theta": 10_000.0,
                                     "local_attention": 128, "global_attn_every_n_layers": 3,
                                     "max_position_embeddings": 8192}),
+    "cohere": _family(class_name="CohereConfig", windows="none", layout="interleaved", partial_field=None,
+                      defaults={"rope_theta": 500_000.0, "max_position_embeddings": 8192}),
+    "cohere2": _family(class_name="Cohere2Config", windows="every", pattern_field="sliding_window_pattern",
+                       layout="interleaved", nope_layers="full_attention", partial_field=None,
+                       nested_parameters="refused",
+                       defaults={"max_position_embeddings": 8192, "sliding_window": 4096,
+                                 "sliding_window_pattern": 4}),
+    "helium": _family(class_name="HeliumConfig", windows="none", layout="interleaved", partial_field=None,
+                      defaults={"rope_theta": 100_000.0, "head_dim": 128, "max_position_embeddings": 4096}),
+    "ernie4_5": _family(class_name="Ernie4_5Config", windows="none", layout="interleaved", partial_field=None,
+                        defaults={"rope_theta": 500_000.0, "head_dim": 128, "max_position_embeddings": 131_072}),
+    "ernie4_5_moe": _family(class_name="Ernie4_5_MoeConfig", windows="none", layout="interleaved",
+                            partial_field=None,
+                            defaults={"rope_theta": 500_000.0, "max_position_embeddings": 131_072}),
+    "glm": _family(class_name="GlmConfig", windows="none", layout="interleaved",
+                   defaults={"partial_rotary_factor": 0.5, "head_dim": 128, "max_position_embeddings": 131_072}),
+    "glm4": _family(class_name="Glm4Config", windows="none", layout="interleaved",
+                    defaults={"partial_rotary_factor": 0.5, "head_dim": 128, "max_position_embeddings": 131_072}),
+    "glm4_moe": _family(class_name="Glm4MoeConfig", windows="none",
+                        defaults={"partial_rotary_factor": 0.5, "max_position_embeddings": 131_072}),
+    "nemotron": _family(class_name="NemotronConfig", windows="none",
+                        defaults={"partial_rotary_factor": 0.5, "max_position_embeddings": 4096}),
+    "persimmon": _family(class_name="PersimmonConfig", windows="none",
+                         defaults={"partial_rotary_factor": 0.5, "max_position_embeddings": 16_384}),
+    "apertus": _family(class_name="ApertusConfig", windows="none", partial_field=None,
+                       default_parameters={"rope_type": "llama3", "rope_theta": 12_000_000.0, "factor": 8.0,
+                                           "original_max_position_embeddings": 8192, "low_freq_factor": 1.0,
+                                           "high_freq_factor": 4.0},
+                       defaults={"rope_theta": 12_000_000.0, "max_position_embeddings": 65_536}),
     "gpt_neox": _family(class_name="GPTNeoXConfig", windows="none", partial_field="rotary_pct",
                         theta_fields={"full_attention": "rotary_emb_base"},
                         defaults={"rotary_pct": 0.25, "rotary_emb_base": 10_000.0, "max_position_embeddings": 2048}),

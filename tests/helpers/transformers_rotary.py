@@ -35,6 +35,17 @@ ROTARY_CLASSES = {
     "deepseek_v3": ("deepseek_v3.modeling_deepseek_v3", "DeepseekV3RotaryEmbedding"),
     "modernbert": ("modernbert.modeling_modernbert", "ModernBertRotaryEmbedding"),
     "gpt_neox": ("gpt_neox.modeling_gpt_neox", "GPTNeoXRotaryEmbedding"),
+    "cohere": ("cohere.modeling_cohere", "CohereRotaryEmbedding"),
+    "cohere2": ("cohere2.modeling_cohere2", "Cohere2RotaryEmbedding"),
+    "helium": ("helium.modeling_helium", "HeliumRotaryEmbedding"),
+    "ernie4_5": ("ernie4_5.modeling_ernie4_5", "Ernie4_5RotaryEmbedding"),
+    "ernie4_5_moe": ("ernie4_5_moe.modeling_ernie4_5_moe", "Ernie4_5_MoeRotaryEmbedding"),
+    "glm": ("glm.modeling_glm", "GlmRotaryEmbedding"),
+    "glm4": ("glm4.modeling_glm4", "Glm4RotaryEmbedding"),
+    "glm4_moe": ("glm4_moe.modeling_glm4_moe", "Glm4MoeRotaryEmbedding"),
+    "nemotron": ("nemotron.modeling_nemotron", "NemotronRotaryEmbedding"),
+    "persimmon": ("persimmon.modeling_persimmon", "PersimmonRotaryEmbedding"),
+    "apertus": ("apertus.modeling_apertus", "ApertusRotaryEmbedding"),
 }
 
 
@@ -61,3 +72,36 @@ def hf_frequencies(rotary, layer_type: str) -> tuple[np.ndarray, float]:
         return (getattr(rotary, f"{layer_type}_inv_freq").double().numpy(),
                 float(getattr(rotary, f"{layer_type}_attention_scaling")))
     return rotary.inv_freq.double().numpy(), float(rotary.attention_scaling)
+
+
+def hf_rotated_queries(config: dict, length: int):
+    """(q before, q after) the first rotation a one-layer model of ``config`` applies, as its modeling module's own
+    ``apply_rotary_pos_emb*`` (Llama 4's ``apply_rotary_emb``) receives and returns them (float64 numpy, shape (heads, length, rotated width)): the
+    module's functions are wrapped for one eager forward pass on ``length`` tokens, then restored."""
+    import torch
+
+    model = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                               attn_implementation="eager").eval()
+    module = importlib.import_module(type(model).__module__)
+    calls, originals = [], {name: getattr(module, name) for name in dir(module)
+                            if name.startswith("apply_rotary_pos_emb") or name == "apply_rotary_emb"}  # Llama 4's
+
+    def recording(function):
+        def wrapper(*args, **kwargs):
+            out = function(*args, **kwargs)
+            calls.append((args[0], out if torch.is_tensor(out) else out[0]))
+            return out
+        return wrapper
+
+    try:
+        for name, function in originals.items():
+            setattr(module, name, recording(function))
+        with torch.no_grad():
+            model(input_ids=torch.arange(3, 3 + length)[None])
+    finally:
+        for name, function in originals.items():
+            setattr(module, name, function)
+    before, after = (tensor.detach().double()[0] for tensor in calls[0])
+    if before.shape[-2] != length:  # (length, heads, width): GPT-J's and Llama 4's
+        before, after = before.transpose(0, 1), after.transpose(0, 1)
+    return before.numpy(), after.numpy()

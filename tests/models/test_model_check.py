@@ -147,10 +147,13 @@ CASES = {
     "RoBERTa's positions from pad_token_id + 1": (
         {"model_type": "roberta", "max_position_embeddings": 514, "pad_token_id": 1}, "info", "max_position_embeddings",
         "RobertaConfig numbers a token's position from pad_token_id + 1 = 2: its 514-row table holds 512 tokens"),
+    "GPT-J's θ in its code": (
+        config("gpt-j-6b") | {"rope_theta": 20000.0}, "error", "rope_theta",
+        "GPTJConfig does not read rope_theta: its code rotates rotary_dim dimensions of each head at θ 10,000"),
     "a model_type posenc does not know": (
-        {"model_type": "glm", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 2,
+        {"model_type": "glm4v_moe_text", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 2,
          "max_position_embeddings": 2048, "rope_theta": 10000.0}, "info", "model_type",
-        "model_type 'glm' is not a family posenc knows: it reads this config as a Llama-style decoder"),
+        "model_type 'glm4v_moe_text' is not a family posenc knows: it reads this config as a Llama-style decoder"),
     "top-level original differs": (changed(LLAMA31, original_max_position_embeddings=4096), "warning",
                                    "rope_scaling.original_max_position_embeddings",
                                    "8192 in rope_scaling but 4096 as the config's own field (the top level's)"),

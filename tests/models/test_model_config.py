@@ -422,8 +422,10 @@ def test_the_window_fields_are_read_as_each_class_reads_them(model_type):
                 from_config(config)
             continue
         model = from_config(config)
+        context = model.context_length  # a window past the context is kept on a layer whose θ is its own (Gemma 3)
         got = [model.positionals[kind].window for kind in model.layer_types]
-        assert got == [w if w is not None and w < model.context_length else None for w in expected], config
+        assert [w if w is not None and w < context else None for w in got] == \
+            [w if w is not None and w < context else None for w in expected], config
 
 
 @pytest.mark.parametrize("changes", [
@@ -449,6 +451,32 @@ def test_smollm3_s_layers_without_positions_see_the_keys_its_model_attends_to(ch
     assert model.layer_types[3] == "nope"
     window = model.positionals["nope"].window
     assert seen == (12 if window is None else min(window, 12))
+
+
+def test_cohere2_rotates_its_sliding_window_layers_only():
+    """The oracle is the model: a four-layer Cohere 2 (transformers 5.23, eager; one full-attention layer in four)
+    calls apply_rotary_pos_emb on its three sliding-window layers only, on heads of the file's head_dim (its class
+    sets hidden_size / heads, which a head_dim in the file replaces). posenc read every layer as rotating."""
+    torch = pytest.importorskip("torch")
+    from transformers.models.cohere2 import modeling_cohere2
+
+    config = {"model_type": "cohere2", "hidden_size": 128, "num_attention_heads": 2, "num_key_value_heads": 2,
+              "num_hidden_layers": 4, "intermediate_size": 64, "vocab_size": 64, "pad_token_id": 0,
+              "max_position_embeddings": 256, "sliding_window": 8, "head_dim": 32}
+    oracle = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                                attn_implementation="eager").eval()
+    widths, original = [], modeling_cohere2.apply_rotary_pos_emb
+    modeling_cohere2.apply_rotary_pos_emb = lambda q, k, cos, sin, **kw: (widths.append(q.shape[-1]),
+                                                                          original(q, k, cos, sin, **kw))[1]
+    try:
+        with torch.no_grad():
+            oracle(input_ids=torch.arange(3, 15)[None])
+    finally:
+        modeling_cohere2.apply_rotary_pos_emb = original
+    model = from_config(config)
+    assert model.layer_types == ("sliding_attention",) * 3 + ("nope",) and len(widths) == 3
+    assert model.positional("sliding_attention").rotary_dims == widths[0] == 32
+    assert model.positional("sliding_attention").window == 8
 
 
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme != "rope"])
@@ -500,13 +528,15 @@ def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_toke
 
 
 def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformers_reads_it():
-    """GlmConfig (transformers 5.23, the oracle) rotates half of each head by default; posenc, which reads an unknown
-    model_type as a Llama-style decoder from the file's fields, rotated all of it and said it read the config "as
-    transformers 5.23 reads it". It now says how it read it; a family it knows still names its class."""
-    config = {"model_type": "glm", **SIZES, "head_dim": 64, "max_position_embeddings": 2048, "rope_theta": 10000.0}
-    from transformers.models.glm.modeling_glm import GlmRotaryEmbedding
+    """Glm4vMoeTextConfig (GLM-4.5V's language model; transformers 5.23, the oracle) rotates half of each head by
+    default; posenc, which reads an unknown model_type as a Llama-style decoder from the file's fields, rotates all of
+    it, and said it read the config "as transformers 5.23 reads it" (GLM's own, glm, is a family since). It now says
+    how it read it; a family it knows still names its class."""
+    config = {"model_type": "glm4v_moe_text", **SIZES, "head_dim": 64, "max_position_embeddings": 2048,
+              "rope_theta": 10000.0}
+    from transformers.models.glm4v_moe.modeling_glm4v_moe import Glm4vMoeTextRotaryEmbedding
 
-    oracle = GlmRotaryEmbedding(transformers.AutoConfig.for_model(**config))
+    oracle = Glm4vMoeTextRotaryEmbedding(transformers.AutoConfig.for_model(**config))
     model = from_config(config)
     assert oracle.inv_freq.shape == (16,) and model.positional("full_attention").rotary_dims == 64  # 32 pairs
     assert "read as transformers 5.23 reads it" not in model.source
@@ -562,7 +592,8 @@ def test_a_model_type_posenc_does_not_know_reads_its_nested_parameters_as_writte
     beyond what the unknown-family note says."""
     from posenc.models import check
 
-    config = {"model_type": "glm", **SIZES, "head_dim": 64, "max_position_embeddings": 4096, "rope_theta": 1e4,
+    config = {"model_type": "glm4v_moe_text", **SIZES, "head_dim": 64, "max_position_embeddings": 4096,
+              "rope_theta": 1e4,
               "layer_types": ["full_attention"] * 6,
               "rope_parameters": {"full_attention": {"rope_type": "linear", "factor": 8.0}}}
     positional = from_config(config).positional("full_attention")

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import posenc
-from posenc.models import MODELS, decoupled_rope, rope_inv_freq, softmax_scale
+from posenc.models import MODELS, decoupled_rope, from_config, rope_inv_freq, softmax_scale
+from posenc.models.families import FAMILIES
 from posenc.schemes.rope.multimodal import mrope_axes
 from reference_precision import float32_rtol
 
@@ -48,6 +49,8 @@ from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLRotaryEmbeddin
 from transformers.models.qwen3.modeling_qwen3 import Qwen3RotaryEmbedding  # noqa: E402
 from transformers.models.qwen3_vl import modeling_qwen3_vl as hf_qwen3_vl  # noqa: E402
 from transformers.models.qwen3_vl.configuration_qwen3_vl import Qwen3VLTextConfig  # noqa: E402
+
+from transformers_rotary import hf_rotated_queries  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
 
@@ -269,3 +272,48 @@ def test_interleaved_mrope_on_text_is_1d_rope():
     p = np.arange(10) * 37
     np.testing.assert_allclose(posenc.apply_mrope(x, np.stack([p, p, p]), 5e6, (24, 20, 20), interleaved=True),
                                posenc.apply_rope(x, base=5e6, layout="half", positions=p), atol=1e-12)
+
+
+# --- every family: the rotation its model applies ------------------------------------------------------------
+
+_ROTATION_SIZES = {"hidden_size": 128, "num_attention_heads": 2, "num_key_value_heads": 2, "num_hidden_layers": 1,
+                   "intermediate_size": 64, "vocab_size": 64, "pad_token_id": 0, "bos_token_id": 1, "eos_token_id": 2,
+                   "max_position_embeddings": 256, "head_dim": 64}
+_ROTATION_CHANGES = {  # a family's own size fields
+    "falcon": {"head_dim": None}, "qwen2_vl_text": {"head_dim": 128, "hidden_size": 256},  # M-RoPE's sections
+    "qwen2_5_vl_text": {"head_dim": 128, "hidden_size": 256},
+    "gptj": {"head_dim": None, "rotary_dim": 16, "hidden_size": 256, "num_attention_heads": 4},
+    "codegen": {"head_dim": None, "rotary_dim": 16, "hidden_size": 256, "num_attention_heads": 4},
+}
+
+
+_ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
+                     "persimmon", "apertus")  # model types posenc read as Llama-style decoders before they were families
+
+
+@pytest.mark.parametrize("rope_theta", [None, 20_000.0])
+@pytest.mark.parametrize("model_type", sorted({key for key, family in FAMILIES.items() if family.scheme == "rope"
+                                               and not family.composite  # (its text model's type is here: its vision
+                                               and key != "deepseek_v3"} | set(_ONCE_LLAMA_STYLE)))  # tower is slow)
+                                               # (DeepSeek's interleave permutes: test_decoupled_rope_…)
+def test_each_family_rotates_a_head_as_its_model_does(model_type, rope_theta):
+    """The oracle is the model: a one-layer model of the family (transformers 5.23, eager) runs 20 tokens, and the
+    query its attention rotates, as its own apply_rotary_pos_emb receives and returns it, must equal posenc's
+    rotation of the same query by the config's reading (apply_rope with the layer's θ, layout, rotated share and
+    scaling), to float32 rounding. This pins which dimensions pair up (halves or adjacent pairs) and how many
+    rotate, which the frequencies alone do not: Cohere, Cohere 2, Helium and ERNIE 4.5 rotate adjacent pairs, GLM
+    and GLM-4 half of each head in adjacent pairs, GLM-4-MoE, Nemotron and Persimmon half in halves (posenc read
+    them as Llama-style decoders, whole heads in halves); Apertus's own llama3 parameters keep their θ over a
+    top-level rope_theta."""
+    config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {})}
+    if rope_theta is not None:
+        config["rope_theta"] = rope_theta
+    config = {key: value for key, value in config.items() if value is not None}
+    before, after = hf_rotated_queries(config, 20)
+    model = from_config(config)
+    positional = model.positional(next(t for t in model.layer_types if t != "nope"))
+    options = {k: v for k, v in positional.options.items() if k not in ("layout", "rotary_fraction")}
+    got = posenc.apply_rope(before, np.arange(20), base=positional.base, layout=positional.options["layout"],
+                            rotary_fraction=positional.rotary_dims / before.shape[-1], **options)
+    np.testing.assert_allclose(got, after, atol=5e-6, rtol=0)
+
