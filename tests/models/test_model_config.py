@@ -188,14 +188,16 @@ def test_a_config_without_theta_or_context_reads_as_its_class_defaults(model_typ
             assert positional.base == expected["rope_theta"], layer_type
 
 
-@pytest.mark.parametrize("given", [{}, {"rope_scaling": None}, {"rope_parameters": None}, {"rope_parameters": {}}])
+@pytest.mark.parametrize("given", [{}, {"rope_scaling": None}, {"rope_parameters": None}, {"rope_parameters": {}},
+                                   {"rope_theta": 20_000.0}])
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme == "rope"
                                         and not family.rotary_dim])
 def test_a_config_without_rope_parameters_computes_as_its_class(model_type, given):
     """A config with no RoPE parameters (absent or null; or an empty v5 dict, which is not absent): every rotary
     layer type's frequencies and attention factor are the ones the family's rotary embedding computes (the oracle:
-    transformers 5.23). GptOssConfig sets its own YaRN (×32 from 4,096 tokens) when the file gives neither
-    rope_scaling nor rope_parameters; posenc read default RoPE."""
+    transformers 5.23), θ given at the top level or not. GptOssConfig sets its own YaRN (×32 from 4,096 tokens) when
+    the file gives neither rope_scaling nor rope_parameters; posenc read default RoPE. ApertusConfig sets llama3
+    parameters with their own θ (12,000,000), which a top-level rope_theta does not replace."""
     config = {"model_type": model_type, **SIZES, **given}
     rotary = hf_rotary(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config())
     model = from_config(config)  # (a copy to transformers, which fills an empty dict in place)
