@@ -35,7 +35,8 @@ class Family:
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``nope_layers``: which layers have no positions: those
     ``no_rope_layers`` marks 0 ("no_rope_layers": Llama 4, SmolLM3), every full-attention layer ("full_attention":
-    Cohere 2, whose sliding-window layers alone rotate), or none (""); ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope");
+    Cohere 2, whose sliding-window layers alone rotate), or none (""); ``rope_type_aliases``: old names the class
+    renames (Phi-3's "su" -> "longrope");
     ``nested_parameters``: what the class does with ``rope_parameters`` nested by layer type: "read" (Gemma 3,
     ModernBERT: :attr:`per_layer_parameters`), "ignored" (a class without ``layer_types`` reads the dict as flat,
     finds no rope_type and computes default RoPE), "refused" (a class with ``layer_types`` keeps it nested, and its
@@ -133,8 +134,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "qwen2_5_vl_text": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN_VL),
     "qwen3_vl_text": _family(class_name="Qwen3VLTextConfig", windows="none", partial_field=None,
                              defaults={"rope_theta": 500_000.0, "max_position_embeddings": 128_000, "head_dim": 128}),
-    "phi3": _family(class_name="Phi3Config", windows="sliding_window", rope_type_aliases={"su": "longrope", "yarn": "longrope"},
-                    rope_types=("default", "longrope"),
+    "phi3": _family(class_name="Phi3Config", windows="sliding_window",
+                    rope_type_aliases={"su": "longrope", "yarn": "longrope"}, rope_types=("default", "longrope"),
                     defaults={"original_max_position_embeddings": 4096, "max_position_embeddings": 4096}),
     "phi": _family(class_name="PhiConfig", windows="none",
                    defaults={"partial_rotary_factor": 0.5, "max_position_embeddings": 2048}),
@@ -160,8 +161,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                            defaults={"rope_theta": 500_000.0, "head_dim": 128, "max_position_embeddings": 131_072,
                                      "no_rope_layer_interval": 4, "attention_chunk_size": 8192,
                                      "attn_temperature_tuning": True, "floor_scale": 8192, "attn_scale": 0.1}),
-    "smollm3": _family(class_name="SmolLM3Config", windows="no_rope_layers", nope_layers="no_rope_layers", partial_field=None,
-                       nested_parameters="refused",
+    "smollm3": _family(class_name="SmolLM3Config", windows="no_rope_layers", nope_layers="no_rope_layers",
+                       partial_field=None, nested_parameters="refused",
                        defaults={"rope_theta": 2_000_000.0, "max_position_embeddings": 32_768,
                                  "no_rope_layer_interval": 4}),
     "gpt_oss": _family(class_name="GptOssConfig", windows="alternate", partial_field=None, nested_parameters="refused",
