@@ -321,6 +321,20 @@ def theta_given(reading: Reading) -> Iterator[Finding]:
                       "frequencies. State it.")
 
 
+def theta_not_reached(reading: Reading) -> Iterator[Finding]:
+    """A top-level θ that a class does not give some of its layer types (OLMo 3's sliding-window layers keep the
+    class's default, transformers 5.23 computing them so): said, with the θ those layers turn at."""
+    fields, model = reading.fields, reading.model
+    given = reading.number(fields.raw, "rope_theta")
+    if model is None or given is None:
+        return
+    for layer_type, name in fields.family.theta_fields.items():
+        if name == "" and layer_type in model.layer_types and model.positional(layer_type).base != given:
+            yield Finding("info", "rope_theta",
+                          f"{fields.family.class_name} gives rope_theta ({given:,g}) to its other layers only: its "
+                          f"{layer_type} layers turn at θ {model.positional(layer_type).base:,g}, the class's own.")
+
+
 def fixed_frequencies(reading: Reading) -> Iterator[Finding]:
     """GPT-J and CodeGen rotate at θ 10,000 with no scaling, in their code: their classes read no θ and no RoPE
     parameters (transformers 5.23), so one in the file changes nothing the model computes."""
@@ -587,8 +601,8 @@ def padded_positions(reading: Reading) -> Iterator[Finding]:
 
 
 CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
-    unknown_or_missing_type, v4_and_v5_keys, unread_original, factor_and_lengths, theta_given, fixed_frequencies,
-    longrope_lists,
+    unknown_or_missing_type, v4_and_v5_keys, unread_original, factor_and_lengths, theta_given, theta_not_reached,
+    fixed_frequencies, longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
     sliding_without_window, parameters_per_layer_type, padded_positions, unknown_family,
 )

@@ -206,7 +206,7 @@ def layer_types(fields: Fields) -> list[str]:
 def _family_layers(fields: Fields, count: int) -> list[str]:
     rule, windowed = fields.family.windows, fields.has(fields.family.window_field[0])  # its value read if used
     if rule == "every":
-        every = fields.integer(fields.family.pattern_field)
+        every = fields.integer(fields.family.pattern_field) if fields.family.pattern_field else fields.family.pattern
         if fields.model_type == "modernbert":  # layer 0 global, then one in n
             return ["sliding_attention" if i % every else "full_attention" for i in range(count)]
         return ["sliding_attention" if (i + 1) % every else "full_attention" for i in range(count)]
@@ -371,8 +371,11 @@ def _has_own_trained_context(fields: Fields) -> bool:
 def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nested: bool) -> dict:
     """One layer type's parameters with transformers' defaults filled in (θ, type, original context)."""
     theta_field = fields.family.theta_fields.get(layer_type)
-    theta = next((fields.get(f) for f in (theta_field, "rope_theta", "rotary_emb_base") if f and fields.has(f)),
-                 10_000.0)
+    if theta_field == "":  # no field reaches this layer type's θ (OLMo 3's sliding layers): the class's default
+        theta = fields.family.defaults.get("rope_theta", 10_000.0)
+    else:
+        theta = next((fields.get(f) for f in (theta_field, "rope_theta", "rotary_emb_base") if f and fields.has(f)),
+                     10_000.0)
     chosen.setdefault("rope_theta", theta)
     rope_type = chosen.get("rope_type", chosen.get("type", "default"))
     share = fields.family.partial_field

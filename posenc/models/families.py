@@ -21,7 +21,8 @@ class Family:
     """How one family's configuration class reads positions.
 
     ``scheme``: "rope", "learned", "t5" or "alibi"; ``defaults``: the class's default of each positional
-    field; ``theta_fields``: layer type -> the v4 field holding its θ (Gemma 3's ``rope_local_base_freq``);
+    field; ``theta_fields``: layer type -> the v4 field holding its θ (Gemma 3's ``rope_local_base_freq``; "": none,
+    the class's default θ whatever the file says: OLMo 3's sliding-window layers);
     ``scaling_layers``: the layer types a v4 ``rope_scaling`` applies to (None: every rotary one);
     ``layout``: "half" (rotate_half) or "interleaved" (adjacent pairs); ``causal``: a decoder;
     ``windows``: how layers get windows without ``layer_types`` ("all": every layer when
@@ -29,7 +30,7 @@ class Family:
     "sliding_window": every layer when ``sliding_window`` is set, whatever else the file says (Mistral);
     "qwen": from layer ``max_window_layers`` on when ``use_sliding_window``, "qwen2_moe": the even layers below
     ``max_window_layers`` when ``use_sliding_window``, "qwen3_moe": every layer when ``use_sliding_window``,
-    "every": one full layer in ``pattern_field`` layers, "alternate": every other layer (Gemma 2, gpt-oss),
+    "every": one full layer in ``pattern_field`` layers (or in ``pattern``, fixed in the class), "alternate": every other layer (Gemma 2, gpt-oss),
     "chunked": Llama 4's chunked attention on every layer that rotates, "no_rope_layers": SmolLM3's, the layers without
     positions when ``use_sliding_window``, "none");
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
@@ -69,6 +70,7 @@ class Family:
     windows: str = "all"
     window_field: tuple[str, str] = ("sliding_window", "as is")
     pattern_field: str = ""
+    pattern: int = 0
     nope_layers: str = ""
     rope_type_aliases: Mapping[str, str] = field(default_factory=dict)
     class_name: str = ""
@@ -181,6 +183,10 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                           defaults={"global_rope_theta": 160_000.0, "local_rope_theta": 10_000.0,
                                     "local_attention": 128, "global_attn_every_n_layers": 3,
                                     "max_position_embeddings": 8192}),
+    "olmo3": _family(class_name="Olmo3Config", windows="every", pattern=4, partial_field=None,
+                     theta_fields={"full_attention": "rope_theta", "sliding_attention": ""},
+                     scaling_layers=("full_attention",), nested_parameters="read", flat_parameters="ignored",
+                     defaults={"rope_theta": 500_000.0, "max_position_embeddings": 2048, "sliding_window": 4096}),
     "cohere": _family(class_name="CohereConfig", windows="none", layout="interleaved", partial_field=None,
                       defaults={"rope_theta": 500_000.0, "max_position_embeddings": 8192}),
     "cohere2": _family(class_name="Cohere2Config", windows="every", pattern_field="sliding_window_pattern",

@@ -35,6 +35,7 @@ ROTARY_CLASSES = {
     "deepseek_v3": ("deepseek_v3.modeling_deepseek_v3", "DeepseekV3RotaryEmbedding"),
     "modernbert": ("modernbert.modeling_modernbert", "ModernBertRotaryEmbedding"),
     "gpt_neox": ("gpt_neox.modeling_gpt_neox", "GPTNeoXRotaryEmbedding"),
+    "olmo3": ("olmo3.modeling_olmo3", "Olmo3RotaryEmbedding"),
     "cohere": ("cohere.modeling_cohere", "CohereRotaryEmbedding"),
     "cohere2": ("cohere2.modeling_cohere2", "Cohere2RotaryEmbedding"),
     "helium": ("helium.modeling_helium", "HeliumRotaryEmbedding"),

@@ -147,6 +147,10 @@ CASES = {
     "RoBERTa's positions from pad_token_id + 1": (
         {"model_type": "roberta", "max_position_embeddings": 514, "pad_token_id": 1}, "info", "max_position_embeddings",
         "RobertaConfig numbers a token's position from pad_token_id + 1 = 2: its 514-row table holds 512 tokens"),
+    "OLMo 3's sliding layers keep the class's θ": (
+        {"model_type": "olmo3", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 4,
+         "max_position_embeddings": 65536, "rope_theta": 20000.0}, "info", "rope_theta",
+        "Olmo3Config gives rope_theta (20,000) to its other layers only: its sliding_attention layers turn at θ 500,000"),
     "GPT-J's θ in its code": (
         config("gpt-j-6b") | {"rope_theta": 20000.0}, "error", "rope_theta",
         "GPTJConfig does not read rope_theta: its code rotates rotary_dim dimensions of each head at θ 10,000"),

@@ -288,7 +288,7 @@ _ROTATION_CHANGES = {  # a family's own size fields
 
 
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
-                     "persimmon", "apertus")  # model types posenc read as Llama-style decoders before they were families
+                     "persimmon", "apertus", "olmo3")  # model types posenc read as Llama-style decoders before they were families
 
 
 @pytest.mark.parametrize("rope_theta", [None, 20_000.0])
