@@ -573,11 +573,20 @@ def parameters_per_layer_type(reading: Reading) -> Iterator[Finding]:
 
 
 def unknown_family(reading: Reading) -> Iterator[Finding]:
-    """A model_type posenc does not know is read as a Llama-style decoder from the file's fields alone."""
+    """A model_type posenc does not know is read from the file's fields alone: as a Llama-style decoder when it
+    rotates, else by its scheme's fields (T5's buckets, ALiBi, a learned table)."""
     fields = reading.fields
-    if reading.model is None or fields.family.class_name or get_scheme(fields.scheme()).family != "rotary":
+    if reading.model is None or fields.family.class_name:
         return
     named = "no model_type" if fields.model_type is None else f"model_type {_shown(fields.model_type)}"
+    scheme = get_scheme(fields.scheme())
+    if scheme.family != "rotary":
+        yield Finding("info", reading.path("model_type"),
+                      f"{named} is not a family posenc knows: it reads this config as a model with {scheme.label}, "
+                      "from the fields the file gives. Where its class in transformers has defaults of its own for "
+                      "fields the file leaves out, or attends in a way of its own (a local window, an offset of its "
+                      "positions), posenc's views can differ from the model.")
+        return
     yield Finding("info", reading.path("model_type"),
                   f"{named} is not a family posenc knows: it reads this config as a Llama-style decoder (RoPE over "
                   "the whole head in halves, θ 10,000 unless rope_theta, a window on every layer when "

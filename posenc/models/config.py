@@ -77,11 +77,14 @@ def from_config(source: object) -> Model:
 
 def _source(fields: Fields) -> str:
     """Where the model comes from and how it was read: as its family's class reads it, or, for a model_type posenc
-    does not know, as a Llama-style decoder (the file's fields only: its class's own defaults are not known)."""
+    does not know, as a Llama-style decoder (a rotary one) or by its scheme's fields (T5's buckets, ALiBi, a learned
+    table), from the file's fields only: its class's own defaults are not known."""
     shown = "not given" if fields.model_type is None else _LABEL.sub("_", fields.model_type)[:40]
     if fields.family.class_name:
         return f"a config.json (model_type {shown}), read as transformers 5.23 reads it ({fields.family.class_name})"
-    return (f"a config.json (model_type {shown}), read as a Llama-style decoder: posenc does not know this "
+    scheme = get_scheme(fields.scheme())
+    how = "a Llama-style decoder" if scheme.family == "rotary" else f"a model with {scheme.label}"
+    return (f"a config.json (model_type {shown}), read as {how}: posenc does not know this "
             "model_type, so its class's own defaults for fields the file leaves out are not applied")
 
 

@@ -151,6 +151,10 @@ CASES = {
         {"model_type": "olmo3", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 4,
          "max_position_embeddings": 65536, "rope_theta": 20000.0}, "info", "rope_theta",
         "Olmo3Config gives rope_theta (20,000) to its other layers only: its sliding_attention layers turn at θ 500,000"),
+    "a T5-style model_type posenc does not know": (
+        {"model_type": "mt5", "d_model": 512, "num_heads": 6, "d_kv": 64, "num_layers": 8,
+         "relative_attention_num_buckets": 32}, "info", "model_type",
+        "model_type 'mt5' is not a family posenc knows: it reads this config as a model with T5 relative bias"),
     "GPT-J's θ in its code": (
         config("gpt-j-6b") | {"rope_theta": 20000.0}, "error", "rope_theta",
         "GPTJConfig does not read rope_theta: its code rotates rotary_dim dimensions of each head at θ 10,000"),

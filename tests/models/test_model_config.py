@@ -545,6 +545,9 @@ def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformer
     assert "read as a Llama-style decoder: posenc does not know this model_type" in model.source
     assert from_config({"model_type": "llama", **SIZES}).source.endswith("read as transformers 5.23 reads it "
                                                                           "(LlamaConfig)")
+    mt5 = from_config({"model_type": "mt5", "d_model": 512, "num_heads": 6, "d_kv": 64, "num_layers": 8,
+                       "relative_attention_num_buckets": 32})  # a T5 kin, read by its buckets: no Llama-style claim
+    assert "read as a model with T5 relative bias: posenc does not know this model_type" in mt5.source
 
 
 @pytest.mark.parametrize("bias_max", [8, 16, None])
