@@ -596,16 +596,17 @@ def unknown_family(reading: Reading) -> Iterator[Finding]:
 
 
 def padded_positions(reading: Reading) -> Iterator[Finding]:
-    """A learned table whose positions count from pad_token_id + 1 (RoBERTa and its kin) holds fewer tokens than
-    rows."""
+    """A learned table whose positions count from pad_token_id + 1 (RoBERTa and its kin) or from a fixed offset
+    (OPT's 2) holds fewer tokens than rows."""
     model, fields = reading.model, reading.fields
-    if model is None or not fields.family.padding_offset:
+    if model is None or not (fields.family.padding_offset or fields.family.row_offset):
         return
     rows = model.positional("full_attention").options["table_size"]
     first = rows - model.context_length
     unused = "row 0 is" if first == 1 else "rows 0 and 1 are" if first == 2 else f"rows 0 to {first - 1} are"
+    counted = "pad_token_id + 1" if fields.family.padding_offset else "its offset"
     yield Finding("info", reading.path("max_position_embeddings"),
-                  f"{fields.family.class_name} numbers a token's position from pad_token_id + 1 = {first}: its "
+                  f"{fields.family.class_name} numbers a token's position from {counted} = {first}: its "
                   f"{rows:,}-row table holds {model.context_length:,} tokens ({unused} never a token's).")
 
 

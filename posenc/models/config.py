@@ -550,12 +550,12 @@ def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], in
     if fields.raw.get("position_embedding_type", "absolute") != "absolute":
         raise ValueError(f"position_embedding_type is {fields.raw['position_embedding_type']!r:.40}; posenc reads "
                          "'absolute' (a learned table) only.")
-    size, head_dim, count = fields.context(), fields.head_dim(), fields.layers()
+    size, head_dim, count = fields.context() + fields.family.row_offset, fields.head_dim(), fields.layers()
     names = ("hidden_size", "n_embd", "d_model", "dim")
     width = fields.integer(*names) if any(fields.has(name) for name in names) else head_dim * fields.heads()
     learned = Positional("learned", MappingProxyType({"table_size": size}), None, 0, None, head_dim,
                          extra=MappingProxyType({"model_width": width}))  # the table is added to width-wide embeddings
-    context = size
+    context = size - fields.family.row_offset  # OPT's first two rows are never a token's
     if fields.family.padding_offset:  # positions pad_token_id + 1, …: the rows before are never a token's
         first = fields.integer("pad_token_id", minimum=0) + 1
         if first >= size:

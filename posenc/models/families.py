@@ -54,7 +54,9 @@ class Family:
     fails at the model's first forward pass;
     ``padding_offset``: a learned table whose positions count from ``pad_token_id`` + 1 (RoBERTa's
     ``create_position_ids_from_input_ids``), so that its ``max_position_embeddings`` rows hold
-    ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512); ``rotary_dim``: the class
+    ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512); ``row_offset``: a learned table
+    of ``max_position_embeddings`` + row_offset rows whose token at position p reads row p + row_offset (OPT: 2, so
+    that its 2,050 rows hold 2,048 tokens); ``rotary_dim``: the class
     rotates the first ``rotary_dim`` dimensions of a head, adjacent pairs, θ fixed at 10,000 in its code (GPT-J,
     CodeGen); ``default_parameters``: the RoPE parameters the class sets when the file gives neither
     ``rope_scaling`` nor ``rope_parameters`` (gpt-oss: YaRN ×32 from 4,096 tokens; Apertus: llama3 with its own θ,
@@ -80,6 +82,7 @@ class Family:
     composite: bool = False
     rope_types: tuple[str, ...] | None = None
     padding_offset: bool = False
+    row_offset: int = 0
     rotary_dim: bool = False
     default_parameters: Mapping[str, object] | None = None
 
@@ -231,6 +234,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "roberta": _family(class_name="RobertaConfig", **_ROBERTA),
     "xlm-roberta": _family(class_name="XLMRobertaConfig", **_ROBERTA),
     "camembert": _family(class_name="CamembertConfig", **_ROBERTA),
+    "opt": _family(scheme="learned", class_name="OPTConfig", windows="none", row_offset=2,
+                   defaults={"max_position_embeddings": 2048, "hidden_size": 768, "num_attention_heads": 12,
+                             "num_hidden_layers": 12}),
     "t5": _family(scheme="t5", class_name="T5Config", causal=False, windows="none",
                   defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128,
                             "d_kv": 64, "num_heads": 8, "num_layers": 6, "n_positions": 512}),

@@ -151,6 +151,9 @@ CASES = {
         {"model_type": "olmo3", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 4,
          "max_position_embeddings": 65536, "rope_theta": 20000.0}, "info", "rope_theta",
         "Olmo3Config gives rope_theta (20,000) to its other layers only: its sliding_attention layers turn at θ 500,000"),
+    "OPT's positions from 2": (
+        {"model_type": "opt", "max_position_embeddings": 2048}, "info", "max_position_embeddings",
+        "OPTConfig numbers a token's position from its offset = 2: its 2,050-row table holds 2,048 tokens"),
     "a T5-style model_type posenc does not know": (
         {"model_type": "mt5", "d_model": 512, "num_heads": 6, "d_kv": 64, "num_layers": 8,
          "relative_attention_num_buckets": 32}, "info", "model_type",

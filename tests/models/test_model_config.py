@@ -495,19 +495,22 @@ def test_a_learned_t5_or_alibi_config_without_sizes_reads_as_its_class_defaults(
     assert heads == oracle.num_attention_heads
     assert positional.head_dim == (getattr(oracle, "d_kv", None) or oracle.hidden_size // oracle.num_attention_heads)
     if positional.scheme == "learned":
-        assert positional.options["table_size"] == oracle.max_position_embeddings
+        rows = FAMILIES[model_type].row_offset  # OPT: 2,050 rows, 2,048 tokens
+        assert positional.options["table_size"] == oracle.max_position_embeddings + rows
         offset = oracle.pad_token_id + 1 if FAMILIES[model_type].padding_offset else 0  # RoBERTa: 512 rows, 510 tokens
         assert model.context_length == oracle.max_position_embeddings - offset
         assert positional.extra["model_width"] == oracle.hidden_size
 
 
 @pytest.mark.parametrize(("model_type", "pad_token_id"), [("bert", 0), ("roberta", 1), ("roberta", 3),
-                                                          ("xlm-roberta", 1), ("camembert", 1), ("gpt2", None)])
+                                                          ("xlm-roberta", 1), ("camembert", 1), ("gpt2", None),
+                                                          ("opt", 1)])
 def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_token_id):
     """The context of a learned table is the longest input the model runs (transformers 5.23, the oracle: a one-layer
     model's forward pass). RoBERTa and its kin number positions from pad_token_id + 1, so a table of
     max_position_embeddings rows holds max_position_embeddings − pad_token_id − 1 tokens (roberta-base's 514 rows:
-    512); posenc said 514."""
+    512); posenc said 514. OPT's table has two rows more than max_position_embeddings and reads row p + 2 (posenc
+    refused its config: no positional field)."""
     sizes = {"hidden_size": 16, "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 16,
              "vocab_size": 10, "max_position_embeddings": 12} if model_type != "gpt2" else {
         "n_embd": 16, "n_head": 2, "n_layer": 1, "vocab_size": 10, "n_positions": 12}
@@ -526,7 +529,8 @@ def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_toke
     assert not runs(accepted + 1)
     model = from_config(config)
     assert model.context_length == accepted
-    assert model.positional("full_attention").options["table_size"] == 12  # the table's rows, all of them
+    rows = 12 + (2 if model_type == "opt" else 0)  # the table's rows, all of them
+    assert model.positional("full_attention").options["table_size"] == rows
 
 
 def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformers_reads_it():

@@ -64,10 +64,10 @@ def learned(c: Controls) -> None:
     model = your_config.model(c.model) if c.model else None
     table = model.positionals.get("full_attention") if model is not None else None
     rows = int(table.options.get("table_size", 0)) if table is not None else 0  # a learned table's rows
-    if rows and rows > model.context_length:  # RoBERTa and its kin: positions count from pad_token_id + 1
+    if rows and rows > model.context_length:  # RoBERTa and its kin (from pad_token_id + 1), OPT (from 2)
         first = rows - model.context_length
-        st.caption(f"In {your_config.label(model)} a token at position p reads row p + {first} (its positions count "
-                   f"from pad_token_id + 1 = {first}), so its {rows:,} rows hold {model.context_length:,} tokens; "
+        st.caption(f"In {your_config.label(model)} a token at position p reads row p + {first} (its first "
+                   f"{first} rows are never a token's), so its {rows:,} rows hold {model.context_length:,} tokens; "
                    "the chart above draws row p at p.")
 
 
