@@ -30,9 +30,9 @@ class Family:
     "sliding_window": every layer when ``sliding_window`` is set, whatever else the file says (Mistral);
     "qwen": from layer ``max_window_layers`` on when ``use_sliding_window``, "qwen2_moe": the even layers below
     ``max_window_layers`` when ``use_sliding_window``, "qwen3_moe": every layer when ``use_sliding_window``,
-    "every": one full layer in ``pattern_field`` layers (or in ``pattern``, fixed in the class), "alternate": every other layer (Gemma 2, gpt-oss),
-    "chunked": Llama 4's chunked attention on every layer that rotates, "no_rope_layers": SmolLM3's, the layers without
-    positions when ``use_sliding_window``, "none");
+    "every": one full layer in ``pattern_field`` layers (or in ``pattern``, fixed in the class), "alternate": every
+    other layer (Gemma 2, gpt-oss), "chunked": Llama 4's chunked attention on every layer that rotates,
+    "no_rope_layers": SmolLM3's, the layers without positions when ``use_sliding_window``, "none");
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``nope_layers``: which layers have no positions: those
     ``no_rope_layers`` marks 0 ("no_rope_layers": Llama 4, SmolLM3), every full-attention layer ("full_attention":

@@ -77,8 +77,9 @@ def hf_frequencies(rotary, layer_type: str) -> tuple[np.ndarray, float]:
 
 def hf_rotated_queries(config: dict, length: int):
     """(q before, q after) the first rotation a one-layer model of ``config`` applies, as its modeling module's own
-    ``apply_rotary_pos_emb*`` (Llama 4's ``apply_rotary_emb``) receives and returns them (float64 numpy, shape (heads, length, rotated width)): the
-    module's functions are wrapped for one eager forward pass on ``length`` tokens, then restored."""
+    ``apply_rotary_pos_emb*`` (Llama 4's ``apply_rotary_emb``) receives and returns them (float64 numpy, shape
+    (heads, length, rotated width)): the module's functions are wrapped for one eager forward pass on ``length``
+    tokens, then restored."""
     import torch
 
     model = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),

@@ -288,14 +288,16 @@ _ROTATION_CHANGES = {  # a family's own size fields
 
 
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
-                     "persimmon", "apertus", "olmo3")  # model types posenc read as Llama-style decoders before they were families
+                     "persimmon", "apertus", "olmo3")
+"""Model types posenc read as Llama-style decoders before they were families: named, so that the code before fails."""
+_ROTATING = sorted({key for key, family in FAMILIES.items() if family.scheme == "rope" and not family.composite
+                    and key != "deepseek_v3"} | set(_ONCE_LLAMA_STYLE))
+"""Every rotary family, but a composite one (its text model's type is here, and its vision tower is slow to build) and
+DeepSeek-V3 (its interleave permutes the head: test_decoupled_rope_equals_transformers_apply_rotary_pos_emb_…)."""
 
 
 @pytest.mark.parametrize("rope_theta", [None, 20_000.0])
-@pytest.mark.parametrize("model_type", sorted({key for key, family in FAMILIES.items() if family.scheme == "rope"
-                                               and not family.composite  # (its text model's type is here: its vision
-                                               and key != "deepseek_v3"} | set(_ONCE_LLAMA_STYLE)))  # tower is slow)
-                                               # (DeepSeek's interleave permutes: test_decoupled_rope_…)
+@pytest.mark.parametrize("model_type", _ROTATING)
 def test_each_family_rotates_a_head_as_its_model_does(model_type, rope_theta):
     """The oracle is the model: a one-layer model of the family (transformers 5.23, eager) runs 20 tokens, and the
     query its attention rotates, as its own apply_rotary_pos_emb receives and returns it, must equal posenc's
@@ -304,7 +306,7 @@ def test_each_family_rotates_a_head_as_its_model_does(model_type, rope_theta):
     rotate, which the frequencies alone do not: Cohere, Cohere 2, Helium and ERNIE 4.5 rotate adjacent pairs, GLM
     and GLM-4 half of each head in adjacent pairs, GLM-4-MoE, Nemotron and Persimmon half in halves (posenc read
     them as Llama-style decoders, whole heads in halves); Apertus's own llama3 parameters keep their θ over a
-    top-level rope_theta."""
+    top-level rope_theta, as OLMo 3's sliding-window layers keep theirs."""
     config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {})}
     if rope_theta is not None:
         config["rope_theta"] = rope_theta
