@@ -425,12 +425,13 @@ def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, 
         raise ValueError(f"the rotated width of a head must be an even number of dimensions (RoPE turns pairs); "
                          f"this config rotates {rotary_dims} of {head_dim}.")
     window = _window(fields) if "sliding_attention" in types else None  # Qwen2-MoE writes 0 for no window
+    unmasked = window is not None and window >= context  # the window never masks
     rotary_types = [t for t in dict.fromkeys(types) if t != NOPE_LAYER]
-    parameters = rope_parameters(fields, rotary_types)
-    if window is not None and window >= context and _alike(fields, parameters):  # it never masks: full attention
+    parameters = rope_parameters(fields, list(dict.fromkeys([*rotary_types, "full_attention"])) if unmasked
+                                 else rotary_types)
+    if unmasked and _alike(parameters["sliding_attention"], parameters["full_attention"]):  # so: full attention
         types = ["full_attention" if t == "sliding_attention" else t for t in types]
         rotary_types = [t for t in dict.fromkeys(types) if t != NOPE_LAYER]
-        parameters = rope_parameters(fields, rotary_types)
     positionals = {t: _rope_positional(fields, t, parameters[t], head_dim, rotary_dims, window, context)
                    for t in rotary_types}
     if NOPE_LAYER in types:
@@ -442,13 +443,10 @@ def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, 
     return types, positionals, context, softmax
 
 
-def _alike(fields: Fields, parameters: dict[str, dict]) -> bool:
+def _alike(sliding: dict, full: dict) -> bool:
     """Whether sliding-window layers rotate as full-attention ones would (not so where θ or the scaling is kept per
     layer type: Gemma 3's local layers turn at rope_local_base_freq whatever their window)."""
-    full = rope_parameters(fields, ["full_attention"])["full_attention"] if "full_attention" not in parameters \
-        else parameters["full_attention"]
-    strip = lambda params: {k: v for k, v in params.items() if k != "_where"}  # noqa: E731
-    return strip(parameters["sliding_attention"]) == strip(full)
+    return {k: v for k, v in sliding.items() if k != "_where"} == {k: v for k, v in full.items() if k != "_where"}
 
 
 def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim: int, rotary_dims: int,
