@@ -99,6 +99,11 @@ class Fields:
         self.model_type = model_type if isinstance(model_type, str) else None
         self.family: Family = family(self.model_type)
         self.values = {**self.family.defaults, **self.raw}  # a null overrides a class default, as in transformers
+        for standard, own in self.family.attribute_map.items():  # BART's d_model is hidden_size; the standard wins
+            if standard in self.raw:
+                self.values[own] = self.raw[standard]
+            if own in self.values:
+                self.values[standard] = self.values[own]
 
     def has(self, name: str) -> bool:
         return self.values.get(name) is not None

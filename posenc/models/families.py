@@ -60,7 +60,11 @@ class Family:
     rotates the first ``rotary_dim`` dimensions of a head, adjacent pairs, θ fixed at 10,000 in its code (GPT-J,
     CodeGen); ``default_parameters``: the RoPE parameters the class sets when the file gives neither
     ``rope_scaling`` nor ``rope_parameters`` (gpt-oss: YaRN ×32 from 4,096 tokens; Apertus: llama3 with its own θ,
-    which wins over a top-level ``rope_theta``), None for default RoPE.
+    which wins over a top-level ``rope_theta``), None for default RoPE; ``attribute_map``: the class's names for
+    standard fields (its ``attribute_map``: BART's ``d_model`` is ``hidden_size``), a standard name in the file
+    winning over the class's own, as in transformers. An encoder-decoder (BART, T5) is read as its encoder:
+    bidirectional, its ``encoder_layers`` and ``encoder_attention_heads`` (its decoder's positions use an equal
+    table, or T5's buckets one way).
     """
 
     scheme: str = "rope"
@@ -85,6 +89,7 @@ class Family:
     row_offset: int = 0
     rotary_dim: bool = False
     default_parameters: Mapping[str, object] | None = None
+    attribute_map: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -108,7 +113,7 @@ class Family:
 
 
 def _family(**kwargs: object) -> Family:
-    for key in ("defaults", "theta_fields", "rope_type_aliases", "default_parameters"):
+    for key in ("defaults", "theta_fields", "rope_type_aliases", "default_parameters", "attribute_map"):
         if key in kwargs:
             kwargs[key] = MappingProxyType(dict(kwargs[key]))
     return Family(**kwargs)
@@ -122,6 +127,12 @@ _QWEN_VL = dict(_QWEN, defaults=dict(_QWEN["defaults"], rope_theta=1_000_000.0))
 _ROBERTA = dict(scheme="learned", causal=False, windows="none", padding_offset=True,
                 defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
                           "num_hidden_layers": 12, "pad_token_id": 1})
+
+_ENCODER = {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+            "num_hidden_layers": "encoder_layers"}  # BartConfig's attribute_map and its kin's
+_BART = dict(scheme="learned", causal=False, windows="none", row_offset=2, attribute_map=_ENCODER,
+             defaults={"max_position_embeddings": 1024, "d_model": 1024, "encoder_attention_heads": 16,
+                       "encoder_layers": 12})
 
 FAMILIES: Mapping[str, Family] = MappingProxyType({
     "llama": _family(class_name="LlamaConfig", windows="none", partial_field=None,
@@ -237,6 +248,23 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "opt": _family(scheme="learned", class_name="OPTConfig", windows="none", row_offset=2,
                    defaults={"max_position_embeddings": 2048, "hidden_size": 768, "num_attention_heads": 12,
                              "num_hidden_layers": 12}),
+    "bart": _family(class_name="BartConfig", **_BART),
+    "mbart": _family(class_name="MBartConfig", **_BART),
+    "mvp": _family(class_name="MvpConfig", **_BART),
+    "plbart": _family(class_name="PLBartConfig",
+                      **_BART | {"defaults": {**_BART["defaults"], "d_model": 768, "encoder_attention_heads": 12,
+                                              "encoder_layers": 6}}),
+    "blenderbot": _family(class_name="BlenderbotConfig",
+                          **_BART | {"row_offset": 0, "defaults": {"max_position_embeddings": 128, "d_model": 2560,
+                                                                   "encoder_attention_heads": 32,
+                                                                   "encoder_layers": 2}}),
+    "blenderbot-small": _family(class_name="BlenderbotSmallConfig",
+                                **_BART | {"row_offset": 0, "defaults": {"max_position_embeddings": 512,
+                                                                         "d_model": 512, "encoder_attention_heads": 16,
+                                                                         "encoder_layers": 8}}),
+    "biogpt": _family(scheme="learned", class_name="BioGptConfig", windows="none", row_offset=2,
+                      defaults={"max_position_embeddings": 1024, "hidden_size": 1024, "num_attention_heads": 16,
+                                "num_hidden_layers": 24}),
     "t5": _family(scheme="t5", class_name="T5Config", causal=False, windows="none",
                   defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128,
                             "d_kv": 64, "num_heads": 8, "num_layers": 6, "n_positions": 512}),

@@ -154,6 +154,10 @@ CASES = {
     "OPT's positions from 2": (
         {"model_type": "opt", "max_position_embeddings": 2048}, "info", "max_position_embeddings",
         "OPTConfig numbers a token's position from its offset = 2: its 2,050-row table holds 2,048 tokens"),
+    "BART's positions from 2, its sizes under its own names": (
+        {"model_type": "bart", "d_model": 1024, "encoder_attention_heads": 16, "encoder_layers": 12,
+         "max_position_embeddings": 1024}, "info", "max_position_embeddings",
+        "BartConfig numbers a token's position from its offset = 2: its 1,026-row table holds 1,024 tokens"),
     "a T5-style model_type posenc does not know": (
         {"model_type": "mt5", "d_model": 512, "num_heads": 6, "d_kv": 64, "num_layers": 8,
          "relative_attention_num_buckets": 32}, "info", "model_type",

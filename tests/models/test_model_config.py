@@ -502,35 +502,56 @@ def test_a_learned_t5_or_alibi_config_without_sizes_reads_as_its_class_defaults(
         assert positional.extra["model_width"] == oracle.hidden_size
 
 
+_ENCODER_DECODER_SIZES = {"d_model": 16, "encoder_attention_heads": 2, "decoder_attention_heads": 2, "encoder_layers": 1,
+                          "decoder_layers": 1, "encoder_ffn_dim": 16, "decoder_ffn_dim": 16, "vocab_size": 10,
+                          "max_position_embeddings": 12}
+_OFFSET_TABLES = {"opt": 2, "bart": 2, "mbart": 2, "plbart": 2, "mvp": 2, "biogpt": 2}  # rows before a token's
+
+
 @pytest.mark.parametrize(("model_type", "pad_token_id"), [("bert", 0), ("roberta", 1), ("roberta", 3),
                                                           ("xlm-roberta", 1), ("camembert", 1), ("gpt2", None),
-                                                          ("opt", 1)])
+                                                          ("opt", 1), ("bart", 1), ("mbart", 1), ("plbart", 1),
+                                                          ("mvp", 1), ("biogpt", 1), ("blenderbot", 0),
+                                                          ("blenderbot-small", 0)])
 def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_token_id):
     """The context of a learned table is the longest input the model runs (transformers 5.23, the oracle: a one-layer
-    model's forward pass). RoBERTa and its kin number positions from pad_token_id + 1, so a table of
-    max_position_embeddings rows holds max_position_embeddings − pad_token_id − 1 tokens (roberta-base's 514 rows:
-    512); posenc said 514. OPT's table has two rows more than max_position_embeddings and reads row p + 2 (posenc
-    refused its config: no positional field)."""
-    sizes = {"hidden_size": 16, "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 16,
-             "vocab_size": 10, "max_position_embeddings": 12} if model_type != "gpt2" else {
-        "n_embd": 16, "n_head": 2, "n_layer": 1, "vocab_size": 10, "n_positions": 12}
+    model's forward pass; an encoder-decoder's encoder and decoder each). RoBERTa and its kin number positions from
+    pad_token_id + 1, so a table of max_position_embeddings rows holds max_position_embeddings − pad_token_id − 1
+    tokens (roberta-base's 514 rows: 512); posenc said 514. OPT's table has two rows more than
+    max_position_embeddings and reads row p + 2 (posenc refused its config: no positional field), as BART, mBART,
+    PLBart, MVP and BioGPT do; Blenderbot's tables have max_position_embeddings rows from row 0. posenc refused all
+    of these but OPT's for want of a positional field, and read none of their own names for sizes (BART's d_model,
+    encoder_attention_heads, encoder_layers: its class's attribute_map)."""
+    if model_type == "gpt2":
+        sizes = {"n_embd": 16, "n_head": 2, "n_layer": 1, "vocab_size": 10, "n_positions": 12}
+    elif "encoder_layers" in transformers.AutoConfig.for_model(model_type).to_dict():
+        sizes = _ENCODER_DECODER_SIZES
+    else:
+        sizes = {"hidden_size": 16, "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 16,
+                 "vocab_size": 10, "max_position_embeddings": 12}
     config = {"model_type": model_type, **sizes, **({"pad_token_id": pad_token_id} if pad_token_id is not None else {})}
-    oracle = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
+    parts = [built.get_encoder(), built.get_decoder()] if built.config.is_encoder_decoder else [built]
 
     def runs(length: int) -> bool:
         try:
             with torch.no_grad():
-                oracle(torch.full((1, length), 5 if pad_token_id != 5 else 6))
+                for part in parts:
+                    part(input_ids=torch.full((1, length), 5 if pad_token_id != 5 else 6))
         except (IndexError, RuntimeError):
             return False
         return True
 
-    accepted = max(length for length in range(1, 14) if runs(length))
+    accepted = max(length for length in range(1, 16) if runs(length))
     assert not runs(accepted + 1)
     model = from_config(config)
     assert model.context_length == accepted
-    rows = 12 + (2 if model_type == "opt" else 0)  # the table's rows, all of them
-    assert model.positional("full_attention").options["table_size"] == rows
+    rows = {tuple(weight.shape) for name, weight in built.named_parameters() if "position" in name or "wpe" in name}
+    assert rows == {(12 + _OFFSET_TABLES.get(model_type, 0), 16)}  # every table's rows, all of them (the oracle's)
+    assert model.positional("full_attention").options["table_size"] == 12 + _OFFSET_TABLES.get(model_type, 0)
+    assert len(model.layer_types) == 1 and model.positional("full_attention").head_dim == 8
+    assert model.causal == (not built.config.is_encoder_decoder and model_type not in ("bert", "roberta",
+                                                                                       "xlm-roberta", "camembert"))
 
 
 def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformers_reads_it():

@@ -432,12 +432,13 @@ def test_a_roberta_config_s_learned_table_says_which_row_a_position_reads():
     """RoBERTa numbers positions from pad_token_id + 1 (transformers 5.23: test_model_config.py), so How it works under
     a RoBERTa config says that position p reads row p + 2 and that its 514 rows hold 512 tokens; BERT's says nothing.
     OPT's table has two rows more than its max_position_embeddings (512 here): the same row p + 2, 514 rows, 512
-    tokens; it said they counted from pad_token_id + 1, which OPT's do not."""
+    tokens; it said they counted from pad_token_id + 1, which OPT's do not. BART's reads row p + 2 as OPT's (its
+    sizes given under the standard names, which its class maps to its own); Blenderbot's reads row p."""
     from posenc.models.config_link import to_link
 
     sizes = {"hidden_size": 768, "num_attention_heads": 12, "num_hidden_layers": 12, "max_position_embeddings": 514}
-    for model_type, said in (("roberta", True), ("bert", False), ("opt", True)):
-        given = sizes | {"max_position_embeddings": 512} if model_type == "opt" else sizes
+    for model_type, said in (("roberta", True), ("bert", False), ("opt", True), ("bart", True), ("blenderbot", False)):
+        given = sizes | {"max_position_embeddings": 512} if model_type in ("opt", "bart") else sizes
         link = to_link(json.dumps({"model_type": model_type, "pad_token_id": 1, **given}))
         at = run({"model": "config", "config": link}, "pages/details.py")
         assert not at.exception
