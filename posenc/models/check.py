@@ -597,16 +597,32 @@ def unknown_family(reading: Reading) -> Iterator[Finding]:
 
 def padded_positions(reading: Reading) -> Iterator[Finding]:
     """A learned table whose positions count from pad_token_id + 1 (RoBERTa and its kin) or from a fixed offset
-    (OPT's 2) holds fewer tokens than rows."""
+    (OPT's 2) holds fewer tokens than rows; sinusoids numbered so (M2M100's, XGLM's) encode token p as position p + the
+    offset, and XGLM's zeroed row of position pad_token_id is a token's when pad_token_id is 2 or more."""
     model, fields = reading.model, reading.fields
     if model is None or not (fields.family.padding_offset or fields.family.row_offset):
         return
-    rows = model.positional("full_attention").options["table_size"]
+    positional = model.positional("full_attention")
+    counted = "pad_token_id + 1" if fields.family.padding_offset else "its offset"
+    name = fields.family.class_name
+    if "table_size" not in positional.options:  # sinusoids, computed for any position
+        first = positional.extra["first_position"]
+        yield Finding("info", reading.path("pad_token_id" if fields.family.padding_offset else "model_type"),
+                      f"{name} numbers a token's position from {counted} = {first}: token p is encoded as position "
+                      f"p + {first} of its sinusoids, so its first token's pairs stand at {first}·θᵢ, not 0 (posenc's "
+                      "views draw position p at p).")
+        pad = fields.get("pad_token_id")
+        if not fields.family.padding_offset and isinstance(pad, int) and first <= pad < first + model.context_length:
+            yield Finding("warning", reading.path("pad_token_id"),
+                          f"pad_token_id is {pad}: {name} zeroes the row of position {pad}, which the token at "
+                          f"position {pad - first} reads, so that token gets no positional encoding in transformers "
+                          "5.23; posenc's views draw its sinusoids.")
+        return
+    rows = positional.options["table_size"]
     first = rows - model.context_length
     unused = "row 0 is" if first == 1 else "rows 0 and 1 are" if first == 2 else f"rows 0 to {first - 1} are"
-    counted = "pad_token_id + 1" if fields.family.padding_offset else "its offset"
     yield Finding("info", reading.path("max_position_embeddings"),
-                  f"{fields.family.class_name} numbers a token's position from {counted} = {first}: its "
+                  f"{name} numbers a token's position from {counted} = {first}: its "
                   f"{rows:,}-row table holds {model.context_length:,} tokens ({unused} never a token's).")
 
 

@@ -18,7 +18,8 @@ r"""A model from its ``config.json``: the same :class:`~posenc.models.presets.Mo
   a sliding window as long as the context never masks, so its layers read as full attention.
 
 Unknown fields are ignored; a field that is needed and cannot be read raises a ValueError naming it and
-its value. GPT-2 and BERT-style models read as a learned table, T5 as its buckets, BLOOM and MPT as ALiBi.
+its value. GPT-2, BERT and BART-style models read as a learned table, Marian, Pegasus, M2M100 and XGLM as fixed
+sinusoids, T5 as its buckets, BLOOM and MPT as ALiBi.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ def from_config(source: object) -> Model:
     config = read_config(source)
     fields = Fields(config)
     scheme = fields.scheme()
-    builder = {"rope": _rope_model, "learned": _learned_model, "t5": _t5_model, "alibi": _alibi_model}[scheme]
+    builder = {"rope": _rope_model, "learned": _learned_model, "sinusoidal": _sinusoidal_model, "t5": _t5_model,
+               "alibi": _alibi_model}[scheme]
     layer_types, positionals, context, softmax_dim = builder(fields)
     label = config.get("_name_or_path")
     label = _LABEL.sub("_", label.strip())[:80] if isinstance(label, str) and label.strip() else \
@@ -547,17 +549,15 @@ def _temperature(fields: Fields) -> dict:
             "attn_scale": real(fields.get("attn_scale"), "attn_scale", 0.0, strict=False)}
 
 
-# --- learned tables, T5's buckets, ALiBi -------------------------------------------------------------------
+# --- learned tables, sinusoids, T5's buckets, ALiBi ---------------------------------------------------------------
 
 def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, int]:
     if fields.raw.get("position_embedding_type", "absolute") != "absolute":
         raise ValueError(f"position_embedding_type is {fields.raw['position_embedding_type']!r:.40}; posenc reads "
                          "'absolute' (a learned table) only.")
     size, head_dim, count = fields.context() + fields.family.row_offset, fields.head_dim(), fields.layers()
-    names = ("hidden_size", "n_embd", "d_model", "dim")
-    width = fields.integer(*names) if any(fields.has(name) for name in names) else head_dim * fields.heads()
     learned = Positional("learned", MappingProxyType({"table_size": size}), None, 0, None, head_dim,
-                         extra=MappingProxyType({"model_width": width}))  # the table is added to width-wide embeddings
+                         extra=MappingProxyType({"model_width": _model_width(fields, head_dim)}))
     context = size - fields.family.row_offset  # OPT's first two rows are never a token's
     if fields.family.padding_offset:  # positions pad_token_id + 1, …: the rows before are never a token's
         first = fields.integer("pad_token_id", minimum=0) + 1
@@ -566,6 +566,34 @@ def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], in
                              f" in a {fields.model_type} model: its table holds no token.")
         context = size - first
     return ["full_attention"] * count, {"full_attention": learned}, context, head_dim
+
+
+def _model_width(fields: Fields, head_dim: int) -> int:
+    """The width of the embeddings an absolute table is added to: the hidden size, else heads × head_dim."""
+    names = ("hidden_size", "n_embd", "d_model", "dim")
+    return fields.integer(*names) if any(fields.has(name) for name in names) else head_dim * fields.heads()
+
+
+SINUSOIDAL_BASE = 10_000.0
+"""n of the sinusoids every family posenc reads computes (a literal in each class's code, no config field)."""
+
+
+def _sinusoidal_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, int]:
+    """Fixed sinusoids added to the embeddings, each row's sines before its cosines (Marian's, fairseq's), from
+    position 0 or from the family's first (M2M100: pad_token_id + 1; XGLM: 2)."""
+    family, head_dim, count = fields.family, fields.head_dim(), fields.layers()
+    width = _model_width(fields, head_dim)
+    if width % 2:
+        raise ValueError(f"d_model is {width}: {family.class_name} puts each row's sines before its cosines, which "
+                         "posenc draws for an even width only.")
+    if family.spacing == "tensor2tensor" and width < 4:
+        raise ValueError(f"d_model is {width}: {family.class_name} spreads its frequencies over d_model/2 − 1 steps "
+                         "and divides by zero below 4.")
+    first = fields.integer("pad_token_id", minimum=0) + 1 if family.padding_offset else family.row_offset
+    extra = {"model_width": width, **({"first_position": first} if first else {})}
+    sinusoids = Positional("sinusoidal", MappingProxyType({"layout": "split", "spacing": family.spacing}),
+                           SINUSOIDAL_BASE, 0, None, head_dim, extra=MappingProxyType(extra))
+    return ["full_attention"] * count, {"full_attention": sinusoids}, fields.context(), head_dim
 
 
 def _t5_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, None]:

@@ -20,7 +20,9 @@ from types import MappingProxyType
 class Family:
     """How one family's configuration class reads positions.
 
-    ``scheme``: "rope", "learned", "t5" or "alibi"; ``defaults``: the class's default of each positional
+    ``scheme``: "rope", "learned", "sinusoidal", "t5" or "alibi"; ``spacing``: a sinusoidal family's frequency
+    spacing (posenc's "vaswani": Marian, Pegasus; "tensor2tensor": fairseq's, M2M100, XGLM), its sines before its
+    cosines in every row (the split layout); ``defaults``: the class's default of each positional
     field; ``theta_fields``: layer type -> the v4 field holding its θ (Gemma 3's ``rope_local_base_freq``; "": none,
     the class's default θ whatever the file says: OLMo 3's sliding-window layers);
     ``scaling_layers``: the layer types a v4 ``rope_scaling`` applies to (None: every rotary one);
@@ -52,11 +54,11 @@ class Family:
     a head that rotates (GPT-NeoX's ``rotary_pct``, which wins over ``partial_rotary_factor``), or None for a class
     that rotates whole heads: its default RoPE ignores ``partial_rotary_factor``, and a scaling computed with one
     fails at the model's first forward pass;
-    ``padding_offset``: a learned table whose positions count from ``pad_token_id`` + 1 (RoBERTa's
+    ``padding_offset``: a learned table (or fairseq's sinusoids: M2M100) whose positions count from ``pad_token_id`` + 1 (RoBERTa's
     ``create_position_ids_from_input_ids``), so that its ``max_position_embeddings`` rows hold
     ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512); ``row_offset``: a learned table
     of ``max_position_embeddings`` + row_offset rows whose token at position p reads row p + row_offset (OPT: 2, so
-    that its 2,050 rows hold 2,048 tokens); ``rotary_dim``: the class
+    that its 2,050 rows hold 2,048 tokens; XGLM's sinusoids: token p is position p + 2); ``rotary_dim``: the class
     rotates the first ``rotary_dim`` dimensions of a head, adjacent pairs, θ fixed at 10,000 in its code (GPT-J,
     CodeGen); ``default_parameters``: the RoPE parameters the class sets when the file gives neither
     ``rope_scaling`` nor ``rope_parameters`` (gpt-oss: YaRN ×32 from 4,096 tokens; Apertus: llama3 with its own θ,
@@ -90,6 +92,7 @@ class Family:
     rotary_dim: bool = False
     default_parameters: Mapping[str, object] | None = None
     attribute_map: Mapping[str, str] = field(default_factory=dict)
+    spacing: str = "vaswani"
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -133,6 +136,9 @@ _ENCODER = {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_
 _BART = dict(scheme="learned", causal=False, windows="none", row_offset=2, attribute_map=_ENCODER,
              defaults={"max_position_embeddings": 1024, "d_model": 1024, "encoder_attention_heads": 16,
                        "encoder_layers": 12})
+
+_FAIRSEQ = _BART | {"scheme": "sinusoidal", "spacing": "tensor2tensor", "row_offset": 0, "padding_offset": True,
+                    "defaults": {**_BART["defaults"], "pad_token_id": 1}}  # M2M100's positions from pad_token_id + 1
 
 FAMILIES: Mapping[str, Family] = MappingProxyType({
     "llama": _family(class_name="LlamaConfig", windows="none", partial_field=None,
@@ -265,6 +271,15 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "biogpt": _family(scheme="learned", class_name="BioGptConfig", windows="none", row_offset=2,
                       defaults={"max_position_embeddings": 1024, "hidden_size": 1024, "num_attention_heads": 16,
                                 "num_hidden_layers": 24}),
+    "marian": _family(class_name="MarianConfig", **_BART | {"scheme": "sinusoidal", "row_offset": 0}),
+    "pegasus": _family(class_name="PegasusConfig", **_BART | {"scheme": "sinusoidal", "row_offset": 0}),
+    "m2m_100": _family(class_name="M2M100Config", **_FAIRSEQ),
+    "nllb-moe": _family(class_name="NllbMoeConfig", **_FAIRSEQ),
+    "xglm": _family(class_name="XGLMConfig", **_FAIRSEQ | {
+        "causal": True, "padding_offset": False, "row_offset": 2,
+        "attribute_map": {"hidden_size": "d_model", "num_attention_heads": "attention_heads",
+                          "num_hidden_layers": "num_layers"},
+        "defaults": {"max_position_embeddings": 2048, "d_model": 1024, "attention_heads": 16, "num_layers": 24}}),
     "t5": _family(scheme="t5", class_name="T5Config", causal=False, windows="none",
                   defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128,
                             "d_kv": 64, "num_heads": 8, "num_layers": 6, "n_positions": 512}),

@@ -154,6 +154,14 @@ CASES = {
     "OPT's positions from 2": (
         {"model_type": "opt", "max_position_embeddings": 2048}, "info", "max_position_embeddings",
         "OPTConfig numbers a token's position from its offset = 2: its 2,050-row table holds 2,048 tokens"),
+    "M2M100's sinusoids from pad_token_id + 1": (
+        {"model_type": "m2m_100", "d_model": 1024, "encoder_attention_heads": 16, "encoder_layers": 12,
+         "max_position_embeddings": 1024, "pad_token_id": 1}, "info", "pad_token_id",
+        "M2M100Config numbers a token's position from pad_token_id + 1 = 2: token p is encoded as position p + 2"),
+    "XGLM's zeroed row, a token's": (
+        {"model_type": "xglm", "d_model": 64, "attention_heads": 4, "num_layers": 2, "max_position_embeddings": 128,
+         "pad_token_id": 3}, "warning", "pad_token_id",
+        "pad_token_id is 3: XGLMConfig zeroes the row of position 3, which the token at position 1 reads"),
     "BART's positions from 2, its sizes under its own names": (
         {"model_type": "bart", "d_model": 1024, "encoder_attention_heads": 16, "encoder_layers": 12,
          "max_position_embeddings": 1024}, "info", "max_position_embeddings",

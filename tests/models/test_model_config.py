@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import posenc
 from posenc import models
 from posenc.models import MODELS, from_config, rope_inv_freq
 from posenc.models.families import FAMILIES
@@ -552,6 +553,54 @@ def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_toke
     assert len(model.layer_types) == 1 and model.positional("full_attention").head_dim == 8
     assert model.causal == (not built.config.is_encoder_decoder and model_type not in ("bert", "roberta",
                                                                                        "xlm-roberta", "camembert"))
+
+
+@pytest.mark.parametrize(("model_type", "pad_token_id", "first"), [("marian", 9, 0), ("pegasus", 0, 0),
+                                                                   ("m2m_100", 1, 2), ("m2m_100", 3, 4),
+                                                                   ("nllb-moe", 1, 2), ("xglm", 1, 2), ("xglm", 3, 2)])
+def test_a_sinusoidal_config_encodes_each_token_as_its_model_does(model_type, pad_token_id, first):
+    """Marian, Pegasus, M2M100, NLLB-MoE and XGLM add fixed sinusoids: the oracle is what each one-layer model's
+    ``embed_positions`` returns for 20 tokens in transformers 5.23 (float32). posenc refused their configs (no
+    positional field). All put the sines of a row before its cosines (posenc's split layout); Marian and Pegasus
+    space the frequencies as Vaswani et al., θᵢ = 10000^(−2i/d), from position 0, in a table of
+    max_position_embeddings rows (a longer input fails); M2M100 and NLLB-MoE (fairseq's) spread them from 1 to
+    1/10000 over d/2 − 1 steps (posenc's tensor2tensor spacing) and number a token's position from pad_token_id + 1;
+    XGLM as they, from 2 whatever its pad_token_id, and the row of position pad_token_id is zero in all three: a
+    token reads it in XGLM when pad_token_id ≥ 2."""
+    if model_type == "xglm":
+        sizes = {"d_model": 16, "attention_heads": 2, "num_layers": 1, "ffn_dim": 16}
+    else:
+        sizes = {key: value for key, value in _ENCODER_DECODER_SIZES.items() if key != "vocab_size"}
+    config = {"model_type": model_type, **sizes, "vocab_size": 12, "max_position_embeddings": 24,
+              "pad_token_id": pad_token_id, "decoder_start_token_id": 0}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
+    part = built.get_encoder() if built.config.is_encoder_decoder else built
+    seen = []
+    hook = part.embed_positions.register_forward_hook(lambda module, args, out: seen.append(out.double().numpy()))
+    with torch.no_grad():
+        part(input_ids=torch.full((1, 20), 5))
+    hook.remove()
+    model = from_config(config)
+    positional = model.positional("full_attention")
+    assert positional.scheme == "sinusoidal" and positional.extra["model_width"] == 16
+    assert positional.extra.get("first_position", 0) == first
+    table = posenc.get_scheme("sinusoidal").table(first + 20, 16, positional.base, **positional.options)[first:]
+    if model_type == "xglm" and pad_token_id >= first:  # its row pad_token_id is zeroed, and a token reads it
+        table[pad_token_id - first] = 0.0  # (the check warns: test_model_check.py)
+    np.testing.assert_allclose(seen[0].reshape(20, 16), table, atol=2e-6)
+    assert model.context_length == 24 and model.causal == (model_type == "xglm")
+    assert len(model.layer_types) == 1 and positional.head_dim == 8
+    if model_type in ("marian", "pegasus"):  # a table of 24 rows: a 25th token has none
+        with pytest.raises(IndexError), torch.no_grad():
+            part(input_ids=torch.full((1, 25), 5))
+
+
+@pytest.mark.parametrize("model_type", ["marian", "m2m_100"])
+def test_a_sinusoidal_config_of_odd_width_is_refused_naming_d_model(model_type):
+    """The sines of a row before its cosines: posenc's split layout needs an even width, so an odd d_model is refused,
+    named (transformers pads fairseq's with a zero column and gives Marian's one sine more)."""
+    with pytest.raises(ValueError, match="d_model"):
+        from_config({"model_type": model_type, "d_model": 17, "encoder_attention_heads": 1, "encoder_layers": 1})
 
 
 def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformers_reads_it():

@@ -428,6 +428,29 @@ def test_the_clocks_formula_has_the_exponent_the_frequencies_have(fraction, expo
     np.testing.assert_allclose(theta, 10000.0 ** (-2 * np.arange(len(theta)) / int(exponent)), rtol=1e-12)
 
 
+@pytest.mark.parametrize(("model_type", "spacing", "first"), [("marian", "vaswani", 0), ("m2m_100", "tensor2tensor", 2),
+                                                              ("xglm", "tensor2tensor", 2)])
+@pytest.mark.parametrize("page", ["pages/heatmap.py", "pages/details.py"])
+def test_a_sinusoidal_config_sets_the_sidebar_to_its_sinusoids(model_type, spacing, first, page):
+    """A Marian, M2M100 or XGLM config (refused before: no positional field) sets the sidebar to the sinusoids its
+    model adds (transformers 5.23: test_model_config.py): d_model its width, n 10,000, sines before cosines, its
+    frequency spacing, length its context. How it works says where M2M100's and XGLM's tokens start (position 2)."""
+    from posenc.models.config_link import to_link
+
+    sizes = ({"d_model": 512, "attention_heads": 8, "num_layers": 6} if model_type == "xglm" else
+             {"d_model": 512, "encoder_attention_heads": 8, "encoder_layers": 6})
+    config = {"model_type": model_type, "max_position_embeddings": 512, "pad_token_id": 1, **sizes}
+    at = run({"model": "config", "config": to_link(json.dumps(config))}, page)
+    assert not at.exception and not at.error
+    assert at.selectbox(key="scheme").value == "sinusoidal" and at.slider(key="d_model").value == 512
+    assert at.selectbox(key="sinusoidal.layout").value == "split"
+    assert at.selectbox(key="sinusoidal.spacing").value == spacing
+    assert at.slider(key="length").value == 512 and at.number_input(key="n").value == 10000
+    captions = " ".join(c.value for c in at.caption)
+    said = f"a token at position p is encoded as position p + {first}" in captions
+    assert said == (first > 0 and page == "pages/details.py"), captions
+
+
 def test_a_roberta_config_s_learned_table_says_which_row_a_position_reads():
     """RoBERTa numbers positions from pad_token_id + 1 (transformers 5.23: test_model_config.py), so How it works under
     a RoBERTa config says that position p reads row p + 2 and that its 514 rows hold 512 tokens; BERT's says nothing.

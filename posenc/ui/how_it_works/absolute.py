@@ -23,6 +23,12 @@ def sinusoidal(c: Controls) -> None:
     st.caption("Vaswani et al.: θᵢ = n^(−2i/d), so the longest wavelength is 2π·n^(1−2/d). tensor2tensor spreads "
                "the timescales from 1 to n over d/2 − 1 steps, so its longest wavelength is exactly 2π·n.")
     clocks(c)
+    model = your_config.model(c.model) if c.model else None
+    sinusoids = model.positionals.get("full_attention") if model is not None else None
+    first = sinusoids.extra.get("first_position", 0) if sinusoids is not None else 0
+    if first:  # M2M100 (from pad_token_id + 1), XGLM (from 2)
+        st.caption(f"In {your_config.label(model)} a token at position p is encoded as position p + {first}: its "
+                   f"first token's hands stand at {first}·θᵢ, not at 0. The charts above draw position p at p.")
 
 
 def clocks(c: Controls) -> None:
