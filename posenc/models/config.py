@@ -590,10 +590,12 @@ def _sinusoidal_model(fields: Fields) -> tuple[list[str], dict[str, Positional],
         raise ValueError(f"d_model is {width}: {family.class_name} spreads its frequencies over d_model/2 − 1 steps "
                          "and divides by zero below 4.")
     first = fields.integer("pad_token_id", minimum=0) + 1 if family.padding_offset else family.row_offset
-    extra = {"model_width": width, **({"first_position": first} if first else {})}
+    context = fields.context()
+    extra = {"model_width": width, **({"first_position": first} if first else {}),
+             **({"table_rows": context} if family.fixed_rows else {})}  # Marian's: a longer input has no row
     sinusoids = Positional("sinusoidal", MappingProxyType({"layout": "split", "spacing": family.spacing}),
                            SINUSOIDAL_BASE, 0, None, head_dim, extra=MappingProxyType(extra))
-    return ["full_attention"] * count, {"full_attention": sinusoids}, fields.context(), head_dim
+    return ["full_attention"] * count, {"full_attention": sinusoids}, context, head_dim
 
 
 def _t5_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, None]:

@@ -22,7 +22,9 @@ class Family:
 
     ``scheme``: "rope", "learned", "sinusoidal", "t5" or "alibi"; ``spacing``: a sinusoidal family's frequency
     spacing (posenc's "vaswani": Marian, Pegasus; "tensor2tensor": fairseq's, M2M100, XGLM), its sines before its
-    cosines in every row (the split layout); ``defaults``: the class's default of each positional
+    cosines in every row (the split layout); ``fixed_rows``: sinusoids computed once, as a table of
+    ``max_position_embeddings`` rows, so that a longer input fails (Marian, Pegasus; fairseq's grow with the input);
+    ``defaults``: the class's default of each positional
     field; ``theta_fields``: layer type -> the v4 field holding its θ (Gemma 3's ``rope_local_base_freq``; "": none,
     the class's default θ whatever the file says: OLMo 3's sliding-window layers);
     ``scaling_layers``: the layer types a v4 ``rope_scaling`` applies to (None: every rotary one);
@@ -93,6 +95,7 @@ class Family:
     default_parameters: Mapping[str, object] | None = None
     attribute_map: Mapping[str, str] = field(default_factory=dict)
     spacing: str = "vaswani"
+    fixed_rows: bool = False
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -271,8 +274,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "biogpt": _family(scheme="learned", class_name="BioGptConfig", windows="none", row_offset=2,
                       defaults={"max_position_embeddings": 1024, "hidden_size": 1024, "num_attention_heads": 16,
                                 "num_hidden_layers": 24}),
-    "marian": _family(class_name="MarianConfig", **_BART | {"scheme": "sinusoidal", "row_offset": 0}),
-    "pegasus": _family(class_name="PegasusConfig", **_BART | {"scheme": "sinusoidal", "row_offset": 0}),
+    "marian": _family(class_name="MarianConfig", **_BART | {"scheme": "sinusoidal", "row_offset": 0, "fixed_rows": True}),
+    "pegasus": _family(class_name="PegasusConfig",
+                       **_BART | {"scheme": "sinusoidal", "row_offset": 0, "fixed_rows": True}),
     "m2m_100": _family(class_name="M2M100Config", **_FAIRSEQ),
     "nllb-moe": _family(class_name="NllbMoeConfig", **_FAIRSEQ),
     "xglm": _family(class_name="XGLMConfig", **_FAIRSEQ | {

@@ -37,8 +37,9 @@ class Positional(NamedTuple):
     sliding window as transformers' ``config.sliding_window`` (see the module docstring), None for none;
     ``head_dim``: the width of a query-key head; ``chunk``: Llama 4's ``attention_chunk_size``, None for
     none; ``extra``: settings outside the registry's options (M-RoPE's sections, Llama 4's temperature
-    tuning, gpt-oss's sinks, DeepSeek's split of a head, a learned table's ``model_width``: the width of the
-    embeddings it is added to).
+    tuning, gpt-oss's sinks, DeepSeek's split of a head, an absolute table's ``model_width``: the width of the
+    embeddings it is added to; sinusoids' ``first_position``: the position a model's first token is encoded as
+    (M2M100's pad_token_id + 1), and ``table_rows``: the rows of a table computed once (Marian's; none: any length)).
     """
 
     scheme: str

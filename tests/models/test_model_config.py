@@ -591,8 +591,13 @@ def test_a_sinusoidal_config_encodes_each_token_as_its_model_does(model_type, pa
     assert model.context_length == 24 and model.causal == (model_type == "xglm")
     assert len(model.layer_types) == 1 and positional.head_dim == 8
     if model_type in ("marian", "pegasus"):  # a table of 24 rows: a 25th token has none
+        assert positional.extra["table_rows"] == 24
         with pytest.raises(IndexError), torch.no_grad():
             part(input_ids=torch.full((1, 25), 5))
+    else:  # fairseq's sinusoids grow with the input
+        assert "table_rows" not in positional.extra
+        with torch.no_grad():
+            part(input_ids=torch.full((1, 40), 5))
 
 
 @pytest.mark.parametrize("model_type", ["marian", "m2m_100"])

@@ -434,7 +434,8 @@ def test_the_clocks_formula_has_the_exponent_the_frequencies_have(fraction, expo
 def test_a_sinusoidal_config_sets_the_sidebar_to_its_sinusoids(model_type, spacing, first, page):
     """A Marian, M2M100 or XGLM config (refused before: no positional field) sets the sidebar to the sinusoids its
     model adds (transformers 5.23: test_model_config.py): d_model its width, n 10,000, sines before cosines, its
-    frequency spacing, length its context. How it works says where M2M100's and XGLM's tokens start (position 2)."""
+    frequency spacing, length its context. How it works says where M2M100's and XGLM's tokens start (position 2),
+    and, past Marian's 512 rows, that they have none."""
     from posenc.models.config_link import to_link
 
     sizes = ({"d_model": 512, "attention_heads": 8, "num_layers": 6} if model_type == "xglm" else
@@ -449,6 +450,11 @@ def test_a_sinusoidal_config_sets_the_sidebar_to_its_sinusoids(model_type, spaci
     captions = " ".join(c.value for c in at.caption)
     said = f"a token at position p is encoded as position p + {first}" in captions
     assert said == (first > 0 and page == "pages/details.py"), captions
+    assert "have no row" not in captions  # at its context: every position has a row
+    if model_type == "marian" and page == "pages/details.py":  # a longer length than its 512 rows: they are named
+        at.slider(key="length").set_value(600).run()
+        captions = " ".join(c.value for c in at.caption)
+        assert "a table of 512 rows, computed once: positions 512 … 599 have no row" in captions, captions
 
 
 def test_a_roberta_config_s_learned_table_says_which_row_a_position_reads():

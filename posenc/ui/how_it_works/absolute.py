@@ -29,6 +29,11 @@ def sinusoidal(c: Controls) -> None:
     if first:  # M2M100 (from pad_token_id + 1), XGLM (from 2)
         st.caption(f"In {your_config.label(model)} a token at position p is encoded as position p + {first}: its "
                    f"first token's hands stand at {first}·θᵢ, not at 0. The charts above draw position p at p.")
+    rows = sinusoids.extra.get("table_rows", 0) if sinusoids is not None else 0
+    if rows and c.length > rows:  # Marian, Pegasus: computed once, for max_position_embeddings rows
+        st.caption(f"In {your_config.label(model)} the sinusoids are a table of {rows:,} rows, computed once: "
+                   f"positions {rows:,} … {c.length - 1:,} have no row (transformers raises an index error), though "
+                   "the formula, drawn here, goes on.")
 
 
 def clocks(c: Controls) -> None:
