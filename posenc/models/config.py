@@ -72,9 +72,15 @@ def from_config(source: object) -> Model:
     label = _LABEL.sub("_", label.strip())[:80] if isinstance(label, str) and label.strip() else \
         f"{_LABEL.sub('_', fields.model_type or 'unnamed')[:40]} config"
     return Model(key="config", label=label, layer_types=tuple(layer_types),
-                 positionals=MappingProxyType(positionals), context_length=context, causal=fields.family.causal,
+                 positionals=MappingProxyType(positionals), context_length=context, causal=_causal(fields),
                  softmax_dim=softmax_dim,
                  source=_source(fields))
+
+
+def _causal(fields: Fields) -> bool:
+    """Whether a query sees only the keys before it: the family's, or its field's when it has one (XLM's causal)."""
+    name = fields.family.causal_field
+    return bool(fields.get(name, fields.family.causal)) if name else fields.family.causal
 
 
 def _source(fields: Fields) -> str:
@@ -129,6 +135,9 @@ class Fields:
         return real(self.get(name) if value is None else value, name, minimum, strict)
 
     def scheme(self) -> str:
+        switch = self.family.scheme_switch  # DistilBERT's sinusoidal_pos_embds, read as its class does (truthy)
+        if switch and (bool(self.get(switch[0])) if isinstance(switch[1], bool) else self.get(switch[0]) == switch[1]):
+            return switch[2]
         if get_scheme(self.family.scheme).family != "rotary":
             return self.family.scheme
         attention = self.raw.get("attn_config")
@@ -579,11 +588,13 @@ SINUSOIDAL_BASE = 10_000.0
 
 
 def _sinusoidal_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, int]:
-    """Fixed sinusoids added to the embeddings, each row's sines before its cosines (Marian's, fairseq's), from
-    position 0 or from the family's first (M2M100: pad_token_id + 1; XGLM: 2)."""
+    """Fixed sinusoids added to the embeddings, each row's sines before its cosines (Marian's, fairseq's) or
+    interleaved with them (DistilBERT's, XLM's: the paper's), from position 0 or from the family's first (M2M100:
+    pad_token_id + 1; XGLM: 2)."""
     family, head_dim, count = fields.family, fields.head_dim(), fields.layers()
     width = _model_width(fields, head_dim)
-    if width % 2:
+    layout = "split" if family.layout == "half" else "interleaved"
+    if width % 2 and layout == "split":
         raise ValueError(f"d_model is {width}: {family.class_name} puts each row's sines before its cosines, which "
                          "posenc draws for an even width only.")
     if family.spacing == "tensor2tensor" and width < 4:
@@ -593,7 +604,7 @@ def _sinusoidal_model(fields: Fields) -> tuple[list[str], dict[str, Positional],
     context = fields.context()
     extra = {"model_width": width, **({"first_position": first} if first else {}),
              **({"table_rows": context} if family.fixed_rows else {})}  # Marian's: a longer input has no row
-    sinusoids = Positional("sinusoidal", MappingProxyType({"layout": "split", "spacing": family.spacing}),
+    sinusoids = Positional("sinusoidal", MappingProxyType({"layout": layout, "spacing": family.spacing}),
                            SINUSOIDAL_BASE, 0, None, head_dim, extra=MappingProxyType(extra))
     return ["full_attention"] * count, {"full_attention": sinusoids}, context, head_dim
 

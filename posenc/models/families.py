@@ -28,7 +28,10 @@ class Family:
     field; ``theta_fields``: layer type -> the v4 field holding its θ (Gemma 3's ``rope_local_base_freq``; "": none,
     the class's default θ whatever the file says: OLMo 3's sliding-window layers);
     ``scaling_layers``: the layer types a v4 ``rope_scaling`` applies to (None: every rotary one);
-    ``layout``: "half" (rotate_half) or "interleaved" (adjacent pairs); ``causal``: a decoder;
+    ``layout``: "half" (rotate_half; sinusoids: each row's sines before its cosines, posenc's split layout) or
+    "interleaved" (adjacent pairs; sinusoids: sin, cos, sin, … as the paper); ``causal``: a decoder; ``causal_field``:
+    the field that makes it one when true (XLM's ``causal``), "" for none; ``scheme_switch``: (field, value, scheme):
+    the scheme when the field has that value (DistilBERT's ``sinusoidal_pos_embds`` true: sinusoids), else ``scheme``;
     ``windows``: how layers get windows without ``layer_types`` ("all": every layer when
     ``sliding_window`` is set, unless ``use_sliding_window`` is false (a model_type posenc does not know);
     "sliding_window": every layer when ``sliding_window`` is set, whatever else the file says (Mistral);
@@ -96,6 +99,8 @@ class Family:
     attribute_map: Mapping[str, str] = field(default_factory=dict)
     spacing: str = "vaswani"
     fixed_rows: bool = False
+    scheme_switch: tuple[str, object, str] | None = None
+    causal_field: str = ""
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -140,6 +145,10 @@ _BART = dict(scheme="learned", causal=False, windows="none", row_offset=2, attri
              defaults={"max_position_embeddings": 1024, "d_model": 1024, "encoder_attention_heads": 16,
                        "encoder_layers": 12})
 
+_XLM = dict(scheme="learned", causal=False, causal_field="causal", windows="none", layout="interleaved",
+            fixed_rows=True, scheme_switch=("sinusoidal_embeddings", True, "sinusoidal"),
+            attribute_map={"hidden_size": "emb_dim", "num_attention_heads": "n_heads", "num_hidden_layers": "n_layers"},
+            defaults={"max_position_embeddings": 512, "emb_dim": 2048, "n_heads": 16, "n_layers": 12})
 _FAIRSEQ = _BART | {"scheme": "sinusoidal", "spacing": "tensor2tensor", "row_offset": 0, "padding_offset": True,
                     "defaults": {**_BART["defaults"], "pad_token_id": 1}}  # M2M100's positions from pad_token_id + 1
 
@@ -284,6 +293,12 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
         "attribute_map": {"hidden_size": "d_model", "num_attention_heads": "attention_heads",
                           "num_hidden_layers": "num_layers"},
         "defaults": {"max_position_embeddings": 2048, "d_model": 1024, "attention_heads": 16, "num_layers": 24}}),
+    "distilbert": _family(class_name="DistilBertConfig", **_XLM | {
+        "causal_field": "", "scheme_switch": ("sinusoidal_pos_embds", True, "sinusoidal"),
+        "attribute_map": {"hidden_size": "dim", "num_attention_heads": "n_heads", "num_hidden_layers": "n_layers"},
+        "defaults": {"max_position_embeddings": 512, "dim": 768, "n_heads": 12, "n_layers": 6}}),
+    "xlm": _family(class_name="XLMConfig", **_XLM),
+    "flaubert": _family(class_name="FlaubertConfig", **_XLM),
     "t5": _family(scheme="t5", class_name="T5Config", causal=False, windows="none",
                   defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128,
                             "d_kv": 64, "num_heads": 8, "num_layers": 6, "n_positions": 512}),

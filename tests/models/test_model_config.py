@@ -506,6 +506,14 @@ def test_a_learned_t5_or_alibi_config_without_sizes_reads_as_its_class_defaults(
 _ENCODER_DECODER_SIZES = {"d_model": 16, "encoder_attention_heads": 2, "decoder_attention_heads": 2, "encoder_layers": 1,
                           "decoder_layers": 1, "encoder_ffn_dim": 16, "decoder_ffn_dim": 16, "vocab_size": 10,
                           "max_position_embeddings": 12}
+_OWN_SIZES = {  # classes whose sizes have names of their own (their attribute_map)
+    "gpt2": {"n_embd": 16, "n_head": 2, "n_layer": 1, "vocab_size": 10, "n_positions": 12},
+    "distilbert": {"dim": 16, "n_heads": 2, "n_layers": 1, "hidden_dim": 16, "vocab_size": 10,
+                   "max_position_embeddings": 12},
+    "xlm": {"emb_dim": 16, "n_heads": 2, "n_layers": 1, "vocab_size": 10, "max_position_embeddings": 12},
+    "flaubert": {"emb_dim": 16, "n_heads": 2, "n_layers": 1, "vocab_size": 10, "max_position_embeddings": 12},
+}
+_BIDIRECTIONAL = ("bert", "roberta", "xlm-roberta", "camembert", "distilbert", "xlm", "flaubert")  # encoders
 _OFFSET_TABLES = {"opt": 2, "bart": 2, "mbart": 2, "plbart": 2, "mvp": 2, "biogpt": 2}  # rows before a token's
 
 
@@ -513,18 +521,19 @@ _OFFSET_TABLES = {"opt": 2, "bart": 2, "mbart": 2, "plbart": 2, "mvp": 2, "biogp
                                                           ("xlm-roberta", 1), ("camembert", 1), ("gpt2", None),
                                                           ("opt", 1), ("bart", 1), ("mbart", 1), ("plbart", 1),
                                                           ("mvp", 1), ("biogpt", 1), ("blenderbot", 0),
-                                                          ("blenderbot-small", 0)])
+                                                          ("blenderbot-small", 0), ("distilbert", 0), ("xlm", 2),
+                                                          ("flaubert", 2)])
 def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_token_id):
     """The context of a learned table is the longest input the model runs (transformers 5.23, the oracle: a one-layer
     model's forward pass; an encoder-decoder's encoder and decoder each). RoBERTa and its kin number positions from
     pad_token_id + 1, so a table of max_position_embeddings rows holds max_position_embeddings − pad_token_id − 1
     tokens (roberta-base's 514 rows: 512); posenc said 514. OPT's table has two rows more than
     max_position_embeddings and reads row p + 2 (posenc refused its config: no positional field), as BART, mBART,
-    PLBart, MVP and BioGPT do; Blenderbot's tables have max_position_embeddings rows from row 0. posenc refused all
-    of these but OPT's for want of a positional field, and read none of their own names for sizes (BART's d_model,
-    encoder_attention_heads, encoder_layers: its class's attribute_map)."""
-    if model_type == "gpt2":
-        sizes = {"n_embd": 16, "n_head": 2, "n_layer": 1, "vocab_size": 10, "n_positions": 12}
+    PLBart, MVP and BioGPT do; Blenderbot's, DistilBERT's, XLM's and FlauBERT's tables have max_position_embeddings
+    rows from row 0. posenc refused all of these but OPT's for want of a positional field, and read none of their own
+    names for sizes (BART's d_model, encoder_attention_heads, encoder_layers: its class's attribute_map)."""
+    if model_type in _OWN_SIZES:
+        sizes = _OWN_SIZES[model_type]
     elif "encoder_layers" in transformers.AutoConfig.for_model(model_type).to_dict():
         sizes = _ENCODER_DECODER_SIZES
     else:
@@ -551,8 +560,7 @@ def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_toke
     assert rows == {(12 + _OFFSET_TABLES.get(model_type, 0), 16)}  # every table's rows, all of them (the oracle's)
     assert model.positional("full_attention").options["table_size"] == 12 + _OFFSET_TABLES.get(model_type, 0)
     assert len(model.layer_types) == 1 and model.positional("full_attention").head_dim == 8
-    assert model.causal == (not built.config.is_encoder_decoder and model_type not in ("bert", "roberta",
-                                                                                       "xlm-roberta", "camembert"))
+    assert model.causal == (not built.config.is_encoder_decoder and model_type not in _BIDIRECTIONAL)
 
 
 @pytest.mark.parametrize(("model_type", "pad_token_id", "first"), [("marian", 9, 0), ("pegasus", 0, 0),
@@ -606,6 +614,46 @@ def test_a_sinusoidal_config_of_odd_width_is_refused_naming_d_model(model_type):
     named (transformers pads fairseq's with a zero column and gives Marian's one sine more)."""
     with pytest.raises(ValueError, match="d_model"):
         from_config({"model_type": model_type, "d_model": 17, "encoder_attention_heads": 1, "encoder_layers": 1})
+
+
+@pytest.mark.parametrize(("model_type", "switch", "width"), [("distilbert", "sinusoidal_pos_embds", 16),
+                                                              ("distilbert", "sinusoidal_pos_embds", 9),
+                                                              ("xlm", "sinusoidal_embeddings", 16),
+                                                              ("flaubert", "sinusoidal_embeddings", 16)])
+def test_a_config_that_asks_for_sinusoids_reads_as_the_paper_s(model_type, switch, width):
+    """DistilBERT's sinusoidal_pos_embds and XLM's (FlauBERT's) sinusoidal_embeddings fill the position table with
+    the sinusoids of "Attention Is All You Need" as written: sin and cos interleaved, θᵢ = 10000^(−2i/d), from
+    position 0, a table of max_position_embeddings rows (the oracle: each one-layer model's table in transformers
+    5.23, float32). posenc refused these configs (no positional field); without the field they read as learned."""
+    names = {key: value for key, value in _OWN_SIZES[model_type].items() if key not in ("dim", "emb_dim")}
+    heads = {"n_heads": 3} if width % 2 else {}
+    config = {"model_type": model_type, **names, **heads, ("dim" if model_type == "distilbert" else "emb_dim"): width,
+              switch: True}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
+    (table,) = [weight.detach().double().numpy() for name, weight in built.named_parameters()
+                if "position_embeddings" in name]
+    model = from_config(config)
+    positional = model.positional("full_attention")
+    assert positional.scheme == "sinusoidal" and dict(positional.options) == {"layout": "interleaved",
+                                                                              "spacing": "vaswani"}
+    assert positional.extra == {"model_width": width, "table_rows": 12} and model.context_length == 12
+    np.testing.assert_allclose(table, posenc.get_scheme("sinusoidal").table(12, width, positional.base,
+                                                                             **positional.options), atol=1e-6)
+    assert from_config({key: value for key, value in config.items() if key != switch}).positional(
+        "full_attention").scheme == "learned"
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("model_type", ["xlm", "flaubert"])
+def test_xlm_s_causal_field_says_whether_a_token_sees_the_ones_after_it(model_type, causal):
+    """XLMConfig's causal (FlauBERT's too) makes the model a causal one: the oracle is the model itself, whose first
+    token's output does not change with the last token's exactly when it is causal (transformers 5.23)."""
+    config = {"model_type": model_type, **_OWN_SIZES[model_type], "causal": causal}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
+    with torch.no_grad():
+        first = [built(input_ids=torch.tensor([[4, 5, 6, last]])).last_hidden_state[0, 0] for last in (7, 8)]
+    assert torch.equal(*first) == causal
+    assert from_config(config).causal == causal
 
 
 def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformers_reads_it():
