@@ -595,6 +595,20 @@ def unknown_family(reading: Reading) -> Iterator[Finding]:
                   "can differ from the model.")
 
 
+def unread_position_type(reading: Reading) -> Iterator[Finding]:
+    """BERT's kin read no ``position_embedding_type`` in transformers 5.23: one other than "absolute" (relative_key,
+    relative_key_query, which older versions learned distances for) is dropped, and the model adds its table alone."""
+    fields = reading.fields
+    kind = fields.raw.get("position_embedding_type")
+    if reading.model is None or not fields.family.class_name or kind in (None, "absolute") or not any(
+            "table_size" in positional.options for positional in reading.model.positionals.values()):  # a table
+        return
+    yield Finding("warning", reading.path("position_embedding_type"),
+                  f"position_embedding_type is {_shown(kind)}, which {fields.family.class_name}'s model no longer "
+                  "reads in transformers 5.23: it adds its learned table alone, and a checkpoint trained with "
+                  "relative distances loses them (their weights go unused). posenc draws the table.")
+
+
 def padded_positions(reading: Reading) -> Iterator[Finding]:
     """A learned table whose positions count from pad_token_id + 1 (RoBERTa and its kin) or from a fixed offset
     (OPT's 2) holds fewer tokens than rows; sinusoids numbered so (M2M100's, XGLM's) encode token p as position p + the
@@ -630,7 +644,7 @@ CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     unknown_or_missing_type, v4_and_v5_keys, unread_original, factor_and_lengths, theta_given, theta_not_reached,
     fixed_frequencies, longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
-    sliding_without_window, parameters_per_layer_type, padded_positions, unknown_family,
+    sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, unknown_family,
 )
 """Every check :func:`check` runs, in order."""
 

@@ -561,9 +561,9 @@ def _temperature(fields: Fields) -> dict:
 # --- learned tables, sinusoids, T5's buckets, ALiBi ---------------------------------------------------------------
 
 def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, int]:
-    if fields.raw.get("position_embedding_type", "absolute") != "absolute":
+    if fields.raw.get("position_embedding_type", "absolute") != "absolute" and not fields.family.class_name:  # a family
         raise ValueError(f"position_embedding_type is {fields.raw['position_embedding_type']!r:.40}; posenc reads "
-                         "'absolute' (a learned table) only.")
+                         "'absolute' (a learned table) only.")  # known reads none in 5.23: the check warns
     size, head_dim, count = fields.context() + fields.family.row_offset, fields.head_dim(), fields.layers()
     learned = Positional("learned", MappingProxyType({"table_size": size}), None, 0, None, head_dim,
                          extra=MappingProxyType({"model_width": _model_width(fields, head_dim)}))
@@ -578,7 +578,10 @@ def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], in
 
 
 def _model_width(fields: Fields, head_dim: int) -> int:
-    """The width of the embeddings an absolute table is added to: the hidden size, else heads × head_dim."""
+    """The width of the embeddings an absolute table is added to: the family's field (ALBERT's embedding_size), the
+    hidden size, else heads × head_dim."""
+    if fields.family.width_field:  # ALBERT's embedding_size: its table is narrower than its hidden size
+        return fields.integer(fields.family.width_field)
     names = ("hidden_size", "n_embd", "d_model", "dim")
     return fields.integer(*names) if any(fields.has(name) for name in names) else head_dim * fields.heads()
 

@@ -30,8 +30,10 @@ class Family:
     ``scaling_layers``: the layer types a v4 ``rope_scaling`` applies to (None: every rotary one);
     ``layout``: "half" (rotate_half; sinusoids: each row's sines before its cosines, posenc's split layout) or
     "interleaved" (adjacent pairs; sinusoids: sin, cos, sin, … as the paper); ``causal``: a decoder; ``causal_field``:
-    the field that makes it one when true (XLM's ``causal``), "" for none; ``scheme_switch``: (field, value, scheme):
+    the field that makes it one when true (XLM's ``causal``, BERT's ``is_decoder``), "" for none; ``scheme_switch``: (field, value, scheme):
     the scheme when the field has that value (DistilBERT's ``sinusoidal_pos_embds`` true: sinusoids), else ``scheme``;
+    ``width_field``: the field giving an absolute table's width where it is not the hidden size (ALBERT's
+    ``embedding_size``);
     ``windows``: how layers get windows without ``layer_types`` ("all": every layer when
     ``sliding_window`` is set, unless ``use_sliding_window`` is false (a model_type posenc does not know);
     "sliding_window": every layer when ``sliding_window`` is set, whatever else the file says (Mistral);
@@ -101,6 +103,7 @@ class Family:
     fixed_rows: bool = False
     scheme_switch: tuple[str, object, str] | None = None
     causal_field: str = ""
+    width_field: str = ""
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -135,9 +138,18 @@ _QWEN = dict(windows="qwen", partial_field=None, nested_parameters="refused",
                        "max_position_embeddings": 32_768})
 _QWEN_VL = dict(_QWEN, defaults=dict(_QWEN["defaults"], rope_theta=1_000_000.0))  # Qwen2(.5)-VL's default_theta
 
-_ROBERTA = dict(scheme="learned", causal=False, windows="none", padding_offset=True,
-                defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
-                          "num_hidden_layers": 12, "pad_token_id": 1})
+_BERT = dict(scheme="learned", causal=False, causal_field="is_decoder", windows="none",
+             defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
+                       "num_hidden_layers": 12})
+_ROBERTA = _BERT | {"padding_offset": True, "defaults": {**_BERT["defaults"], "pad_token_id": 1}}
+_ENCODER_ONLY = _BERT | {"causal_field": ""}  # attends both ways whatever is_decoder says
+
+
+def _bert(base: dict, **defaults: object) -> dict:
+    """A BERT kin's record: ``base`` with the class's own defaults over BERT's."""
+    return base | {"defaults": {**base["defaults"], **defaults}}
+
+
 
 _ENCODER = {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
             "num_hidden_layers": "encoder_layers"}  # BartConfig's attribute_map and its kin's
@@ -257,12 +269,33 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                        defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),  # as GPT-J
     "gpt2": _family(scheme="learned", class_name="GPT2Config", windows="none",
                     defaults={"n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}),
-    "bert": _family(scheme="learned", class_name="BertConfig", causal=False, windows="none",
-                    defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
-                              "num_hidden_layers": 12}),
+    "bert": _family(class_name="BertConfig", **_BERT),
     "roberta": _family(class_name="RobertaConfig", **_ROBERTA),
     "xlm-roberta": _family(class_name="XLMRobertaConfig", **_ROBERTA),
     "camembert": _family(class_name="CamembertConfig", **_ROBERTA),
+    "data2vec-text": _family(class_name="Data2VecTextConfig", **_ROBERTA),
+    "xlm-roberta-xl": _family(class_name="XLMRobertaXLConfig",
+                              **_bert(_ROBERTA, max_position_embeddings=514, hidden_size=2560, num_attention_heads=32,
+                                      num_hidden_layers=36)),
+    "ibert": _family(class_name="IBertConfig", **_ROBERTA | {"causal_field": ""}),
+    "electra": _family(class_name="ElectraConfig", width_field="embedding_size",
+                       **_bert(_BERT, hidden_size=256, embedding_size=128, num_attention_heads=4)),
+    "rembert": _family(class_name="RemBertConfig", width_field="input_embedding_size",
+                       **_bert(_BERT, hidden_size=1152, input_embedding_size=256, num_attention_heads=18,
+                               num_hidden_layers=32)),
+    "ernie": _family(class_name="ErnieConfig", **_BERT),
+    "megatron-bert": _family(class_name="MegatronBertConfig",
+                             **_bert(_BERT, hidden_size=1024, num_attention_heads=16, num_hidden_layers=24)),
+    "bert-generation": _family(class_name="BertGenerationConfig",
+                               **_bert(_BERT, hidden_size=1024, num_attention_heads=16, num_hidden_layers=24)),
+    "albert": _family(class_name="AlbertConfig", width_field="embedding_size",
+                      **_bert(_ENCODER_ONLY, hidden_size=4096, embedding_size=128, num_attention_heads=64)),
+    "convbert": _family(class_name="ConvBertConfig", width_field="embedding_size",
+                        **_bert(_ENCODER_ONLY, embedding_size=768)),
+    "mobilebert": _family(class_name="MobileBertConfig",  # its table is hidden_size wide, not embedding_size
+                          **_bert(_ENCODER_ONLY, hidden_size=512, num_attention_heads=4, num_hidden_layers=24)),
+    "squeezebert": _family(class_name="SqueezeBertConfig", **_ENCODER_ONLY),
+    "splinter": _family(class_name="SplinterConfig", **_ENCODER_ONLY),
     "opt": _family(scheme="learned", class_name="OPTConfig", windows="none", row_offset=2,
                    defaults={"max_position_embeddings": 2048, "hidden_size": 768, "num_attention_heads": 12,
                              "num_hidden_layers": 12}),

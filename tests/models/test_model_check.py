@@ -162,6 +162,9 @@ CASES = {
         {"model_type": "xglm", "d_model": 64, "attention_heads": 4, "num_layers": 2, "max_position_embeddings": 128,
          "pad_token_id": 3}, "warning", "pad_token_id",
         "pad_token_id is 3: XGLMConfig zeroes the row of position 3, which the token at position 1 reads"),
+    "a relative position type BERT no longer reads": (
+        {"model_type": "bert", "position_embedding_type": "relative_key"}, "warning", "position_embedding_type",
+        "position_embedding_type is 'relative_key', which BertConfig's model no longer reads in transformers 5.23"),
     "BART's positions from 2, its sizes under its own names": (
         {"model_type": "bart", "d_model": 1024, "encoder_attention_heads": 16, "encoder_layers": 12,
          "max_position_embeddings": 1024}, "info", "max_position_embeddings",

@@ -500,7 +500,7 @@ def test_a_learned_t5_or_alibi_config_without_sizes_reads_as_its_class_defaults(
         assert positional.options["table_size"] == oracle.max_position_embeddings + rows
         offset = oracle.pad_token_id + 1 if FAMILIES[model_type].padding_offset else 0  # RoBERTa: 512 rows, 510 tokens
         assert model.context_length == oracle.max_position_embeddings - offset
-        assert positional.extra["model_width"] == oracle.hidden_size
+        assert positional.extra["model_width"] == getattr(oracle, _TABLE_WIDTH.get(model_type, "hidden_size"))
 
 
 _ENCODER_DECODER_SIZES = {"d_model": 16, "encoder_attention_heads": 2, "decoder_attention_heads": 2, "encoder_layers": 1,
@@ -513,7 +513,19 @@ _OWN_SIZES = {  # classes whose sizes have names of their own (their attribute_m
     "xlm": {"emb_dim": 16, "n_heads": 2, "n_layers": 1, "vocab_size": 10, "max_position_embeddings": 12},
     "flaubert": {"emb_dim": 16, "n_heads": 2, "n_layers": 1, "vocab_size": 10, "max_position_embeddings": 12},
 }
-_BIDIRECTIONAL = ("bert", "roberta", "xlm-roberta", "camembert", "distilbert", "xlm", "flaubert")  # encoders
+_BERT_SIZES = {"hidden_size": 16, "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 16,
+               "vocab_size": 10, "max_position_embeddings": 12}
+_OWN_SIZES |= {  # a table narrower than the hidden size: the embeddings' own width
+    "albert": _BERT_SIZES | {"embedding_size": 8}, "electra": _BERT_SIZES | {"embedding_size": 8},
+    "convbert": _BERT_SIZES | {"embedding_size": 8}, "squeezebert": _BERT_SIZES | {"embedding_size": 16},
+    "rembert": _BERT_SIZES | {"input_embedding_size": 8, "output_embedding_size": 8},
+    "mobilebert": _BERT_SIZES | {"embedding_size": 8, "true_hidden_size": 16, "intra_bottleneck_size": 16},
+}
+_TABLE_WIDTH = {"albert": "embedding_size", "electra": "embedding_size", "convbert": "embedding_size",
+                "rembert": "input_embedding_size"}  # the field each class's table width is (checked above: 8, not 16)
+_BIDIRECTIONAL = ("bert", "roberta", "xlm-roberta", "camembert", "distilbert", "xlm", "flaubert", "albert", "electra",
+                  "mobilebert", "convbert", "squeezebert", "rembert", "ernie", "megatron-bert", "splinter",
+                  "bert-generation", "data2vec-text", "xlm-roberta-xl", "ibert")  # encoders
 _OFFSET_TABLES = {"opt": 2, "bart": 2, "mbart": 2, "plbart": 2, "mvp": 2, "biogpt": 2}  # rows before a token's
 
 
@@ -522,7 +534,12 @@ _OFFSET_TABLES = {"opt": 2, "bart": 2, "mbart": 2, "plbart": 2, "mvp": 2, "biogp
                                                           ("opt", 1), ("bart", 1), ("mbart", 1), ("plbart", 1),
                                                           ("mvp", 1), ("biogpt", 1), ("blenderbot", 0),
                                                           ("blenderbot-small", 0), ("distilbert", 0), ("xlm", 2),
-                                                          ("flaubert", 2)])
+                                                          ("flaubert", 2), ("albert", 0), ("electra", 0),
+                                                          ("mobilebert", 0), ("convbert", 1), ("squeezebert", 0),
+                                                          ("rembert", 0), ("ernie", 0), ("megatron-bert", 0),
+                                                          ("splinter", 0), ("bert-generation", 0),
+                                                          ("data2vec-text", 1), ("data2vec-text", 3),
+                                                          ("xlm-roberta-xl", 1), ("ibert", 1)])
 def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_token_id):
     """The context of a learned table is the longest input the model runs (transformers 5.23, the oracle: a one-layer
     model's forward pass; an encoder-decoder's encoder and decoder each). RoBERTa and its kin number positions from
@@ -530,15 +547,16 @@ def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_toke
     tokens (roberta-base's 514 rows: 512); posenc said 514. OPT's table has two rows more than
     max_position_embeddings and reads row p + 2 (posenc refused its config: no positional field), as BART, mBART,
     PLBart, MVP and BioGPT do; Blenderbot's, DistilBERT's, XLM's and FlauBERT's tables have max_position_embeddings
-    rows from row 0. posenc refused all of these but OPT's for want of a positional field, and read none of their own
+    rows from row 0, as ALBERT's and the other BERT kin's do (Data2VecText's, XLM-R XL's and I-BERT's from
+    pad_token_id + 1, as RoBERTa's); ALBERT's, ELECTRA's, ConvBERT's and RemBERT's are as wide as their embeddings,
+    not their hidden size. posenc refused all of these but OPT's for want of a positional field, and read none of their own
     names for sizes (BART's d_model, encoder_attention_heads, encoder_layers: its class's attribute_map)."""
     if model_type in _OWN_SIZES:
         sizes = _OWN_SIZES[model_type]
     elif "encoder_layers" in transformers.AutoConfig.for_model(model_type).to_dict():
         sizes = _ENCODER_DECODER_SIZES
     else:
-        sizes = {"hidden_size": 16, "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 16,
-                 "vocab_size": 10, "max_position_embeddings": 12}
+        sizes = _BERT_SIZES
     config = {"model_type": model_type, **sizes, **({"pad_token_id": pad_token_id} if pad_token_id is not None else {})}
     built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
     parts = [built.get_encoder(), built.get_decoder()] if built.config.is_encoder_decoder else [built]
@@ -557,7 +575,9 @@ def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_toke
     model = from_config(config)
     assert model.context_length == accepted
     rows = {tuple(weight.shape) for name, weight in built.named_parameters() if "position" in name or "wpe" in name}
-    assert rows == {(12 + _OFFSET_TABLES.get(model_type, 0), 16)}  # every table's rows, all of them (the oracle's)
+    width = 8 if model_type in _TABLE_WIDTH else 16  # ALBERT's table is embedding_size wide, 8 here
+    assert rows == {(12 + _OFFSET_TABLES.get(model_type, 0), width)}  # every table's rows, all of them (the oracle's)
+    assert model.positional("full_attention").extra["model_width"] == width
     assert model.positional("full_attention").options["table_size"] == 12 + _OFFSET_TABLES.get(model_type, 0)
     assert len(model.layer_types) == 1 and model.positional("full_attention").head_dim == 8
     assert model.causal == (not built.config.is_encoder_decoder and model_type not in _BIDIRECTIONAL)
@@ -643,17 +663,42 @@ def test_a_config_that_asks_for_sinusoids_reads_as_the_paper_s(model_type, switc
         "full_attention").scheme == "learned"
 
 
-@pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("model_type", ["xlm", "flaubert"])
-def test_xlm_s_causal_field_says_whether_a_token_sees_the_ones_after_it(model_type, causal):
-    """XLMConfig's causal (FlauBERT's too) makes the model a causal one: the oracle is the model itself, whose first
-    token's output does not change with the last token's exactly when it is causal (transformers 5.23)."""
-    config = {"model_type": model_type, **_OWN_SIZES[model_type], "causal": causal}
+@pytest.mark.parametrize("flag", [False, True])
+@pytest.mark.parametrize("model_type", ["xlm", "flaubert", "bert", "roberta", "xlm-roberta", "camembert", "electra",
+                                        "rembert", "ernie", "megatron-bert", "bert-generation", "data2vec-text",
+                                        "xlm-roberta-xl", "albert", "mobilebert", "convbert", "squeezebert",
+                                        "splinter", "ibert", "distilbert"])
+def test_a_causal_field_says_whether_a_token_sees_the_ones_after_it(model_type, flag):
+    """XLMConfig's causal (FlauBERT's too) and BERT's is_decoder (RoBERTa's and their kin's) make a model causal; ALBERT,
+    MobileBERT, ConvBERT, SqueezeBERT, Splinter, I-BERT and DistilBERT attend both ways whatever is_decoder says.
+    The oracle is the model itself, whose first token's output does not change with the last token's exactly when
+    it is causal (transformers 5.23). posenc read BERT, RoBERTa, XLM-R and CamemBERT with is_decoder true as
+    bidirectional."""
+    field = "causal" if model_type in ("xlm", "flaubert") else "is_decoder"
+    config = {"model_type": model_type, **_OWN_SIZES.get(model_type, _BERT_SIZES), field: flag}
     built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
     with torch.no_grad():
         first = [built(input_ids=torch.tensor([[4, 5, 6, last]])).last_hidden_state[0, 0] for last in (7, 8)]
-    assert torch.equal(*first) == causal
+    causal = bool(torch.equal(*first))
+    assert causal == (flag and model_type not in ("albert", "mobilebert", "convbert", "squeezebert", "splinter",
+                                                  "ibert", "distilbert"))  # what the oracle says, stated
     assert from_config(config).causal == causal
+
+
+@pytest.mark.parametrize("kind", ["relative_key", "relative_key_query"])
+@pytest.mark.parametrize("model_type", ["bert", "roberta", "electra"])
+def test_a_position_type_transformers_no_longer_reads_is_read_as_its_model_runs(model_type, kind):
+    """BERT's kin in transformers 5.23 read no position_embedding_type: a config asking for relative_key builds a
+    model with its learned table and no distance embeddings, which runs as many tokens as with "absolute" (the
+    oracle). posenc refused these configs ("posenc reads 'absolute' only"); it reads them as the model runs, and
+    its check warns (test_model_check.py)."""
+    config = {"model_type": model_type, **_OWN_SIZES.get(model_type, _BERT_SIZES), "pad_token_id": 1,
+              "position_embedding_type": kind}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config))
+    names = [name for name, _ in built.named_parameters()]
+    assert "embeddings.position_embeddings.weight" in names and not any("distance" in name for name in names)
+    absolute = from_config({**config, "position_embedding_type": "absolute"})
+    assert from_config(config) == absolute and absolute.positional("full_attention").scheme == "learned"
 
 
 def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformers_reads_it():
