@@ -231,6 +231,8 @@ def _family_layers(fields: Fields, count: int) -> list[str]:
         return ["sliding_attention" if (i + 1) % every else "full_attention" for i in range(count)]
     if rule == "chunked":
         return ["chunked_attention"] * count
+    if rule == "gpt_neo":
+        return _gpt_neo_layers(fields, count)
     if rule == "alternate":
         return ["sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(count)]
     if not windowed or rule in ("none", "no_rope_layers"):
@@ -247,6 +249,28 @@ def _family_layers(fields: Fields, count: int) -> list[str]:
     if rule == "all" and fields.get("use_sliding_window") is False:
         return ["full_attention"] * count
     return ["sliding_attention"] * count
+
+
+def _gpt_neo_layers(fields: Fields, count: int) -> list[str]:
+    """GPT-Neo's layers: ``attention_layers`` when the file gives it (GPTNeoConfig keeps it over what it expands), else
+    ``attention_types`` expanded ([[["global", "local"], 12]]: 24 layers, every other one local); "local" attends
+    to a window (sliding_attention), "global" to the whole context."""
+    listed = fields.raw.get("attention_layers")
+    if listed is None:
+        types = fields.get("attention_types")
+        if not isinstance(types, list) or not all(
+                isinstance(item, list) and len(item) == 2 and isinstance(item[0], list) and isinstance(item[1], int)
+                and not isinstance(item[1], bool) and 0 <= item[1] <= MAX_LAYERS for item in types):
+            raise ValueError("attention_types must be a list of [[layer kinds], repeats], as [[['global', 'local'], "
+                             f"12]]; the config has {types!r:.60}.")
+        listed = [kind for kinds, repeats in types for _ in range(repeats) for kind in kinds][:MAX_LAYERS + 1]
+    if not isinstance(listed, list) or any(kind not in ("global", "local") for kind in listed):
+        raise ValueError(f"attention_layers must list 'global' or 'local' for each layer; the config has "
+                         f"{listed!r:.60}.")
+    if len(listed) != count:
+        raise ValueError(f"attention_layers lists {len(listed)} layers, but num_layers is {count}: GPTNeoConfig "
+                         "refuses the config.")
+    return ["sliding_attention" if kind == "local" else "full_attention" for kind in listed]
 
 
 def _rope_layers(fields: Fields, count: int) -> list[bool]:
@@ -567,6 +591,7 @@ def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], in
     size, head_dim, count = fields.context() + fields.family.row_offset, fields.head_dim(), fields.layers()
     learned = Positional("learned", MappingProxyType({"table_size": size}), None, 0, None, head_dim,
                          extra=MappingProxyType({"model_width": _model_width(fields, head_dim)}))
+    types = layer_types(fields) if fields.family.windows == "gpt_neo" else ["full_attention"] * count
     context = size - fields.family.row_offset  # OPT's first two rows are never a token's
     if fields.family.padding_offset:  # positions pad_token_id + 1, …: the rows before are never a token's
         first = fields.integer("pad_token_id", minimum=0) + 1
@@ -574,7 +599,11 @@ def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], in
             raise ValueError(f"max_position_embeddings is {size}, but positions count from pad_token_id + 1 = {first}"
                              f" in a {fields.model_type} model: its table holds no token.")
         context = size - first
-    return ["full_attention"] * count, {"full_attention": learned}, context, head_dim
+    window = _window(fields) if "sliding_attention" in types else None  # GPT-Neo's local layers
+    if window is not None and window >= context:  # a window as long as the context masks nothing
+        types, window = ["full_attention"] * len(types), None
+    return types, {t: learned._replace(window=window if t == "sliding_attention" else None)
+                   for t in dict.fromkeys(types)}, context, head_dim
 
 
 def _model_width(fields: Fields, head_dim: int) -> int:

@@ -41,17 +41,21 @@ POSITIONAL_FIELDS = frozenset({
     "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim", "original_max_position_embeddings",
     # the head's width
     "head_dim", "hidden_size", "num_attention_heads", "n_embd", "n_head", "num_heads", "n_heads", "d_model",
-    "d_kv", "query_pre_attn_scalar",
+    "d_kv", "query_pre_attn_scalar", "encoder_attention_heads", "attention_heads", "dim", "emb_dim",
     # the layers and their windows
     "layer_types", "num_hidden_layers", "n_layer", "num_layers", "n_layers", "sliding_window",
     "sliding_window_pattern", "use_sliding_window", "max_window_layers", "no_rope_layers", "no_rope_layer_interval",
-    "attention_chunk_size", "global_attn_every_n_layers", "local_attention",
+    "attention_chunk_size", "global_attn_every_n_layers", "local_attention", "encoder_layers", "attention_types",
+    "attention_layers", "window_size",
+    # whether a query sees the keys after it (BERT's is_decoder, XLM's causal)
+    "is_decoder", "causal",
     # Llama 4's query temperature
     "attn_temperature_tuning", "floor_scale", "attn_scale",
     # the context
     "max_position_embeddings", "n_positions", "n_ctx", "max_seq_len", "max_sequence_length", "seq_length",
-    # learned tables, T5's buckets, ALiBi
-    "position_embedding_type", "relative_attention_num_buckets", "relative_attention_max_distance", "alibi",
+    # learned tables (their width, where positions start), sinusoids, T5's buckets, ALiBi
+    "position_embedding_type", "embedding_size", "input_embedding_size", "pad_token_id", "sinusoidal_pos_embds",
+    "sinusoidal_embeddings", "relative_attention_num_buckets", "relative_attention_max_distance", "alibi",
     "attn_config",
 })
 """The fields positions depend on: what :func:`posenc.models.from_config` and :func:`posenc.models.check` read."""

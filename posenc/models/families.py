@@ -39,6 +39,7 @@ class Family:
     "sliding_window": every layer when ``sliding_window`` is set, whatever else the file says (Mistral);
     "qwen": from layer ``max_window_layers`` on when ``use_sliding_window``, "qwen2_moe": the even layers below
     ``max_window_layers`` when ``use_sliding_window``, "qwen3_moe": every layer when ``use_sliding_window``,
+    "gpt_neo": GPT-Neo's ``attention_layers``, else its ``attention_types`` expanded ("local": a window),
     "every": one full layer in ``pattern_field`` layers (or in ``pattern``, fixed in the class), "alternate": every
     other layer (Gemma 2, gpt-oss), "chunked": Llama 4's chunked attention on every layer that rotates,
     "no_rope_layers": SmolLM3's, the layers without positions when ``use_sliding_window``, "none");
@@ -269,6 +270,20 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                        defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),  # as GPT-J
     "gpt2": _family(scheme="learned", class_name="GPT2Config", windows="none",
                     defaults={"n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}),
+    "openai-gpt": _family(scheme="learned", class_name="OpenAIGPTConfig", windows="none",
+                          defaults={"n_positions": 512, "n_embd": 768, "n_head": 12, "n_layer": 12}),
+    "gpt_bigcode": _family(scheme="learned", class_name="GPTBigCodeConfig", windows="none",
+                           defaults={"n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}),
+    "gpt_neo": _family(scheme="learned", class_name="GPTNeoConfig", windows="gpt_neo",
+                       window_field=("window_size", "as is"),
+                       attribute_map={"num_attention_heads": "num_heads", "num_hidden_layers": "num_layers"},
+                       defaults={"max_position_embeddings": 2048, "hidden_size": 2048, "num_heads": 16,
+                                 "num_layers": 24, "window_size": 256,
+                                 "attention_types": [[["global", "local"], 12]]}),
+    "ctrl": _family(scheme="sinusoidal", class_name="CTRLConfig", windows="none", fixed_rows=True,
+                    attribute_map={"max_position_embeddings": "n_positions", "hidden_size": "n_embd",
+                                   "num_attention_heads": "n_head", "num_hidden_layers": "n_layer"},
+                    defaults={"n_positions": 256, "n_embd": 1280, "n_head": 16, "n_layer": 48}),
     "bert": _family(class_name="BertConfig", **_BERT),
     "roberta": _family(class_name="RobertaConfig", **_ROBERTA),
     "xlm-roberta": _family(class_name="XLMRobertaConfig", **_ROBERTA),

@@ -2,6 +2,7 @@
 
 import base64
 import json
+import re
 import zlib
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from posenc import models
 from posenc.models.config_file import MAX_BYTES
 from posenc.models.config_link import MAX_LINK, POSITIONAL_FIELDS, from_link, positional_fields, to_link
+from posenc.models.families import FAMILIES
 
 CONFIGS = sorted((Path(__file__).parent / "configs").glob("*.json"))
 JUNK = {"vocab_size": 128256, "intermediate_size": 14336, "torch_dtype": "bfloat16", "bos_token_id": 1,
@@ -36,6 +38,30 @@ def test_the_link_reproduces_model_and_findings(path):
     assert models.check(back) == models.check(config)
     assert set(back) <= POSITIONAL_FIELDS | {"text_config"}
     assert len(link) < 1000  # compact: Phi-3's two lists of 48 factors are the longest, ~950 characters
+
+
+def _named_fields(family) -> set[str]:
+    """Every field a family's record names: its class defaults, its names for standard fields, its θ, pattern,
+    window, share, causal, scheme and width fields, and pad_token_id where positions count from it."""
+    names = {*family.defaults, *family.attribute_map, *family.attribute_map.values(), *family.theta_fields.values(),
+             family.pattern_field, family.window_field[0], family.partial_field or "", family.causal_field,
+             family.width_field, family.scheme_switch[0] if family.scheme_switch else ""}
+    return (names | ({"pad_token_id"} if family.padding_offset or family.row_offset else set())) - {""}
+
+
+def test_every_field_the_reader_reads_is_kept_in_a_link():
+    """A link keeps the fields from_config and check read: those their code names (fields.get("…") and the like) and
+    those every family's record names. A link dropped pad_token_id (a RoBERTa config's with pad_token_id 3 read as
+    pad_token_id 1: 510 tokens, not 508), BERT's is_decoder and every field of the families read since."""
+    root = Path(models.__file__).parent
+    read = set()
+    for name in ("config.py", "check.py"):
+        source = (root / name).read_text()
+        read |= set(re.findall(r"(?:fields|raw|values)\.(?:get|has|integer|number)\(\s*\"(\w+)\"", source))
+    named = set().union(*(_named_fields(family) for family in FAMILIES.values()))
+    assert read and not (read | named) - POSITIONAL_FIELDS, sorted((read | named) - POSITIONAL_FIELDS)
+    roberta = {"model_type": "roberta", "max_position_embeddings": 512, "pad_token_id": 3, "vocab_size": 50265}
+    assert models.from_config(from_link(to_link(roberta))).context_length == 508
 
 
 def test_fields_positions_never_read_stay_out():

@@ -490,8 +490,11 @@ def test_a_learned_t5_or_alibi_config_without_sizes_reads_as_its_class_defaults(
     field: posenc takes T5's n_positions 512 and BLOOM's training length 2,048 from their model cards."""
     oracle = transformers.AutoConfig.for_model(model_type)
     model = from_config({"model_type": model_type})
-    (positional,) = model.positionals.values()
+    positional = model.positional("full_attention")
     assert len(model.layer_types) == oracle.num_hidden_layers
+    if model_type == "gpt_neo":  # every other layer local, in a window of 256 (its class's attention_layers)
+        assert [kind == "sliding_attention" for kind in model.layer_types] == [
+            kind == "local" for kind in oracle.attention_layers] and model.positional("sliding_attention").window == 256
     heads = positional.options.get("num_heads", oracle.num_attention_heads)
     assert heads == oracle.num_attention_heads
     assert positional.head_dim == (getattr(oracle, "d_kv", None) or oracle.hidden_size // oracle.num_attention_heads)
@@ -513,6 +516,11 @@ _OWN_SIZES = {  # classes whose sizes have names of their own (their attribute_m
     "xlm": {"emb_dim": 16, "n_heads": 2, "n_layers": 1, "vocab_size": 10, "max_position_embeddings": 12},
     "flaubert": {"emb_dim": 16, "n_heads": 2, "n_layers": 1, "vocab_size": 10, "max_position_embeddings": 12},
 }
+_GPT_SIZES = {"n_embd": 16, "n_head": 2, "n_layer": 1, "vocab_size": 10, "n_positions": 12}
+_OWN_SIZES |= {"openai-gpt": _GPT_SIZES, "gpt_bigcode": _GPT_SIZES,
+               "gpt_neo": {"hidden_size": 16, "num_heads": 2, "num_layers": 2, "attention_types": [[["global", "local"], 1]],
+                           "window_size": 4, "vocab_size": 10, "max_position_embeddings": 12},
+               "ctrl": {"n_embd": 16, "n_head": 2, "n_layer": 1, "dff": 16, "vocab_size": 10, "n_positions": 12}}
 _BERT_SIZES = {"hidden_size": 16, "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 16,
                "vocab_size": 10, "max_position_embeddings": 12}
 _OWN_SIZES |= {  # a table narrower than the hidden size: the embeddings' own width
@@ -539,7 +547,8 @@ _OFFSET_TABLES = {"opt": 2, "bart": 2, "mbart": 2, "plbart": 2, "mvp": 2, "biogp
                                                           ("rembert", 0), ("ernie", 0), ("megatron-bert", 0),
                                                           ("splinter", 0), ("bert-generation", 0),
                                                           ("data2vec-text", 1), ("data2vec-text", 3),
-                                                          ("xlm-roberta-xl", 1), ("ibert", 1)])
+                                                          ("xlm-roberta-xl", 1), ("ibert", 1), ("openai-gpt", None),
+                                                          ("gpt_bigcode", None), ("gpt_neo", None)])
 def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_token_id):
     """The context of a learned table is the longest input the model runs (transformers 5.23, the oracle: a one-layer
     model's forward pass; an encoder-decoder's encoder and decoder each). RoBERTa and its kin number positions from
@@ -552,7 +561,7 @@ def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_toke
     not their hidden size. posenc refused all of these but OPT's for want of a positional field, and read none of their own
     names for sizes (BART's d_model, encoder_attention_heads, encoder_layers: its class's attribute_map)."""
     if model_type in _OWN_SIZES:
-        sizes = _OWN_SIZES[model_type]
+        sizes = _OWN_SIZES[model_type]  # GPT-Neo's: two layers, the second a local one
     elif "encoder_layers" in transformers.AutoConfig.for_model(model_type).to_dict():
         sizes = _ENCODER_DECODER_SIZES
     else:
@@ -579,7 +588,8 @@ def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_toke
     assert rows == {(12 + _OFFSET_TABLES.get(model_type, 0), width)}  # every table's rows, all of them (the oracle's)
     assert model.positional("full_attention").extra["model_width"] == width
     assert model.positional("full_attention").options["table_size"] == 12 + _OFFSET_TABLES.get(model_type, 0)
-    assert len(model.layer_types) == 1 and model.positional("full_attention").head_dim == 8
+    assert len(model.layer_types) == (2 if model_type == "gpt_neo" else 1)
+    assert model.positional("full_attention").head_dim == 8
     assert model.causal == (not built.config.is_encoder_decoder and model_type not in _BIDIRECTIONAL)
 
 
@@ -634,6 +644,52 @@ def test_a_sinusoidal_config_of_odd_width_is_refused_naming_d_model(model_type):
     named (transformers pads fairseq's with a zero column and gives Marian's one sine more)."""
     with pytest.raises(ValueError, match="d_model"):
         from_config({"model_type": model_type, "d_model": 17, "encoder_attention_heads": 1, "encoder_layers": 1})
+
+
+def test_ctrl_s_sinusoids_are_its_buffer():
+    """CTRL adds fixed sinusoids, each row's sines before its cosines, θᵢ = 10000^(−2i/d), from position 0, n_positions
+    rows of them: the oracle is a one-layer model's pos_encoding (transformers 5.23), which a longer input overruns.
+    posenc read CTRL's config as a learned table (its model_type unknown, its n_positions a table's length)."""
+    config = {"model_type": "ctrl", **_OWN_SIZES["ctrl"]}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
+    model = from_config(config)
+    positional = model.positional("full_attention")
+    assert positional.scheme == "sinusoidal" and dict(positional.options) == {"layout": "split", "spacing": "vaswani"}
+    assert positional.extra == {"model_width": 16, "table_rows": 12} and model.context_length == 12 and model.causal
+    np.testing.assert_allclose(built.pos_encoding.double().numpy(), posenc.get_scheme("sinusoidal").table(
+        12, 16, positional.base, **positional.options), atol=1e-6)
+    with torch.no_grad():
+        built(input_ids=torch.full((1, 12), 5))
+        with pytest.raises(IndexError):
+            built(input_ids=torch.full((1, 13), 5))
+
+
+@pytest.mark.parametrize("window", [4, 12, 20])
+def test_gpt_neo_s_local_layers_are_windowed_as_its_model_masks_them(window):
+    """GPT-Neo alternates global layers with local ones, each of those attending to the window_size keys up to its
+    query: the oracle is a two-layer model's attention weights (transformers 5.23, eager), zero exactly where posenc's
+    window masks (0 ≤ i − j < window). A window as long as the context masks nothing: those layers are full
+    attention. posenc refused GPT-Neo's config (no positional field)."""
+    config = {"model_type": "gpt_neo", **_OWN_SIZES["gpt_neo"], "window_size": window}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config),
+                                               attn_implementation="eager").eval()
+    with torch.no_grad():
+        attentions = built(input_ids=torch.tensor([[4, 5, 6, 7, 8, 9, 4, 5, 6, 7, 8, 9]]),
+                           output_attentions=True).attentions
+    seen = [(weights[0, 0] > 0).numpy() for weights in attentions]
+    i, j = np.indices((12, 12))
+    model = from_config(config)
+    for layer, kind in enumerate(model.layer_types):
+        reach = model.positional(kind).window or 12
+        np.testing.assert_array_equal(seen[layer], (i - j >= 0) & (i - j < reach))
+    assert model.layer_types == (("full_attention", "sliding_attention") if window < 12 else ("full_attention",) * 2)
+    assert model.positional(model.layer_types[-1]).scheme == "learned"
+    given = {**config, "attention_layers": ["local", "global"]}  # GPTNeoConfig keeps the file's over attention_types
+    oracle = transformers.AutoConfig.for_model(**given).attention_layers
+    assert [kind == "sliding_attention" for kind in from_config(given).layer_types] == [
+        kind == "local" and window < 12 for kind in oracle]
+    with pytest.raises(ValueError, match="attention_layers lists 3 layers, but num_layers is 2"):
+        from_config({**config, "attention_layers": ["local", "global", "local"]})
 
 
 @pytest.mark.parametrize(("model_type", "switch", "width"), [("distilbert", "sinusoidal_pos_embds", 16),
