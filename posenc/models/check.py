@@ -616,9 +616,11 @@ def padded_positions(reading: Reading) -> Iterator[Finding]:
     model, fields = reading.model, reading.fields
     if model is None or not (fields.family.padding_offset or fields.family.row_offset):
         return
-    positional = model.positional("full_attention")
+    positional = model.positionals.get("full_attention")
     counted = "pad_token_id + 1" if fields.family.padding_offset else "its offset"
     name = fields.family.class_name
+    if positional is None or not ("table_size" in positional.options or "first_position" in positional.extra):
+        return  # no absolute positions (ESM-2 rotates from 0)
     if "table_size" not in positional.options:  # sinusoids, computed for any position
         first = positional.extra["first_position"]
         yield Finding("info", reading.path("pad_token_id" if fields.family.padding_offset else "model_type"),

@@ -585,9 +585,14 @@ def _temperature(fields: Fields) -> dict:
 # --- learned tables, sinusoids, T5's buckets, ALiBi ---------------------------------------------------------------
 
 def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, int]:
-    if fields.raw.get("position_embedding_type", "absolute") != "absolute" and not fields.family.class_name:  # a family
-        raise ValueError(f"position_embedding_type is {fields.raw['position_embedding_type']!r:.40}; posenc reads "
-                         "'absolute' (a learned table) only.")  # known reads none in 5.23: the check warns
+    kind = fields.raw.get("position_embedding_type", "absolute")
+    switch = fields.family.scheme_switch
+    if kind != "absolute" and switch and switch[0] == "position_embedding_type":  # ESM: no positions at all
+        raise ValueError(f"position_embedding_type is {kind!r:.40}: {fields.family.class_name}'s model adds positions "
+                         f"for 'absolute' (a learned table) and {switch[1]!r} only, and none for another.")
+    if kind != "absolute" and not fields.family.class_name:  # a family posenc knows reads none in 5.23: the check
+        raise ValueError(f"position_embedding_type is {kind!r:.40}; posenc reads 'absolute' (a learned table) "
+                         "only.")  # warns
     size, head_dim, count = fields.context() + fields.family.row_offset, fields.head_dim(), fields.layers()
     learned = Positional("learned", MappingProxyType({"table_size": size}), None, 0, None, head_dim,
                          extra=MappingProxyType({"model_width": _model_width(fields, head_dim)}))

@@ -270,6 +270,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                        defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),  # as GPT-J
     "gpt2": _family(scheme="learned", class_name="GPT2Config", windows="none",
                     defaults={"n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}),
+    "esm": _family(class_name="EsmConfig", partial_field=None,
+                   scheme_switch=("position_embedding_type", "rotary", "rope"),  # ESM-2's; ESM-1b's a table
+                   **_bert(_ROBERTA, max_position_embeddings=1026, pad_token_id=None, rope_theta=10_000.0)),
     "openai-gpt": _family(scheme="learned", class_name="OpenAIGPTConfig", windows="none",
                           defaults={"n_positions": 512, "n_embd": 768, "n_head": 12, "n_layer": 12}),
     "gpt_bigcode": _family(scheme="learned", class_name="GPTBigCodeConfig", windows="none",

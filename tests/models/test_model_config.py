@@ -489,7 +489,12 @@ def test_a_learned_t5_or_alibi_config_without_sizes_reads_as_its_class_defaults(
     BERT, RoBERTa and BLOOM configs without their widths (the classes' 768 and 64). T5 and BLOOM have no length
     field: posenc takes T5's n_positions 512 and BLOOM's training length 2,048 from their model cards."""
     oracle = transformers.AutoConfig.for_model(model_type)
-    model = from_config({"model_type": model_type})
+    given = {"model_type": model_type}
+    if model_type == "esm":  # EsmConfig has no pad_token_id, and ESM's model numbers positions from it: refused
+        with pytest.raises(ValueError, match="the config has no 'pad_token_id'"):
+            from_config(given)
+        given["pad_token_id"] = oracle.pad_token_id = 1
+    model = from_config(given)
     positional = model.positional("full_attention")
     assert len(model.layer_types) == oracle.num_hidden_layers
     if model_type == "gpt_neo":  # every other layer local, in a window of 256 (its class's attention_layers)
@@ -529,9 +534,10 @@ _OWN_SIZES |= {  # a table narrower than the hidden size: the embeddings' own wi
     "rembert": _BERT_SIZES | {"input_embedding_size": 8, "output_embedding_size": 8},
     "mobilebert": _BERT_SIZES | {"embedding_size": 8, "true_hidden_size": 16, "intra_bottleneck_size": 16},
 }
+_OWN_SIZES["esm"] = _BERT_SIZES | {"pad_token_id": 1}  # ESM's positions count from it
 _TABLE_WIDTH = {"albert": "embedding_size", "electra": "embedding_size", "convbert": "embedding_size",
                 "rembert": "input_embedding_size"}  # the field each class's table width is (checked above: 8, not 16)
-_BIDIRECTIONAL = ("bert", "roberta", "xlm-roberta", "camembert", "distilbert", "xlm", "flaubert", "albert", "electra",
+_BIDIRECTIONAL = ("esm", "bert", "roberta", "xlm-roberta", "camembert", "distilbert", "xlm", "flaubert", "albert", "electra",
                   "mobilebert", "convbert", "squeezebert", "rembert", "ernie", "megatron-bert", "splinter",
                   "bert-generation", "data2vec-text", "xlm-roberta-xl", "ibert")  # encoders
 _OFFSET_TABLES = {"opt": 2, "bart": 2, "mbart": 2, "plbart": 2, "mvp": 2, "biogpt": 2}  # rows before a token's
@@ -548,7 +554,7 @@ _OFFSET_TABLES = {"opt": 2, "bart": 2, "mbart": 2, "plbart": 2, "mvp": 2, "biogp
                                                           ("splinter", 0), ("bert-generation", 0),
                                                           ("data2vec-text", 1), ("data2vec-text", 3),
                                                           ("xlm-roberta-xl", 1), ("ibert", 1), ("openai-gpt", None),
-                                                          ("gpt_bigcode", None), ("gpt_neo", None)])
+                                                          ("gpt_bigcode", None), ("gpt_neo", None), ("esm", 1)])
 def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_token_id):
     """The context of a learned table is the longest input the model runs (transformers 5.23, the oracle: a one-layer
     model's forward pass; an encoder-decoder's encoder and decoder each). RoBERTa and its kin number positions from
@@ -723,7 +729,7 @@ def test_a_config_that_asks_for_sinusoids_reads_as_the_paper_s(model_type, switc
 @pytest.mark.parametrize("model_type", ["xlm", "flaubert", "bert", "roberta", "xlm-roberta", "camembert", "electra",
                                         "rembert", "ernie", "megatron-bert", "bert-generation", "data2vec-text",
                                         "xlm-roberta-xl", "albert", "mobilebert", "convbert", "squeezebert",
-                                        "splinter", "ibert", "distilbert"])
+                                        "splinter", "ibert", "distilbert", "esm"])
 def test_a_causal_field_says_whether_a_token_sees_the_ones_after_it(model_type, flag):
     """XLMConfig's causal (FlauBERT's too) and BERT's is_decoder (RoBERTa's and their kin's) make a model causal; ALBERT,
     MobileBERT, ConvBERT, SqueezeBERT, Splinter, I-BERT and DistilBERT attend both ways whatever is_decoder says.
@@ -755,6 +761,29 @@ def test_a_position_type_transformers_no_longer_reads_is_read_as_its_model_runs(
     assert "embeddings.position_embeddings.weight" in names and not any("distance" in name for name in names)
     absolute = from_config({**config, "position_embedding_type": "absolute"})
     assert from_config(config) == absolute and absolute.positional("full_attention").scheme == "learned"
+
+
+@pytest.mark.parametrize("rope_theta", [None, 20_000.0])
+def test_esm_s_rotary_position_type_rotates_its_heads_as_its_model_does(rope_theta):
+    """ESM-2's position_embedding_type "rotary" rotates every head in halves from position 0 at rope_theta (10,000 by
+    default), both ways (the oracle: a one-layer model's own apply_rotary_pos_emb on 20 tokens, transformers 5.23);
+    "absolute" (ESM-1b) is a learned table counted from pad_token_id + 1, as RoBERTa's; another type adds no
+    positions, which posenc refuses to draw as a table. posenc refused ESM-2's config (no positional field)."""
+    from transformers_rotary import hf_rotated_queries
+
+    config = {"model_type": "esm", **_BERT_SIZES, "hidden_size": 32, "max_position_embeddings": 40,
+              "position_embedding_type": "rotary", "pad_token_id": 1, "mask_token_id": 2, "vocab_size": 30,
+              **({"rope_theta": rope_theta} if rope_theta else {})}
+    before, after = hf_rotated_queries(config, 20)
+    model = from_config(config)
+    positional = model.positional("full_attention")
+    assert positional.scheme == "rope" and positional.rotary_dims == 16 and not model.causal
+    got = posenc.apply_rope(before, np.arange(20), base=positional.base, layout=positional.options["layout"])
+    np.testing.assert_allclose(got, after, atol=5e-6, rtol=0)
+    table = from_config({**config, "position_embedding_type": "absolute"})
+    assert table.positional("full_attention").options["table_size"] == 40 and table.context_length == 38
+    with pytest.raises(ValueError, match="position_embedding_type is 'relative_key'"):
+        from_config({**config, "position_embedding_type": "relative_key"})
 
 
 def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformers_reads_it():
