@@ -18,8 +18,9 @@ r"""A model from its ``config.json``: the same :class:`~posenc.models.presets.Mo
   a sliding window as long as the context never masks, so its layers read as full attention.
 
 Unknown fields are ignored; a field that is needed and cannot be read raises a ValueError naming it and
-its value. GPT-2, BERT and BART-style models read as a learned table, Marian, Pegasus, M2M100 and XGLM as fixed
-sinusoids, T5 as its buckets, BLOOM and MPT as ALiBi.
+its value. GPT-2, BERT and BART-style models read as a learned table (GPT-Neo's with its local windows), Marian,
+Pegasus, M2M100, XGLM and CTRL as fixed sinusoids (DistilBERT and XLM when their config asks for them), ESM-2 as
+RoPE, T5 as its buckets, BLOOM and MPT as ALiBi.
 """
 
 from __future__ import annotations
@@ -590,9 +591,9 @@ def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], in
     if kind != "absolute" and switch and switch[0] == "position_embedding_type":  # ESM: no positions at all
         raise ValueError(f"position_embedding_type is {kind!r:.40}: {fields.family.class_name}'s model adds positions "
                          f"for 'absolute' (a learned table) and {switch[1]!r} only, and none for another.")
-    if kind != "absolute" and not fields.family.class_name:  # a family posenc knows reads none in 5.23: the check
+    if kind != "absolute" and not fields.family.class_name:  # (BERT's kin read none in 5.23: the check warns)
         raise ValueError(f"position_embedding_type is {kind!r:.40}; posenc reads 'absolute' (a learned table) "
-                         "only.")  # warns
+                         "only.")
     size, head_dim, count = fields.context() + fields.family.row_offset, fields.head_dim(), fields.layers()
     learned = Positional("learned", MappingProxyType({"table_size": size}), None, 0, None, head_dim,
                          extra=MappingProxyType({"model_width": _model_width(fields, head_dim)}))
@@ -630,12 +631,13 @@ def _sinusoidal_model(fields: Fields) -> tuple[list[str], dict[str, Positional],
     pad_token_id + 1; XGLM: 2)."""
     family, head_dim, count = fields.family, fields.head_dim(), fields.layers()
     width = _model_width(fields, head_dim)
+    named = family.width_field or family.attribute_map.get("hidden_size", "hidden_size")  # Marian's d_model
     layout = "split" if family.layout == "half" else "interleaved"
     if width % 2 and layout == "split":
-        raise ValueError(f"d_model is {width}: {family.class_name} puts each row's sines before its cosines, which "
+        raise ValueError(f"{named} is {width}: {family.class_name} puts each row's sines before its cosines, which "
                          "posenc draws for an even width only.")
     if family.spacing == "tensor2tensor" and width < 4:
-        raise ValueError(f"d_model is {width}: {family.class_name} spreads its frequencies over d_model/2 − 1 steps "
+        raise ValueError(f"{named} is {width}: {family.class_name} spreads its frequencies over {named}/2 − 1 steps "
                          "and divides by zero below 4.")
     first = fields.integer("pad_token_id", minimum=0) + 1 if family.padding_offset else family.row_offset
     context = fields.context()

@@ -644,12 +644,14 @@ def test_a_sinusoidal_config_encodes_each_token_as_its_model_does(model_type, pa
             part(input_ids=torch.full((1, 40), 5))
 
 
-@pytest.mark.parametrize("model_type", ["marian", "m2m_100"])
-def test_a_sinusoidal_config_of_odd_width_is_refused_naming_d_model(model_type):
-    """The sines of a row before its cosines: posenc's split layout needs an even width, so an odd d_model is refused,
-    named (transformers pads fairseq's with a zero column and gives Marian's one sine more)."""
-    with pytest.raises(ValueError, match="d_model"):
-        from_config({"model_type": model_type, "d_model": 17, "encoder_attention_heads": 1, "encoder_layers": 1})
+@pytest.mark.parametrize(("model_type", "field"), [("marian", "d_model"), ("m2m_100", "d_model"), ("ctrl", "n_embd")])
+def test_a_sinusoidal_config_of_odd_width_is_refused_naming_its_width(model_type, field):
+    """The sines of a row before its cosines: posenc's split layout needs an even width, so an odd width is refused,
+    under the class's name for it (transformers pads fairseq's with a zero column and gives Marian's one sine
+    more)."""
+    with pytest.raises(ValueError, match=f"^{field} is 17: "):
+        from_config({"model_type": model_type, field: 17, "encoder_attention_heads": 1, "encoder_layers": 1,
+                     "n_head": 1, "n_layer": 1})
 
 
 def test_ctrl_s_sinusoids_are_its_buffer():
