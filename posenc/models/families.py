@@ -29,9 +29,10 @@ class Family:
     the class's default θ whatever the file says: OLMo 3's sliding-window layers);
     ``scaling_layers``: the layer types a v4 ``rope_scaling`` applies to (None: every rotary one);
     ``layout``: "half" (rotate_half; sinusoids: each row's sines before its cosines, posenc's split layout) or
-    "interleaved" (adjacent pairs; sinusoids: sin, cos, sin, … as the paper); ``causal``: a decoder; ``causal_field``:
-    the field that makes it one when true (XLM's ``causal``, BERT's ``is_decoder``), "" for none; ``scheme_switch``: (field, value, scheme):
-    the scheme when the field has that value (DistilBERT's ``sinusoidal_pos_embds`` true: sinusoids), else ``scheme``;
+    "interleaved" (adjacent pairs; sinusoids: sin, cos, sin, … as the paper); ``causal``: a decoder;
+    ``causal_field``: the field that makes it one when true (XLM's ``causal``, BERT's ``is_decoder``), "" for none;
+    ``scheme_switch``: (field, value, scheme): the scheme when the field has that value (DistilBERT's
+    ``sinusoidal_pos_embds`` true: sinusoids), else ``scheme``;
     ``width_field``: the field giving an absolute table's width where it is not the hidden size (ALBERT's
     ``embedding_size``);
     ``windows``: how layers get windows without ``layer_types`` ("all": every layer when
@@ -62,8 +63,8 @@ class Family:
     a head that rotates (GPT-NeoX's ``rotary_pct``, which wins over ``partial_rotary_factor``), or None for a class
     that rotates whole heads: its default RoPE ignores ``partial_rotary_factor``, and a scaling computed with one
     fails at the model's first forward pass;
-    ``padding_offset``: a learned table (or fairseq's sinusoids: M2M100) whose positions count from ``pad_token_id`` + 1 (RoBERTa's
-    ``create_position_ids_from_input_ids``), so that its ``max_position_embeddings`` rows hold
+    ``padding_offset``: a learned table (or fairseq's sinusoids: M2M100) whose positions count from
+    ``pad_token_id`` + 1 (RoBERTa's ``create_position_ids_from_input_ids``), so that its ``max_position_embeddings`` rows hold
     ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512); ``row_offset``: a learned table
     of ``max_position_embeddings`` + row_offset rows whose token at position p reads row p + row_offset (OPT: 2, so
     that its 2,050 rows hold 2,048 tokens; XGLM's sinusoids: token p is position p + 2); ``rotary_dim``: the class
@@ -151,7 +152,6 @@ def _bert(base: dict, **defaults: object) -> dict:
     return base | {"defaults": {**base["defaults"], **defaults}}
 
 
-
 _ENCODER = {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
             "num_hidden_layers": "encoder_layers"}  # BartConfig's attribute_map and its kin's
 _BART = dict(scheme="learned", causal=False, windows="none", row_offset=2, attribute_map=_ENCODER,
@@ -162,6 +162,7 @@ _XLM = dict(scheme="learned", causal=False, causal_field="causal", windows="none
             fixed_rows=True, scheme_switch=("sinusoidal_embeddings", True, "sinusoidal"),
             attribute_map={"hidden_size": "emb_dim", "num_attention_heads": "n_heads", "num_hidden_layers": "n_layers"},
             defaults={"max_position_embeddings": 512, "emb_dim": 2048, "n_heads": 16, "n_layers": 12})
+_MARIAN = _BART | {"scheme": "sinusoidal", "row_offset": 0, "fixed_rows": True}  # a table of sinusoids from row 0
 _FAIRSEQ = _BART | {"scheme": "sinusoidal", "spacing": "tensor2tensor", "row_offset": 0, "padding_offset": True,
                     "defaults": {**_BART["defaults"], "pad_token_id": 1}}  # M2M100's positions from pad_token_id + 1
 
@@ -334,9 +335,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "biogpt": _family(scheme="learned", class_name="BioGptConfig", windows="none", row_offset=2,
                       defaults={"max_position_embeddings": 1024, "hidden_size": 1024, "num_attention_heads": 16,
                                 "num_hidden_layers": 24}),
-    "marian": _family(class_name="MarianConfig", **_BART | {"scheme": "sinusoidal", "row_offset": 0, "fixed_rows": True}),
-    "pegasus": _family(class_name="PegasusConfig",
-                       **_BART | {"scheme": "sinusoidal", "row_offset": 0, "fixed_rows": True}),
+    "marian": _family(class_name="MarianConfig", **_MARIAN),
+    "pegasus": _family(class_name="PegasusConfig", **_MARIAN),
     "m2m_100": _family(class_name="M2M100Config", **_FAIRSEQ),
     "nllb-moe": _family(class_name="NllbMoeConfig", **_FAIRSEQ),
     "xglm": _family(class_name="XGLMConfig", **_FAIRSEQ | {
