@@ -20,6 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from posenc.models import Finding, Model, check, from_config, rope_inv_freq
+from posenc.models.config_link import POSITIONAL_FIELDS
 from posenc.models.families import FAMILIES
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")  # an overflow warning is a silent inf: fail
@@ -28,7 +29,8 @@ CONFIGS = [json.loads(path.read_text()) for path in sorted((Path(__file__).paren
 KEYS = sorted({key for config in CONFIGS for key in config} | {"rope_type", "type", "factor", "layer_types",
                                                                   "text_config", "rope_parameters", "full_attention",
                                                                   "pad_token_id", "attn_config", "alibi_bias_max",
-                                                                  "rotary_dim", "truncate", "model_type"})
+                                                                  "rotary_dim", "truncate", "model_type"}
+              | POSITIONAL_FIELDS)  # every field the reader reads, the families' own among them
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=False, allow_infinity=False),
                     st.sampled_from([0, 1, 2, 3, 64, 4096, 0.5, 1e300, -1.0, "linear", "yarn", "llama3", "longrope",
