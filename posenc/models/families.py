@@ -339,6 +339,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "pegasus": _family(class_name="PegasusConfig", **_MARIAN),
     "m2m_100": _family(class_name="M2M100Config", **_FAIRSEQ),
     "nllb-moe": _family(class_name="NllbMoeConfig", **_FAIRSEQ),
+    "fsmt": _family(class_name="FSMTConfig", **_FAIRSEQ),
     "xglm": _family(class_name="XGLMConfig", **_FAIRSEQ | {
         "causal": True, "padding_offset": False, "row_offset": 2,
         "attribute_map": {"hidden_size": "d_model", "num_attention_heads": "attention_heads",

@@ -601,14 +601,16 @@ def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_toke
 
 @pytest.mark.parametrize(("model_type", "pad_token_id", "first"), [("marian", 9, 0), ("pegasus", 0, 0),
                                                                    ("m2m_100", 1, 2), ("m2m_100", 3, 4),
-                                                                   ("nllb-moe", 1, 2), ("xglm", 1, 2), ("xglm", 3, 2)])
+                                                                   ("nllb-moe", 1, 2), ("xglm", 1, 2), ("xglm", 3, 2),
+                                                                   ("fsmt", 1, 2), ("fsmt", 3, 4)])
 def test_a_sinusoidal_config_encodes_each_token_as_its_model_does(model_type, pad_token_id, first):
     """Marian, Pegasus, M2M100, NLLB-MoE and XGLM add fixed sinusoids: the oracle is what each one-layer model's
     ``embed_positions`` returns for 20 tokens in transformers 5.23 (float32). posenc refused their configs (no
     positional field). All put the sines of a row before its cosines (posenc's split layout); Marian and Pegasus
     space the frequencies as Vaswani et al., θᵢ = 10000^(−2i/d), from position 0, in a table of
     max_position_embeddings rows (a longer input fails); M2M100 and NLLB-MoE (fairseq's) spread them from 1 to
-    1/10000 over d/2 − 1 steps (posenc's tensor2tensor spacing) and number a token's position from pad_token_id + 1;
+    1/10000 over d/2 − 1 steps (posenc's tensor2tensor spacing) and number a token's position from pad_token_id + 1,
+    as FSMT does;
     XGLM as they, from 2 whatever its pad_token_id, and the row of position pad_token_id is zero in all three: a
     token reads it in XGLM when pad_token_id ≥ 2."""
     if model_type == "xglm":
@@ -616,7 +618,8 @@ def test_a_sinusoidal_config_encodes_each_token_as_its_model_does(model_type, pa
     else:
         sizes = {key: value for key, value in _ENCODER_DECODER_SIZES.items() if key != "vocab_size"}
     config = {"model_type": model_type, **sizes, "vocab_size": 12, "max_position_embeddings": 24,
-              "pad_token_id": pad_token_id, "decoder_start_token_id": 0}
+              "pad_token_id": pad_token_id, "decoder_start_token_id": 0,
+              **({"langs": ["en", "de"], "src_vocab_size": 12, "tgt_vocab_size": 12} if model_type == "fsmt" else {})}
     built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
     part = built.get_encoder() if built.config.is_encoder_decoder else built
     seen = []
