@@ -79,9 +79,18 @@ def from_config(source: object) -> Model:
 
 
 def _causal(fields: Fields) -> bool:
-    """Whether a query sees only the keys before it: the family's, or its field's when it has one (XLM's causal)."""
+    """Whether a query sees only the keys before it: the family's, or its field's when it has one (XLM's causal,
+    Gemma 3's use_bidirectional_attention)."""
+    if _bidirectional(fields):
+        return False
     name = fields.family.causal_field
     return bool(fields.get(name, fields.family.causal)) if name else fields.family.causal
+
+
+def _bidirectional(fields: Fields) -> bool:
+    """Whether a decoder's class is told to see both ways (Gemma 3's use_bidirectional_attention, read as it reads
+    it: truthy)."""
+    return bool(fields.family.bidirectional_field and fields.get(fields.family.bidirectional_field))
 
 
 def _source(fields: Fields) -> str:
@@ -305,12 +314,13 @@ def _nope_window(fields: Fields, count: int) -> int | None:
 
 
 def _window(fields: Fields) -> int | None:
-    """transformers' ``sliding_window`` (ModernBERT: local_attention // 2), None for none."""
+    """transformers' ``sliding_window`` (ModernBERT: local_attention // 2; Gemma 3 told to see both ways:
+    sliding_window // 2 either side), None for none."""
     name, rule = fields.family.window_field
     if not fields.has(name):
         return None
     value = whole(fields.get(name), name, 1)
-    return value // 2 if rule == "half" else value
+    return value // 2 if rule == "half" or _bidirectional(fields) else value
 
 
 # --- RoPE -----------------------------------------------------------------------------------------------

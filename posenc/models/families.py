@@ -31,6 +31,8 @@ class Family:
     ``layout``: "half" (rotate_half; sinusoids: each row's sines before its cosines, posenc's split layout) or
     "interleaved" (adjacent pairs; sinusoids: sin, cos, sin, … as the paper); ``causal``: a decoder;
     ``causal_field``: the field that makes it one when true (XLM's ``causal``, BERT's ``is_decoder``), "" for none;
+    ``bidirectional_field``: the field that makes a decoder see both ways when true, its sliding windows halved to
+    either side of the query (Gemma 3's ``use_bidirectional_attention``: EmbeddingGemma), "" for none;
     ``scheme_switch``: (field, value, scheme): the scheme when the field has that value (DistilBERT's
     ``sinusoidal_pos_embds`` true: sinusoids), else ``scheme``;
     ``width_field``: the field giving an absolute table's width where it is not the hidden size (ALBERT's
@@ -105,6 +107,7 @@ class Family:
     fixed_rows: bool = False
     scheme_switch: tuple[str, object, str] | None = None
     causal_field: str = ""
+    bidirectional_field: str = ""
     width_field: str = ""
 
     @property
@@ -196,6 +199,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "gemma2": _family(class_name="Gemma2Config", windows="alternate", partial_field=None, nested_parameters="refused",
                       defaults={"head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096}),
     "gemma3_text": _family(class_name="Gemma3TextConfig", windows="every", pattern_field="sliding_window_pattern",
+                           bidirectional_field="use_bidirectional_attention",
                            theta_fields={"full_attention": "rope_theta", "sliding_attention": "rope_local_base_freq"},
                            scaling_layers=("full_attention",), nested_parameters="read", flat_parameters="ignored",
                            partial_field=None,

@@ -791,6 +791,36 @@ def test_esm_s_rotary_position_type_rotates_its_heads_as_its_model_does(rope_the
         from_config({**config, "position_embedding_type": "relative_key"})
 
 
+def _dependencies(built, length: int) -> np.ndarray:
+    """depends[i, j]: whether a one-layer model's output at token i changes when token j does (its attention mask)."""
+    tokens = torch.arange(3, 3 + length)[None]
+    with torch.no_grad():
+        base = built(input_ids=tokens).last_hidden_state[0]
+        depends = np.zeros((length, length), dtype=bool)
+        for j in range(length):
+            changed = tokens.clone()
+            changed[0, j] = 2
+            depends[:, j] = (built(input_ids=changed).last_hidden_state[0] != base).any(-1).numpy()
+    return depends
+
+
+@pytest.mark.parametrize("bidirectional", [False, True])
+@pytest.mark.parametrize("layer_type", ["sliding_attention", "full_attention"])
+def test_gemma_3_s_bidirectional_attention_sees_both_ways_in_half_its_window(layer_type, bidirectional):
+    """Gemma3TextConfig's use_bidirectional_attention (EmbeddingGemma's) makes its layers see keys after the query too,
+    its sliding-window layers those within sliding_window // 2 either side (the class halves the window): the oracle
+    is a one-layer model, whose output at token i changes with token j exactly where posenc's mask of that layer sees
+    j from i (transformers 5.23). posenc read such a config as causal, with the whole window behind each query."""
+    config = {"model_type": "gemma3_text", "hidden_size": 32, "num_attention_heads": 2, "num_key_value_heads": 2,
+              "head_dim": 16, "num_hidden_layers": 1, "intermediate_size": 16, "vocab_size": 20,
+              "max_position_embeddings": 64, "sliding_window": 6, "layer_types": [layer_type],
+              "use_bidirectional_attention": bidirectional}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
+    model = from_config(config)
+    assert model.causal == (not bidirectional)
+    np.testing.assert_array_equal(_dependencies(built, 12), models.attention_mask(model, layer_type, 12))
+
+
 def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformers_reads_it():
     """Glm4vMoeTextConfig (GLM-4.5V's language model; transformers 5.23, the oracle) rotates half of each head by
     default; posenc, which reads an unknown model_type as a Llama-style decoder from the file's fields, rotates all of
