@@ -10,12 +10,14 @@ and softmax scale, and Qwen3-VL's interleaved M-RoPE against its rotary class an
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
 import pytest
 
 import posenc
+from posenc import models
 from posenc.models import MODELS, decoupled_rope, from_config, rope_inv_freq, softmax_scale
 from posenc.models.families import FAMILIES
 from posenc.schemes.rope.multimodal import mrope_axes
@@ -319,3 +321,32 @@ def test_each_family_rotates_a_head_as_its_model_does(model_type, rope_theta):
                             rotary_fraction=positional.rotary_dims / before.shape[-1], **options)
     np.testing.assert_allclose(got, after, atol=5e-6, rtol=0)
 
+
+
+_WINDOWED = {"sliding_window": 5, "use_sliding_window": True, "max_window_layers": 2, "attention_chunk_size": 5,
+             "local_attention": 10, "global_attn_every_n_layers": 2, "sliding_window_pattern": 2,
+             "no_rope_layer_interval": 2, "num_hidden_layers": 4}
+"""Four layers, every family's window fields small: each class's own rule puts windows, chunks and NoPE layers."""
+
+
+@pytest.mark.parametrize("windowed", [False, True])
+@pytest.mark.parametrize("model_type", _ROTATING)
+def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
+    """The oracle is the model: a four-layer model of the family (transformers 5.23, eager) attends over 12 tokens,
+    and the keys each layer's first head gives weight to must be exactly those posenc's mask of that layer's type
+    lets the query see (posenc.models.attention_mask: causal or both ways, the window, Llama 4's chunks, NoPE
+    layers). This pins, per family, which layers are windowed and how far, from the class's own rule (Qwen2's
+    max_window_layers, Gemma's pattern, ModernBERT's global layer every n, Cohere 2's, SmolLM3's and Llama 4's
+    layers without positions), through the model's own masks rather than its configuration."""
+    config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {}),
+              **(_WINDOWED if windowed else {})}
+    config = {key: value for key, value in config.items() if value is not None}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                               attn_implementation="eager").eval()
+    with torch.no_grad():
+        attentions = built(input_ids=torch.arange(3, 15)[None], output_attentions=True).attentions
+    model = from_config(config)
+    assert len(attentions) == len(model.layer_types)
+    for layer, kind in enumerate(model.layer_types):
+        np.testing.assert_array_equal((attentions[layer][0, 0] > 0).numpy(), models.attention_mask(model, kind, 12),
+                                      err_msg=f"layer {layer} ({kind})")
