@@ -595,6 +595,17 @@ def unknown_family(reading: Reading) -> Iterator[Finding]:
                   "can differ from the model.")
 
 
+def encoder_decoder(reading: Reading) -> Iterator[Finding]:
+    """An encoder-decoder's config is drawn as its encoder: the layers counted, both ways."""
+    fields, model = reading.fields, reading.model
+    if model is None or not fields.family.encoder_decoder:
+        return
+    yield Finding("info", reading.path("model_type"),
+                  f"{fields.family.class_name} builds an encoder-decoder: posenc draws its encoder, whose "
+                  f"{len(model.layer_types)} layers see every token both ways; its decoder's layers see only the "
+                  "tokens before them (and the encoder's output).")
+
+
 def unread_position_type(reading: Reading) -> Iterator[Finding]:
     """BERT's kin read no ``position_embedding_type`` in transformers 5.23: one other than "absolute" (relative_key,
     relative_key_query, which older versions learned distances for) is dropped, and the model adds its table alone."""
@@ -646,7 +657,8 @@ CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     unknown_or_missing_type, v4_and_v5_keys, unread_original, factor_and_lengths, theta_given, theta_not_reached,
     fixed_frequencies, longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
-    sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, unknown_family,
+    sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, encoder_decoder,
+    unknown_family,
 )
 """Every check :func:`check` runs, in order."""
 

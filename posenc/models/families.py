@@ -75,9 +75,9 @@ class Family:
     ``rope_scaling`` nor ``rope_parameters`` (gpt-oss: YaRN ×32 from 4,096 tokens; Apertus: llama3 with its own θ,
     which wins over a top-level ``rope_theta``), None for default RoPE; ``attribute_map``: the class's names for
     standard fields (its ``attribute_map``: BART's ``d_model`` is ``hidden_size``), a standard name in the file
-    winning over the class's own, as in transformers. An encoder-decoder (BART, T5) is read as its encoder:
-    bidirectional, its ``encoder_layers`` and ``encoder_attention_heads`` (its decoder's positions use an equal
-    table, or T5's buckets one way).
+    winning over the class's own, as in transformers; ``encoder_decoder``: the class builds an encoder-decoder, read
+    as its encoder: bidirectional, its ``encoder_layers`` and ``encoder_attention_heads`` (BART, Marian, T5; its
+    decoder attends causally, its positions from an equal table, or T5's buckets one way).
     """
 
     scheme: str = "rope"
@@ -109,6 +109,7 @@ class Family:
     causal_field: str = ""
     bidirectional_field: str = ""
     width_field: str = ""
+    encoder_decoder: bool = False
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -157,7 +158,7 @@ def _bert(base: dict, **defaults: object) -> dict:
 
 _ENCODER = {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
             "num_hidden_layers": "encoder_layers"}  # BartConfig's attribute_map and its kin's
-_BART = dict(scheme="learned", causal=False, windows="none", row_offset=2, attribute_map=_ENCODER,
+_BART = dict(scheme="learned", causal=False, windows="none", row_offset=2, attribute_map=_ENCODER, encoder_decoder=True,
              defaults={"max_position_embeddings": 1024, "d_model": 1024, "encoder_attention_heads": 16,
                        "encoder_layers": 12})
 
@@ -355,7 +356,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
         "defaults": {"max_position_embeddings": 512, "dim": 768, "n_heads": 12, "n_layers": 6}}),
     "xlm": _family(class_name="XLMConfig", **_XLM),
     "flaubert": _family(class_name="FlaubertConfig", **_XLM),
-    "t5": _family(scheme="t5", class_name="T5Config", causal=False, windows="none",
+    "t5": _family(scheme="t5", class_name="T5Config", causal=False, windows="none", encoder_decoder=True,
                   defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128,
                             "d_kv": 64, "num_heads": 8, "num_layers": 6, "n_positions": 512}),
     "bloom": _family(scheme="alibi", class_name="BloomConfig", windows="none",

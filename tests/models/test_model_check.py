@@ -162,6 +162,10 @@ CASES = {
         {"model_type": "xglm", "d_model": 64, "attention_heads": 4, "num_layers": 2, "max_position_embeddings": 128,
          "pad_token_id": 3}, "warning", "pad_token_id",
         "pad_token_id is 3: XGLMConfig zeroes the row of position 3, which the token at position 1 reads"),
+    "an encoder-decoder drawn as its encoder": (
+        {"model_type": "marian", "d_model": 512, "encoder_attention_heads": 8, "encoder_layers": 6,
+         "decoder_layers": 6, "max_position_embeddings": 512}, "info", "model_type",
+        "MarianConfig builds an encoder-decoder: posenc draws its encoder, whose 6 layers see every token both ways"),
     "a relative position type BERT no longer reads": (
         {"model_type": "bert", "position_embedding_type": "relative_key"}, "warning", "position_embedding_type",
         "position_embedding_type is 'relative_key', which BertConfig's model no longer reads in transformers 5.23"),
