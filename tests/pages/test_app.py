@@ -8,6 +8,7 @@ import pytest
 
 import posenc
 from apptest_helpers import PAGES, ROOT, charts, run, title
+from family_configs import ABSOLUTE_CONFIGS, BOTH_WAYS_CONFIGS
 from plotly_data import decode, heatmap_cells, sent
 from posenc import models
 from posenc.schemes.rope.entry import rope_keywords
@@ -429,32 +430,17 @@ def test_the_clocks_formula_has_the_exponent_the_frequencies_have(fraction, expo
     np.testing.assert_allclose(theta, 10000.0 ** (-2 * np.arange(len(theta)) / int(exponent)), rtol=1e-12)
 
 
-ABSOLUTE_CONFIGS = {  # one config of each kind of table posenc reads besides RoPE's (transformers 5.23's fields)
-    "gpt-neo (local layers)": {"model_type": "gpt_neo", "hidden_size": 768, "num_heads": 12, "num_layers": 12,
-                               "attention_types": [[["global", "local"], 6]], "window_size": 256,
-                               "max_position_embeddings": 2048},
-    "ctrl (split sinusoids)": {"model_type": "ctrl", "n_embd": 1280, "n_head": 16, "n_layer": 48, "n_positions": 256},
-    "distilbert (the paper's sinusoids)": {"model_type": "distilbert", "sinusoidal_pos_embds": True},
-    "albert (a narrow table)": {"model_type": "albert", "hidden_size": 768, "embedding_size": 128,
-                                "num_attention_heads": 12},
-    "bart (from row 2)": {"model_type": "bart", "d_model": 1024, "encoder_attention_heads": 16,
-                          "encoder_layers": 12, "max_position_embeddings": 1024},
-    "m2m_100 (from pad_token_id + 1)": {"model_type": "m2m_100", "d_model": 1024, "encoder_attention_heads": 16,
-                                        "encoder_layers": 12, "max_position_embeddings": 1024, "pad_token_id": 1},
-}
-
-
-@pytest.mark.parametrize("name", ABSOLUTE_CONFIGS)
+@pytest.mark.parametrize("name", [*ABSOLUTE_CONFIGS, *BOTH_WAYS_CONFIGS])
 @pytest.mark.parametrize("page", PAGES)
-def test_every_page_runs_under_each_kind_of_absolute_config(page, name):
-    """Every page under a config of each kind of absolute table posenc reads (refused before this): no exception,
-    no error box, the sidebar at the config's scheme."""
+def test_every_page_runs_under_each_kind_of_config_read_today(page, name):
+    """Every page under a config of each kind of absolute table posenc reads (refused before this) and of the rotary
+    models that see both ways: no exception, no error box, the sidebar at the config's scheme."""
     from posenc.models.config_link import to_link
 
-    at = run({"model": "config", "config": to_link(json.dumps(ABSOLUTE_CONFIGS[name]))}, page)
+    config = (ABSOLUTE_CONFIGS | BOTH_WAYS_CONFIGS)[name]
+    at = run({"model": "config", "config": to_link(json.dumps(config))}, page)
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert at.selectbox(key="scheme").value == models.from_config(ABSOLUTE_CONFIGS[name]).positional(
-        "full_attention").scheme
+    assert at.selectbox(key="scheme").value == models.from_config(config).positional("full_attention").scheme
 
 
 @pytest.mark.parametrize(("model_type", "spacing", "first"), [("marian", "vaswani", 0), ("m2m_100", "tensor2tensor", 2),

@@ -1,0 +1,29 @@
+"""Configs of the kinds of model posenc reads besides the real configs of tests/models/configs: one of each kind of
+absolute table and of the families read both ways, written with transformers 5.23's own field names (no copy of a
+released file could be read offline, so none is claimed: each names its model_type's class fields only)."""
+
+ABSOLUTE_CONFIGS = {
+    "gpt-neo (local layers)": {"model_type": "gpt_neo", "hidden_size": 768, "num_heads": 12, "num_layers": 12,
+                               "attention_types": [[["global", "local"], 6]], "window_size": 256,
+                               "max_position_embeddings": 2048},
+    "ctrl (split sinusoids)": {"model_type": "ctrl", "n_embd": 1280, "n_head": 16, "n_layer": 48, "n_positions": 256},
+    "distilbert (the paper's sinusoids)": {"model_type": "distilbert", "sinusoidal_pos_embds": True},
+    "albert (a narrow table)": {"model_type": "albert", "hidden_size": 768, "embedding_size": 128,
+                                "num_attention_heads": 12},
+    "bart (from row 2)": {"model_type": "bart", "d_model": 1024, "encoder_attention_heads": 16,
+                          "encoder_layers": 12, "max_position_embeddings": 1024},
+    "m2m_100 (from pad_token_id + 1)": {"model_type": "m2m_100", "d_model": 1024, "encoder_attention_heads": 16,
+                                        "encoder_layers": 12, "max_position_embeddings": 1024, "pad_token_id": 1},
+}
+"""One config of each kind of absolute table posenc reads (refused before 2026-12-05)."""
+
+BOTH_WAYS_CONFIGS = {
+    "esm-2 (rotary, both ways)": {"model_type": "esm", "hidden_size": 1280, "num_attention_heads": 20,
+                                  "num_hidden_layers": 33, "max_position_embeddings": 1026,
+                                  "position_embedding_type": "rotary", "pad_token_id": 1},
+    "embeddinggemma (gemma 3 both ways)": {"model_type": "gemma3_text", "use_bidirectional_attention": True,
+                                           "sliding_window": 512, "max_position_embeddings": 2048,
+                                           "num_hidden_layers": 24, "hidden_size": 768, "num_attention_heads": 3,
+                                           "head_dim": 256, "rope_theta": 1_000_000.0},
+}
+"""Rotary models that see both ways (ESM-2; Gemma 3 told to, as EmbeddingGemma is)."""
