@@ -28,7 +28,8 @@ def _row(model: models.Model, kind: str) -> dict:
             "base θ": f"{p.base:,.0f}" if p.base else "",
             "scaling": f"{scaling} ×{number_text(factor)}" if factor else scaling,
             "rotated / head dims": f"{p.rotary_dims} / {p.head_dim}" if p.head_dim else "",
-            "window": f"{p.window:,}" if p.window else (f"chunks of {p.chunk:,}" if p.chunk else "whole context")}
+            "window": f"{p.window:,}" if p.window is not None else (f"chunks of {p.chunk:,}" if p.chunk
+                                                                     else "whole context")}
 
 
 def view(key: str) -> None:

@@ -215,3 +215,19 @@ def test_an_absolute_table_is_drawn_at_the_model_s_width_a_head_s_view_at_the_he
     config = Path(__file__).resolve().parents[1] / "models" / "configs" / f"{model}.json"
     if config.exists():
         assert preset(from_config(config))[0]["d_model"] == width
+
+
+def test_a_window_of_no_other_token_is_not_called_the_whole_context():
+    """A window of 0 (Gemma 3 told to see both ways with sliding_window 1: each query sees itself only, as
+    transformers 5.23 masks it) was listed in the layers table as "whole context"."""
+    import numpy as np
+
+    from posenc import models
+    from posenc.ui import model_layers
+
+    model = models.from_config({"model_type": "gemma3_text", "use_bidirectional_attention": True, "sliding_window": 1,
+                                "num_hidden_layers": 6, "hidden_size": 64, "num_attention_heads": 2, "head_dim": 32,
+                                "max_position_embeddings": 64})
+    assert model_layers._row(model, "sliding_attention")["window"] == "0"
+    assert np.array_equal(models.attention_mask(model, "sliding_attention", 4), np.eye(4, dtype=bool))
+    assert model_layers._row(model, "full_attention")["window"] == "whole context"
