@@ -27,6 +27,7 @@ from posenc.models.config import (
     TRAINED_CONTEXT,
     Fields,
     from_config,
+    told_bidirectional,
     trained_context,
 )
 from posenc.models.config_file import read_config
@@ -595,6 +596,21 @@ def unknown_family(reading: Reading) -> Iterator[Finding]:
                   "can differ from the model.")
 
 
+def bidirectional_in_some_attentions(reading: Reading) -> Iterator[Finding]:
+    """A decoder told to see both ways (use_bidirectional_attention) whose class honours it in some attention
+    implementations only: its masks depend on which one runs (Gemma: sdpa both ways, eager causal)."""
+    fields = reading.fields
+    if reading.model is None or not told_bidirectional(fields) or set(fields.family.bidirectional_in) >= {"eager",
+                                                                                                        "sdpa"}:
+        return
+    honoured = fields.family.bidirectional_in
+    where = (f"with {' and '.join(honoured)} attention only, while eager attention still masks causally" if honoured
+             else "in neither eager attention nor sdpa (which it refuses): it masks causally")
+    yield Finding("warning", reading.path(fields.family.bidirectional_field),
+                  f"{fields.family.bidirectional_field} is true, which {fields.family.class_name}'s model in "
+                  f"transformers 5.23 honours {where}; posenc draws the eager model's causal masks.")
+
+
 def encoder_decoder(reading: Reading) -> Iterator[Finding]:
     """An encoder-decoder's config is drawn as its encoder: the layers counted, both ways."""
     fields, model = reading.fields, reading.model
@@ -658,7 +674,7 @@ CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     fixed_frequencies, longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
     sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, encoder_decoder,
-    unknown_family,
+    bidirectional_in_some_attentions, unknown_family,
 )
 """Every check :func:`check` runs, in order."""
 

@@ -88,8 +88,13 @@ def _causal(fields: Fields) -> bool:
 
 
 def _bidirectional(fields: Fields) -> bool:
-    """Whether a decoder's class is told to see both ways (Gemma 3's use_bidirectional_attention, read as it reads
-    it: truthy)."""
+    """Whether a decoder sees both ways as its class's eager attention masks it (Gemma 3 told to by
+    use_bidirectional_attention, read as it reads it: truthy; Gemma's and Gemma 2's eager masks stay causal)."""
+    return "eager" in fields.family.bidirectional_in and told_bidirectional(fields)
+
+
+def told_bidirectional(fields: Fields) -> bool:
+    """Whether the config tells its class to see both ways (its ``bidirectional_field`` true)."""
     return bool(fields.family.bidirectional_field and fields.get(fields.family.bidirectional_field))
 
 

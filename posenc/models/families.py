@@ -33,6 +33,8 @@ class Family:
     ``causal_field``: the field that makes it one when true (XLM's ``causal``, BERT's ``is_decoder``), "" for none;
     ``bidirectional_field``: the field that makes a decoder see both ways when true, its sliding windows halved to
     either side of the query (Gemma 3's ``use_bidirectional_attention``: EmbeddingGemma), "" for none;
+    ``bidirectional_in``: the attention implementations whose masks honour it (Gemma 3: eager and sdpa; Gemma:
+    sdpa only; Gemma 2: none of those it runs on a CPU): posenc draws eager's, and the check warns where they differ;
     ``scheme_switch``: (field, value, scheme): the scheme when the field has that value (DistilBERT's
     ``sinusoidal_pos_embds`` true: sinusoids), else ``scheme``;
     ``width_field``: the field giving an absolute table's width where it is not the hidden size (ALBERT's
@@ -108,6 +110,7 @@ class Family:
     scheme_switch: tuple[str, object, str] | None = None
     causal_field: str = ""
     bidirectional_field: str = ""
+    bidirectional_in: tuple[str, ...] = ("eager", "sdpa")
     width_field: str = ""
     encoder_decoder: bool = False
 
@@ -196,8 +199,10 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "falcon": _family(class_name="FalconConfig", windows="none", partial_field=None,  # "alibi": true reads as ALiBi
                       defaults={"max_position_embeddings": 2048, "rope_theta": 10_000.0}),
     "gemma": _family(class_name="GemmaConfig", windows="none", partial_field=None,
+                     bidirectional_field="use_bidirectional_attention", bidirectional_in=("sdpa",),
                      defaults={"head_dim": 256, "max_position_embeddings": 8192}),
     "gemma2": _family(class_name="Gemma2Config", windows="alternate", partial_field=None, nested_parameters="refused",
+                      bidirectional_field="use_bidirectional_attention", bidirectional_in=(),
                       defaults={"head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096}),
     "gemma3_text": _family(class_name="Gemma3TextConfig", windows="every", pattern_field="sliding_window_pattern",
                            bidirectional_field="use_bidirectional_attention",

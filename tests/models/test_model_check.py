@@ -162,6 +162,15 @@ CASES = {
         {"model_type": "xglm", "d_model": 64, "attention_heads": 4, "num_layers": 2, "max_position_embeddings": 128,
          "pad_token_id": 3}, "warning", "pad_token_id",
         "pad_token_id is 3: XGLMConfig zeroes the row of position 3, which the token at position 1 reads"),
+    "Gemma told to see both ways, in sdpa only": (
+        {"model_type": "gemma", "use_bidirectional_attention": True, "num_hidden_layers": 2, "hidden_size": 512,
+         "num_attention_heads": 2}, "warning", "use_bidirectional_attention",
+        "use_bidirectional_attention is true, which GemmaConfig's model in transformers 5.23 honours with sdpa "
+        "attention only, while eager attention still masks causally"),
+    "Gemma 2 told to see both ways, in neither": (
+        {"model_type": "gemma2", "use_bidirectional_attention": True, "num_hidden_layers": 2, "hidden_size": 512,
+         "num_attention_heads": 2}, "warning", "use_bidirectional_attention",
+        "honours in neither eager attention nor sdpa (which it refuses): it masks causally"),
     "an encoder-decoder drawn as its encoder": (
         {"model_type": "marian", "d_model": 512, "encoder_attention_heads": 8, "encoder_layers": 6,
          "decoder_layers": 6, "max_position_embeddings": 512}, "info", "model_type",

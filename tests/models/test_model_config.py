@@ -821,6 +821,27 @@ def test_gemma_3_s_bidirectional_attention_sees_both_ways_in_half_its_window(lay
     np.testing.assert_array_equal(_dependencies(built, 12), models.attention_mask(model, layer_type, 12))
 
 
+@pytest.mark.parametrize(("model_type", "attention"), [("gemma", "eager"), ("gemma", "sdpa"), ("gemma2", "eager"),
+                                                       ("gemma3_text", "eager"), ("gemma3_text", "sdpa")])
+def test_gemma_told_to_see_both_ways_is_read_as_its_eager_model_masks(model_type, attention):
+    """use_bidirectional_attention true: Gemma 3's masks see both ways in eager and sdpa attention alike, Gemma's in
+    sdpa only (its eager mask ignores the field), Gemma 2's in neither it runs here (it refuses sdpa). The oracle is
+    a one-layer model of each, under each attention (which tokens its output depends on). posenc draws the eager
+    model's masks, and the check warns where the attentions differ (test_model_check.py)."""
+    config = {"model_type": model_type, "hidden_size": 32, "num_attention_heads": 2, "num_key_value_heads": 2,
+              "head_dim": 16, "num_hidden_layers": 1, "intermediate_size": 16, "vocab_size": 20,
+              "max_position_embeddings": 64, "use_bidirectional_attention": True,
+              **({"layer_types": ["full_attention"]} if model_type != "gemma" else {})}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config),
+                                               attn_implementation=attention).eval()
+    both_ways = bool(_dependencies(built, 6)[0, 5])
+    assert both_ways == (model_type == "gemma3_text" or attention == "sdpa")
+    model = from_config(config)
+    assert model.causal == (model_type != "gemma3_text")
+    if attention == "eager":
+        np.testing.assert_array_equal(_dependencies(built, 6), models.attention_mask(model, "full_attention", 6))
+
+
 def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformers_reads_it():
     """Glm4vMoeTextConfig (GLM-4.5V's language model; transformers 5.23, the oracle) rotates half of each head by
     default; posenc, which reads an unknown model_type as a Llama-style decoder from the file's fields, rotates all of
