@@ -154,8 +154,8 @@ _ROBERTA = _BERT | {"padding_offset": True, "defaults": {**_BERT["defaults"], "p
 _ENCODER_ONLY = _BERT | {"causal_field": ""}  # attends both ways whatever is_decoder says
 
 
-def _bert(base: dict, **defaults: object) -> dict:
-    """A BERT kin's record: ``base`` with the class's own defaults over BERT's."""
+def _kin(base: dict, **defaults: object) -> dict:
+    """A kin's record (BERT's, BART's): ``base`` with the class's own defaults over the base's."""
     return base | {"defaults": {**base["defaults"], **defaults}}
 
 
@@ -283,7 +283,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                     defaults={"n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}),
     "esm": _family(class_name="EsmConfig", partial_field=None,
                    scheme_switch=("position_embedding_type", "rotary", "rope"),  # ESM-2's; ESM-1b's a table
-                   **_bert(_ROBERTA, max_position_embeddings=1026, pad_token_id=None, rope_theta=10_000.0)),
+                   **_kin(_ROBERTA, max_position_embeddings=1026, pad_token_id=None, rope_theta=10_000.0)),
     "openai-gpt": _family(scheme="learned", class_name="OpenAIGPTConfig", windows="none",
                           defaults={"n_positions": 512, "n_embd": 768, "n_head": 12, "n_layer": 12}),
     "gpt_bigcode": _family(scheme="learned", class_name="GPTBigCodeConfig", windows="none",
@@ -304,25 +304,25 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "camembert": _family(class_name="CamembertConfig", **_ROBERTA),
     "data2vec-text": _family(class_name="Data2VecTextConfig", **_ROBERTA),
     "xlm-roberta-xl": _family(class_name="XLMRobertaXLConfig",
-                              **_bert(_ROBERTA, max_position_embeddings=514, hidden_size=2560, num_attention_heads=32,
+                              **_kin(_ROBERTA, max_position_embeddings=514, hidden_size=2560, num_attention_heads=32,
                                       num_hidden_layers=36)),
     "ibert": _family(class_name="IBertConfig", **_ROBERTA | {"causal_field": ""}),
     "electra": _family(class_name="ElectraConfig", width_field="embedding_size",
-                       **_bert(_BERT, hidden_size=256, embedding_size=128, num_attention_heads=4)),
+                       **_kin(_BERT, hidden_size=256, embedding_size=128, num_attention_heads=4)),
     "rembert": _family(class_name="RemBertConfig", width_field="input_embedding_size",
-                       **_bert(_BERT, hidden_size=1152, input_embedding_size=256, num_attention_heads=18,
+                       **_kin(_BERT, hidden_size=1152, input_embedding_size=256, num_attention_heads=18,
                                num_hidden_layers=32)),
     "ernie": _family(class_name="ErnieConfig", **_BERT),
     "megatron-bert": _family(class_name="MegatronBertConfig",
-                             **_bert(_BERT, hidden_size=1024, num_attention_heads=16, num_hidden_layers=24)),
+                             **_kin(_BERT, hidden_size=1024, num_attention_heads=16, num_hidden_layers=24)),
     "bert-generation": _family(class_name="BertGenerationConfig",
-                               **_bert(_BERT, hidden_size=1024, num_attention_heads=16, num_hidden_layers=24)),
+                               **_kin(_BERT, hidden_size=1024, num_attention_heads=16, num_hidden_layers=24)),
     "albert": _family(class_name="AlbertConfig", width_field="embedding_size",
-                      **_bert(_ENCODER_ONLY, hidden_size=4096, embedding_size=128, num_attention_heads=64)),
+                      **_kin(_ENCODER_ONLY, hidden_size=4096, embedding_size=128, num_attention_heads=64)),
     "convbert": _family(class_name="ConvBertConfig", width_field="embedding_size",
-                        **_bert(_ENCODER_ONLY, embedding_size=768)),
+                        **_kin(_ENCODER_ONLY, embedding_size=768)),
     "mobilebert": _family(class_name="MobileBertConfig",  # its table is hidden_size wide, not embedding_size
-                          **_bert(_ENCODER_ONLY, hidden_size=512, num_attention_heads=4, num_hidden_layers=24)),
+                          **_kin(_ENCODER_ONLY, hidden_size=512, num_attention_heads=4, num_hidden_layers=24)),
     "squeezebert": _family(class_name="SqueezeBertConfig", **_ENCODER_ONLY),
     "splinter": _family(class_name="SplinterConfig", **_ENCODER_ONLY),
     "opt": _family(scheme="learned", class_name="OPTConfig", windows="none", row_offset=2,
@@ -332,16 +332,12 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "mbart": _family(class_name="MBartConfig", **_BART),
     "mvp": _family(class_name="MvpConfig", **_BART),
     "plbart": _family(class_name="PLBartConfig",
-                      **_BART | {"defaults": {**_BART["defaults"], "d_model": 768, "encoder_attention_heads": 12,
-                                              "encoder_layers": 6}}),
-    "blenderbot": _family(class_name="BlenderbotConfig",
-                          **_BART | {"row_offset": 0, "defaults": {"max_position_embeddings": 128, "d_model": 2560,
-                                                                   "encoder_attention_heads": 32,
-                                                                   "encoder_layers": 2}}),
-    "blenderbot-small": _family(class_name="BlenderbotSmallConfig",
-                                **_BART | {"row_offset": 0, "defaults": {"max_position_embeddings": 512,
-                                                                         "d_model": 512, "encoder_attention_heads": 16,
-                                                                         "encoder_layers": 8}}),
+                      **_kin(_BART, d_model=768, encoder_attention_heads=12, encoder_layers=6)),
+    "blenderbot": _family(class_name="BlenderbotConfig", **_kin(
+        _BART | {"row_offset": 0}, max_position_embeddings=128, d_model=2560, encoder_attention_heads=32,
+        encoder_layers=2)),
+    "blenderbot-small": _family(class_name="BlenderbotSmallConfig", **_kin(
+        _BART | {"row_offset": 0}, max_position_embeddings=512, d_model=512, encoder_layers=8)),
     "biogpt": _family(scheme="learned", class_name="BioGptConfig", windows="none", row_offset=2,
                       defaults={"max_position_embeddings": 1024, "hidden_size": 1024, "num_attention_heads": 16,
                                 "num_hidden_layers": 24}),
