@@ -613,18 +613,22 @@ def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], in
     learned = Positional("learned", MappingProxyType({"table_size": size}), None, 0, None, head_dim,
                          extra=MappingProxyType({"model_width": _model_width(fields, head_dim)}))
     types = layer_types(fields) if fields.family.windows == "gpt_neo" else ["full_attention"] * count
-    context = size - fields.family.row_offset  # OPT's first two rows are never a token's
-    if fields.family.padding_offset:  # positions pad_token_id + 1, …: the rows before are never a token's
-        first = fields.integer("pad_token_id", minimum=0) + 1
-        if first >= size:
-            raise ValueError(f"max_position_embeddings is {size}, but positions count from pad_token_id + 1 = {first}"
-                             f" in a {fields.model_type} model: its table holds no token.")
-        context = size - first
+    first = _first_position(fields)  # the rows before it are never a token's
+    if first >= size:  # only from pad_token_id + 1 (a fixed offset's rows are added to the table)
+        raise ValueError(f"max_position_embeddings is {size}, but positions count from pad_token_id + 1 = {first}"
+                         f" in a {fields.model_type} model: its table holds no token.")
+    context = size - first
     window = _window(fields) if "sliding_attention" in types else None  # GPT-Neo's local layers
     if window is not None and window >= context:  # a window as long as the context masks nothing
         types, window = ["full_attention"] * len(types), None
     return types, {t: learned._replace(window=window if t == "sliding_attention" else None)
                    for t in dict.fromkeys(types)}, context, head_dim
+
+
+def _first_position(fields: Fields) -> int:
+    """The position a model's first token is encoded at (its table's row): pad_token_id + 1 where positions count from
+    it (RoBERTa's, M2M100's), the family's fixed offset (OPT's and XGLM's 2), else 0."""
+    return fields.integer("pad_token_id", minimum=0) + 1 if fields.family.padding_offset else fields.family.row_offset
 
 
 def _model_width(fields: Fields, head_dim: int) -> int:
@@ -654,7 +658,7 @@ def _sinusoidal_model(fields: Fields) -> tuple[list[str], dict[str, Positional],
     if family.spacing == "tensor2tensor" and width < 4:
         raise ValueError(f"{named} is {width}: {family.class_name} spreads its frequencies over {named}/2 − 1 steps "
                          "and divides by zero below 4.")
-    first = fields.integer("pad_token_id", minimum=0) + 1 if family.padding_offset else family.row_offset
+    first = _first_position(fields)
     context = fields.context()
     extra = {"model_width": width, **({"first_position": first} if first else {}),
              **({"table_rows": context} if family.fixed_rows else {})}  # Marian's: a longer input has no row
