@@ -648,7 +648,7 @@ def padded_positions(reading: Reading) -> Iterator[Finding]:
     name = fields.family.class_name
     if positional is None or not ("table_size" in positional.options or "first_position" in positional.extra):
         return  # no absolute positions (ESM-2 rotates from 0)
-    if "table_size" not in positional.options:  # sinusoids, computed for any position
+    if "table_size" not in positional.options and "added_table" not in positional.extra:  # sinusoids, any position
         first = positional.extra["first_position"]
         yield Finding("info", reading.path("pad_token_id" if fields.family.padding_offset else "model_type"),
                       f"{name} numbers a token's position from {counted} = {first}: token p is encoded as position "
@@ -661,19 +661,45 @@ def padded_positions(reading: Reading) -> Iterator[Finding]:
                           f"position {pad - first} reads, so that token gets no positional encoding in transformers "
                           "5.23; posenc's views draw its sinusoids.")
         return
-    rows = positional.options["table_size"]
+    rows = positional.options.get("table_size") or positional.extra["added_table"]
     first = rows - model.context_length
     unused = "row 0 is" if first == 1 else "rows 0 and 1 are" if first == 2 else f"rows 0 to {first - 1} are"
+    besides = ("" if "table_size" in positional.options else  # MPNet's table, added besides the buckets drawn
+               f" It adds this learned table to its embeddings besides the {get_scheme(positional.scheme).label} "
+               "posenc draws; the table's rows are the checkpoint's weights, which a config does not hold.")
     yield Finding("info", reading.path("max_position_embeddings"),
                   f"{name} numbers a token's position from {counted} = {first}: its "
-                  f"{rows:,}-row table holds {model.context_length:,} tokens ({unused} never a token's).")
+                  f"{rows:,}-row table holds {model.context_length:,} tokens ({unused} never a token's).{besides}")
+
+
+def fixed_buckets(reading: Reading) -> Iterator[Finding]:
+    """A class whose code fixes T5's buckets (MPNet: 32 out to 128) reads neither field from the file: a count above
+    its own sizes rows of the bias it never reads (below it, the model fails: refused), a distance is ignored."""
+    fields = reading.fields
+    fixed = fields.family.fixed_buckets
+    if reading.model is None or not fixed:
+        return
+    buckets, distance = fixed
+    given = reading.number(fields.raw, "relative_attention_num_buckets")
+    if given is not None and given > buckets:
+        yield Finding("warning", reading.path("relative_attention_num_buckets"),
+                      f"relative_attention_num_buckets is {given:g}, but {fields.family.class_name}'s model computes "
+                      f"{buckets} buckets out to {distance} whatever it says: rows {buckets} to {given - 1:g} of its "
+                      f"bias are never read. posenc draws its {buckets}.")
+    stated = reading.number(fields.raw, "relative_attention_max_distance")
+    if stated is not None and stated != distance:
+        yield Finding("warning", reading.path("relative_attention_max_distance"),
+                      f"relative_attention_max_distance is {stated:g}, which {fields.family.class_name}'s model does "
+                      f"not read: its code puts every distance from {distance} on in the last bucket. posenc draws "
+                      f"{distance}.")
 
 
 CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     unknown_or_missing_type, v4_and_v5_keys, unread_original, factor_and_lengths, theta_given, theta_not_reached,
     fixed_frequencies, longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
-    sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, encoder_decoder,
+    sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, fixed_buckets,
+    encoder_decoder,
     bidirectional_in_some_attentions, unknown_family,
 )
 """Every check :func:`check` runs, in order."""

@@ -668,13 +668,28 @@ def _sinusoidal_model(fields: Fields) -> tuple[list[str], dict[str, Positional],
 
 
 def _t5_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, None]:
-    heads = fields.heads()
-    options = {"num_heads": heads, "num_buckets": fields.integer("relative_attention_num_buckets", minimum=2),
-               "max_distance": fields.integer("relative_attention_max_distance", default=128, minimum=2),
-               "direction": "bidirectional"}
+    """T5's buckets, added to every layer's logits; MPNet's with a learned table added to its embeddings too."""
+    family, heads = fields.family, fields.heads()
+    buckets = fields.integer("relative_attention_num_buckets", minimum=2)
+    if family.fixed_buckets:  # MPNet's code: 32 buckets out to 128; the file's count sizes the bias's embedding only
+        if buckets < family.fixed_buckets[0]:
+            raise ValueError(f"relative_attention_num_buckets is {buckets}: {family.class_name}'s model computes "
+                             f"{family.fixed_buckets[0]} buckets whatever it says, and its bias has no row for the "
+                             "last ones (transformers raises an index error).")
+        buckets, distance = family.fixed_buckets
+    else:
+        distance = fields.integer("relative_attention_max_distance", default=128, minimum=2)
+    options = {"num_heads": heads, "num_buckets": buckets, "max_distance": distance, "direction": "bidirectional"}
     head_dim = fields.integer("d_kv", default=None, required=False) or fields.head_dim()
-    t5 = Positional("t5", MappingProxyType(options), None, 0, None, head_dim)
-    context = fields.integer("n_positions", "max_position_embeddings", default=512)
+    context, extra = fields.integer("n_positions", "max_position_embeddings", default=512), {}
+    if family.added_table:  # MPNet's table, from row 2: its rows bound the context
+        first = _first_position(fields)
+        if first >= context:
+            raise ValueError(f"max_position_embeddings is {context}, but {family.class_name}'s model reads row p + "
+                             f"{first} for the token at position p: its table holds no token.")
+        extra = {"added_table": context, "first_position": first}
+        context -= first
+    t5 = Positional("t5", MappingProxyType(options), None, 0, None, head_dim, extra=MappingProxyType(extra))
     return ["full_attention"] * fields.layers(), {"full_attention": t5}, context, None
 
 

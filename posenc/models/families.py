@@ -79,7 +79,12 @@ class Family:
     standard fields (its ``attribute_map``: BART's ``d_model`` is ``hidden_size``), a standard name in the file
     winning over the class's own, as in transformers; ``encoder_decoder``: the class builds an encoder-decoder, read
     as its encoder: bidirectional, its ``encoder_layers`` and ``encoder_attention_heads`` (BART, Marian, T5; its
-    decoder attends causally, its positions from an equal table, or T5's buckets one way).
+    decoder attends causally, its positions from an equal table, or T5's buckets one way); ``added_table``: the class
+    adds a learned table of ``max_position_embeddings`` rows to its embeddings besides its scheme's bias, token p
+    reading row p + ``row_offset`` (MPNet: RoBERTa's, its padding index fixed at 1 whatever ``pad_token_id`` says, so
+    from row 2), which bounds its context; ``fixed_buckets``: T5's buckets and farthest distance as the class's code fixes them
+    whatever the file says (MPNet: 32 out to 128; its ``relative_attention_num_buckets`` sizes the bias's embedding
+    only, and fewer than 32 fail).
     """
 
     scheme: str = "rope"
@@ -113,6 +118,8 @@ class Family:
     bidirectional_in: tuple[str, ...] = ("eager", "sdpa")
     width_field: str = ""
     encoder_decoder: bool = False
+    added_table: bool = False
+    fixed_buckets: tuple[int, int] | None = None
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -360,6 +367,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "t5": _family(scheme="t5", class_name="T5Config", causal=False, windows="none", encoder_decoder=True,
                   defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128,
                             "d_kv": 64, "num_heads": 8, "num_layers": 6, "n_positions": 512}),
+    "mpnet": _family(scheme="t5", class_name="MPNetConfig", causal=False, windows="none", row_offset=2,
+                     added_table=True, fixed_buckets=(32, 128),
+                     defaults={**_ROBERTA["defaults"], "relative_attention_num_buckets": 32}),
     "bloom": _family(scheme="alibi", class_name="BloomConfig", windows="none",
                      defaults={"n_head": 8, "n_layer": 2, "hidden_size": 64}),
 })

@@ -14,8 +14,12 @@ ABSOLUTE_CONFIGS = {
                           "encoder_layers": 12, "max_position_embeddings": 1024},
     "m2m_100 (from pad_token_id + 1)": {"model_type": "m2m_100", "d_model": 1024, "encoder_attention_heads": 16,
                                         "encoder_layers": 12, "max_position_embeddings": 1024, "pad_token_id": 1},
+    "mpnet (a table besides T5's buckets)": {"model_type": "mpnet", "hidden_size": 768, "num_attention_heads": 12,
+                                             "num_hidden_layers": 12, "max_position_embeddings": 514,
+                                             "relative_attention_num_buckets": 32, "pad_token_id": 1},
 }
-"""One config of each kind of absolute table posenc reads (refused before 2026-12-05)."""
+"""One config of each kind of absolute table posenc reads (refused before 2026-12-05; MPNet's, read as T5's buckets
+alone until later that day)."""
 
 BOTH_WAYS_CONFIGS = {
     "esm-2 (rotary, both ways)": {"model_type": "esm", "hidden_size": 1280, "num_attention_heads": 20,

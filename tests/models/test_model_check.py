@@ -182,6 +182,18 @@ CASES = {
         {"model_type": "bart", "d_model": 1024, "encoder_attention_heads": 16, "encoder_layers": 12,
          "max_position_embeddings": 1024}, "info", "max_position_embeddings",
         "BartConfig numbers a token's position from its offset = 2: its 1,026-row table holds 1,024 tokens"),
+    "MPNet's learned table, besides its buckets": (
+        {"model_type": "mpnet", "max_position_embeddings": 514, "relative_attention_num_buckets": 32}, "info",
+        "max_position_embeddings", "MPNetConfig numbers a token's position from its offset = 2: its 514-row table "
+        "holds 512 tokens (rows 0 and 1 are never a token's). It adds this learned table to its embeddings besides "
+        "the T5 relative bias posenc draws"),
+    "MPNet's buckets fixed in its code": (
+        {"model_type": "mpnet", "relative_attention_num_buckets": 64}, "warning", "relative_attention_num_buckets",
+        "relative_attention_num_buckets is 64, but MPNetConfig's model computes 32 buckets out to 128 whatever it "
+        "says: rows 32 to 63 of its bias are never read"),
+    "MPNet's farthest distance fixed in its code": (
+        {"model_type": "mpnet", "relative_attention_max_distance": 256}, "warning", "relative_attention_max_distance",
+        "relative_attention_max_distance is 256, which MPNetConfig's model does not read"),
     "a T5-style model_type posenc does not know": (
         {"model_type": "mt5", "d_model": 512, "num_heads": 6, "d_kv": 64, "num_layers": 8,
          "relative_attention_num_buckets": 32}, "info", "model_type",

@@ -937,3 +937,50 @@ def test_falcon_with_alibi_reads_as_alibi_with_its_slopes_to_bfloat16_rounding()
     rotary = from_config(sizes).positional("full_attention")
     assert (rotary.scheme, rotary.base) == ("rope", 10_000.0)
     computes_as(from_config(sizes), hf_rotary(transformers.AutoConfig.for_model(**sizes)))
+
+
+@pytest.mark.parametrize(("pad_token_id", "buckets"), [(1, 32), (3, 32), (1, 64)])
+def test_mpnet_adds_a_learned_table_and_draws_t5_s_buckets_as_its_model_computes_them(pad_token_id, buckets):
+    """MPNet (all-mpnet-base-v2's) adds a learned table to its embeddings, as RoBERTa does but from position 2 whatever
+    pad_token_id says (its code fixes its padding index at 1), and a bias shared by every layer from T5's bidirectional buckets, computed with 32 buckets out to 128 whatever
+    relative_attention_num_buckets says (it sizes only the bias's embedding). The oracle: a one-layer model of
+    transformers 5.23, the longest input it runs and its own ``relative_position_bucket``. posenc read such a config
+    as T5's buckets alone, over max_position_embeddings tokens (514 for all-mpnet-base-v2, which runs 512) and the
+    file's count of buckets."""
+    config = {"model_type": "mpnet", **_BERT_SIZES, "pad_token_id": pad_token_id,
+              "relative_attention_num_buckets": buckets}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
+
+    def runs(length: int) -> bool:
+        try:
+            with torch.no_grad():
+                built(input_ids=torch.full((1, length), 5))
+        except IndexError:
+            return False
+        return True
+
+    model = from_config(config)
+    positional = model.positional("full_attention")
+    assert runs(model.context_length) and not runs(model.context_length + 1)
+    assert model.context_length == 12 - 2
+    assert not model.causal and len(model.layer_types) == 1 and positional.head_dim == 8
+    relative = torch.arange(-300, 301)
+    expected = built.encoder.relative_position_bucket(relative).numpy()
+    options = positional.options
+    assert (positional.scheme, options["num_buckets"], options["max_distance"]) == ("t5", 32, 128)
+    np.testing.assert_array_equal(posenc.t5_relative_bucket(relative.numpy(), bidirectional=True, num_buckets=32,
+                                                            max_distance=128), expected)
+    table = built.embeddings.position_embeddings.weight
+    assert positional.extra["added_table"] == table.shape[0] == 12
+    assert positional.extra["first_position"] == 2
+
+
+def test_mpnet_with_fewer_than_32_buckets_is_refused_as_its_model_fails():
+    """MPNet's code computes 32 buckets whatever relative_attention_num_buckets says: with fewer, its bias embedding
+    has no row for the last ones, and transformers 5.23's model raises an index error on any input."""
+    config = {"model_type": "mpnet", **_BERT_SIZES, "relative_attention_num_buckets": 16}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
+    with pytest.raises(IndexError), torch.no_grad():
+        built(input_ids=torch.full((1, 4), 5))
+    with pytest.raises(ValueError, match="relative_attention_num_buckets is 16: MPNetConfig's model computes 32"):
+        from_config(config)

@@ -472,6 +472,28 @@ def test_a_sinusoidal_config_sets_the_sidebar_to_its_sinusoids(model_type, spaci
         assert "a table of 512 rows, computed once: positions 512 … 599 have no row" in captions, captions
 
 
+def test_an_mpnet_config_draws_its_buckets_and_names_the_table_it_adds():
+    """all-mpnet-base-v2's config (514 rows, 32 buckets) sets the sidebar to T5's buckets as MPNet's code computes them
+    (32 out to 128, both ways; test_model_config.py) over the 512 tokens its table holds (posenc read it as T5's
+    buckets alone over 514), and How it works names the learned table MPNet adds besides them, and, past it, the
+    positions that have no row."""
+    from posenc.models.config_link import to_link
+
+    config = {"model_type": "mpnet", "hidden_size": 768, "num_attention_heads": 12, "num_hidden_layers": 12,
+              "max_position_embeddings": 514, "relative_attention_num_buckets": 32, "pad_token_id": 1}
+    at = run({"model": "config", "config": to_link(json.dumps(config))}, "pages/details.py")
+    assert not at.exception and not at.error
+    assert at.selectbox(key="scheme").value == "t5" and at.slider(key="length").value == 512
+    assert (at.slider(key="t5.num_buckets").value, at.slider(key="t5.max_distance").value) == (32, 128)
+    captions = " ".join(c.value for c in at.caption)
+    assert "also adds a learned table to its embeddings, as BERT does: a token at position p reads row p + 2, so " \
+           "its 514 rows hold 512 tokens." in captions, captions
+    assert "have no row" not in captions
+    at.slider(key="length").set_value(600).run()
+    captions = " ".join(c.value for c in at.caption)
+    assert "Positions 512 … 599 have no row" in captions, captions
+
+
 def test_a_roberta_config_s_learned_table_says_which_row_a_position_reads():
     """RoBERTa numbers positions from pad_token_id + 1 (transformers 5.23: test_model_config.py), so How it works under
     a RoBERTa config says that position p reads row p + 2 and that its 514 rows hold 512 tokens; BERT's says nothing.

@@ -8,7 +8,7 @@ import streamlit as st
 import posenc
 from posenc.analysis import table_cells
 from posenc.figures import charts, heatmaps
-from posenc.ui import compute, presenter
+from posenc.ui import compute, presenter, your_config
 from posenc.ui.sidebar import Controls
 
 
@@ -39,6 +39,17 @@ def t5(c: Controls) -> None:
     presenter.chart(charts.bucket_map(relative, index, exact=exact, max_distance=distance, causal=causal), key="t5_map")
     st.caption(f"Distances below {exact} get a bucket each; from {exact} to {distance} the buckets widen "
                f"logarithmically; from {distance} on, all distances share the last bucket.")
+    model = your_config.model(c.model) if c.model else None
+    bias = model.positionals.get("full_attention") if model is not None else None
+    rows = bias.extra.get("added_table", 0) if bias is not None else 0
+    if rows:  # MPNet: a learned table added to the embeddings too, which bounds its context
+        first, context = bias.extra["first_position"], model.context_length
+        past = (f" Positions {context:,} … {c.length - 1:,} have no row (transformers raises an index error), though "
+                "the buckets drawn go on." if c.length > context else "")
+        st.caption(f"{your_config.label(model)} also adds a learned table to its embeddings, as BERT does: a token "
+                   f"at position p reads row p + {first}, so its {rows:,} rows hold {context:,} tokens.{past} The "
+                   "table's rows are the checkpoint's weights, which a config does not hold: the learned scheme's "
+                   "views draw an untrained one.")
 
 
 def alibi(c: Controls) -> None:
