@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from posenc.models.config import (
+    ALIBI_FLAG,
     KNOWN_LAYER_TYPES,
     READS_TRAINED_CONTEXT,
     TRAINED_CONTEXT,
@@ -70,7 +71,9 @@ class Reading:
         return _number(mapping.get(key))
 
     def context(self) -> int | None:
-        for key in ("max_position_embeddings", "n_positions", "n_ctx", "max_seq_len", "seq_length"):
+        family = self.fields.family  # MPT's max_seq_len, whatever else the file says
+        for key in (family.context_field,) if family.context_field else ("max_position_embeddings", "n_positions",
+                                                                         "n_ctx", "max_seq_len", "seq_length"):
             value = self.number(self.fields.values, key)
             if value is not None:
                 return int(value)
@@ -611,6 +614,27 @@ def bidirectional_in_some_attentions(reading: Reading) -> Iterator[Finding]:
                   f"transformers 5.23 honours {where}; posenc draws the eager model's causal masks.")
 
 
+def fixed_slopes(reading: Reading) -> Iterator[Finding]:
+    """MPT's class in transformers adds ALiBi with the slopes of a bias max of 8 whatever ``attn_config`` says: an
+    ``alibi`` false or another ``alibi_bias_max`` is read by MosaicML's own code (trust_remote_code) only."""
+    fields = reading.fields
+    attention = fields.raw.get("attn_config")
+    if reading.model is None or not fields.family.fixed_slopes or not isinstance(attention, Mapping):
+        return
+    name = fields.family.class_name
+    if attention.get(ALIBI_FLAG) is False:
+        yield Finding("warning", reading.path(f"attn_config.{ALIBI_FLAG}"),
+                      f"attn_config.{ALIBI_FLAG} is false, which {name}'s model in transformers 5.23 does not read: it adds "
+                      "ALiBi whatever it says, as posenc draws. MosaicML's own code (trust_remote_code) reads it and "
+                      "adds no ALiBi.")
+    bias_max = reading.number(attention, "alibi_bias_max")
+    if bias_max is not None and bias_max != 8:
+        yield Finding("warning", reading.path("attn_config.alibi_bias_max"),
+                      f"attn_config.alibi_bias_max is {bias_max:g}, which {name}'s model in transformers 5.23 does "
+                      "not read: its slopes are 2^(−8k/n) whatever it says, as posenc draws. MosaicML's own code "
+                      f"(trust_remote_code) reads it: 2^(−{bias_max:g}k/n), other slopes.")
+
+
 def encoder_decoder(reading: Reading) -> Iterator[Finding]:
     """An encoder-decoder's config is drawn as its encoder: the layers counted, both ways."""
     fields, model = reading.fields, reading.model
@@ -699,7 +723,7 @@ CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     fixed_frequencies, longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
     sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, fixed_buckets,
-    encoder_decoder,
+    fixed_slopes, encoder_decoder,
     bidirectional_in_some_attentions, unknown_family,
 )
 """Every check :func:`check` runs, in order."""

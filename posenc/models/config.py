@@ -38,7 +38,8 @@ from posenc.schemes.registry import get_scheme
 from posenc.schemes.rope.scalings import ROPE_SCALINGS, rope_scaling_parameters
 
 ALIBI_FLAG = "alibi"
-"""The config field (top level, or MPT's ``attn_config``) that turns ALiBi on: a field's name, not a scheme's."""
+"""The config field that turns ALiBi on (Falcon's, at the top level; ``attn_config``'s, MosaicML's, in a model_type
+posenc does not know: transformers' MPT adds ALiBi whatever it says): a field's name, not a scheme's."""
 NOPE_LAYER = LAYER_TYPES[-1]
 """The layer type of a layer without positions (Llama 4's, SmolLM3's): a layer type, not a scheme's name."""
 
@@ -155,7 +156,7 @@ class Fields:
             return switch[2]
         if get_scheme(self.family.scheme).family != "rotary":
             return self.family.scheme
-        attention = self.raw.get("attn_config")
+        attention = self.raw.get("attn_config") if not self.family.class_name else None  # MosaicML's field
         if self.raw.get(ALIBI_FLAG) is True or (isinstance(attention, Mapping) and attention.get(ALIBI_FLAG) is True):
             return "alibi"
         if self.has("relative_attention_num_buckets"):
@@ -187,6 +188,8 @@ class Fields:
         return hidden // heads
 
     def context(self) -> int:
+        if self.family.context_field:  # MPT's max_seq_len, whatever else the file says
+            return self.integer(self.family.context_field)
         return self.integer("max_position_embeddings", "n_positions", "n_ctx", "max_seq_len", "seq_length",
                             "max_sequence_length")
 
@@ -701,8 +704,9 @@ def _alibi_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int,
         context = fields.context()
     attention = fields.raw.get("attn_config")
     bias_max = attention.get("alibi_bias_max") if isinstance(attention, Mapping) else None
-    if bias_max is not None and bias_max != 8:  # MPT's slopes 2^(−bias_max·k/n); 8 gives BLOOM's, which posenc draws
-        raise ValueError(f"attn_config.alibi_bias_max is {bias_max!r:.40}: posenc draws ALiBi's slopes 2^(−8k/n) "
-                         "(BLOOM's, MPT's default of 8) only.")
+    if bias_max is not None and bias_max != 8 and not fields.family.class_name:  # MPT's class: 8 whatever it says
+        raise ValueError(f"attn_config.alibi_bias_max is {bias_max!r:.40}: MosaicML's code gives slopes "
+                         "2^(−alibi_bias_max·k/n), and posenc draws ALiBi's slopes 2^(−8k/n) (BLOOM's, MPT's in "
+                         "transformers) only.")
     alibi = Positional("alibi", MappingProxyType({"num_heads": heads, "direction": "causal"}), None, 0, None, head_dim)
     return ["full_attention"] * fields.layers(), {"full_attention": alibi}, context, head_dim

@@ -84,7 +84,10 @@ class Family:
     reading row p + ``row_offset`` (MPNet: RoBERTa's, its padding index fixed at 1 whatever ``pad_token_id`` says, so
     from row 2), which bounds its context; ``fixed_buckets``: T5's buckets and farthest distance as the class's code fixes them
     whatever the file says (MPNet: 32 out to 128; its ``relative_attention_num_buckets`` sizes the bias's embedding
-    only, and fewer than 32 fail).
+    only, and fewer than 32 fail); ``context_field``: the one field the class reads its context from, where it is
+    not one of the usual names (MPT's ``max_seq_len``: its ALiBi is built for exactly so many keys), "" for those;
+    ``fixed_slopes``: an ALiBi class whose code computes the slopes of a bias max of 8, 2^(−8k/n), and adds them
+    whatever ``attn_config`` says (MPT's ``alibi`` and ``alibi_bias_max``, which MosaicML's own code reads).
     """
 
     scheme: str = "rope"
@@ -120,6 +123,8 @@ class Family:
     encoder_decoder: bool = False
     added_table: bool = False
     fixed_buckets: tuple[int, int] | None = None
+    context_field: str = ""
+    fixed_slopes: bool = False
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -370,6 +375,11 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "mpnet": _family(scheme="t5", class_name="MPNetConfig", causal=False, windows="none", row_offset=2,
                      added_table=True, fixed_buckets=(32, 128),
                      defaults={**_ROBERTA["defaults"], "relative_attention_num_buckets": 32}),
+    "mpt": _family(scheme="alibi", class_name="MptConfig", windows="none", context_field="max_seq_len",
+                   fixed_slopes=True,
+                   attribute_map={"hidden_size": "d_model", "num_attention_heads": "n_heads",
+                                  "num_hidden_layers": "n_layers"},
+                   defaults={"d_model": 2048, "n_heads": 16, "n_layers": 24, "max_seq_len": 2048}),
     "bloom": _family(scheme="alibi", class_name="BloomConfig", windows="none",
                      defaults={"n_head": 8, "n_layer": 2, "hidden_size": 64}),
 })

@@ -194,6 +194,14 @@ CASES = {
     "MPNet's farthest distance fixed in its code": (
         {"model_type": "mpnet", "relative_attention_max_distance": 256}, "warning", "relative_attention_max_distance",
         "relative_attention_max_distance is 256, which MPNetConfig's model does not read"),
+    "MPT's ALiBi turned off where transformers does not read it": (
+        {"model_type": "mpt", "attn_config": {"alibi": False}}, "warning", "attn_config.alibi",
+        "attn_config.alibi is false, which MptConfig's model in transformers 5.23 does not read: it adds ALiBi "
+        "whatever it says"),
+    "MPT's bias max, which transformers does not read": (
+        {"model_type": "mpt", "attn_config": {"alibi": True, "alibi_bias_max": 16}}, "warning",
+        "attn_config.alibi_bias_max", "attn_config.alibi_bias_max is 16, which MptConfig's model in transformers 5.23 "
+        "does not read: its slopes are 2^(−8k/n) whatever it says"),
     "a T5-style model_type posenc does not know": (
         {"model_type": "mt5", "d_model": 512, "num_heads": 6, "d_kv": 64, "num_layers": 8,
          "relative_attention_num_buckets": 32}, "info", "model_type",

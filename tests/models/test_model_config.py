@@ -863,29 +863,57 @@ def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformer
     assert "read as a model with T5 relative bias: posenc does not know this model_type" in mt5.source
 
 
-@pytest.mark.parametrize("bias_max", [8, 16, None])
-def test_mpt_s_alibi_slopes_are_its_own_or_refused(bias_max):
-    """MPT's ALiBi (transformers 5.23's build_mpt_alibi_tensor, the oracle) takes its slopes from attn_config's
-    alibi_bias_max: 2^(−bias_max·k/n). With MPT's 8 (or none given) they are BLOOM's, which posenc draws, for 12
-    heads as for 8; another bias max gives other slopes, which posenc read as BLOOM's. Now refused, naming it."""
-    from transformers.models.mpt.modeling_mpt import build_mpt_alibi_tensor
+@pytest.mark.parametrize("attention", [{"alibi": True}, {"alibi": True, "alibi_bias_max": 8},
+                                       {"alibi": True, "alibi_bias_max": 16}, {"alibi": False}, None])
+def test_mpt_adds_alibi_with_its_own_slopes_over_max_seq_len_keys_whatever_attn_config_says(attention):
+    """transformers 5.23's MPT (the oracle: a one-layer model) adds ALiBi with the slopes of a bias max of 8,
+    2^(−8k/n) (BLOOM's), for 12 heads as for 8, whatever attn_config says: its forward pass builds the bias with
+    neither attn_config.alibi nor alibi_bias_max (its output is the same under each), for exactly max_seq_len keys, so
+    a longer input fails. posenc refused a bias max of 16 and a config whose attn_config turns ALiBi off, and took its
+    context from max_position_embeddings before max_seq_len; MosaicML's own code (trust_remote_code) reads them, and
+    the check says so (test_model_check.py)."""
+    config = {"model_type": "mpt", "d_model": 48, "n_heads": 12, "n_layers": 1, "max_seq_len": 12,
+              "vocab_size": 20, "expansion_ratio": 1, **({"attn_config": attention} if attention is not None else {})}
 
+    def built(given: dict):
+        torch.manual_seed(0)
+        return transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**given)).eval()
+
+    model, plain = built(config), built({**config, "attn_config": {"alibi": True, "alibi_bias_max": 8}})
+    tokens = torch.arange(3, 13)[None]
+    with torch.no_grad():
+        assert torch.equal(model(input_ids=tokens).last_hidden_state, plain(input_ids=tokens).last_hidden_state)
+        model(input_ids=torch.full((1, 12), 5))
+        with pytest.raises(RuntimeError):
+            model(input_ids=torch.full((1, 13), 5))
+    bias = model.build_mpt_alibi_tensor(12, 3).reshape(12, 3).double().numpy()  # what its forward pass calls
+    read = from_config(config | {"max_position_embeddings": 4096})  # a field MPT's class does not read
+    (positional,) = read.positionals.values()
+    assert (positional.scheme, positional.options["num_heads"], read.context_length) == ("alibi", 12, 12)
     from posenc.schemes.alibi import alibi_slopes
 
-    attention = {"alibi": True} | ({"alibi_bias_max": bias_max} if bias_max is not None else {})
-    config = {"model_type": "mpt", "d_model": 192, "n_heads": 12, "n_layers": 2, "max_seq_len": 2048,
-              "attn_config": attention}
-    bias = build_mpt_alibi_tensor(12, 3, alibi_bias_max=bias_max or 8).reshape(12, 3).double().numpy()
-    slopes = bias[:, 1] - bias[:, 0]
-    if bias_max == 16:
-        assert not np.allclose(slopes, alibi_slopes(12))
-        with pytest.raises(ValueError, match="alibi_bias_max is 16"):
-            from_config(config)
-        return
-    model = from_config(config)
-    (positional,) = model.positionals.values()
-    assert positional.scheme == "alibi"
-    np.testing.assert_allclose(alibi_slopes(positional.options["num_heads"]), slopes, rtol=1e-6)
+    np.testing.assert_allclose(alibi_slopes(12), bias[:, 1] - bias[:, 0], rtol=1e-6)
+    assert len(read.layer_types) == 1 and positional.head_dim == 4 and read.causal
+
+
+def test_an_unknown_model_type_s_alibi_bias_max_other_than_8_is_refused():
+    """A model_type posenc does not know, read from its fields alone: attn_config's alibi_bias_max other than 8 gives
+    other slopes in MosaicML's code, which posenc does not draw: refused, naming it."""
+    config = {"model_type": "my_mpt", "d_model": 48, "n_heads": 12, "n_layers": 1, "max_seq_len": 12,
+              "attn_config": {"alibi": True, "alibi_bias_max": 16}}
+    with pytest.raises(ValueError, match="alibi_bias_max is 16"):
+        from_config(config)
+    assert from_config(config | {"attn_config": {"alibi": True}}).positional("full_attention").scheme == "alibi"
+
+
+def test_falcon_reads_its_top_level_alibi_only():
+    """FalconConfig reads ``alibi`` at its top level (transformers 5.23): an attn_config's is not its field, and its
+    model rotates. posenc read Falcon with attn_config.alibi true as ALiBi."""
+    config = {"model_type": "falcon", "hidden_size": 64, "num_attention_heads": 4, "num_hidden_layers": 1,
+              "vocab_size": 20, "attn_config": {"alibi": True}}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config))
+    assert not built.config.alibi and built.rotary_emb is not None
+    assert from_config(config).positional("full_attention").scheme == "rope"
 
 
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.rotary_dim])
