@@ -664,7 +664,8 @@ def _sinusoidal_model(fields: Fields) -> tuple[list[str], dict[str, Positional],
     first = _first_position(fields)
     context = fields.context()
     extra = {"model_width": width, **({"first_position": first} if first else {}),
-             **({"table_rows": context} if family.fixed_rows else {})}  # Marian's: a longer input has no row
+             **({"table_rows": context} if family.fixed_rows else {}),  # Marian's: a longer input has no row
+             **({"exact_length": context} if family.exact_length else {})}  # Whisper's: every input that long
     sinusoids = Positional("sinusoidal", MappingProxyType({"layout": layout, "spacing": family.spacing}),
                            SINUSOIDAL_BASE, 0, None, head_dim, extra=MappingProxyType(extra))
     return ["full_attention"] * count, {"full_attention": sinusoids}, context, head_dim

@@ -53,6 +53,7 @@ POSITIONAL_FIELDS = frozenset({
     "attn_temperature_tuning", "floor_scale", "attn_scale",
     # the context
     "max_position_embeddings", "n_positions", "n_ctx", "max_seq_len", "max_sequence_length", "seq_length",
+    "max_source_positions",
     # learned tables (their width, where positions start), sinusoids, T5's buckets, ALiBi
     "position_embedding_type", "embedding_size", "input_embedding_size", "pad_token_id", "sinusoidal_pos_embds",
     "sinusoidal_embeddings", "relative_attention_num_buckets", "relative_attention_max_distance", "alibi",

@@ -87,7 +87,9 @@ class Family:
     only, and fewer than 32 fail); ``context_field``: the one field the class reads its context from, where it is
     not one of the usual names (MPT's ``max_seq_len``: its ALiBi is built for exactly so many keys), "" for those;
     ``fixed_slopes``: an ALiBi class whose code computes the slopes of a bias max of 8, 2^(−8k/n), and adds them
-    whatever ``attn_config`` says (MPT's ``alibi`` and ``alibi_bias_max``, which MosaicML's own code reads).
+    whatever ``attn_config`` says (MPT's ``alibi`` and ``alibi_bias_max``, which MosaicML's own code reads);
+    ``exact_length``: every input is exactly the context long (Whisper's encoder: it refuses mel features of another
+    length than twice ``max_source_positions``).
     """
 
     scheme: str = "rope"
@@ -125,6 +127,7 @@ class Family:
     fixed_buckets: tuple[int, int] | None = None
     context_field: str = ""
     fixed_slopes: bool = False
+    exact_length: bool = False
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -358,6 +361,10 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "m2m_100": _family(class_name="M2M100Config", **_FAIRSEQ),
     "nllb-moe": _family(class_name="NllbMoeConfig", **_FAIRSEQ),
     "fsmt": _family(class_name="FSMTConfig", **_FAIRSEQ),
+    "whisper": _family(class_name="WhisperConfig", **_FAIRSEQ | {
+        "padding_offset": False, "fixed_rows": True, "exact_length": True, "context_field": "max_source_positions",
+        "defaults": {"max_source_positions": 1500, "d_model": 384, "encoder_attention_heads": 6,
+                     "encoder_layers": 4}}),
     "xglm": _family(class_name="XGLMConfig", **_FAIRSEQ | {
         "causal": True, "padding_offset": False, "row_offset": 2,
         "attribute_map": {"hidden_size": "d_model", "num_attention_heads": "attention_heads",

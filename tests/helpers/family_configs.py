@@ -14,6 +14,8 @@ ABSOLUTE_CONFIGS = {
                           "encoder_layers": 12, "max_position_embeddings": 1024},
     "m2m_100 (from pad_token_id + 1)": {"model_type": "m2m_100", "d_model": 1024, "encoder_attention_heads": 16,
                                         "encoder_layers": 12, "max_position_embeddings": 1024, "pad_token_id": 1},
+    "whisper (an encoder of fixed length)": {"model_type": "whisper", "d_model": 384, "encoder_attention_heads": 6,
+                                             "encoder_layers": 4, "max_source_positions": 1500},
     "mpnet (a table besides T5's buckets)": {"model_type": "mpnet", "hidden_size": 768, "num_attention_heads": 12,
                                              "num_hidden_layers": 12, "max_position_embeddings": 514,
                                              "relative_attention_num_buckets": 32, "pad_token_id": 1},

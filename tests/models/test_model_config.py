@@ -1012,3 +1012,30 @@ def test_mpnet_with_fewer_than_32_buckets_is_refused_as_its_model_fails():
         built(input_ids=torch.full((1, 4), 5))
     with pytest.raises(ValueError, match="relative_attention_num_buckets is 16: MPNetConfig's model computes 32"):
         from_config(config)
+
+
+def test_whisper_s_encoder_adds_its_sinusoids_to_exactly_max_source_positions_frames():
+    """Whisper (the oracle: transformers 5.23's one-layer model) adds to its encoder's frames the rows of a fixed table
+    of sinusoids, sines before cosines, spread from 1 to 1/10000 over d/2 − 1 steps (posenc's tensor2tensor spacing),
+    one row for each of exactly max_source_positions frames: its encoder refuses mel features of any other length
+    than twice that (its two convolutions halve them). posenc refused its config (no positional field)."""
+    config = {"model_type": "whisper", "d_model": 16, "encoder_attention_heads": 2, "decoder_attention_heads": 2,
+              "encoder_layers": 1, "decoder_layers": 1, "encoder_ffn_dim": 16, "decoder_ffn_dim": 16,
+              "vocab_size": 12, "num_mel_bins": 4, "max_source_positions": 12, "max_target_positions": 8,
+              "pad_token_id": 0, "decoder_start_token_id": 1}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).eval()
+    encoder = built.get_encoder()
+    with torch.no_grad():
+        encoder(input_features=torch.zeros(1, 4, 24))
+        for frames in (22, 26):
+            with pytest.raises(ValueError, match="Whisper expects the mel input features to be of length 24"):
+                encoder(input_features=torch.zeros(1, 4, frames))
+    model = from_config(config)
+    positional = model.positional("full_attention")
+    assert (positional.scheme, positional.options["layout"], positional.options["spacing"]) == (
+        "sinusoidal", "split", "tensor2tensor")
+    table = posenc.get_scheme("sinusoidal").table(12, 16, positional.base, **positional.options)
+    np.testing.assert_allclose(encoder.embed_positions.weight.double().numpy(), table, atol=2e-6)
+    assert model.context_length == 12 and not model.causal and len(model.layer_types) == 1
+    assert positional.head_dim == 8 and positional.extra["model_width"] == 16
+    assert positional.extra["table_rows"] == 12 and positional.extra["exact_length"] == 12

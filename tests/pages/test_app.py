@@ -494,6 +494,26 @@ def test_an_mpnet_config_draws_its_buckets_and_names_the_table_it_adds():
     assert "Positions 512 … 599 have no row" in captions, captions
 
 
+def test_a_whisper_config_draws_its_encoder_s_sinusoids_over_its_fixed_length():
+    """whisper-small's config (d_model 768, 12 encoder layers, 1,500 source positions) sets the sidebar to the
+    sinusoids its encoder adds (test_model_config.py): fairseq's spacing, sines before cosines, length 1,500, and How
+    it works says every input is exactly that long. posenc refused the config (no positional field)."""
+    from posenc.models.config_link import to_link
+
+    config = {"model_type": "whisper", "d_model": 768, "encoder_attention_heads": 12, "encoder_layers": 12,
+              "decoder_attention_heads": 12, "decoder_layers": 12, "max_source_positions": 1500,
+              "max_target_positions": 448, "num_mel_bins": 80}
+    at = run({"model": "config", "config": to_link(json.dumps(config))}, "pages/details.py")
+    assert not at.exception and not at.error
+    assert at.selectbox(key="scheme").value == "sinusoidal" and at.slider(key="d_model").value == 768
+    assert at.selectbox(key="sinusoidal.spacing").value == "tensor2tensor"
+    assert at.selectbox(key="sinusoidal.layout").value == "split" and at.slider(key="length").value == 1500
+    captions = " ".join(c.value for c in at.caption)
+    assert "every input is exactly 1,500 positions long: its encoder refuses any other length (Whisper's takes mel " \
+           "features of exactly 3,000 frames" in captions, captions
+    assert "have no row" not in captions
+
+
 def test_a_roberta_config_s_learned_table_says_which_row_a_position_reads():
     """RoBERTa numbers positions from pad_token_id + 1 (transformers 5.23: test_model_config.py), so How it works under
     a RoBERTa config says that position p reads row p + 2 and that its 514 rows hold 512 tokens; BERT's says nothing.

@@ -30,7 +30,12 @@ def sinusoidal(c: Controls) -> None:
         st.caption(f"In {your_config.label(model)} a token at position p is encoded as position p + {first}: its "
                    f"first token's hands stand at {first}·θᵢ, not at 0. The charts above draw position p at p.")
     rows = sinusoids.extra.get("table_rows", 0) if sinusoids is not None else 0
-    if rows and c.length > rows:  # Marian, Pegasus: computed once, for max_position_embeddings rows
+    exact = sinusoids.extra.get("exact_length", 0) if sinusoids is not None else 0
+    if exact:  # Whisper's encoder: every input padded or cut to its table's rows
+        st.caption(f"In {your_config.label(model)} every input is exactly {exact:,} positions long: its encoder "
+                   f"refuses any other length (Whisper's takes mel features of exactly {2 * exact:,} frames, which "
+                   f"two convolutions halve), so positions 0 … {exact - 1:,} are always all there.")
+    elif rows and c.length > rows:  # Marian, Pegasus: computed once, for max_position_embeddings rows
         st.caption(f"In {your_config.label(model)} the sinusoids are a table of {rows:,} rows, computed once: "
                    f"positions {rows:,} … {c.length - 1:,} have no row (transformers raises an index error), though "
                    "the formula, drawn here, goes on.")
