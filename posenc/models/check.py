@@ -28,8 +28,10 @@ from posenc.models.config import (
     TRAINED_CONTEXT,
     Fields,
     from_config,
+    never_masks,
     told_bidirectional,
     trained_context,
+    window_keys,
 )
 from posenc.models.config_file import read_config
 from posenc.models.presets import Model
@@ -491,18 +493,22 @@ def layer_count(reading: Reading) -> Iterator[Finding]:
 
 
 def window_length(reading: Reading) -> Iterator[Finding]:
-    """A sliding window at or past the context never masks anything (unless ``use_sliding_window`` turns it off, in a
+    """A sliding window at or past the context (one either side of the query: past context − 1) never masks anything
+    (unless ``use_sliding_window`` turns it off, in a
     class that reads that field: Mistral's and Phi-3's window every layer whatever it says)."""
     family = reading.fields.family
-    name, rule = family.window_field
+    name = family.window_field[0]
     window, context = reading.number(reading.fields.raw, name), reading.context()
     switched_off = reading.fields.get("use_sliding_window") is False and family.windows != "sliding_window"
     if window is None or context is None or switched_off:
         return
-    effective = window // 2 if rule == "half" else window
-    if effective >= context:
+    effective = window_keys(reading.fields, int(window))
+    if never_masks(reading.fields, effective, context):
+        causal = reading.model.causal if reading.model is not None else family.causal
+        reach = ("at or past the context" if causal else  # ModernBERT's, Gemma 3's both ways: keys either side
+                 f"{effective:g} keys either side of a query, reaching across the context")
         yield Finding("warning", reading.path(name),
-                      f"{name} is {window:g}, at or past the context of {context} tokens: the window never masks a "
+                      f"{name} is {window:g}, {reach} of {context} tokens: the window never masks a "
                       "key, so these layers attend like full attention (probably not what was meant, or the "
                       "context is wrong).")
 

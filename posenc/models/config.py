@@ -15,7 +15,8 @@ r"""A model from its ``config.json``: the same :class:`~posenc.models.presets.Mo
   GPT-J's ``rotary_dim`` / head, DeepSeek's ``qk_rope_head_dim`` of a ``qk_nope_head_dim + qk_rope_head_dim`` head;
 - the layers: ``layer_types`` when given, else the family's rule (windows, Gemma's pattern, ModernBERT's
   global layer every n), Llama 4's and SmolLM3's ``no_rope_layers`` (0: a layer without positions);
-  a sliding window as long as the context never masks, so its layers read as full attention.
+  a sliding window that reaches every key (as long as the context; one either side of the query, as long as the
+  context − 1) never masks, so its layers read as full attention where they rotate as full ones.
 
 Unknown fields are ignored; a field that is needed and cannot be read raises a ValueError naming it and
 its value. GPT-2, BERT and BART-style models read as a learned table (GPT-Neo's with its local windows), Marian,
@@ -322,13 +323,21 @@ def _nope_window(fields: Fields, count: int) -> int | None:
 
 
 def _window(fields: Fields) -> int | None:
-    """transformers' ``sliding_window`` (ModernBERT: local_attention // 2; Gemma 3 told to see both ways:
-    sliding_window // 2 either side), None for none."""
-    name, rule = fields.family.window_field
-    if not fields.has(name):
-        return None
-    value = whole(fields.get(name), name, 1)
-    return value // 2 if rule == "half" or _bidirectional(fields) else value
+    """transformers' ``sliding_window`` from the family's window field (:func:`window_keys`), None for none."""
+    name = fields.family.window_field[0]
+    return window_keys(fields, whole(fields.get(name), name, 1)) if fields.has(name) else None
+
+
+def window_keys(fields: Fields, value: int) -> int:
+    """transformers' ``sliding_window`` from the value of the family's window field: ModernBERT's local_attention // 2
+    and Gemma 3's sliding_window // 2 when told to see both ways (keys either side of the query), else the value."""
+    return value // 2 if fields.family.window_field[1] == "half" or _bidirectional(fields) else value
+
+
+def never_masks(fields: Fields, window: int, context: int) -> bool:
+    """Whether a sliding window (transformers' ``sliding_window``) masks no key of the context: a causal one of w keys
+    from w ≥ context on; one of w keys either side of the query from w ≥ context − 1, the farthest a key can be."""
+    return window >= (context if _causal(fields) else context - 1)
 
 
 # --- RoPE -----------------------------------------------------------------------------------------------
@@ -484,7 +493,7 @@ def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, 
         raise ValueError(f"the rotated width of a head must be an even number of dimensions (RoPE turns pairs); "
                          f"this config rotates {rotary_dims} of {head_dim}.")
     window = _window(fields) if "sliding_attention" in types else None  # Qwen2-MoE writes 0 for no window
-    unmasked = window is not None and window >= context  # the window never masks
+    unmasked = window is not None and never_masks(fields, window, context)
     rotary_types = [t for t in dict.fromkeys(types) if t != NOPE_LAYER]
     parameters = rope_parameters(fields, list(dict.fromkeys([*rotary_types, "full_attention"])) if unmasked
                                  else rotary_types)
@@ -622,7 +631,7 @@ def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], in
                          f" in a {fields.model_type} model: its table holds no token.")
     context = size - first
     window = _window(fields) if "sliding_attention" in types else None  # GPT-Neo's local layers
-    if window is not None and window >= context:  # a window as long as the context masks nothing
+    if window is not None and never_masks(fields, window, context):  # a window as long as the context
         types, window = ["full_attention"] * len(types), None
     return types, {t: learned._replace(window=window if t == "sliding_attention" else None)
                    for t in dict.fromkeys(types)}, context, head_dim

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from posenc.models import MODELS, check
@@ -412,3 +413,29 @@ def test_a_class_that_fails_on_nested_parameters_gets_no_finding_about_what_it_w
     findings = check(source)
     assert any(f.severity == "error" and "fails building the rotary embedding" in f.message for f in findings)
     assert not [f for f in findings if f.field.endswith("truncate")], findings
+
+
+@pytest.mark.parametrize(("config", "field"), [
+    ({"model_type": "gemma3_text", "use_bidirectional_attention": True, "max_position_embeddings": 64,
+      "num_hidden_layers": 6, "hidden_size": 64, "num_attention_heads": 2, "head_dim": 32}, "sliding_window"),
+    ({"model_type": "gemma3_text", "max_position_embeddings": 64, "num_hidden_layers": 6, "hidden_size": 64,
+      "num_attention_heads": 2, "head_dim": 32}, "sliding_window"),
+    ({"model_type": "modernbert", "max_position_embeddings": 64, "num_hidden_layers": 3, "hidden_size": 64,
+      "num_attention_heads": 2}, "local_attention"),
+])
+@pytest.mark.parametrize("window", [62, 63, 64, 65, 100, 126, 127, 128])
+def test_a_window_is_said_never_to_mask_exactly_where_its_mask_sees_every_key(config, field, window):
+    """A window that masks no key of the context is warned about, and only then: the oracle is the layers' mask
+    (models.attention_mask, itself checked against transformers 5.23's models in test_model_config.py). A causal window
+    of w keys masks nothing from w = context on; one of w keys either side of the query (ModernBERT's local_attention
+    // 2, Gemma 3's sliding_window // 2 when told to see both ways) from w = context − 1. The check compared Gemma 3's
+    whole sliding_window with the context when it sees both ways, and every window with the context."""
+    from posenc import models
+
+    given = config | {field: window}
+    model = from_config(given)
+    layer = "sliding_attention" if "sliding_attention" in model.layer_types else "full_attention"
+    whole = np.tril(np.ones((64, 64), dtype=bool)) if model.causal else np.ones((64, 64), dtype=bool)
+    sees_all = np.array_equal(models.attention_mask(model, layer, 64), whole)  # as full attention would
+    warned = [f for f in check(given) if f.field == field and "never masks" in f.message]
+    assert bool(warned) == sees_all, (warned, model.positional(layer).window)
