@@ -648,7 +648,7 @@ def encoder_decoder(reading: Reading) -> Iterator[Finding]:
         return
     yield Finding("info", reading.path("model_type"),
                   f"{fields.family.class_name} builds an encoder-decoder: posenc draws its encoder, whose "
-                  f"{len(model.layer_types)} layers see every token both ways; its decoder's layers see only the "
+                  f"{len(model.layer_types)} layers attend both ways; its decoder's layers see only the "
                   "tokens before them (and the encoder's output).")
 
 

@@ -252,6 +252,14 @@ def _family_layers(fields: Fields, count: int) -> list[str]:
         return ["chunked_attention"] * count
     if rule == "gpt_neo":
         return _gpt_neo_layers(fields, count)
+    if rule == "longt5":  # its encoder's local attention: local_radius keys either side, on every layer
+        kind = fields.get("encoder_attention_type")
+        if kind != "local":
+            raise ValueError(f"encoder_attention_type is {kind!r:.40}: posenc draws LongT5's local attention only "
+                             "(each token sees local_radius keys either side); with transient-global attention each "
+                             "token also sees a summary of every block of global_block_size tokens, which no view "
+                             "draws.")
+        return ["sliding_attention"] * count
     if rule == "alternate":
         return ["sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(count)]
     if not windowed or rule in ("none", "no_rope_layers"):
@@ -703,7 +711,12 @@ def _t5_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, No
         extra = {"added_table": context, "first_position": first}
         context -= first
     t5 = Positional("t5", MappingProxyType(options), None, 0, None, head_dim, extra=MappingProxyType(extra))
-    return ["full_attention"] * fields.layers(), {"full_attention": t5}, context, None
+    types = _family_layers(fields, fields.layers())  # LongT5's local layers; T5's, MPNet's: full attention
+    window = _window(fields) if "sliding_attention" in types else None
+    if window is not None and never_masks(fields, window, context):  # a radius reaching every key
+        types, window = ["full_attention"] * len(types), None
+    return types, {t: t5._replace(window=window if t == "sliding_attention" else None)
+                   for t in dict.fromkeys(types)}, context, None
 
 
 def _alibi_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, int]:

@@ -46,7 +46,7 @@ POSITIONAL_FIELDS = frozenset({
     "layer_types", "num_hidden_layers", "n_layer", "num_layers", "n_layers", "sliding_window",
     "sliding_window_pattern", "use_sliding_window", "max_window_layers", "no_rope_layers", "no_rope_layer_interval",
     "attention_chunk_size", "global_attn_every_n_layers", "local_attention", "encoder_layers", "attention_types",
-    "attention_layers", "window_size",
+    "attention_layers", "window_size", "local_radius", "encoder_attention_type",
     # whether a query sees the keys after it (BERT's is_decoder, XLM's causal)
     "is_decoder", "causal",
     # Llama 4's query temperature

@@ -45,6 +45,7 @@ class Family:
     "qwen": from layer ``max_window_layers`` on when ``use_sliding_window``, "qwen2_moe": the even layers below
     ``max_window_layers`` when ``use_sliding_window``, "qwen3_moe": every layer when ``use_sliding_window``,
     "gpt_neo": GPT-Neo's ``attention_layers``, else its ``attention_types`` expanded ("local": a window),
+    "longt5": every layer a window when ``encoder_attention_type`` is "local" (LongT5; "transient-global" refused),
     "every": one full layer in ``pattern_field`` layers (or in ``pattern``, fixed in the class), "alternate": every
     other layer (Gemma 2, gpt-oss), "chunked": Llama 4's chunked attention on every layer that rotates,
     "no_rope_layers": SmolLM3's, the layers without positions when ``use_sliding_window``, "none");
@@ -387,6 +388,11 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                    attribute_map={"hidden_size": "d_model", "num_attention_heads": "n_heads",
                                   "num_hidden_layers": "n_layers"},
                    defaults={"d_model": 2048, "n_heads": 16, "n_layers": 24, "max_seq_len": 2048}),
+    "longt5": _family(scheme="t5", class_name="LongT5Config", causal=False, windows="longt5", encoder_decoder=True,
+                      window_field=("local_radius", "as is"),
+                      defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128,
+                                "d_model": 512, "d_kv": 64, "num_heads": 8, "num_layers": 6, "local_radius": 127,
+                                "encoder_attention_type": "local"}),
     "bloom": _family(scheme="alibi", class_name="BloomConfig", windows="none",
                      defaults={"n_head": 8, "n_layer": 2, "hidden_size": 64}),
 })

@@ -31,5 +31,8 @@ BOTH_WAYS_CONFIGS = {
                                            "sliding_window": 512, "max_position_embeddings": 2048,
                                            "num_hidden_layers": 24, "hidden_size": 768, "num_attention_heads": 3,
                                            "head_dim": 256, "rope_theta": 1_000_000.0},
+    "long-t5-local (T5's buckets in local windows)": {"model_type": "longt5", "d_model": 768, "d_kv": 64,
+                                                      "num_heads": 12, "num_layers": 12, "local_radius": 127,
+                                                      "encoder_attention_type": "local"},
 }
-"""Rotary models that see both ways (ESM-2; Gemma 3 told to, as EmbeddingGemma is)."""
+"""Models that see both ways: rotary ones (ESM-2; Gemma 3 told to, as EmbeddingGemma is), LongT5's local windows."""

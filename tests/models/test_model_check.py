@@ -175,7 +175,7 @@ CASES = {
     "an encoder-decoder drawn as its encoder": (
         {"model_type": "marian", "d_model": 512, "encoder_attention_heads": 8, "encoder_layers": 6,
          "decoder_layers": 6, "max_position_embeddings": 512}, "info", "model_type",
-        "MarianConfig builds an encoder-decoder: posenc draws its encoder, whose 6 layers see every token both ways"),
+        "MarianConfig builds an encoder-decoder: posenc draws its encoder, whose 6 layers attend both ways"),
     "a relative position type BERT no longer reads": (
         {"model_type": "bert", "position_embedding_type": "relative_key"}, "warning", "position_embedding_type",
         "position_embedding_type is 'relative_key', which BertConfig's model no longer reads in transformers 5.23"),

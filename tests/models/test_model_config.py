@@ -495,7 +495,8 @@ def test_a_learned_t5_or_alibi_config_without_sizes_reads_as_its_class_defaults(
             from_config(given)
         given["pad_token_id"] = oracle.pad_token_id = 1
     model = from_config(given)
-    positional = model.positional("full_attention")
+    positional = model.positionals[model.layer_types[0]]  # LongT5's layers are local: a window of local_radius
+    assert positional.window == getattr(oracle, "local_radius", None)
     assert len(model.layer_types) == oracle.num_hidden_layers
     if model_type == "gpt_neo":  # every other layer local, in a window of 256 (its class's attention_layers)
         assert [kind == "sliding_attention" for kind in model.layer_types] == [
@@ -1039,3 +1040,24 @@ def test_whisper_s_encoder_adds_its_sinusoids_to_exactly_max_source_positions_fr
     assert model.context_length == 12 and not model.causal and len(model.layer_types) == 1
     assert positional.head_dim == 8 and positional.extra["model_width"] == 16
     assert positional.extra["table_rows"] == 12 and positional.extra["exact_length"] == 12
+
+
+@pytest.mark.parametrize("radius", [3, 6, 15])
+def test_longt5_s_local_attention_sees_local_radius_keys_either_side_as_its_model_does(radius):
+    """LongT5's encoder with local attention (its class's default) attends to the keys within local_radius of each
+    query, both ways, with T5's buckets: the oracle is a one-layer encoder of transformers 5.23, whose output at token i
+    changes with token j exactly where posenc's mask sees j from i (from local_radius 15 on, in a context of 16 tokens,
+    every key: read as full attention). posenc read it as T5's buckets over full attention (a model_type it did not know).
+    Transient-global attention (each token also sees every block's summary) is refused, naming the field."""
+    config = {"model_type": "longt5", "d_model": 16, "d_kv": 8, "num_heads": 2, "num_layers": 1, "d_ff": 16,
+              "vocab_size": 20, "local_radius": radius, "n_positions": 16}
+    built = transformers.LongT5EncoderModel(transformers.AutoConfig.for_model(**config)).eval()
+    model = from_config(config)
+    layer = model.layer_types[0]
+    assert layer == ("full_attention" if radius >= 15 else "sliding_attention") and not model.causal
+    positional = model.positional(layer)
+    assert (positional.scheme, positional.options["num_buckets"], positional.options["max_distance"]) == ("t5", 32, 128)
+    assert positional.options["direction"] == "bidirectional" and positional.head_dim == 8
+    np.testing.assert_array_equal(_dependencies(built, 16), models.attention_mask(model, layer, 16))
+    with pytest.raises(ValueError, match="encoder_attention_type is 'transient-global'"):
+        from_config(config | {"encoder_attention_type": "transient-global"})

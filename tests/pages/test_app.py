@@ -440,7 +440,8 @@ def test_every_page_runs_under_each_kind_of_config_read_today(page, name):
     config = (ABSOLUTE_CONFIGS | BOTH_WAYS_CONFIGS)[name]
     at = run({"model": "config", "config": to_link(json.dumps(config))}, page)
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert at.selectbox(key="scheme").value == models.from_config(config).positional("full_attention").scheme
+    model = models.from_config(config)
+    assert at.selectbox(key="scheme").value == model.positionals[model.layer_types[0]].scheme
 
 
 @pytest.mark.parametrize(("model_type", "spacing", "first"), [("marian", "vaswani", 0), ("m2m_100", "tensor2tensor", 2),
