@@ -152,6 +152,8 @@ class Fields:
         return real(self.get(name) if value is None else value, name, minimum, strict)
 
     def scheme(self) -> str:
+        if self.family.refused:  # Pix2Struct's vision encoder: fields that would read as another scheme
+            raise ValueError(f"posenc does not draw {self.family.class_name}'s positions: {self.family.refused}")
         switch = self.family.scheme_switch  # DistilBERT's sinusoidal_pos_embds, read as its class does (truthy)
         if switch and (bool(self.get(switch[0])) if isinstance(switch[1], bool) else self.get(switch[0]) == switch[1]):
             return switch[2]
@@ -700,7 +702,12 @@ def _t5_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, No
         buckets, distance = family.fixed_buckets
     else:
         distance = fields.integer("relative_attention_max_distance", default=128, minimum=2)
-    options = {"num_heads": heads, "num_buckets": buckets, "max_distance": distance, "direction": "bidirectional"}
+    if _causal(fields) != family.causal:  # Pix2Struct's text model: one-way buckets, whatever it attends to
+        raise ValueError(f"{family.causal_field} is {str(not family.causal).lower()}: {family.class_name}'s model "
+                         f"then attends {'both ways' if family.causal else 'causally'} with buckets counted "
+                         f"{'one way' if family.causal else 'both ways'}, which posenc's T5 bias does not draw.")
+    direction = "causal" if family.causal else "bidirectional"  # a decoder's buckets count one way
+    options = {"num_heads": heads, "num_buckets": buckets, "max_distance": distance, "direction": direction}
     head_dim = fields.integer("d_kv", default=None, required=False) or fields.head_dim()
     context, extra = fields.integer("n_positions", "max_position_embeddings", default=512), {}
     if family.added_table:  # MPNet's table, from row 2: its rows bound the context

@@ -90,7 +90,9 @@ class Family:
     ``fixed_slopes``: an ALiBi class whose code computes the slopes of a bias max of 8, 2^(−8k/n), and adds them
     whatever ``attn_config`` says (MPT's ``alibi`` and ``alibi_bias_max``, which MosaicML's own code reads);
     ``exact_length``: every input is exactly the context long (Whisper's encoder: it refuses mel features of another
-    length than twice ``max_source_positions``).
+    length than twice ``max_source_positions``); ``refused``: why posenc refuses the class's configs, whose fields
+    would read as some other scheme (Pix2Struct's vision encoder), "" for none. A T5-style family that is ``causal``
+    counts its buckets one way (Pix2Struct's text decoder), and one told otherwise by its ``causal_field`` is refused.
     """
 
     scheme: str = "rope"
@@ -129,6 +131,7 @@ class Family:
     context_field: str = ""
     fixed_slopes: bool = False
     exact_length: bool = False
+    refused: str = ""
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -393,15 +396,31 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                       defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128,
                                 "d_model": 512, "d_kv": 64, "num_heads": 8, "num_layers": 6, "local_radius": 127,
                                 "encoder_attention_type": "local"}),
+    "pix2struct_text_model": _family(
+        scheme="t5", class_name="Pix2StructTextConfig", causal_field="is_decoder", windows="none",
+        attribute_map={"num_attention_heads": "num_heads", "num_hidden_layers": "num_layers"},
+        defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128, "hidden_size": 768,
+                  "d_kv": 64, "num_heads": 12, "num_layers": 12, "is_decoder": True}),
     "bloom": _family(scheme="alibi", class_name="BloomConfig", windows="none",
                      defaults={"n_head": 8, "n_layer": 2, "hidden_size": 64}),
 })
 """model_type -> :class:`Family`; a model_type not listed reads as :data:`DEFAULT_FAMILY`."""
+
+REFUSED: Mapping[str, Family] = MappingProxyType({
+    "pix2struct_vision_model": _family(
+        class_name="Pix2StructVisionConfig",
+        refused="its patches' positions are learned rows and columns of the image (2-D), added to each patch, which "
+                "no view draws; its relative_attention_num_buckets is never read."),
+})
+"""model_type -> the record of a class posenc refuses, whose fields would otherwise read as some scheme."""
 
 DEFAULT_FAMILY = _family(nested_parameters="as written")
 """A Llama-style decoder: RoPE in halves, θ 10,000 unless ``rope_theta``, a window when ``sliding_window``."""
 
 
 def family(model_type: object) -> Family:
-    """The record of ``model_type`` (a config's "model_type"), or the Llama-style default."""
-    return FAMILIES.get(model_type, DEFAULT_FAMILY) if isinstance(model_type, str) else DEFAULT_FAMILY
+    """The record of ``model_type`` (a config's "model_type"): a family's, a refused class's, or the Llama-style
+    default."""
+    if not isinstance(model_type, str):
+        return DEFAULT_FAMILY
+    return FAMILIES.get(model_type) or REFUSED.get(model_type, DEFAULT_FAMILY)

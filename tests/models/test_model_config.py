@@ -1061,3 +1061,45 @@ def test_longt5_s_local_attention_sees_local_radius_keys_either_side_as_its_mode
     np.testing.assert_array_equal(_dependencies(built, 16), models.attention_mask(model, layer, 16))
     with pytest.raises(ValueError, match="encoder_attention_type is 'transient-global'"):
         from_config(config | {"encoder_attention_type": "transient-global"})
+
+
+def test_pix2struct_s_text_decoder_attends_causally_with_t5_s_one_way_buckets():
+    """Pix2Struct's text model (DePlot's, MatCha's) is a decoder: each token sees the tokens before it, with T5's
+    buckets counted one way (its compute_bias passes bidirectional=False whatever the config says). The oracle is a
+    one-layer model of transformers 5.23: its bias for every query and key is its embedding's row at posenc's bucket,
+    and its output at token i changes with token j exactly where posenc's causal mask sees j. posenc read it as T5's
+    buckets both ways (a model_type it did not know). With is_decoder false it attends both ways with one-way
+    buckets, which posenc's T5 does not draw (refused); its vision encoder, whose positions are learned rows and
+    columns of patches and which never reads relative_attention_num_buckets, is refused too (posenc read it as T5's
+    buckets)."""
+    config = {"model_type": "pix2struct_text_model", "hidden_size": 16, "d_kv": 8, "num_heads": 2, "num_layers": 1,
+              "d_ff": 16, "vocab_size": 20, "initializer_range": 0.02}  # (its model fails to build without it)
+    built = transformers.Pix2StructTextModel(transformers.AutoConfig.for_model(**config)).eval()
+    model = from_config(config)
+    positional = model.positional("full_attention")
+    assert model.causal and positional.options["direction"] == "causal" and positional.head_dim == 8
+    assert (positional.options["num_buckets"], positional.options["max_distance"]) == (32, 128)
+    attention = built.layer[0].self_attention.attention
+    with torch.no_grad():
+        bias = attention.compute_bias(200, 200)[0, 0].numpy()  # head 0, (queries, keys)
+        table = attention.relative_attention_bias.weight[:, 0].numpy()
+    offsets = np.arange(200)[None, :] - np.arange(200)[:, None]
+    np.testing.assert_array_equal(bias, table[posenc.t5_relative_bucket(offsets, bidirectional=False)])
+
+    def logits(tokens):
+        return built(input_ids=tokens).logits[0]
+
+    tokens = torch.arange(3, 11)[None]
+    with torch.no_grad():
+        base = logits(tokens)
+        depends = np.zeros((8, 8), dtype=bool)
+        for j in range(8):
+            changed = tokens.clone()
+            changed[0, j] = 2
+            depends[:, j] = (logits(changed) != base).any(-1).numpy()
+    np.testing.assert_array_equal(depends, models.attention_mask(model, "full_attention", 8))
+    with pytest.raises(ValueError, match="is_decoder is false"):
+        from_config(config | {"is_decoder": False})
+    with pytest.raises(ValueError, match="Pix2StructVisionConfig"):
+        from_config({"model_type": "pix2struct_vision_model", "hidden_size": 768, "num_attention_heads": 12,
+                     "num_hidden_layers": 12, "relative_attention_num_buckets": 32})
