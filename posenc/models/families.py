@@ -192,6 +192,10 @@ _MARIAN = _BART | {"scheme": "sinusoidal", "row_offset": 0, "fixed_rows": True} 
 _FAIRSEQ = _BART | {"scheme": "sinusoidal", "spacing": "tensor2tensor", "row_offset": 0, "padding_offset": True,
                     "defaults": {**_BART["defaults"], "pad_token_id": 1}}  # M2M100's positions from pad_token_id + 1
 
+_T5 = dict(scheme="t5", causal=False, windows="none", encoder_decoder=True,
+           defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128, "d_kv": 64,
+                     "num_heads": 8, "num_layers": 6, "n_positions": 512})  # n_positions: t5-base's file's
+
 FAMILIES: Mapping[str, Family] = MappingProxyType({
     "llama": _family(class_name="LlamaConfig", windows="none", partial_field=None,
                      defaults={"max_position_embeddings": 2048}),
@@ -380,9 +384,11 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
         "defaults": {"max_position_embeddings": 512, "dim": 768, "n_heads": 12, "n_layers": 6}}),
     "xlm": _family(class_name="XLMConfig", **_XLM),
     "flaubert": _family(class_name="FlaubertConfig", **_XLM),
-    "t5": _family(scheme="t5", class_name="T5Config", causal=False, windows="none", encoder_decoder=True,
-                  defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128,
-                            "d_kv": 64, "num_heads": 8, "num_layers": 6, "n_positions": 512}),
+    "t5": _family(class_name="T5Config", **_T5),
+    "mt5": _family(class_name="MT5Config", **_kin(_T5, num_heads=6, num_layers=8)),
+    "umt5": _family(class_name="UMT5Config", **_kin(_T5, num_heads=6, num_layers=8)),  # a bias in every layer
+    "pop2piano": _family(class_name="Pop2PianoConfig", **_T5),
+    "switch_transformers": _family(class_name="SwitchTransformersConfig", **_kin(_T5, num_heads=12, num_layers=12)),
     "mpnet": _family(scheme="t5", class_name="MPNetConfig", causal=False, windows="none", row_offset=2,
                      added_table=True, fixed_buckets=(32, 128),
                      defaults={**_ROBERTA["defaults"], "relative_attention_num_buckets": 32}),

@@ -204,9 +204,9 @@ CASES = {
         "attn_config.alibi_bias_max", "attn_config.alibi_bias_max is 16, which MptConfig's model in transformers 5.23 "
         "does not read: its slopes are 2^(−8k/n) whatever it says"),
     "a T5-style model_type posenc does not know": (
-        {"model_type": "mt5", "d_model": 512, "num_heads": 6, "d_kv": 64, "num_layers": 8,
+        {"model_type": "my_t5", "d_model": 512, "num_heads": 6, "d_kv": 64, "num_layers": 8,
          "relative_attention_num_buckets": 32}, "info", "model_type",
-        "model_type 'mt5' is not a family posenc knows: it reads this config as a model with T5 relative bias"),
+        "model_type 'my_t5' is not a family posenc knows: it reads this config as a model with T5 relative bias"),
     "GPT-J's θ in its code": (
         config("gpt-j-6b") | {"rope_theta": 20000.0}, "error", "rope_theta",
         "GPTJConfig does not read rope_theta: its code rotates rotary_dim dimensions of each head at θ 10,000"),

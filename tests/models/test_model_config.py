@@ -859,9 +859,9 @@ def test_a_model_type_posenc_does_not_know_is_not_said_to_be_read_as_transformer
     assert "read as a Llama-style decoder: posenc does not know this model_type" in model.source
     assert from_config({"model_type": "llama", **SIZES}).source.endswith("read as transformers 5.23 reads it "
                                                                           "(LlamaConfig)")
-    mt5 = from_config({"model_type": "mt5", "d_model": 512, "num_heads": 6, "d_kv": 64, "num_layers": 8,
+    kin = from_config({"model_type": "my_t5", "d_model": 512, "num_heads": 6, "d_kv": 64, "num_layers": 8,
                        "relative_attention_num_buckets": 32})  # a T5 kin, read by its buckets: no Llama-style claim
-    assert "read as a model with T5 relative bias: posenc does not know this model_type" in mt5.source
+    assert "read as a model with T5 relative bias: posenc does not know this model_type" in kin.source
 
 
 @pytest.mark.parametrize("attention", [{"alibi": True}, {"alibi": True, "alibi_bias_max": 8},
@@ -1103,3 +1103,29 @@ def test_pix2struct_s_text_decoder_attends_causally_with_t5_s_one_way_buckets():
     with pytest.raises(ValueError, match="Pix2StructVisionConfig"):
         from_config({"model_type": "pix2struct_vision_model", "hidden_size": 768, "num_attention_heads": 12,
                      "num_hidden_layers": 12, "relative_attention_num_buckets": 32})
+
+
+@pytest.mark.parametrize("model_type", ["t5", "mt5", "umt5", "pop2piano", "switch_transformers"])
+def test_t5_s_kin_add_t5_s_buckets_both_ways_in_their_encoders(model_type):
+    """T5's kin (mT5, UMT5, whose every layer learns its own bias, Pop2Piano, Switch Transformers) add to their
+    encoder's logits a bias from T5's buckets, counted both ways: the oracle is a one-layer model of transformers 5.23,
+    whose first layer's bias for every query and key is its embedding's row at posenc's bucket. posenc read their
+    configs as a model_type it did not know (T5's buckets, none of its class's defaults)."""
+    sizes = {"d_model": 16, "d_kv": 8, "num_heads": 2, "num_layers": 1, "num_decoder_layers": 1, "d_ff": 16,
+             "vocab_size": 20, **({"num_experts": 2} if model_type == "switch_transformers" else {})}
+    config = transformers.AutoConfig.for_model(model_type, **sizes)
+    built = (transformers.Pop2PianoForConditionalGeneration(config) if model_type == "pop2piano" else
+             transformers.AutoModel.from_config(config)).get_encoder().eval()
+    attention = built.block[0].layer[0].SelfAttention
+    with torch.no_grad():
+        bias = attention.compute_bias(200, 200)[0, 0].numpy()
+    table = attention.relative_attention_bias.weight[:, 0].detach().numpy()
+    model = from_config({"model_type": model_type, **sizes})
+    positional = model.positional("full_attention")
+    options = positional.options
+    offsets = np.arange(200)[None, :] - np.arange(200)[:, None]
+    buckets = posenc.t5_relative_bucket(offsets, bidirectional=options["direction"] == "bidirectional",
+                                        num_buckets=options["num_buckets"], max_distance=options["max_distance"])
+    np.testing.assert_array_equal(bias, table[buckets])
+    assert not model.causal and positional.head_dim == 8 and options["num_heads"] == 2
+    assert f"({type(config).__name__})" in model.source
