@@ -17,7 +17,7 @@ from posenc.ui import presenter, your_config
 def _figure(key: str):
     model = your_config.model(key)
     return layers_figure(model.layer_types, models.layer_reach(model), models.receptive_field(model), model.context_length,
-                         title=f"{model.label}: how far a token sees")
+                         title=f"{model.label}: how far a token sees", either_side=not model.causal)
 
 
 def _row(model: models.Model, kind: str) -> dict:
@@ -41,8 +41,15 @@ def view(key: str) -> None:
     presenter.chart(_figure(key), key="model_reach", name="layers", model=your_config.CHOICE if your_config.is_config(key) else key)
     receptive = models.receptive_field(model)
     whole = int(np.argmax(receptive >= model.context_length - 1))
-    seen = (f"after layer {whole} a token can depend on the whole {model.context_length:,}-token context"
-            if receptive[-1] >= model.context_length - 1 else
-            f"the last layer sees {int(receptive[-1]) + 1:,} of {model.context_length:,} positions")
-    st.caption(f"{len(model.layer_types)} layers, {len(kinds)} layer type(s): {seen}. A window of w lets a layer "
-               "see w positions back (its bar); stacked, each layer adds its reach to the one below (the line).")
+    if receptive[-1] >= model.context_length - 1:
+        seen = f"after layer {whole} a token can depend on the whole {model.context_length:,}-token context"
+    elif model.causal:
+        seen = f"the last layer sees {int(receptive[-1]) + 1:,} of {model.context_length:,} positions"
+    else:
+        seen = (f"after the last layer a token depends on the {int(receptive[-1]):,} positions either side of it, in "
+                f"a {model.context_length:,}-token context")
+    window = ("A window of w keys lets a layer see w positions: the token itself and w − 1 before it (its bar)"
+              if model.causal else "A window of w keys either side lets a layer see w positions each way besides "
+              "the token itself (its bar: the farthest it sees, plus one)")  # models.attention_mask's rules
+    st.caption(f"{len(model.layer_types)} layers, {len(kinds)} layer type(s): {seen}. {window}; stacked, each layer "
+               "adds its reach to the one below (the line).")

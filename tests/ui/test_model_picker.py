@@ -91,6 +91,36 @@ def test_the_layers_view_shows_each_layer_type_and_how_far_a_token_sees():
     assert any("after layer 5 a token can depend on the whole 131,072-token context" in c.value for c in at.caption)
 
 
+@pytest.mark.parametrize(("name", "said", "hover"), [
+    ("mistral-7b-v0.1", "A window of w keys lets a layer see w positions: the token itself and w − 1 before it (its bar)",
+     "sees %{y:,.0f} positions"),
+    ("modernbert-base", "A window of w keys either side lets a layer see w positions each way besides the token "
+                        "itself (its bar: the farthest it sees, plus one)", "sees %{y:,.0f} positions each way"),
+])
+def test_the_layers_view_says_how_far_a_window_sees_as_its_mask_does(name, said, hover):
+    """A causal window of w keys sees the token and w − 1 before it (bar: w); a bidirectional one (ModernBERT's 64
+    either side) sees w each way (bar: w + 1, the farthest offset plus one), as models.attention_mask draws them. The
+    caption said "w positions back" for both, and the bar's hover "sees N positions", one side of a window that sees
+    2N − 1."""
+    from apptest_helpers import charts, title
+    from plotly_data import decode
+    from posenc import models
+
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["model"] = name
+    at.switch_page("pages/details.py").run()
+    assert not at.exception
+    assert any(said in c.value for c in at.caption), [c.value for c in at.caption]
+    spec = next(chart for chart in charts(at) if "how far a token sees" in title(chart))
+    bar = next(trace for trace in spec["data"] if trace["name"].startswith("sliding_attention"))
+    assert bar["hovertemplate"].startswith(f"layer %{{x}}: {hover}<")
+    model = models.get(name)
+    window = model.positional("sliding_attention").window
+    seen = models.attention_mask(model, "sliding_attention", 4 * window, queries=[2 * window])[0]
+    assert decode(bar["y"])[0] == (window if model.causal else window + 1) and seen.sum() == (
+        window if model.causal else 2 * window + 1)
+
+
 @pytest.mark.parametrize("name, option, model_value", [
     ("llama-4-scout", "high_freq_factor", 1.0),  # posenc's default: 4.0
     ("gpt-oss-20b", "truncate", False),  # posenc's default: True
