@@ -47,6 +47,10 @@ ROTARY_CLASSES = {
     "nemotron": ("nemotron.modeling_nemotron", "NemotronRotaryEmbedding"),
     "persimmon": ("persimmon.modeling_persimmon", "PersimmonRotaryEmbedding"),
     "apertus": ("apertus.modeling_apertus", "ApertusRotaryEmbedding"),
+    "gte": ("gte.modeling_gte", "GteRotaryEmbedding"),
+    "jina_embeddings_v3": ("jina_embeddings_v3.modeling_jina_embeddings_v3", "JinaEmbeddingsV3RotaryEmbedding"),
+    "nomic_bert": ("nomic_bert.modeling_nomic_bert", "NomicBertRotaryEmbedding"),
+    "esmc": ("esmc.modeling_esmc", "EsmcRotaryEmbedding"),
 }
 
 
