@@ -426,6 +426,16 @@ REFUSED: Mapping[str, Family] = MappingProxyType({
         class_name="Pix2StructVisionConfig",
         refused="its patches' positions are learned rows and columns of the image (2-D), added to each patch, which "
                 "no view draws; its relative_attention_num_buckets is never read."),
+    "embedding_gemma2_text": _family(
+        class_name="EmbeddingGemma2TextConfig",
+        refused="it attends both ways, with heads of another width in its full-attention layers (its "
+                "per_layer_config), which posenc does not read; read as a Llama-style decoder, it would be drawn "
+                "causal."),
+    "ultrabert": _family(
+        class_name="UltrabertConfig",
+        refused="it attends both ways, in windows and with θ per layer of its own rules (attention_windows, a list "
+                "of rope_theta), which posenc does not read; read as a Llama-style decoder, it would be drawn "
+                "causal."),
 })
 """model_type -> the record of a class posenc refuses, whose fields would otherwise read as some scheme."""
 
