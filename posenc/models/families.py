@@ -302,6 +302,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                   defaults={"rope_theta": 20_000.0, "max_position_embeddings": 8194}),
     "nomic_bert": _family(class_name="NomicBertConfig", causal=False, windows="none", partial_field=None,
                           defaults={"rope_theta": 1000.0, "max_position_embeddings": 2048, "head_dim": 64}),
+    "eurobert": _family(class_name="EuroBertConfig", causal=False, windows="none", partial_field=None,
+                        defaults={"rope_theta": 10_000.0, "max_position_embeddings": 8192, "head_dim": 64}),
     "esmc": _family(class_name="EsmcConfig", causal=False, windows="none", partial_field=None,
                     defaults={"rope_theta": 10_000.0, "max_position_embeddings": 2048, "head_dim": 64}),
     "gpt_neox": _family(class_name="GPTNeoXConfig", windows="none", partial_field="rotary_pct",

@@ -51,6 +51,7 @@ ROTARY_CLASSES = {
     "jina_embeddings_v3": ("jina_embeddings_v3.modeling_jina_embeddings_v3", "JinaEmbeddingsV3RotaryEmbedding"),
     "nomic_bert": ("nomic_bert.modeling_nomic_bert", "NomicBertRotaryEmbedding"),
     "esmc": ("esmc.modeling_esmc", "EsmcRotaryEmbedding"),
+    "eurobert": ("eurobert.modeling_eurobert", "EuroBertRotaryEmbedding"),
 }
 
 

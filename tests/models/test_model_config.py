@@ -1131,15 +1131,15 @@ def test_t5_s_kin_add_t5_s_buckets_both_ways_in_their_encoders(model_type):
     assert f"({type(config).__name__})" in model.source
 
 
-@pytest.mark.parametrize("model_type", ["gte", "jina_embeddings_v3", "nomic_bert", "esmc"])
+@pytest.mark.parametrize("model_type", ["gte", "jina_embeddings_v3", "nomic_bert", "eurobert", "esmc"])
 def test_rotary_encoders_attend_both_ways_as_their_models_do(model_type):
-    """GTE, Jina Embeddings v3 and Nomic BERT (text embedders) and ESM C (proteins) rotate like Llama but attend both
+    """GTE, Jina Embeddings v3, Nomic BERT and EuroBERT (text encoders) and ESM C (proteins) rotate like Llama but attend both
     ways: the oracle is a one-layer model of transformers 5.23 built from the class's own defaults, whose output at
     token i changes with token j exactly where posenc's mask sees j (every j). posenc read them as Llama-style
     decoders (a model_type it did not know): causal, so a token was drawn blind to the tokens after it. Their rotation
     is each model's own (test_model_rope.py's oracle, which runs every family posenc knows)."""
     sizes = {"hidden_size": 32, "num_attention_heads": 2, "num_key_value_heads": 2, "head_dim": 16,
-             "num_hidden_layers": 1, "intermediate_size": 32, "vocab_size": 40}
+             "num_hidden_layers": 1, "intermediate_size": 32, "vocab_size": 40, "pad_token_id": 0}
     oracle = transformers.AutoConfig.for_model(model_type, **sizes)
     built = transformers.AutoModel.from_config(oracle).eval()
     model = from_config(json.loads(oracle.to_json_string()))
