@@ -423,6 +423,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
 })
 """model_type -> :class:`Family`; a model_type not listed reads as :data:`DEFAULT_FAMILY`."""
 
+_ROTATES_OTHERWISE = ("its model in transformers 5.23 rotates a query otherwise than a Llama-style decoder does "
+                      "(posenc's reading of a model_type it has no record of), in a way posenc does not read yet.")
+
 REFUSED: Mapping[str, Family] = MappingProxyType({
     "pix2struct_vision_model": _family(
         class_name="Pix2StructVisionConfig",
@@ -438,6 +441,11 @@ REFUSED: Mapping[str, Family] = MappingProxyType({
         refused="it attends both ways, in windows and with θ per layer of its own rules (attention_windows, a list "
                 "of rope_theta), which posenc does not read; read as a Llama-style decoder, it would be drawn "
                 "causal."),
+    **{model_type: _family(class_name=class_name, refused=_ROTATES_OTHERWISE) for model_type, class_name in (
+        ("axk1", "AXK1Config"), ("cohere2_moe", "Cohere2MoeConfig"), ("glm4_moe_lite", "Glm4MoeLiteConfig"),
+        ("glm4v_text", "Glm4vTextConfig"), ("glm_ocr_text", "GlmOcrTextConfig"),
+        ("nanochat", "NanoChatConfig"), ("openai_privacy_filter", "OpenAIPrivacyFilterConfig"),
+        ("youtu", "YoutuConfig"))},
 })
 """model_type -> the record of a class posenc refuses, whose fields would otherwise read as some scheme."""
 

@@ -350,3 +350,21 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
     for layer, kind in enumerate(model.layer_types):
         np.testing.assert_array_equal((attentions[layer][0, 0] > 0).numpy(), models.attention_mask(model, kind, 12),
                                       err_msg=f"layer {layer} ({kind})")
+
+
+@pytest.mark.parametrize("model_type", ["axk1", "cohere2_moe", "glm4_moe_lite", "glm4v_text", "glm_ocr_text", "nanochat",
+                                        "openai_privacy_filter", "youtu"])
+def test_a_class_that_rotates_otherwise_than_a_llama_style_decoder_is_refused(model_type):
+    """Model types posenc has no record of are read as Llama-style decoders. For these, the oracle (a one-layer model
+    of transformers 5.23, the query its own apply_rotary_pos_emb receives and returns, the saved config of its class's
+    defaults) rotates otherwise than that reading: refused, naming the class, rather than drawn wrong."""
+    config = json.loads(transformers.AutoConfig.for_model(model_type, **_ROTATION_SIZES).to_json_string())
+    before, after = hf_rotated_queries(config, 20)
+    llama_style = from_config(config | {"model_type": f"unknown_{model_type}"})
+    positional = llama_style.positional(next(t for t in llama_style.layer_types if t != "nope"))
+    options = {k: v for k, v in positional.options.items() if k not in ("layout", "rotary_fraction")}
+    got = posenc.apply_rope(before, np.arange(20), base=positional.base, layout=positional.options["layout"],
+                            rotary_fraction=positional.rotary_dims / before.shape[-1], **options)
+    assert np.abs(got - after).max() > 1e-3
+    with pytest.raises(ValueError, match="rotates a query otherwise than a Llama-style decoder"):
+        from_config(config)
