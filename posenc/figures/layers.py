@@ -40,6 +40,7 @@ def layers_figure(layer_types: Sequence[str], reach: np.ndarray, receptive: np.n
     layout["legend"] = dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0)  # under: titles are long
     layout["margin"] = dict(layout["margin"], b=120)
     layout["xaxis"] = axis("layer ℓ")
-    layout["yaxis"] = log_axis(f"positions seen{way} (log)", seen, field, [context])
+    layout["yaxis"] = log_axis("seen each way (log)" if either_side else "positions seen (log)", seen, field,
+                               [context])  # (no longer than the causal title: a phone's chart is short)
     layout["bargap"] = 0.15
     return figure(traces, layout)

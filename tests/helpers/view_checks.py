@@ -38,11 +38,12 @@ OTHER_VIEWS = ("?matrix=Similarity", "sinusoids?curves=Against%20dimension", "si
 def links() -> list[str]:
     """Every page and the views its switch opens, every scheme's How it works, a lecture's slide (its bar above
     the view), a released model's views (the Comparison page and How it works under ?model=) and How it works
-    under a model with sliding windows and under T5 (whose charts once broke on a phone or a projector), and the
-    Derivation's step with a square-celled matrix."""
+    under a model with sliding windows, one with windows both ways and under T5 (whose charts once broke on a phone
+    or a projector), and the Derivation's step with a square-celled matrix."""
     return (page_paths() + [f"details?scheme={key}" for key in posenc.SCHEMES]
             + ["?lecture=sinusoidal&slide=1", "compare?model=llama-3.1-8b", "details?model=llama-3.1-8b"]
-            + [f"details?model={key}" for key in ("mistral-7b-v0.1", "t5-base")]  # windows; T5's buckets
+            + [f"details?model={key}" for key in ("mistral-7b-v0.1", "t5-base", "modernbert-base")]  # windows; T5's
+            # buckets; windows either side of the query
             + ["derivation?step=4"]  # a square-celled matrix, whose colour bar once ran past it on a phone
             + list(OTHER_VIEWS))
 
