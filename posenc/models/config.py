@@ -640,11 +640,18 @@ def _learned_model(fields: Fields) -> tuple[list[str], dict[str, Positional], in
         raise ValueError(f"max_position_embeddings is {size}, but positions count from pad_token_id + 1 = {first}"
                          f" in a {fields.model_type} model: its table holds no token.")
     context = size - first
-    window = _window(fields) if "sliding_attention" in types else None  # GPT-Neo's local layers
-    if window is not None and never_masks(fields, window, context):  # a window as long as the context
+    return *_windowed(fields, types, learned, context), context, head_dim  # GPT-Neo's local layers
+
+
+def _windowed(fields: Fields, types: list[str], positional: Positional,
+              context: int) -> tuple[list[str], dict[str, Positional]]:
+    """The layers and each layer type's Positional for a scheme drawn alike on every layer, its sliding-window
+    layers (GPT-Neo's, LongT5's) in the family's window; all full attention where the window masks nothing."""
+    window = _window(fields) if "sliding_attention" in types else None
+    if window is not None and never_masks(fields, window, context):  # a window reaching every key
         types, window = ["full_attention"] * len(types), None
-    return types, {t: learned._replace(window=window if t == "sliding_attention" else None)
-                   for t in dict.fromkeys(types)}, context, head_dim
+    return types, {t: positional._replace(window=window if t == "sliding_attention" else None)
+                   for t in dict.fromkeys(types)}
 
 
 def _first_position(fields: Fields) -> int:
@@ -719,11 +726,7 @@ def _t5_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, No
         context -= first
     t5 = Positional("t5", MappingProxyType(options), None, 0, None, head_dim, extra=MappingProxyType(extra))
     types = _family_layers(fields, fields.layers())  # LongT5's local layers; T5's, MPNet's: full attention
-    window = _window(fields) if "sliding_attention" in types else None
-    if window is not None and never_masks(fields, window, context):  # a radius reaching every key
-        types, window = ["full_attention"] * len(types), None
-    return types, {t: t5._replace(window=window if t == "sliding_attention" else None)
-                   for t in dict.fromkeys(types)}, context, None
+    return *_windowed(fields, types, t5, context), context, None
 
 
 def _alibi_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, int]:

@@ -408,11 +408,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                    attribute_map={"hidden_size": "d_model", "num_attention_heads": "n_heads",
                                   "num_hidden_layers": "n_layers"},
                    defaults={"d_model": 2048, "n_heads": 16, "n_layers": 24, "max_seq_len": 2048}),
-    "longt5": _family(scheme="t5", class_name="LongT5Config", causal=False, windows="longt5", encoder_decoder=True,
-                      window_field=("local_radius", "as is"),
-                      defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128,
-                                "d_model": 512, "d_kv": 64, "num_heads": 8, "num_layers": 6, "local_radius": 127,
-                                "encoder_attention_type": "local"}),
+    "longt5": _family(class_name="LongT5Config", **_kin(
+        _T5 | {"windows": "longt5", "window_field": ("local_radius", "as is")}, d_model=512, local_radius=127,
+        encoder_attention_type="local")),  # (n_positions: none in its class; 512 is the reader's default too)
     "pix2struct_text_model": _family(
         scheme="t5", class_name="Pix2StructTextConfig", causal_field="is_decoder", windows="none",
         attribute_map={"num_attention_heads": "num_heads", "num_hidden_layers": "num_layers"},
