@@ -7,7 +7,7 @@ r"""A model from its ``config.json``: the same :class:`~posenc.models.presets.Mo
 - RoPE's parameters per layer type (:func:`rope_parameters`): v4's ``rope_scaling`` wins over v5's
   ``rope_parameters`` (``rope_scaling or rope_parameters``), flat or nested by layer type; the type is
   ``rope_type``, else v4's ``type``, else "default"; θ is the dict's ``rope_theta``, else the family's
-  field for that layer type (Gemma 3's ``rope_local_base_freq``, ModernBERT's ``local_rope_theta``, GPT-NeoX's
+  field for that layer type (Gemma 3's and Gemma 3n's ``rope_local_base_freq``, ModernBERT's ``local_rope_theta``, GPT-NeoX's
   ``rotary_emb_base``), else ``rope_theta``, the class default, 10,000; llama3, YaRN and LongRoPE
   take the context trained on as :func:`trained_context` says (``standardize_rope_params``);
 - the rotated width: ``head_dim`` (else hidden / heads) times the family's share field (``partial_rotary_factor``;

@@ -236,6 +236,13 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                      "sliding_window_pattern": 6, "rope_theta": 1_000_000.0,
                                      "rope_local_base_freq": 10_000.0, "num_hidden_layers": 26,
                                      "query_pre_attn_scalar": 256}),
+    "gemma3n_text": _family(class_name="Gemma3nTextConfig", windows="every", pattern=5,  # Gemma 3n: as Gemma 3's
+                            theta_fields={"full_attention": "rope_theta", "sliding_attention": "rope_local_base_freq"},
+                            scaling_layers=("full_attention",), nested_parameters="read", flat_parameters="ignored",
+                            partial_field=None,  # its fixed pattern: every fifth layer full attention
+                            defaults={"head_dim": 256, "max_position_embeddings": 32_768, "sliding_window": 512,
+                                      "rope_theta": 1_000_000.0, "rope_local_base_freq": 10_000.0,
+                                      "num_hidden_layers": 35, "hidden_size": 2048, "num_attention_heads": 8}),
     "llama4_text": _family(class_name="Llama4TextConfig", windows="chunked", layout="interleaved",
                            nope_layers="no_rope_layers",
                            nested_parameters="refused", partial_field=None,

@@ -822,6 +822,47 @@ def test_gemma_3_s_bidirectional_attention_sees_both_ways_in_half_its_window(lay
     np.testing.assert_array_equal(_dependencies(built, 12), models.attention_mask(model, layer_type, 12))
 
 
+_GEMMA_3N = {"model_type": "gemma3n_text", "hidden_size": 32, "num_attention_heads": 2, "num_key_value_heads": 2,
+             "head_dim": 16, "intermediate_size": 16, "vocab_size": 20, "vocab_size_per_layer_input": 20,
+             "hidden_size_per_layer_input": 8, "laurel_rank": 4, "num_kv_shared_layers": 0,
+             "max_position_embeddings": 64, "sliding_window": 4, "rope_theta": 1_000_000.0,
+             "rope_local_base_freq": 10_000.0}
+"""A small Gemma 3n text model written with the fields of gemma-3n-E2B's text_config (θ 1,000,000 for global
+layers, rope_local_base_freq 10,000 for the sliding-window ones), no layer sharing another's keys."""
+
+
+@pytest.mark.parametrize("layer_type", ["sliding_attention", "full_attention"])
+def test_gemma_3n_turns_its_local_layers_at_rope_local_base_freq(layer_type):
+    """Gemma3nTextConfig (transformers 5.23; the oracle: a one-layer Gemma3nTextModel, its rotary embedding's
+    frequencies for the layer's type and which tokens its output depends on) turns its sliding-window layers at
+    rope_local_base_freq and its full-attention layers at rope_theta, as Gemma 3 does. posenc had no record of
+    gemma3n_text and read it as a Llama-style decoder: its local layers turned at rope_theta (1,000,000), 100 times
+    slower than the model's."""
+    config = _GEMMA_3N | {"num_hidden_layers": 1, "layer_types": [layer_type], "activation_sparsity_pattern": [0.0]}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                               attn_implementation="eager").eval()
+    model = from_config(config)
+    assert "Gemma3nTextConfig" in model.source
+    expected, scaling = hf_frequencies(built.rotary_emb, layer_type)
+    got, got_scaling = rope_inv_freq(model, layer_type)
+    np.testing.assert_allclose(got, expected, rtol=float32_rtol(model.positional(layer_type).base), atol=0)
+    assert got_scaling == scaling == 1.0
+    np.testing.assert_array_equal(_dependencies(built, 10), models.attention_mask(model, layer_type, 10))
+
+
+def test_gemma_3n_s_layers_follow_its_class_s_pattern_without_layer_types():
+    """Without layer_types, Gemma3nTextConfig makes every fifth layer full attention, the others sliding-window ones
+    (512 tokens by default), and its composite config (model_type gemma3n) nests them in text_config."""
+    config = _GEMMA_3N | {"num_hidden_layers": 10}
+    del config["sliding_window"]
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config)))
+    for source in (config, {"model_type": "gemma3n", "text_config": config}):
+        model = from_config(source)
+        assert list(model.layer_types) == oracle.layer_types
+        assert model.positional("sliding_attention").window == oracle.sliding_window == 512
+        assert model.positional("sliding_attention").base == 10_000.0
+
+
 @pytest.mark.parametrize(("model_type", "attention"), [("gemma", "eager"), ("gemma", "sdpa"), ("gemma2", "eager"),
                                                        ("gemma3_text", "eager"), ("gemma3_text", "sdpa")])
 def test_gemma_told_to_see_both_ways_is_read_as_its_eager_model_masks(model_type, attention):

@@ -286,6 +286,8 @@ _ROTATION_CHANGES = {  # a family's own size fields
     "qwen2_5_vl_text": {"head_dim": 128, "hidden_size": 256},
     "gptj": {"head_dim": None, "rotary_dim": 16, "hidden_size": 256, "num_attention_heads": 4},
     "codegen": {"head_dim": None, "rotary_dim": 16, "hidden_size": 256, "num_attention_heads": 4},
+    "gemma3n_text": {"num_kv_shared_layers": 0, "laurel_rank": 4, "hidden_size_per_layer_input": 8,
+                     "vocab_size_per_layer_input": 64},  # no layer reusing another's keys in one or four layers
 }
 
 
