@@ -238,7 +238,8 @@ def layer_types(fields: Fields) -> list[str]:
         types = _family_layers(fields, fields.layers())
     if fields.family.nope_layers == "no_rope_layers":
         types = [t if rotates else NOPE_LAYER for t, rotates in zip(types, _rope_layers(fields, len(types)))]
-    elif fields.family.nope_layers == "full_attention":  # Cohere 2 rotates its sliding-window layers only
+    elif fields.family.nope_layers == "full_attention" or (  # Cohere 2 rotates its sliding-window layers only,
+            fields.family.nope_layers == "windowed" and fields.has("sliding_window")):  # EXAONE 4 when it has a window
         types = [NOPE_LAYER if t == "full_attention" else t for t in types]
     return types
 

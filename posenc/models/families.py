@@ -52,8 +52,9 @@ class Family:
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``nope_layers``: which layers have no positions: those
     ``no_rope_layers`` marks 0 ("no_rope_layers": Llama 4, SmolLM3), every full-attention layer ("full_attention":
-    Cohere 2, whose sliding-window layers alone rotate), or none (""); ``rope_type_aliases``: old names the class
-    renames (Phi-3's "su" -> "longrope");
+    Cohere 2, whose sliding-window layers alone rotate), every full-attention layer when the config has a
+    ``sliding_window`` ("windowed": EXAONE 4, whose layers all rotate when it is null), or none ("");
+    ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope");
     ``nested_parameters``: what the class does with ``rope_parameters`` nested by layer type: "read" (Gemma 3,
     ModernBERT: :attr:`per_layer_parameters`), "ignored" (a class without ``layer_types`` reads the dict as flat,
     finds no rope_type and computes default RoPE), "refused" (a class with ``layer_types`` keeps it nested, and its
@@ -165,6 +166,10 @@ _QWEN = dict(windows="qwen", partial_field=None, nested_parameters="refused",
              defaults={"use_sliding_window": False, "max_window_layers": 28, "sliding_window": 4096,
                        "max_position_embeddings": 32_768})
 _QWEN_VL = dict(_QWEN, defaults=dict(_QWEN["defaults"], rope_theta=1_000_000.0))  # Qwen2(.5)-VL's default_theta
+
+_EXAONE = dict(windows="every", pattern_field="sliding_window_pattern", nope_layers="windowed", partial_field=None,
+               nested_parameters="refused",
+               defaults={"max_position_embeddings": 2048, "sliding_window": 4096, "sliding_window_pattern": 4})
 
 _BERT = dict(scheme="learned", causal=False, causal_field="is_decoder", windows="none",
              defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
@@ -280,6 +285,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                        nested_parameters="refused",
                        defaults={"max_position_embeddings": 8192, "sliding_window": 4096,
                                  "sliding_window_pattern": 4}),
+    "exaone4": _family(class_name="Exaone4Config", **_EXAONE),
+    "exaone_moe": _family(class_name="ExaoneMoeConfig", **_EXAONE),
     "helium": _family(class_name="HeliumConfig", windows="none", layout="interleaved", partial_field=None,
                       defaults={"rope_theta": 100_000.0, "head_dim": 128, "max_position_embeddings": 4096}),
     "ernie4_5": _family(class_name="Ernie4_5Config", windows="none", layout="interleaved", partial_field=None,
@@ -458,9 +465,15 @@ DEFAULT_FAMILY = _family(nested_parameters="as written")
 """A Llama-style decoder: RoPE in halves, θ 10,000 unless ``rope_theta``, a window when ``sliding_window``."""
 
 
+RENAMED: Mapping[str, str] = MappingProxyType({"exaone4_5_text": "exaone4"})
+"""Old model_type names a class renames as it reads a file (EXAONE 4.5's text model, first released as
+exaone4_5_text, is exaone4 since: Exaone4_5_Config renames it)."""
+
+
 def family(model_type: object) -> Family:
     """The record of ``model_type`` (a config's "model_type"): a family's, a refused class's, or the Llama-style
-    default."""
+    default; an old name as the class renames it."""
     if not isinstance(model_type, str):
         return DEFAULT_FAMILY
+    model_type = RENAMED.get(model_type, model_type)
     return FAMILIES.get(model_type) or REFUSED.get(model_type, DEFAULT_FAMILY)

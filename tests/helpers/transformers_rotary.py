@@ -40,6 +40,8 @@ ROTARY_CLASSES = {
     "cohere": ("cohere.modeling_cohere", "CohereRotaryEmbedding"),
     "cohere2": ("cohere2.modeling_cohere2", "Cohere2RotaryEmbedding"),
     "helium": ("helium.modeling_helium", "HeliumRotaryEmbedding"),
+    "exaone4": ("exaone4.modeling_exaone4", "Exaone4RotaryEmbedding"),
+    "exaone_moe": ("exaone_moe.modeling_exaone_moe", "ExaoneMoeRotaryEmbedding"),
     "ernie4_5": ("ernie4_5.modeling_ernie4_5", "Ernie4_5RotaryEmbedding"),
     "ernie4_5_moe": ("ernie4_5_moe.modeling_ernie4_5_moe", "Ernie4_5_MoeRotaryEmbedding"),
     "glm": ("glm.modeling_glm", "GlmRotaryEmbedding"),

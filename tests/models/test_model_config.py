@@ -482,6 +482,48 @@ def test_cohere2_rotates_its_sliding_window_layers_only():
     assert model.positional("sliding_attention").window == 8
 
 
+_EXAONE_MOE = {"num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 16, "first_k_dense_replace": 1}
+
+
+@pytest.mark.parametrize(("model_type", "windowed"), [("exaone4", True), ("exaone4", False), ("exaone_moe", True),
+                                                      ("exaone4_5_text", True), ("exaone4_5_text", False)])
+def test_exaone_4_rotates_its_sliding_window_layers_only_when_it_has_a_window(model_type, windowed):
+    """The oracle is the model: a four-layer EXAONE 4 (transformers 5.23, eager; its class makes every fourth layer
+    full attention) calls apply_rotary_pos_emb on its sliding-window layers only when sliding_window is set (its
+    full-attention layers have no positions, as EXAONE-4.0-32B's), and on every layer when it is null. EXAONE 4.5's
+    text model (exaone4_5_text, which its class renames exaone4) is one. posenc read them as Llama-style decoders,
+    every layer rotating. (ExaoneMoeConfig refuses a null sliding_window.)"""
+    torch = pytest.importorskip("torch")
+    from transformers.models.exaone4 import modeling_exaone4
+    from transformers.models.exaone_moe import modeling_exaone_moe
+
+    config = {"model_type": model_type, "hidden_size": 128, "num_attention_heads": 2, "num_key_value_heads": 2,
+              "num_hidden_layers": 4, "intermediate_size": 64, "vocab_size": 64, "pad_token_id": 0,
+              "max_position_embeddings": 256, "sliding_window": 8 if windowed else None, "head_dim": 32,
+              **(_EXAONE_MOE if model_type == "exaone_moe" else {}),
+              **({} if windowed else {"layer_types": ["full_attention"] * 4})}
+    built = {**config, "model_type": "exaone4"} if model_type == "exaone4_5_text" else config
+    module = modeling_exaone_moe if model_type == "exaone_moe" else modeling_exaone4
+    oracle = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(built))),
+                                                attn_implementation="eager").eval()
+    calls, original = [], module.apply_rotary_pos_emb
+    module.apply_rotary_pos_emb = lambda q, k, cos, sin, **kw: (calls.append(q.shape[-1]),
+                                                                original(q, k, cos, sin, **kw))[1]
+    try:
+        with torch.no_grad():
+            oracle(input_ids=torch.arange(3, 15)[None])
+    finally:
+        module.apply_rotary_pos_emb = original
+    for source in (config, {"model_type": "exaone4_5", "text_config": config}):
+        model = from_config(source)
+        if windowed:
+            assert model.layer_types == ("sliding_attention",) * 3 + ("nope",) and len(calls) == 3
+            assert model.positional("sliding_attention").window == 8
+        else:
+            assert model.layer_types == ("full_attention",) * 4 and len(calls) == 4
+        assert "Exaone" in model.source
+
+
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme != "rope"])
 def test_a_learned_t5_or_alibi_config_without_sizes_reads_as_its_class_defaults(model_type):
     """A config that gives only its model_type: heads, layers, the head's width, the width a learned table is added
