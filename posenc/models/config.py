@@ -251,6 +251,8 @@ def _family_layers(fields: Fields, count: int) -> list[str]:
         if fields.model_type == "modernbert":  # layer 0 global, then one in n
             return ["sliding_attention" if i % every else "full_attention" for i in range(count)]
         return ["sliding_attention" if (i + 1) % every else "full_attention" for i in range(count)]
+    if rule == "flint":  # FlintConfig's own pattern
+        return ["full_attention" if i < 2 or i % 4 == 1 or i == count - 1 else "sliding_attention" for i in range(count)]
     if rule == "chunked":
         return ["chunked_attention"] * count
     if rule == "gpt_neo":

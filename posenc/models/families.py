@@ -46,7 +46,8 @@ class Family:
     ``max_window_layers`` when ``use_sliding_window``, "qwen3_moe": every layer when ``use_sliding_window``,
     "gpt_neo": GPT-Neo's ``attention_layers``, else its ``attention_types`` expanded ("local": a window),
     "longt5": every layer a window when ``encoder_attention_type`` is "local" (LongT5; "transient-global" refused),
-    "every": one full layer in ``pattern_field`` layers (or in ``pattern``, fixed in the class), "alternate": every
+    "every": one full layer in ``pattern_field`` layers (or in ``pattern``, fixed in the class), "flint": full
+    attention on layers 0, 1, every fourth from 1 and the last (Flint), "alternate": every
     other layer (Gemma 2, gpt-oss), "chunked": Llama 4's chunked attention on every layer that rotates,
     "no_rope_layers": SmolLM3's, the layers without positions when ``use_sliding_window``, "none");
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
@@ -287,6 +288,15 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                  "sliding_window_pattern": 4}),
     "exaone4": _family(class_name="Exaone4Config", **_EXAONE),
     "exaone_moe": _family(class_name="ExaoneMoeConfig", **_EXAONE),
+    "afmoe": _family(class_name="AfmoeConfig", windows="every", pattern_field="global_attn_every_n_layers",
+                     nope_layers="full_attention", partial_field=None, nested_parameters="refused",
+                     defaults={"max_position_embeddings": 16_384, "sliding_window": 1024,
+                               "global_attn_every_n_layers": 4, "head_dim": 128}),
+    "flint": _family(class_name="FlintConfig", windows="flint", nope_layers="full_attention", partial_field=None,
+                     nested_parameters="refused",
+                     defaults={"max_position_embeddings": 262_144, "sliding_window": 513, "head_dim": 128}),
+    "kolibri1": _family(class_name="Kolibri1Config", **_EXAONE | {"pattern_field": "", "pattern": 5, "defaults": {
+        "max_position_embeddings": 262_144, "sliding_window": 513, "head_dim": 128}}),  # EXAONE 4's rule, 1 in 5
     "helium": _family(class_name="HeliumConfig", windows="none", layout="interleaved", partial_field=None,
                       defaults={"rope_theta": 100_000.0, "head_dim": 128, "max_position_embeddings": 4096}),
     "ernie4_5": _family(class_name="Ernie4_5Config", windows="none", layout="interleaved", partial_field=None,

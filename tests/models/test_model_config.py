@@ -415,7 +415,13 @@ def test_the_window_fields_are_read_as_each_class_reads_them(model_type):
         config = {"model_type": model_type, **SIZES, "max_position_embeddings": 4096, "sliding_window": window}
         if switch is not None:
             config["use_sliding_window"] = switch
-        oracle = transformers.AutoConfig.for_model(**dict(config)).get_text_config()
+        try:
+            oracle = transformers.AutoConfig.for_model(**dict(config)).get_text_config()
+        except Exception:  # noqa: BLE001 - a strict class refuses a window of 0 on its sliding layers (Kolibri 1)
+            assert window == 0
+            with pytest.raises(ValueError, match="sliding_window must be a whole number from 1"):
+                from_config(config)
+            continue
         masked = oracle.sliding_window if _declared(oracle, "sliding_window") else None
         kinds = getattr(oracle, "layer_types", None) or [
             "sliding_attention" if masked is not None else "full_attention"] * SIZES["num_hidden_layers"]
@@ -522,6 +528,46 @@ def test_exaone_4_rotates_its_sliding_window_layers_only_when_it_has_a_window(mo
         else:
             assert model.layer_types == ("full_attention",) * 4 and len(calls) == 4
         assert "Exaone" in model.source
+
+
+_ONLY_WINDOWS_ROTATE = {  # model_type: (its modeling module, sizes beyond the common ones, the layers posenc reads)
+    "afmoe": ("afmoe", {"global_attn_every_n_layers": 4, "num_dense_layers": 1, "num_experts": 4,
+                        "num_experts_per_tok": 2, "moe_intermediate_size": 16},
+              ("sliding_attention",) * 3 + ("nope", "sliding_attention", "sliding_attention")),
+    "flint": ("flint", {"num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 16},
+              ("nope", "nope", "sliding_attention", "sliding_attention", "sliding_attention", "nope")),
+    "kolibri1": ("kolibri1", {"num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 16},
+                 ("sliding_attention",) * 4 + ("nope", "sliding_attention")),
+}
+
+
+@pytest.mark.parametrize("model_type", list(_ONLY_WINDOWS_ROTATE))
+def test_a_class_whose_sliding_window_layers_alone_rotate_is_read_so(model_type):
+    """The oracle is the model (transformers 5.23, eager, six layers, each class's own layer pattern): AFMoE (Arcee's
+    Trinity), Flint and Kolibri 1 call apply_rotary_pos_emb on their sliding-window layers only; their
+    full-attention layers have no positions (Flint: layers 0, 1, every fourth from 1 and the last are full
+    attention; AFMoE: one in global_attn_every_n_layers; Kolibri 1: one in five). posenc read them as Llama-style
+    decoders, every layer rotating, every layer windowed."""
+    torch = pytest.importorskip("torch")
+    name, extra, expected = _ONLY_WINDOWS_ROTATE[model_type]
+    module = importlib.import_module(f"transformers.models.{name}.modeling_{name}")
+    config = {"model_type": model_type, "hidden_size": 128, "num_attention_heads": 2, "num_key_value_heads": 2,
+              "num_hidden_layers": 6, "intermediate_size": 64, "vocab_size": 64, "pad_token_id": 0,
+              "max_position_embeddings": 256, "sliding_window": 8, "head_dim": 32, **extra}
+    oracle = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                                attn_implementation="eager").eval()
+    calls, original = [], module.apply_rotary_pos_emb
+    module.apply_rotary_pos_emb = lambda q, k, cos, sin, **kw: (calls.append(q.shape[-1]),
+                                                                original(q, k, cos, sin, **kw))[1]
+    try:
+        with torch.no_grad():
+            oracle(input_ids=torch.arange(3, 15)[None])
+    finally:
+        module.apply_rotary_pos_emb = original
+    model = from_config(config)
+    assert list(oracle.config.layer_types) == ["full_attention" if kind == "nope" else kind for kind in expected]
+    assert model.layer_types == expected and len(calls) == expected.count("sliding_attention")
+    assert model.positional("sliding_attention").window == 8 and calls[0] == 32
 
 
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme != "rope"])
