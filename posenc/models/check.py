@@ -311,7 +311,8 @@ def theta_given(reading: Reading) -> Iterator[Finding]:
         return
     fields = reading.fields
     named = ("rope_theta", "rotary_emb_base", *fields.family.theta_fields.values())
-    if any(fields.raw.get(key) is not None for key in named):
+    listed = fields.family.layer_theta_field  # Granite SWA's θ of every layer
+    if any(fields.raw.get(key) is not None for key in named) or (listed and fields.raw.get(listed) is not None):
         return
     if any("rope_theta" in params for _, params in reading.scalings):
         return

@@ -223,6 +223,20 @@ def real(value: object, name: str, minimum: float = 0.0, strict: bool = True) ->
 
 def layer_types(fields: Fields) -> list[str]:
     """Each layer's type: ``layer_types`` when given, else the family's rule; "nope" for NoPE layers."""
+    types = _attention_types(fields)
+    if fields.family.nope_layers == "no_rope_layers":
+        types = [t if rotates else NOPE_LAYER for t, rotates in zip(types, _rope_layers(fields, len(types)))]
+    elif fields.family.nope_layers == "full_attention" or (  # Cohere 2 rotates its sliding-window layers only,
+            fields.family.nope_layers == "windowed" and fields.has("sliding_window")):  # EXAONE 4 when it has a window
+        types = [NOPE_LAYER if t == "full_attention" else t for t in types]
+    thetas = layer_thetas(fields, len(types))
+    if thetas is not None:  # Granite SWA: a layer whose θ is 0 has no positions
+        types = [NOPE_LAYER if theta == 0 else t for t, theta in zip(types, thetas)]
+    return types
+
+
+def _attention_types(fields: Fields) -> list[str]:
+    """Each layer's attention: ``layer_types`` when given, else the family's rule (before NoPE layers are marked)."""
     given = fields.raw.get("layer_types")
     if given is not None:
         if not isinstance(given, list) or not given:
@@ -236,19 +250,46 @@ def layer_types(fields: Fields) -> list[str]:
         types = list(given)
     else:
         types = _family_layers(fields, fields.layers())
-    if fields.family.nope_layers == "no_rope_layers":
-        types = [t if rotates else NOPE_LAYER for t, rotates in zip(types, _rope_layers(fields, len(types)))]
-    elif fields.family.nope_layers == "full_attention" or (  # Cohere 2 rotates its sliding-window layers only,
-            fields.family.nope_layers == "windowed" and fields.has("sliding_window")):  # EXAONE 4 when it has a window
-        types = [NOPE_LAYER if t == "full_attention" else t for t in types]
     return types
+
+
+def layer_thetas(fields: Fields, count: int) -> list[float] | None:
+    """Each layer's θ from the family's ``layer_theta_field`` (Granite SWA's ``layer_rope_theta``; 0: no positions),
+    None where the family or the file has no such list."""
+    name = fields.family.layer_theta_field
+    if not name or not fields.has(name):
+        return None
+    listed = fields.get(name)
+    if not isinstance(listed, list) or len(listed) != count:
+        raise ValueError(f"{name} must list a θ for each of the {count} layers (0 for a layer without positions); "
+                         f"the config has {listed!r:.80}.")
+    return [real(theta, f"{name}[{index}]", 0.0, strict=False) for index, theta in enumerate(listed)]
+
+
+def _own_thetas(fields: Fields) -> dict[str, float]:
+    """Each layer type's θ from the family's list of every layer's (Granite SWA), one per layer type, 0 for one
+    without positions: a list that turns layers of one type at different θ is refused (each view draws one θ per
+    layer type)."""
+    kinds = _attention_types(fields)
+    thetas = layer_thetas(fields, len(kinds))
+    if thetas is None:
+        return {}
+    by_type: dict[str, set[float]] = {}
+    for kind, theta in zip(kinds, thetas):
+        by_type.setdefault(kind, set()).add(theta)
+    for kind, values in by_type.items():
+        if len(values) > 1:
+            shown = ", ".join(f"{v:,g}" for v in sorted(values))
+            raise ValueError(f"{fields.family.layer_theta_field} turns the {kind} layers at different θ ({shown}; 0: "
+                             "no positions); posenc draws one θ for every layer of a type.")
+    return {kind: values.pop() for kind, values in by_type.items()}
 
 
 def _family_layers(fields: Fields, count: int) -> list[str]:
     rule, windowed = fields.family.windows, fields.has(fields.family.window_field[0])  # its value read if used
     if rule == "every":
         every = fields.integer(fields.family.pattern_field) if fields.family.pattern_field else fields.family.pattern
-        if fields.model_type == "modernbert":  # layer 0 global, then one in n
+        if fields.family.first_full:  # layer 0 full attention, then one in n (ModernBERT, Granite SWA)
             return ["sliding_attention" if i % every else "full_attention" for i in range(count)]
         return ["sliding_attention" if (i + 1) % every else "full_attention" for i in range(count)]
     if rule == "flint":  # FlintConfig's own pattern
@@ -510,7 +551,12 @@ def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, 
     rotary_types = [t for t in dict.fromkeys(types) if t != NOPE_LAYER]
     parameters = rope_parameters(fields, list(dict.fromkeys([*rotary_types, "full_attention"])) if unmasked
                                  else rotary_types)
-    if unmasked and _alike(parameters["sliding_attention"], parameters["full_attention"]):  # so: full attention
+    own = _own_thetas(fields)  # Granite SWA's θ of each layer
+    for kind, theta in own.items():
+        if kind in parameters and theta:
+            parameters[kind] |= {"rope_theta": theta}  # (read, and checked, in layer_thetas)
+    if unmasked and (not own or own.get("sliding_attention") == own.get("full_attention")) and _alike(
+            parameters["sliding_attention"], parameters["full_attention"]):  # so: full attention
         types = ["full_attention" if t == "sliding_attention" else t for t in types]
         rotary_types = [t for t in dict.fromkeys(types) if t != NOPE_LAYER]
     positionals = {t: _rope_positional(fields, t, parameters[t], head_dim, rotary_dims, window, context)

@@ -38,7 +38,7 @@ POSITIONAL_FIELDS = frozenset({
     # RoPE: θ, its scaling (v4, v5), the rotated width, per-family θ fields
     "rope_theta", "rope_scaling", "rope_parameters", "partial_rotary_factor", "rotary_pct", "rotary_emb_base",
     "rotary_dim", "rope_local_base_freq", "global_rope_theta", "local_rope_theta", "rope_interleave",
-    "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim", "original_max_position_embeddings",
+    "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim", "original_max_position_embeddings", "layer_rope_theta",
     # the head's width
     "head_dim", "hidden_size", "num_attention_heads", "n_embd", "n_head", "num_heads", "n_heads", "d_model",
     "d_kv", "query_pre_attn_scalar", "encoder_attention_heads", "attention_heads", "dim", "emb_dim",
@@ -47,8 +47,8 @@ POSITIONAL_FIELDS = frozenset({
     "sliding_window_pattern", "use_sliding_window", "max_window_layers", "no_rope_layers", "no_rope_layer_interval",
     "attention_chunk_size", "global_attn_every_n_layers", "local_attention", "encoder_layers", "attention_types",
     "attention_layers", "window_size", "local_radius", "encoder_attention_type",
-    # whether a query sees the keys after it (BERT's is_decoder, XLM's causal)
-    "is_decoder", "causal",
+    # whether a query sees the keys after it (BERT's is_decoder, XLM's causal, Gemma 3's)
+    "is_decoder", "causal", "use_bidirectional_attention",
     # Llama 4's query temperature
     "attn_temperature_tuning", "floor_scale", "attn_scale",
     # the context

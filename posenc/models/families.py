@@ -92,7 +92,10 @@ class Family:
     ``fixed_slopes``: an ALiBi class whose code computes the slopes of a bias max of 8, 2^(−8k/n), and adds them
     whatever ``attn_config`` says (MPT's ``alibi`` and ``alibi_bias_max``, which MosaicML's own code reads);
     ``exact_length``: every input is exactly the context long (Whisper's encoder: it refuses mel features of another
-    length than twice ``max_source_positions``); ``refused``: why posenc refuses the class's configs, whose fields
+    length than twice ``max_source_positions``); ``first_full``: the "every" pattern's full-attention layer comes
+    first in each group of layers (ModernBERT: layer 0 global, then one in n; Granite SWA), not last;
+    ``layer_theta_field``: the field listing each layer's θ, 0 for a layer without positions, read over its layer
+    type's θ (Granite SWA's ``layer_rope_theta``; without it, every layer at ``rope_theta``); ``refused``: why posenc refuses the class's configs, whose fields
     would read as some other scheme (Pix2Struct's vision encoder), "" for none. A T5-style family that is ``causal``
     counts its buckets one way (Pix2Struct's text decoder), and one told otherwise by its ``causal_field`` is refused.
     """
@@ -133,6 +136,8 @@ class Family:
     context_field: str = ""
     fixed_slopes: bool = False
     exact_length: bool = False
+    first_full: bool = False
+    layer_theta_field: str = ""
     refused: str = ""
 
     @property
@@ -171,6 +176,10 @@ _QWEN_VL = dict(_QWEN, defaults=dict(_QWEN["defaults"], rope_theta=1_000_000.0))
 _EXAONE = dict(windows="every", pattern_field="sliding_window_pattern", nope_layers="windowed", partial_field=None,
                nested_parameters="refused",
                defaults={"max_position_embeddings": 2048, "sliding_window": 4096, "sliding_window_pattern": 4})
+
+_GRANITE_SWA = dict(windows="every", pattern=4, first_full=True, layer_theta_field="layer_rope_theta",
+                    partial_field=None, nested_parameters="refused",
+                    defaults={"max_position_embeddings": 8192, "sliding_window": 128})
 
 _BERT = dict(scheme="learned", causal=False, causal_field="is_decoder", windows="none",
              defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
@@ -267,7 +276,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "deepseek_v3": _family(class_name="DeepseekV3Config", windows="none", layout="interleaved", partial_field=None,
                            defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,
                                      "max_position_embeddings": 4096}),
-    "modernbert": _family(class_name="ModernBertConfig", causal=False, windows="every",
+    "modernbert": _family(class_name="ModernBertConfig", causal=False, windows="every", first_full=True,
                           pattern_field="global_attn_every_n_layers", window_field=("local_attention", "half"),
                           nested_parameters="read", flat_parameters="refused", partial_field=None,
                           theta_fields={"full_attention": "global_rope_theta",
@@ -297,6 +306,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                      defaults={"max_position_embeddings": 262_144, "sliding_window": 513, "head_dim": 128}),
     "kolibri1": _family(class_name="Kolibri1Config", **_EXAONE | {"pattern_field": "", "pattern": 5, "defaults": {
         "max_position_embeddings": 262_144, "sliding_window": 513, "head_dim": 128}}),  # EXAONE 4's rule, 1 in 5
+    "granite_swa": _family(class_name="GraniteSWAConfig", **_GRANITE_SWA),
+    "granitemoe_swa": _family(class_name="GraniteMoeSWAConfig", **_kin(_GRANITE_SWA, max_position_embeddings=2048)),
     "helium": _family(class_name="HeliumConfig", windows="none", layout="interleaved", partial_field=None,
                       defaults={"rope_theta": 100_000.0, "head_dim": 128, "max_position_embeddings": 4096}),
     "ernie4_5": _family(class_name="Ernie4_5Config", windows="none", layout="interleaved", partial_field=None,

@@ -43,6 +43,8 @@ ROTARY_CLASSES = {
     "afmoe": ("afmoe.modeling_afmoe", "AfmoeRotaryEmbedding"),
     "flint": ("flint.modeling_flint", "FlintRotaryEmbedding"),
     "kolibri1": ("kolibri1.modeling_kolibri1", "Kolibri1RotaryEmbedding"),
+    "granite_swa": ("granite_swa.modeling_granite_swa", "GraniteSWARotaryEmbedding"),
+    "granitemoe_swa": ("granitemoe_swa.modeling_granitemoe_swa", "GraniteMoeSWARotaryEmbedding"),
     "exaone4": ("exaone4.modeling_exaone4", "Exaone4RotaryEmbedding"),
     "exaone_moe": ("exaone_moe.modeling_exaone_moe", "ExaoneMoeRotaryEmbedding"),
     "ernie4_5": ("ernie4_5.modeling_ernie4_5", "Ernie4_5RotaryEmbedding"),

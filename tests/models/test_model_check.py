@@ -439,3 +439,13 @@ def test_a_window_is_said_never_to_mask_exactly_where_its_mask_sees_every_key(co
     sees_all = np.array_equal(models.attention_mask(model, layer, 64), whole)  # as full attention would
     warned = [f for f in check(given) if f.field == field and "never masks" in f.message]
     assert bool(warned) == sees_all, (warned, model.positional(layer).window)
+
+
+def test_a_theta_for_every_layer_is_a_stated_theta():
+    """Granite SWA's layer_rope_theta gives every layer its θ (0: none), which its model turns each layer at whatever
+    rope_theta says: the check said "the config gives no rope_theta, so transformers falls back to 10,000" of a
+    config that states them all. Without the list, it still says so."""
+    config = {"model_type": "granite_swa", "hidden_size": 128, "num_attention_heads": 2, "num_hidden_layers": 4,
+              "max_position_embeddings": 8192, "sliding_window": 512}
+    assert "rope_theta" not in [f.field for f in check({**config, "layer_rope_theta": [0, 10_000, 10_000, 10_000]})]
+    assert [f.severity for f in check(config) if f.field == "rope_theta"] == ["warning"]

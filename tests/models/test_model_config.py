@@ -570,6 +570,55 @@ def test_a_class_whose_sliding_window_layers_alone_rotate_is_read_so(model_type)
     assert model.positional("sliding_attention").window == 8 and calls[0] == 32
 
 
+_GRANITE_SWA_MOE = {"num_local_experts": 4, "num_experts_per_tok": 2}
+
+
+@pytest.mark.parametrize("model_type", ["granite_swa", "granitemoe_swa"])
+@pytest.mark.parametrize("thetas", [None, [0, 10_000.0, 10_000.0, 10_000.0], [250_000.0, 0, 0, 0],
+                                    [0, 10_000.0, 0, 10_000.0]])
+def test_granite_swa_turns_each_layer_at_its_own_theta(model_type, thetas):
+    """The oracle is the model: a four-layer Granite SWA (transformers 5.23, eager; its class makes layer 0 of every
+    four full attention, the others sliding-window ones) rotates layer i at layer_rope_theta[i], not at all where it
+    is 0 (NoPE), and at rope_theta on every layer without the list. posenc read it as a Llama-style decoder, every
+    layer at rope_theta; it now refuses only a list that gives layers of one type different θ, or θ to some and none
+    to others, which no view of one θ per layer type draws."""
+    torch = pytest.importorskip("torch")
+    module = importlib.import_module(f"transformers.models.{model_type}.modeling_{model_type}")
+    config = {"model_type": model_type, "hidden_size": 128, "num_attention_heads": 2, "num_key_value_heads": 2,
+              "num_hidden_layers": 4, "intermediate_size": 64, "vocab_size": 64, "pad_token_id": 0,
+              "max_position_embeddings": 256, "sliding_window": 8, "rope_theta": 500_000.0,
+              **(_GRANITE_SWA_MOE if model_type == "granitemoe_swa" else {}),
+              **({"layer_rope_theta": thetas} if thetas is not None else {})}
+    oracle = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                                attn_implementation="eager").eval()
+    calls, original = [], module.apply_rotary_pos_emb
+    module.apply_rotary_pos_emb = lambda q, k, cos, sin, **kw: (calls.append(cos[0, 1, 1].item()),
+                                                                original(q, k, cos, sin, **kw))[1]
+    try:
+        with torch.no_grad():
+            oracle(input_ids=torch.arange(3, 15)[None])
+    finally:
+        module.apply_rotary_pos_emb = original
+    listed = thetas or [500_000.0] * 4
+    kinds = list(oracle.config.layer_types)
+    assert kinds == ["full_attention"] + ["sliding_attention"] * 3
+    if any(len({theta for theta, k in zip(listed, kinds) if k == kind}) > 1 for kind in set(kinds)):
+        with pytest.raises(ValueError, match="layer_rope_theta"):
+            from_config(config)
+        return
+    model = from_config(config)
+    assert "GraniteMoeSWAConfig" in model.source or "GraniteSWAConfig" in model.source
+    assert list(model.layer_types) == ["nope" if theta == 0 else kind for theta, kind in zip(listed, kinds)]
+    assert len(calls) == sum(theta != 0 for theta in listed)
+    for kind, positional in model.positionals.items():
+        if positional.scheme == "rope":  # the second frequency's cosine at position 1, as the model computed it
+            theta = next(t for t, k in zip(listed, kinds) if k == kind)
+            assert positional.base == theta
+            got, _ = rope_inv_freq(model, kind)
+            assert math.cos(got[1]) == pytest.approx(calls[[k for t, k in zip(listed, kinds) if t].index(kind)],
+                                                     rel=1e-6)
+
+
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme != "rope"])
 def test_a_learned_t5_or_alibi_config_without_sizes_reads_as_its_class_defaults(model_type):
     """A config that gives only its model_type: heads, layers, the head's width, the width a learned table is added
