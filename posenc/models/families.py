@@ -469,6 +469,11 @@ REFUSED: Mapping[str, Family] = MappingProxyType({
         refused="it attends both ways, with heads of another width in its full-attention layers (its "
                 "per_layer_config), which posenc does not read; read as a Llama-style decoder, it would be drawn "
                 "causal."),
+    "beam": _family(
+        class_name="BeamConfig",
+        refused="its full-attention layers have no positions and scale each query by (1 + (p + 1)/2048)^0.1 (a "
+                "temperature of its own), which posenc does not draw; read as a Llama-style decoder, they would be "
+                "drawn rotating."),
     "ultrabert": _family(
         class_name="UltrabertConfig",
         refused="it attends both ways, in windows and with θ per layer of its own rules (attention_windows, a list "

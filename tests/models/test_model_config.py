@@ -619,6 +619,17 @@ def test_granite_swa_turns_each_layer_at_its_own_theta(model_type, thetas):
                                                      rel=1e-6)
 
 
+def test_beam_s_layers_without_positions_and_their_query_scale_are_refused():
+    """BeamConfig's full-attention layers have no rope_parameters (transformers 5.23: no positions, and each query
+    scaled by (1 + (p + 1)/2048)^0.1, a temperature of its own); posenc read them as rotating at θ 10,000. Refused,
+    naming the class, rather than drawn wrong."""
+    config = json.loads(transformers.AutoConfig.for_model("beam", hidden_size=128, num_attention_heads=2,
+                                                          num_key_value_heads=2, num_hidden_layers=6).to_json_string())
+    assert config["rope_parameters"]["full_attention"] is None
+    with pytest.raises(ValueError, match="BeamConfig"):
+        from_config(config)
+
+
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme != "rope"])
 def test_a_learned_t5_or_alibi_config_without_sizes_reads_as_its_class_defaults(model_type):
     """A config that gives only its model_type: heads, layers, the head's width, the width a learned table is added
