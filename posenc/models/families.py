@@ -459,6 +459,10 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
 _ROTATES_OTHERWISE = ("its model in transformers 5.23 rotates a query otherwise than a Llama-style decoder does "
                       "(posenc's reading of a model_type it has no record of), in a way posenc does not read yet.")
 
+_STATE_SPACE = ("most of its layers are Mamba state-space layers, which have no attention (and so no positions) to "
+                "draw, beside a few attention layers; read as a Llama-style decoder, every layer would be drawn as "
+                "attention.")
+
 REFUSED: Mapping[str, Family] = MappingProxyType({
     "pix2struct_vision_model": _family(
         class_name="Pix2StructVisionConfig",
@@ -469,6 +473,8 @@ REFUSED: Mapping[str, Family] = MappingProxyType({
         refused="it attends both ways, with heads of another width in its full-attention layers (its "
                 "per_layer_config), which posenc does not read; read as a Llama-style decoder, it would be drawn "
                 "causal."),
+    **{model_type: _family(class_name=class_name, refused=_STATE_SPACE) for model_type, class_name in (
+        ("bamba", "BambaConfig"), ("zamba2", "Zamba2Config"))},
     "beam": _family(
         class_name="BeamConfig",
         refused="its full-attention layers have no positions and scale each query by (1 + (p + 1)/2048)^0.1 (a "

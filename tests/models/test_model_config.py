@@ -619,6 +619,26 @@ def test_granite_swa_turns_each_layer_at_its_own_theta(model_type, thetas):
                                                      rel=1e-6)
 
 
+@pytest.mark.parametrize(("model_type", "sizes"), [
+    ("bamba", {"attn_layer_indices": [2], "rope_theta": 10_000.0}),
+    ("zamba2", {"use_mem_rope": True, "rope_theta": 10_000.0, "num_hidden_layers": 4,
+                "layers_block_type": ["linear_attention", "hybrid", "linear_attention", "hybrid"]}),
+])
+def test_a_hybrid_of_state_space_and_attention_layers_is_refused(model_type, sizes):
+    """Bamba and Zamba 2 (transformers 5.23) run most of their layers as Mamba state-space layers, which have no
+    attention to draw (config.layer_types: linear_attention), and attention only on some; posenc read every layer as
+    full attention with RoPE. Refused, naming the class."""
+    oracle = transformers.AutoConfig.for_model(model_type, **{"hidden_size": 128, "num_attention_heads": 2,
+                                                              "num_key_value_heads": 2, "num_hidden_layers": 4,
+                                                              **sizes})
+    assert "linear_attention" in oracle.layer_types
+    with pytest.raises(ValueError, match=type(oracle).__name__):
+        from_config(json.loads(oracle.to_json_string()))
+    with pytest.raises(ValueError, match=type(oracle).__name__):
+        from_config({"model_type": model_type, "hidden_size": 128, "num_attention_heads": 2, **sizes,
+                     "num_hidden_layers": 4})
+
+
 def test_beam_s_layers_without_positions_and_their_query_scale_are_refused():
     """BeamConfig's full-attention layers have no rope_parameters (transformers 5.23: no positions, and each query
     scaled by (1 + (p + 1)/2048)^0.1, a temperature of its own); posenc read them as rotating at θ 10,000. Refused,
