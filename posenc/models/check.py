@@ -39,8 +39,9 @@ from posenc.schemes.registry import get_scheme
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
-KNOWN_ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope", "mrope")
-"""The rope types transformers 5.23 computes (plus Qwen2-VL's v4 "mrope", read as "default")."""
+KNOWN_ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope", "proportional", "axial", "mrope")
+"""The rope types transformers 5.23 computes (its ROPE_INIT_FUNCTIONS: p-RoPE's "proportional", Gemma 4's, and
+vision towers' "axial" among them; plus Qwen2-VL's v4 "mrope", read as "default")."""
 SCALING_KEYS = ("factor", "low_freq_factor", "high_freq_factor", "beta_fast", "beta_slow", "short_factor",
                 "long_factor", "original_max_position_embeddings", "attention_factor", "mscale", "mscale_all_dim")
 
@@ -318,7 +319,7 @@ def theta_given(reading: Reading) -> Iterator[Finding]:
         return
     bases = sorted({p.base for p in model.positionals.values() if p.base is not None})
     shown = " and ".join(f"{b:,g}" for b in bases)
-    if any(key in fields.family.defaults for key in named):
+    if any(key in fields.family.defaults for key in named) or fields.family.default_parameters:  # Gemma 4's own
         yield Finding("info", "rope_theta",
                       f"the config gives no rope_theta; {fields.family.class_name} takes its default, θ base {shown}.")
     else:
@@ -412,7 +413,7 @@ def _shares(reading: Reading, top: str) -> list[tuple[str, float | None]]:
     """(dotted field, share of a head) of the top level's ``top`` field and of each scaling's partial_rotary_factor."""
     return [(reading.path(top), reading.number(reading.fields.raw, top))] + [
         (f"{where}.partial_rotary_factor", reading.number(params, "partial_rotary_factor"))
-        for where, params in reading.scalings]
+        for where, params in reading.scalings if reading.rope_type(params) != "proportional"]  # p-RoPE reads its own
 
 
 def _ignored_shares(reading: Reading) -> Iterator[Finding]:

@@ -36,7 +36,7 @@ from posenc.models.config_file import read_config, text_fields
 from posenc.models.families import Family, family
 from posenc.models.presets import LAYER_TYPES, Model, Positional
 from posenc.schemes.registry import get_scheme
-from posenc.schemes.rope.scalings import ROPE_SCALINGS, rope_scaling_parameters
+from posenc.schemes.rope.scalings import ROPE_SCALINGS, rope_scaling_parameters, scales_whole_head
 
 ALIBI_FLAG = "alibi"
 """The config field that turns ALiBi on (Falcon's, at the top level; ``attn_config``'s, MosaicML's, in a model_type
@@ -96,8 +96,11 @@ def _bidirectional(fields: Fields) -> bool:
 
 
 def told_bidirectional(fields: Fields) -> bool:
-    """Whether the config tells its class to see both ways (its ``bidirectional_field`` true)."""
-    return bool(fields.family.bidirectional_field and fields.get(fields.family.bidirectional_field))
+    """Whether the config tells its class to see both ways (its ``bidirectional_field`` true, or Gemma 4's "all")."""
+    name, value = fields.family.bidirectional_field, fields.family.bidirectional_value
+    if not name:
+        return False
+    return bool(fields.get(name)) if value is True else fields.get(name) == value
 
 
 def _source(fields: Fields) -> str:
@@ -250,6 +253,8 @@ def _attention_types(fields: Fields) -> list[str]:
         types = list(given)
     else:
         types = _family_layers(fields, fields.layers())
+    if fields.family.last_full and types:  # Gemma 4 forces its last layer to full attention
+        types[-1] = "full_attention"
     return types
 
 
@@ -384,8 +389,11 @@ def _window(fields: Fields) -> int | None:
 
 def window_keys(fields: Fields, value: int) -> int:
     """transformers' ``sliding_window`` from the value of the family's window field: ModernBERT's local_attention // 2
-    and Gemma 3's sliding_window // 2 when told to see both ways (keys either side of the query), else the value."""
-    return value // 2 if fields.family.window_field[1] == "half" or _bidirectional(fields) else value
+    and Gemma 3's sliding_window // 2 when told to see both ways (keys either side of the query; Gemma 4's one more),
+    else the value."""
+    if _bidirectional(fields):
+        return value // 2 + fields.family.bidirectional_reach
+    return value // 2 if fields.family.window_field[1] == "half" else value
 
 
 def never_masks(fields: Fields, window: int, context: int) -> bool:
@@ -402,6 +410,11 @@ def rope_parameters(fields: Fields, rotary_types: list[str]) -> dict[str, dict]:
         return {t: {"rope_type": "default", "rope_theta": 10_000.0, "_where": "rotary_dim"} for t in rotary_types}
     declared = fields.raw.get("rope_scaling") or fields.raw.get("rope_parameters")
     name = "rope_scaling" if fields.raw.get("rope_scaling") else "rope_parameters"
+    if fields.family.v5_only and "rope_scaling" in fields.raw:  # Gemma 4 sets rope_parameters to it, as written
+        declared, name = fields.raw["rope_scaling"], "rope_scaling"
+        if declared is None:
+            raise ValueError(f"rope_scaling is null: {fields.family.class_name} takes it as its rope_parameters, and "
+                             "transformers 5.23 fails building the model. Remove it.")
     if declared is not None and not isinstance(declared, Mapping):
         raise ValueError(f"{name} must be an object of RoPE parameters; the config has {declared!r:.60}.")
     if declared is None:  # neither given: the class's own (gpt-oss's YaRN), else default RoPE
@@ -418,6 +431,8 @@ def rope_parameters(fields: Fields, rotary_types: list[str]) -> dict[str, dict]:
         if nested:
             chosen = declared.get(layer_type)
             where = f"{name}.{layer_type}"
+            if family.v5_only:  # Gemma 4 fills in nothing: its rotary embedding reads every layer type's as written
+                _as_written(fields, chosen, name, layer_type)
             if chosen is not None and not isinstance(chosen, Mapping):
                 raise ValueError(f"{where} must be an object of RoPE parameters; the config has {chosen!r:.60}.")
             chosen = dict(chosen or {})
@@ -427,6 +442,22 @@ def rope_parameters(fields: Fields, rotary_types: list[str]) -> dict[str, dict]:
             chosen, where = (dict(declared) if scaled else {}), name
         parameters[layer_type] = _complete(fields, chosen, layer_type, where, nested=bool(nested))
     return parameters
+
+
+def _as_written(fields: Fields, chosen: object, name: str, layer_type: str) -> None:
+    """A class that reads its RoPE parameters as written, nested by layer type (Gemma 4), fills in none of them:
+    transformers 5.23 fails building the model without a layer type's parameters, their rope_theta, or the trained
+    context llama3, YaRN and LongRoPE read."""
+    where = f"{name}.{layer_type}"
+    if not isinstance(chosen, Mapping):
+        raise ValueError(f"{name} has no {layer_type} parameters, which {fields.family.class_name}'s rotary embedding "
+                         "reads (transformers 5.23 fails building the model).")
+    rope_type = chosen.get("rope_type", chosen.get("type"))
+    needed = ["rope_theta"] + ([TRAINED_CONTEXT] if rope_type in READS_TRAINED_CONTEXT else [])
+    missing = [key for key in needed if chosen.get(key) is None]
+    if missing:
+        raise ValueError(f"{where} has no {' or '.join(missing)}: {fields.family.class_name} fills in none of its "
+                         "RoPE parameters, and transformers 5.23 fails building the model.")
 
 
 def _read_flat(fields: Fields, declared: dict, name: str, nested: list[str]) -> dict:
@@ -448,9 +479,9 @@ def _merged_per_layer_type(fields: Fields, declared: dict, name: str) -> dict:
     ``type`` does not replace, and YaRN's ``truncate`` is not read (the outer dict holds only layer types); a flat v5
     ``rope_parameters`` is not read (Gemma 3: default RoPE) or refused (ModernBERT)."""
     family = fields.family
-    if name == "rope_parameters" and declared:
+    if family.v5_only or (name == "rope_parameters" and declared):  # Gemma 4: a rope_scaling is its rope_parameters
         if family.flat_parameters == "refused":
-            raise ValueError(f"rope_parameters must be nested by layer type ('full_attention', 'sliding_attention'): "
+            raise ValueError(f"{name} must be nested by layer type ('full_attention', 'sliding_attention'): "
                              f"{family.class_name} keeps its RoPE parameters per layer type, and transformers 5.23 "
                              "refuses a flat one.")
         return {}
@@ -509,10 +540,16 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nest
     if rope_type == "mrope":  # Qwen2-VL's v4 name: default frequencies, sections apart
         rope_type = "default"
     rope_type = fields.family.rope_type(rope_type)
-    if not isinstance(rope_type, str) or rope_type not in ROPE_SCALINGS or rope_type in ("ntk", "proportional"):
+    if not isinstance(rope_type, str) or rope_type not in ROPE_SCALINGS or rope_type == "ntk" or (
+            rope_type == "proportional" and not fields.family.v5_only):  # p-RoPE: Gemma 4's
         key = "rope_type" if "rope_type" in chosen else "type"
+        if rope_type == "proportional":
+            raise ValueError(f"{where}.{key} is 'proportional' (p-RoPE), which posenc reads in Gemma 4's configs "
+                             f"(Gemma4TextConfig) only; {fields.family.class_name or 'a model_type it has no record of'}"
+                             " may read its share of pairs otherwise.")
         raise ValueError(f"{where}.{key} is {rope_type!r:.40}, a RoPE scaling posenc does not compute; it knows "
-                         "'default', 'linear', 'dynamic', 'yarn', 'llama3' and 'longrope'.")
+                         "'default', 'linear', 'dynamic', 'yarn', 'llama3' and 'longrope' (and Gemma 4's "
+                         "'proportional').")
     chosen["rope_type"] = rope_type
     if rope_type in READS_TRAINED_CONTEXT:
         chosen[TRAINED_CONTEXT] = trained_context(fields, chosen, where, nested=nested)[0]
@@ -559,7 +596,9 @@ def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, 
             parameters["sliding_attention"], parameters["full_attention"]):  # so: full attention
         types = ["full_attention" if t == "sliding_attention" else t for t in types]
         rotary_types = [t for t in dict.fromkeys(types) if t != NOPE_LAYER]
-    positionals = {t: _rope_positional(fields, t, parameters[t], head_dim, rotary_dims, window, context)
+    widths = {t: _type_head_dim(fields, t, types, head_dim) for t in rotary_types}  # Gemma 4's global heads
+    positionals = {t: _rope_positional(fields, t, parameters[t], widths[t],
+                                       rotary_dims if widths[t] == head_dim else widths[t], window, context)
                    for t in rotary_types}
     if NOPE_LAYER in types:
         nope_window = _nope_window(fields, len(types))
@@ -568,6 +607,32 @@ def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, 
                                          MappingProxyType(_temperature(fields)))
     softmax = fields.integer("query_pre_attn_scalar", default=head_dim)
     return types, positionals, context, softmax
+
+
+def _type_head_dim(fields: Fields, layer_type: str, types: list[str], head_dim: int) -> int:
+    """The width of a layer type's heads where the family sets it apart (:attr:`Family.head_dim_fields`): Gemma 4's
+    full-attention layers, ``global_head_dim``, or, in a file transformers saved, ``per_layer_config``'s head_dim
+    of each of its layers (by index; a layer it does not list keeps ``head_dim``); else ``head_dim``."""
+    name = fields.family.head_dim_fields.get(layer_type)
+    if not fields.family.head_dim_fields:
+        return head_dim
+    overrides = fields.raw.get("per_layer_config")
+    if overrides is None:
+        return whole(fields.get(name), name, 1) if name else head_dim
+    if not isinstance(overrides, Mapping) or not all(isinstance(k, str) and k.isdigit() for k in overrides):
+        raise ValueError("per_layer_config must map layer indices (\"05\" as transformers writes them) to their "
+                         f"fields; the config has {overrides!r:.60}.")
+    by_index = {int(key): entry for key, entry in overrides.items()}
+    widths = set()
+    for index, kind in enumerate(types):
+        if kind == layer_type:
+            entry = by_index.get(index)
+            width = entry.get("head_dim") if isinstance(entry, Mapping) else None
+            widths.add(head_dim if width is None else whole(width, f"per_layer_config.{index}.head_dim", 1))
+    if len(widths) > 1:
+        raise ValueError(f"per_layer_config gives the {layer_type} layers heads of different widths "
+                         f"({', '.join(map(str, sorted(widths)))}); posenc draws one width for every layer of a type.")
+    return widths.pop() if widths else head_dim
 
 
 def _alike(sliding: dict, full: dict) -> bool:
@@ -582,7 +647,14 @@ def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim
     rope_type = parameters["rope_type"]
     base = real(parameters["rope_theta"], f"{where}.rope_theta", 0.0)
     fraction = parameters.get("partial_rotary_factor")
-    if fields.family.partial_field is None:
+    share = None
+    if scales_whole_head(rope_type):  # p-RoPE (Gemma 4): every pair of the head, the last ones at θ = 0
+        share = real(1.0 if fraction is None else fraction, f"{where}.partial_rotary_factor", 0.0)
+        if share > 1:
+            raise ValueError(f"{where}.partial_rotary_factor must be at most 1 (the share of pairs p-RoPE turns); "
+                             f"the config has {share:g}.")
+        fraction, rotary_dims = None, head_dim
+    elif fields.family.partial_field is None:
         _whole_heads(fields, where, rope_type, rotary_dims, fraction)
         fraction = None
     if fraction is not None and not fields.has("qk_rope_head_dim"):
@@ -590,7 +662,8 @@ def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim
         rotary_dims = int(head_dim * min(fraction, 1.0))
     scaling = _scaling(parameters, rope_type, where, context)
     layout = "interleaved" if fields.family.layout == "interleaved" and fields.get("rope_interleave", True) else "half"
-    options = {"layout": layout, "rope_type": rope_type, "rotary_fraction": rotary_dims / head_dim, **scaling}
+    options = {"layout": layout, "rope_type": rope_type,
+               "rotary_fraction": rotary_dims / head_dim if share is None else share, **scaling}
     extra = {}
     section = parameters.get("mrope_section")
     if section is not None:

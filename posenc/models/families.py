@@ -95,7 +95,16 @@ class Family:
     length than twice ``max_source_positions``); ``first_full``: the "every" pattern's full-attention layer comes
     first in each group of layers (ModernBERT: layer 0 global, then one in n; Granite SWA), not last;
     ``layer_theta_field``: the field listing each layer's θ, 0 for a layer without positions, read over its layer
-    type's θ (Granite SWA's ``layer_rope_theta``; without it, every layer at ``rope_theta``); ``refused``: why posenc refuses the class's configs, whose fields
+    type's θ (Granite SWA's ``layer_rope_theta``; without it, every layer at ``rope_theta``); ``last_full``: the
+    class makes the last layer full attention whatever ``layer_types`` says (Gemma 4); ``bidirectional_value``: the
+    value of ``bidirectional_field`` that makes the class see both ways (True: any true value; Gemma 4's "all",
+    whose "vision" leaves text causal); ``bidirectional_reach``: keys either side of the query beyond half the
+    window when it sees both ways (Gemma 4: 1, its mask's bound being inclusive; Gemma 3's: half the window);
+    ``head_dim_fields``: layer type -> the field of its heads' width where it is
+    not ``head_dim`` (Gemma 4's full-attention layers: ``global_head_dim``, or ``per_layer_config`` by layer index
+    in a file transformers saved); ``v5_only``: the class reads ``rope_parameters`` as written, nested by layer
+    type (a v4 ``rope_scaling`` replaces it as written; ``rope_theta`` and its kin are not read: Gemma 4);
+    ``refused``: why posenc refuses the class's configs, whose fields
     would read as some other scheme (Pix2Struct's vision encoder), "" for none. A T5-style family that is ``causal``
     counts its buckets one way (Pix2Struct's text decoder), and one told otherwise by its ``causal_field`` is refused.
     """
@@ -137,7 +146,12 @@ class Family:
     fixed_slopes: bool = False
     exact_length: bool = False
     first_full: bool = False
+    last_full: bool = False
     layer_theta_field: str = ""
+    bidirectional_value: object = True
+    bidirectional_reach: int = 0
+    head_dim_fields: Mapping[str, str] = field(default_factory=dict)
+    v5_only: bool = False
     refused: str = ""
 
     @property
@@ -152,6 +166,8 @@ class Family:
         """Whether RoPE parameters nested by layer type under ``name`` ("rope_scaling" or "rope_parameters") are read
         per layer type: in a class that keeps them so, under v5's name only (a v4 ``rope_scaling`` is merged into its
         own parameters as one flat dict); in a model_type posenc does not know, as written; else never."""
+        if self.v5_only:  # Gemma 4: a rope_scaling is its rope_parameters
+            return True
         if self.per_layer_parameters:
             return name == "rope_parameters"
         return self.nested_parameters == "as written"
@@ -162,7 +178,8 @@ class Family:
 
 
 def _family(**kwargs: object) -> Family:
-    for key in ("defaults", "theta_fields", "rope_type_aliases", "default_parameters", "attribute_map"):
+    for key in ("defaults", "theta_fields", "rope_type_aliases", "default_parameters", "attribute_map",
+                "head_dim_fields"):
         if key in kwargs:
             kwargs[key] = MappingProxyType(dict(kwargs[key]))
     return Family(**kwargs)
@@ -258,6 +275,18 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                             defaults={"head_dim": 256, "max_position_embeddings": 32_768, "sliding_window": 512,
                                       "rope_theta": 1_000_000.0, "rope_local_base_freq": 10_000.0,
                                       "num_hidden_layers": 35, "hidden_size": 2048, "num_attention_heads": 8}),
+    "gemma4_text": _family(class_name="Gemma4TextConfig", windows="every", pattern=6, last_full=True, v5_only=True,
+                           bidirectional_field="use_bidirectional_attention", bidirectional_value="all",
+                           bidirectional_reach=1,
+                           nested_parameters="read", flat_parameters="refused", partial_field=None,
+                           theta_fields={"full_attention": "", "sliding_attention": ""},
+                           head_dim_fields={"full_attention": "global_head_dim"},
+                           default_parameters={"sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
+                                               "full_attention": {"rope_type": "proportional", "rope_theta": 1e6,
+                                                                  "partial_rotary_factor": 0.25}},
+                           defaults={"head_dim": 256, "global_head_dim": 512, "max_position_embeddings": 131_072,
+                                     "sliding_window": 512, "num_hidden_layers": 30, "hidden_size": 2304,
+                                     "num_attention_heads": 8}),
     "llama4_text": _family(class_name="Llama4TextConfig", windows="chunked", layout="interleaved",
                            nope_layers="no_rope_layers",
                            nested_parameters="refused", partial_field=None,

@@ -21,6 +21,7 @@ import numpy as np
 from posenc.checks import MAX_WHOLE, check_array, check_finite
 from posenc.models.presets import Model, Positional, get
 from posenc.schemes.rope.frequencies import rope_inv_freq as _scheme_inv_freq
+from posenc.schemes.rope.scalings import scales_whole_head
 
 _NOT_SCALING = ("layout", "rope_type", "rotary_fraction")
 
@@ -46,6 +47,8 @@ def rotary_layer(model: Model, layer_type: str | None) -> tuple[str, Positional]
 def _frequencies(positional: Positional, seq_len: int | None) -> tuple[np.ndarray, float]:
     options = dict(positional.options)
     scaling = {key: value for key, value in options.items() if key not in _NOT_SCALING}
+    if scales_whole_head(options["rope_type"]):  # p-RoPE: the share of pairs it turns, of the whole head
+        scaling["rotary_fraction"] = options["rotary_fraction"]
     return _scheme_inv_freq(positional.rotary_dims, positional.base, rope_type=options["rope_type"],
                             seq_len=seq_len, **scaling)
 

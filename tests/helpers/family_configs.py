@@ -36,3 +36,26 @@ BOTH_WAYS_CONFIGS = {
                                                       "encoder_attention_type": "local"},
 }
 """Models that see both ways: rotary ones (ESM-2; Gemma 3 told to, as EmbeddingGemma is), LongT5's local windows."""
+
+_GEMMA_4_LAYERS = ["full_attention" if (i + 1) % 6 == 0 else "sliding_attention" for i in range(30)]
+
+ROTARY_CONFIGS = {
+    "gemma-4 (p-RoPE on wider global heads)": {"model_type": "gemma4", "text_config": {
+        "model_type": "gemma4_text", "hidden_size": 2304, "num_attention_heads": 8, "num_key_value_heads": 4,
+        "head_dim": 256, "num_hidden_layers": 30, "layer_types": _GEMMA_4_LAYERS, "max_position_embeddings": 131_072,
+        "sliding_window": 512,
+        "per_layer_config": {f"{i:02d}": {"head_dim": 512} for i, kind in enumerate(_GEMMA_4_LAYERS)
+                             if kind == "full_attention"},
+        "rope_parameters": {"sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
+                            "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.25,
+                                               "rope_theta": 1_000_000.0}}}},
+    "exaone-4 (full-attention layers without positions)": {
+        "model_type": "exaone4", "hidden_size": 5120, "num_attention_heads": 40, "num_key_value_heads": 8,
+        "head_dim": 128, "num_hidden_layers": 8, "max_position_embeddings": 131_072, "sliding_window": 4096,
+        "layer_types": ["sliding_attention"] * 3 + ["full_attention"] + ["sliding_attention"] * 3 + ["full_attention"],
+        "rope_theta": 1_000_000.0, "rope_scaling": {"rope_type": "llama3", "factor": 16.0, "low_freq_factor": 1.0,
+                                                    "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}},
+}
+"""Rotary models read this session (2026-12-06) whose layer types differ in more than θ: Gemma 4's p-RoPE on heads
+of global_head_dim (per_layer_config, as transformers writes it), EXAONE 4's full-attention layers without positions
+(EXAONE-4.0-32B's fields, eight of its 64 layers)."""

@@ -102,11 +102,11 @@ def _config_links():
     """``?config=``: the link form of a real config (tests/models/configs) or of a kind posenc reads
     (family_configs.py), one with a character changed, one cut,
     or hostile text (posenc/ui/your_config.py)."""
-    from family_configs import ABSOLUTE_CONFIGS, BOTH_WAYS_CONFIGS
+    from family_configs import ABSOLUTE_CONFIGS, BOTH_WAYS_CONFIGS, ROTARY_CONFIGS
     from posenc.models.config_link import to_link
 
     forms = [to_link(path.read_text()) for path in sorted((ROOT / "tests" / "models" / "configs").glob("*.json"))]
-    forms += [to_link(config) for config in (ABSOLUTE_CONFIGS | BOTH_WAYS_CONFIGS).values()]
+    forms += [to_link(config) for config in (ABSOLUTE_CONFIGS | BOTH_WAYS_CONFIGS | ROTARY_CONFIGS).values()]
     changed = st.tuples(st.sampled_from(forms), st.integers(0, 2000), st.characters(codec="ascii")).map(
         lambda t: t[0][:t[1] % len(t[0])] + t[2] + t[0][t[1] % len(t[0]) + 1:])
     cut = st.tuples(st.sampled_from(forms), st.integers(1, 400)).map(lambda t: t[0][:t[1]])

@@ -29,6 +29,7 @@ ROTARY_CLASSES = {
     "phi3": ("phi3.modeling_phi3", "Phi3RotaryEmbedding"),
     "gemma2": ("gemma2.modeling_gemma2", "Gemma2RotaryEmbedding"),
     "gemma3_text": ("gemma3.modeling_gemma3", "Gemma3RotaryEmbedding"),
+    "gemma4_text": ("gemma4.modeling_gemma4", "Gemma4TextRotaryEmbedding"),
     "gemma3n_text": ("gemma3n.modeling_gemma3n", "Gemma3nRotaryEmbedding"),
     "llama4_text": ("llama4.modeling_llama4", "Llama4TextRotaryEmbedding"),
     "smollm3": ("smollm3.modeling_smollm3", "SmolLM3RotaryEmbedding"),

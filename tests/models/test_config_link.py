@@ -46,7 +46,7 @@ def _named_fields(family) -> set[str]:
     names = {*family.defaults, *family.attribute_map, *family.attribute_map.values(), *family.theta_fields.values(),
              family.pattern_field, family.window_field[0], family.partial_field or "", family.causal_field,
              family.width_field, family.scheme_switch[0] if family.scheme_switch else "", family.context_field,
-             family.bidirectional_field, family.layer_theta_field}
+             family.bidirectional_field, family.layer_theta_field, *family.head_dim_fields.values()}
     return (names | ({"pad_token_id"} if family.padding_offset or family.row_offset else set())) - {""}
 
 

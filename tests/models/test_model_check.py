@@ -449,3 +449,18 @@ def test_a_theta_for_every_layer_is_a_stated_theta():
               "max_position_embeddings": 8192, "sliding_window": 512}
     assert "rope_theta" not in [f.field for f in check({**config, "layer_rope_theta": [0, 10_000, 10_000, 10_000]})]
     assert [f.severity for f in check(config) if f.field == "rope_theta"] == ["warning"]
+
+
+def test_gemma_4_s_p_rope_is_a_scaling_transformers_knows():
+    """transformers 5.23 computes p-RoPE ("proportional", Gemma 4's full-attention layers) with the share of pairs
+    its partial_rotary_factor gives: the check called it a type transformers does not know, and the share one
+    Gemma4TextConfig ignores. On a Llama config, whose class posenc reads no p-RoPE for, the reader's refusal
+    is the error."""
+    gemma = {"model_type": "gemma4_text", "hidden_size": 64, "num_attention_heads": 2, "head_dim": 16,
+             "global_head_dim": 32, "num_hidden_layers": 2, "layer_types": ["sliding_attention", "full_attention"],
+             "max_position_embeddings": 128, "sliding_window": 6}
+    assert [(f.severity, f.field) for f in check(gemma) if f.severity != "info"] == []
+    llama = {"model_type": "llama", "hidden_size": 64, "num_attention_heads": 2, "num_hidden_layers": 2,
+             "rope_scaling": {"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 10_000.0}}
+    errors = [f.message for f in check(llama) if f.severity == "error"]
+    assert errors and not any("does not know" in message for message in errors), errors

@@ -156,7 +156,14 @@ def test_the_trained_context_is_the_one_transformers_computes_with(model_type, c
     scaling = ({"rope_type": "longrope", "short_factor": [1.0] * 32, "long_factor": [2.0] * 32}
                if model_type == "phi3" else {"rope_type": "yarn", "factor": 4.0})
     config = {"model_type": model_type, **SIZES, "max_position_embeddings": 32768, **top, "rope_scaling": scaling | own}
-    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config()  # it edits dicts
+    try:
+        oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config()  # edits dicts
+        hf_rotary(oracle)
+    except Exception:  # noqa: BLE001 - Gemma 4 reads a flat scaling as its nested parameters, and fails
+        assert FAMILIES[model_type].v5_only
+        with pytest.raises(ValueError, match="nested by layer type"):
+            from_config(config)
+        return
     model = from_config(config)
     for layer_type, positional in model.positionals.items():
         if positional.scheme != "rope" or positional.options.get("rope_type") == "default":
@@ -200,7 +207,13 @@ def test_a_config_without_rope_parameters_computes_as_its_class(model_type, give
     the file gives neither rope_scaling nor rope_parameters; posenc read default RoPE. ApertusConfig sets llama3
     parameters with their own θ (12,000,000), which a top-level rope_theta does not replace."""
     config = {"model_type": model_type, **SIZES, **given}
-    rotary = hf_rotary(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config())
+    try:
+        rotary = hf_rotary(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config())
+    except Exception:  # noqa: BLE001 - Gemma 4 takes a null or empty dict as written, and fails
+        assert FAMILIES[model_type].v5_only and given in ({"rope_scaling": None}, {"rope_parameters": {}})
+        with pytest.raises(ValueError, match="rope_scaling is null|nested by layer type"):
+            from_config(config)
+        return
     model = from_config(config)  # (a copy to transformers, which fills an empty dict in place)
     for layer_type, positional in model.positionals.items():
         if positional.scheme == "rope":
@@ -318,9 +331,9 @@ def test_a_class_that_keeps_parameters_per_layer_type_computes_as_transformers(m
               **json.loads(json.dumps(_PER_LAYER[case]))}
     try:
         oracle = hf_rotary(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config())
-    except Exception:  # noqa: BLE001 - a strict dataclass's validation error
-        assert case == "flat v5" and model_type == "modernbert"
-        with pytest.raises(ValueError, match="nested by layer type"):
+    except Exception:  # noqa: BLE001 - a strict dataclass's validation error; Gemma 4's rotary embedding failing
+        assert (case == "flat v5" and model_type == "modernbert") or FAMILIES[model_type].v5_only
+        with pytest.raises(ValueError, match="nested by layer type|has no"):
             from_config(config)
         return
     computes_as(from_config(config), oracle)
@@ -343,6 +356,11 @@ def test_parameters_nested_by_layer_type_are_read_as_the_class_reads_them(model_
         with pytest.raises(ValueError, match="reads one flat dict"):
             from_config(config)
         assert FAMILIES[model_type].nested_parameters == "refused"
+        return
+    except TypeError:  # Gemma 4 fills in no rope_theta: its rotary embedding computes None ** …
+        assert FAMILIES[model_type].v5_only
+        with pytest.raises(ValueError, match="has no rope_theta"):
+            from_config(config)
         return
     computes_as(from_config(config), oracle)
 
@@ -637,6 +655,90 @@ def test_a_hybrid_of_state_space_and_attention_layers_is_refused(model_type, siz
     with pytest.raises(ValueError, match=type(oracle).__name__):
         from_config({"model_type": model_type, "hidden_size": 128, "num_attention_heads": 2, **sizes,
                      "num_hidden_layers": 4})
+
+
+_GEMMA_4 = {"model_type": "gemma4_text", "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 1,
+            "head_dim": 16, "intermediate_size": 32, "vocab_size": 40, "vocab_size_per_layer_input": 40,
+            "hidden_size_per_layer_input": 8, "max_position_embeddings": 128, "sliding_window": 6}
+"""A small Gemma 4 text model, in the fields of its class (google/gemma-4-e2b-it's)."""
+
+_GEMMA_4_CASES = {
+    "class defaults": {"global_head_dim": 32},
+    "saved by transformers": "saved",  # the file save_pretrained writes: per_layer_config, nested rope_parameters
+    "its own parameters": {"global_head_dim": 32, "rope_parameters": {
+        "sliding_attention": {"rope_type": "default", "rope_theta": 20_000.0},
+        "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.5, "rope_theta": 500_000.0,
+                           "factor": 2.0}}},
+    "no share": {"global_head_dim": 32, "rope_parameters": {
+        "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
+        "full_attention": {"rope_type": "proportional", "rope_theta": 1_000_000.0}}},
+    "v4 fields, unread": {"global_head_dim": 32, "rope_theta": 50_000.0, "rope_local_base_freq": 5_000.0},
+    "a flat scaling": {"global_head_dim": 32, "rope_scaling": {"rope_type": "linear", "factor": 4.0}},
+    "a sliding last layer": {"global_head_dim": 32, "layer_types": ["sliding_attention", "sliding_attention"]},
+}
+
+
+@pytest.mark.parametrize("case", list(_GEMMA_4_CASES))
+def test_gemma_4_rotates_each_layer_type_as_its_model_does(case):
+    """Gemma4TextConfig (transformers 5.23; the oracle: a two-layer Gemma4TextModel's rotary embedding and its
+    attention, eager) rotates its sliding-window layers by default RoPE (θ 10,000) on heads of head_dim, and its
+    full-attention layers by p-RoPE ("proportional": the first partial_rotary_factor of the pairs at full RoPE's
+    θᵢ = θ^(−2i/d), the rest not at all; θ 1,000,000, a quarter) on heads of global_head_dim (per_layer_config in a
+    file transformers saved), reading rope_parameters (or a v4 rope_scaling in its place) by layer type only (a
+    rope_theta or rope_local_base_freq is unread; a flat dict fails building the model, and is refused), its last
+    layer full attention whatever layer_types says. posenc refused every Gemma 4 config (p-RoPE's rope_type, as a
+    Llama-style decoder's)."""
+    torch = pytest.importorskip("torch")
+    given = _GEMMA_4_CASES[case]
+    config = _GEMMA_4 | {"num_hidden_layers": 2, "layer_types": ["sliding_attention", "full_attention"]}
+    if given == "saved":
+        config = json.loads(transformers.AutoConfig.for_model(**json.loads(json.dumps(
+            config | {"global_head_dim": 32}))).to_json_string())
+        assert "per_layer_config" in config and "global_head_dim" not in config
+    else:
+        config |= given
+    if case == "a flat scaling":
+        with pytest.raises(KeyError, match="full_attention"):
+            transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))))
+        with pytest.raises(ValueError, match="nested by layer type"):
+            from_config(config)
+        return
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                               attn_implementation="eager").eval()
+    model = from_config(config)
+    assert "Gemma4TextConfig" in model.source
+    assert list(model.layer_types) == list(built.config.layer_types) == ["sliding_attention", "full_attention"]
+    for index, kind in enumerate(model.layer_types):
+        positional = model.positional(kind)
+        assert positional.head_dim == built.layers[index].self_attn.head_dim, kind
+        expected, scaling = hf_frequencies(built.rotary_emb, kind)
+        got, got_scaling = rope_inv_freq(model, kind)
+        np.testing.assert_allclose(got, expected, rtol=float32_rtol(positional.base), atol=0, err_msg=kind)
+        assert got_scaling == scaling == 1.0
+    with torch.no_grad():
+        attentions = built(input_ids=torch.arange(3, 15)[None], output_attentions=True).attentions
+    for index, kind in enumerate(model.layer_types):
+        np.testing.assert_array_equal((attentions[index][0, 0] > 0).numpy(), models.attention_mask(model, kind, 12))
+
+
+@pytest.mark.parametrize("both_ways", [None, "all", "vision"])
+def test_gemma_4_sees_both_ways_only_when_told_all(both_ways):
+    """use_bidirectional_attention "all" makes every Gemma 4 layer see the keys after the query too, its sliding
+    window (sliding_window // 2) + 1 wide either side as its class sets it; "vision" lets image tokens alone see
+    both ways, so text attends causally. The oracle: a two-layer model's attention weights (transformers 5.23,
+    eager) against posenc's mask of each layer."""
+    torch = pytest.importorskip("torch")
+    config = _GEMMA_4 | {"num_hidden_layers": 2, "layer_types": ["sliding_attention", "full_attention"],
+                         "global_head_dim": 32, "use_bidirectional_attention": both_ways}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                               attn_implementation="eager").eval()
+    with torch.no_grad():
+        attentions = built(input_ids=torch.arange(3, 15)[None], output_attentions=True).attentions
+    model = from_config(config)
+    assert model.causal == (both_ways != "all")
+    for index, kind in enumerate(model.layer_types):
+        np.testing.assert_array_equal((attentions[index][0, 0] > 0).numpy(), models.attention_mask(model, kind, 12),
+                                      err_msg=kind)
 
 
 def test_beam_s_layers_without_positions_and_their_query_scale_are_refused():

@@ -21,6 +21,7 @@ from posenc import models
 from posenc.models import MODELS, decoupled_rope, from_config, rope_inv_freq, softmax_scale
 from posenc.models.families import FAMILIES
 from posenc.schemes.rope.multimodal import mrope_axes
+from posenc.schemes.rope.scalings import scales_whole_head
 from reference_precision import float32_rtol
 
 torch = pytest.importorskip("torch")
@@ -320,8 +321,10 @@ def test_each_family_rotates_a_head_as_its_model_does(model_type, rope_theta):
     model = from_config(config)
     positional = model.positional(next(t for t in model.layer_types if t != "nope"))
     options = {k: v for k, v in positional.options.items() if k not in ("layout", "rotary_fraction")}
+    fraction = (positional.options["rotary_fraction"] if scales_whole_head(options["rope_type"])  # p-RoPE's pairs
+                else positional.rotary_dims / before.shape[-1])
     got = posenc.apply_rope(before, np.arange(20), base=positional.base, layout=positional.options["layout"],
-                            rotary_fraction=positional.rotary_dims / before.shape[-1], **options)
+                            rotary_fraction=fraction, **options)
     np.testing.assert_allclose(got, after, atol=5e-6, rtol=0)
 
 
@@ -342,7 +345,8 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
     max_window_layers, Gemma's pattern, ModernBERT's global layer every n, Cohere 2's, SmolLM3's and Llama 4's
     layers without positions), through the model's own masks rather than its configuration."""
     config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {}),
-              **(_WINDOWED if windowed else {})}
+              **(_WINDOWED if windowed else {}), **({"attention_chunk_size": None}  # Gemma 4 refuses it beside a window
+                                                    if windowed and model_type == "gemma4_text" else {})}
     config = {key: value for key, value in config.items()  # four layers by the class's own rule (Flint's too)
               if value is not None and not (windowed and key == "layer_types")}
     built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),

@@ -8,7 +8,7 @@ import pytest
 
 import posenc
 from apptest_helpers import PAGES, ROOT, charts, run, title
-from family_configs import ABSOLUTE_CONFIGS, BOTH_WAYS_CONFIGS
+from family_configs import ABSOLUTE_CONFIGS, BOTH_WAYS_CONFIGS, ROTARY_CONFIGS
 from plotly_data import decode, heatmap_cells, sent
 from posenc import models
 from posenc.schemes.rope.entry import rope_keywords
@@ -430,14 +430,15 @@ def test_the_clocks_formula_has_the_exponent_the_frequencies_have(fraction, expo
     np.testing.assert_allclose(theta, 10000.0 ** (-2 * np.arange(len(theta)) / int(exponent)), rtol=1e-12)
 
 
-@pytest.mark.parametrize("name", [*ABSOLUTE_CONFIGS, *BOTH_WAYS_CONFIGS])
+@pytest.mark.parametrize("name", [*ABSOLUTE_CONFIGS, *BOTH_WAYS_CONFIGS, *ROTARY_CONFIGS])
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_runs_under_each_kind_of_config_read_today(page, name):
-    """Every page under a config of each kind of absolute table posenc reads (refused before this) and of the rotary
-    models that see both ways: no exception, no error box, the sidebar at the config's scheme."""
+    """Every page under a config of each kind of absolute table posenc reads (refused before this), of the rotary
+    models that see both ways, and of Gemma 4's and EXAONE 4's layers: no exception, no error box, the sidebar at
+    the config's scheme."""
     from posenc.models.config_link import to_link
 
-    config = (ABSOLUTE_CONFIGS | BOTH_WAYS_CONFIGS)[name]
+    config = (ABSOLUTE_CONFIGS | BOTH_WAYS_CONFIGS | ROTARY_CONFIGS)[name]
     at = run({"model": "config", "config": to_link(json.dumps(config))}, page)
     assert not at.exception and not at.error, [e.value for e in at.error]
     model = models.from_config(config)
