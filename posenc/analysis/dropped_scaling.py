@@ -30,7 +30,7 @@ import numpy as np
 from posenc.analysis.offset_curves import MAX_CONTEXT, MAX_OFFSETS, log_offsets
 from posenc.checks import MAX_WHOLE, check_array, check_int, check_real, check_seed
 from posenc.schemes.rope.frequencies import rope_inv_freq
-from posenc.schemes.rope.scalings import LENGTH_DEPENDENT
+from posenc.schemes.rope.scalings import LENGTH_DEPENDENT, scales_whole_head
 
 DEFAULT_TOLERANCE = 0.01
 """Two scores disagree when they differ by more than 1% of |q|·|k| (the largest score a = 1 allows)."""
@@ -187,6 +187,8 @@ def _declared(positional: object, seq_lens: np.ndarray) -> tuple[np.ndarray, np.
     options = dict(positional.options)
     scaling = {name: value for name, value in options.items() if name not in _NOT_SCALING}
     rope_type = options["rope_type"]
+    if scales_whole_head(rope_type):  # p-RoPE (Gemma 4): the share of the head's pairs it turns
+        scaling["rotary_fraction"] = options["rotary_fraction"]
     lengths = np.unique(seq_lens) if rope_type in LENGTH_DEPENDENT else np.array([None])
     computed = {length: rope_inv_freq(positional.rotary_dims, positional.base, rope_type=rope_type,
                                       seq_len=None if length is None else int(length), **scaling)

@@ -21,7 +21,7 @@ import numpy as np
 from posenc.checks import MAX_WHOLE, check_array, check_finite
 from posenc.models.presets import Model, Positional, get
 from posenc.schemes.rope.frequencies import rope_inv_freq as _scheme_inv_freq
-from posenc.schemes.rope.scalings import scales_whole_head
+from posenc.schemes.rope.scalings import proportional_pairs, scales_whole_head
 
 _NOT_SCALING = ("layout", "rope_type", "rotary_fraction")
 
@@ -42,6 +42,16 @@ def rotary_layer(model: Model, layer_type: str | None) -> tuple[str, Positional]
         raise ValueError(f"{model.label}'s {layer_type!r} layers use {positional.scheme!r}, not RoPE, so they have "
                          f"no frequencies; its rotary layer types are {', '.join(map(repr, rotary)) or 'none'}.")
     return layer_type, positional
+
+
+def turning_dims(positional: Positional) -> int:
+    """How many dimensions of a head a layer type's rotation turns: its ``rotary_dims``, but under p-RoPE, which
+    carries every pair of the head with θ = 0 for those it leaves alone, 2·int(p·d // 2) of them (Gemma 4's
+    full-attention layers: 128 of 512)."""
+    rope_type = positional.options.get("rope_type")
+    if positional.rotary_dims and isinstance(rope_type, str) and scales_whole_head(rope_type):
+        return 2 * proportional_pairs(positional.head_dim, float(positional.options["rotary_fraction"]))
+    return positional.rotary_dims
 
 
 def _frequencies(positional: Positional, seq_len: int | None) -> tuple[np.ndarray, float]:

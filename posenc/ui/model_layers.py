@@ -27,7 +27,7 @@ def _row(model: models.Model, kind: str) -> dict:
     return {"layer type": kind, "layers": model.layer_types.count(kind), "scheme": p.scheme,
             "base θ": f"{p.base:,.0f}" if p.base else "",
             "scaling": f"{scaling} ×{number_text(factor)}" if factor else scaling,
-            "rotated / head dims": f"{p.rotary_dims} / {p.head_dim}" if p.head_dim else "",
+            "rotated / head dims": f"{models.turning_dims(p)} / {p.head_dim}" if p.head_dim else "",
             "window": f"{p.window:,}" if p.window is not None else (f"chunks of {p.chunk:,}" if p.chunk
                                                                      else "whole context")}
 

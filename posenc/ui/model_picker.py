@@ -22,7 +22,7 @@ import streamlit as st
 
 import posenc
 from posenc import models
-from posenc.schemes.rope.scalings import longrope_scaling_factor
+from posenc.schemes.rope.scalings import longrope_scaling_factor, rope_scaling_parameters, scales_whole_head
 from posenc.schemes.scheme import Option
 from posenc.settings.constraints import fraction_for
 from posenc.settings.parsing import MAX_LENGTH, SHARED_CONTROLS, code_span, number_text
@@ -58,12 +58,18 @@ def preset(model: str | models.Model) -> tuple[dict[str, int | float | str], dic
         # transformers derives it; the sidebar's default 4 would win over it
         options["factor"] = longrope_scaling_factor(None, options["original_max_position_embeddings"],
                                                     options["max_position_embeddings"])
+    rope_type = options.get("rope_type")  # a rotary layer's scaling
+    if "factor" in controls and "factor" not in options and rope_type is not None:
+        own = rope_scaling_parameters(str(rope_type)).get("factor")  # p-RoPE's own 1, not the slider's 4
+        if isinstance(own, int | float):
+            options["factor"] = own
+    whole_head = rope_type is not None and scales_whole_head(str(rope_type))
     left_out = {}
     for name, value in options.items():
         option = controls.get(name)
         if option is None or (not option.choices and not option.minimum <= value <= option.maximum):
             left_out[name] = value
-        elif name == "rotary_fraction" and positional.rotary_dims:
+        elif name == "rotary_fraction" and positional.rotary_dims and not whole_head:  # p-RoPE's: its pairs' share
             values[f"{positional.scheme}.{name}"] = fraction_for(positional.rotary_dims, width)
         else:
             values[f"{positional.scheme}.{name}"] = _typed(option, value)

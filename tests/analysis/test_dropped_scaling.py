@@ -285,3 +285,22 @@ def test_returns_finite_arrays_or_a_valueerror(model, distances, layer_type, see
     assert math.isfinite(result.attention_factor) and result.tolerance >= 0
     disagree = result.distances[result.difference > result.tolerance]
     assert result.first_disagreement == (int(disagree.min()) if disagree.size else None)
+
+
+def test_gemma_4_s_p_rope_is_scored_with_its_share_of_pairs():
+    """Gemma 4's full-attention layers turn a quarter of their pairs by p-RoPE: the declared scores were computed
+    over every pair (p-RoPE's share not passed), so they equalled the dropped ones. Both sides now equal the score of
+    q rotated by posenc.apply_rope to the key's distance: p-RoPE's share declared, plain RoPE over the head dropped."""
+    import posenc
+    from family_configs import ROTARY_CONFIGS
+
+    model = from_config(ROTARY_CONFIGS["gemma-4 (p-RoPE on wider global heads)"])
+    distances = [0, 1, 7, 100, 5_000, 131_071]
+    scores = dropped_scaling_scores(model, distances, "full_attention")
+    query, key = np.random.default_rng(0).standard_normal((2, 512))
+    for options, got in (({"rope_type": "proportional", "rotary_fraction": 0.25}, scores.declared),
+                         ({"rope_type": "default"}, scores.dropped)):
+        rotated = posenc.apply_rope(np.repeat(query[None], len(distances), 0), np.array(distances), base=1e6,
+                                    layout="half", **options)
+        np.testing.assert_allclose(got, rotated @ key, rtol=1e-9, atol=1e-9)
+    assert np.abs(scores.declared[1:] - scores.dropped[1:]).min() > 1e-3  # p-RoPE is not plain RoPE past Δ = 0

@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 import posenc
 from apptest_helpers import APP, PAGES
+from family_configs import ROTARY_CONFIGS
 from posenc.ui import model_picker
 
 
@@ -151,17 +152,19 @@ def test_the_views_compute_with_the_model_s_options_the_sidebar_cannot_set(name,
     assert any("not used with this scheme or scaling" in c.value for c in at.sidebar.caption)
 
 
-@pytest.mark.parametrize("name", posenc.models.names())
+@pytest.mark.parametrize("name", [*posenc.models.names(), *ROTARY_CONFIGS])
 def test_the_sidebar_s_settings_give_the_model_s_frequencies(name):
     """What ?model= puts in the sidebar, with the options in force the sidebar cannot set, gives the frequencies and
     attention factor transformers computes for the model's shown layers (posenc.models.rope_inv_freq), inside the
-    trained context and at the model's whole context (Phi-3: factor 32 = 131,072 / 4,096, as transformers derives it)."""
+    trained context and at the model's whole context (Phi-3: factor 32 = 131,072 / 4,096, as transformers derives it).
+    Under Gemma 4's config, the sidebar drew p-RoPE over every pair (its share 1, not 0.25) divided by the factor
+    slider's default 4 (p-RoPE's own: 1)."""
     import numpy as np
 
     from posenc.schemes.rope.entry import rope_keywords
 
-    model = posenc.models.get(name)
-    values, left_out = model_picker.preset(name)
+    model = posenc.models.from_config(ROTARY_CONFIGS[name]) if name in ROTARY_CONFIGS else posenc.models.get(name)
+    values, left_out = model_picker.preset(model)
     if values["scheme"] != "rope":
         pytest.skip(f"{name} does not rotate")
     scheme = "rope"
@@ -173,8 +176,8 @@ def test_the_sidebar_s_settings_give_the_model_s_frequencies(name):
     params = {key: value for key, value in rope_keywords(options).items() if key != "layout"}
     for seq_len in (None, model.context_length):
         theta, attention = posenc.rope_inv_freq(values["d_model"], values["n"], seq_len=seq_len, **params)
-        want, want_attention = posenc.models.rope_inv_freq(name, model_picker.shown_layer(model), seq_len=seq_len)
-        np.testing.assert_allclose(theta[theta > 0], want, rtol=1e-12)
+        want, want_attention = posenc.models.rope_inv_freq(model, model_picker.shown_layer(model), seq_len=seq_len)
+        np.testing.assert_allclose(theta[theta > 0], want[want > 0], rtol=1e-12)
         assert attention == pytest.approx(want_attention, rel=1e-12)
 
 
@@ -261,3 +264,19 @@ def test_a_window_of_no_other_token_is_not_called_the_whole_context():
     assert model_layers._row(model, "sliding_attention")["window"] == "0"
     assert np.array_equal(models.attention_mask(model, "sliding_attention", 4), np.eye(4, dtype=bool))
     assert model_layers._row(model, "full_attention")["window"] == "whole context"
+
+
+def test_the_layers_view_counts_the_dimensions_p_rope_turns():
+    """Gemma 4's full-attention layers turn a quarter of the pairs of their 512-wide heads by p-RoPE (the others keep
+    θ = 0): the layers table said "512 / 512" rotated, as if every pair turned."""
+    from posenc.models.config_link import to_link
+
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["model"] = "config"
+    at.query_params["config"] = to_link(ROTARY_CONFIGS["gemma-4 (p-RoPE on wider global heads)"])
+    at.switch_page("pages/details.py").run()
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    assert list(table["layer type"]) == ["sliding_attention", "full_attention"]
+    assert list(table["rotated / head dims"]) == ["256 / 256", "128 / 512"]
+    assert list(table["scaling"]) == ["default", "proportional"] and list(table["layers"]) == [25, 5]
