@@ -7,14 +7,19 @@ r"""A model from its ``config.json``: the same :class:`~posenc.models.presets.Mo
 - RoPE's parameters per layer type (:func:`rope_parameters`): v4's ``rope_scaling`` wins over v5's
   ``rope_parameters`` (``rope_scaling or rope_parameters``), flat or nested by layer type; the type is
   ``rope_type``, else v4's ``type``, else "default"; θ is the dict's ``rope_theta``, else the family's
-  field for that layer type (Gemma 3's and Gemma 3n's ``rope_local_base_freq``, ModernBERT's ``local_rope_theta``, GPT-NeoX's
-  ``rotary_emb_base``), else ``rope_theta``, the class default, 10,000; llama3, YaRN and LongRoPE
-  take the context trained on as :func:`trained_context` says (``standardize_rope_params``);
+  field for that layer type (Gemma 3's and Gemma 3n's ``rope_local_base_freq``, ModernBERT's
+  ``local_rope_theta``, GPT-NeoX's ``rotary_emb_base``), else ``rope_theta``, the class default, 10,000; llama3,
+  YaRN and LongRoPE take the context trained on as :func:`trained_context` says (``standardize_rope_params``);
+  Gemma 4 reads its nested ``rope_parameters`` as written (p-RoPE, "proportional", on its full-attention layers);
 - the rotated width: ``head_dim`` (else hidden / heads) times the family's share field (``partial_rotary_factor``;
   GPT-NeoX's ``rotary_pct``; none for a class that rotates whole heads, which a scaling with a share cannot run),
   GPT-J's ``rotary_dim`` / head, DeepSeek's ``qk_rope_head_dim`` of a ``qk_nope_head_dim + qk_rope_head_dim`` head;
+  p-RoPE's every pair of the head, the share it turns in its options; Gemma 4's full-attention heads
+  ``global_head_dim`` wide (``per_layer_config`` in a saved file);
 - the layers: ``layer_types`` when given, else the family's rule (windows, Gemma's pattern, ModernBERT's
-  global layer every n), Llama 4's and SmolLM3's ``no_rope_layers`` (0: a layer without positions);
+  global layer every n), Llama 4's and SmolLM3's ``no_rope_layers`` (0: a layer without positions), the
+  full-attention layers without positions of Cohere 2 and its kin (EXAONE 4's when it has a window), Granite SWA's
+  ``layer_rope_theta`` (0: none);
   a sliding window that reaches every key (as long as the context; one either side of the query, as long as the
   context − 1) never masks, so its layers read as full attention where they rotate as full ones.
 
