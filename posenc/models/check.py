@@ -34,6 +34,7 @@ from posenc.models.config import (
     window_keys,
 )
 from posenc.models.config_file import read_config
+from posenc.models.config_link import POSITIONAL_FIELDS
 from posenc.models.presets import Model
 from posenc.schemes.registry import get_scheme
 
@@ -607,6 +608,24 @@ def unknown_family(reading: Reading) -> Iterator[Finding]:
                   "can differ from the model.")
 
 
+def per_layer_fields(reading: Reading) -> Iterator[Finding]:
+    """A positional field a layer is given of its own in transformers' ``per_layer_config`` (by layer index), which
+    posenc draws at the top level's value: it reads there only Gemma 4's head widths (``head_dim``)."""
+    overrides = reading.fields.raw.get("per_layer_config")
+    if not isinstance(overrides, Mapping):
+        return
+    read = {"head_dim"} if reading.fields.family.head_dim_fields else set()
+    for index, entry in overrides.items():
+        unread = [key for key in entry if key in POSITIONAL_FIELDS and key not in read] if isinstance(
+            entry, Mapping) else []
+        shown = index[:8] if isinstance(index, str) and index.isdigit() else "?"  # a file's key: digits only shown
+        for key in unread:
+            yield Finding("warning", reading.path(f"per_layer_config.{shown}.{key}"),
+                          f"per_layer_config gives layer {shown} its own {key}, which "
+                          f"posenc does not read: it draws that layer with the file's {key} (per_layer_config's "
+                          "head_dim is read for Gemma 4 only).")
+
+
 def bidirectional_in_some_attentions(reading: Reading) -> Iterator[Finding]:
     """A decoder told to see both ways (use_bidirectional_attention) whose class honours it in some attention
     implementations only: its masks depend on which one runs (Gemma: sdpa both ways, eager causal)."""
@@ -732,7 +751,7 @@ CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
     sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, fixed_buckets,
     fixed_slopes, encoder_decoder,
-    bidirectional_in_some_attentions, unknown_family,
+    bidirectional_in_some_attentions, per_layer_fields, unknown_family,
 )
 """Every check :func:`check` runs, in order."""
 

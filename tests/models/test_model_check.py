@@ -464,3 +464,21 @@ def test_gemma_4_s_p_rope_is_a_scaling_transformers_knows():
              "rope_scaling": {"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 10_000.0}}
     errors = [f.message for f in check(llama) if f.severity == "error"]
     assert errors and not any("does not know" in message for message in errors), errors
+
+
+@pytest.mark.parametrize(("config", "said"), [
+    ({"model_type": "llama", "per_layer_config": {"01": {"sliding_window": 8}}}, "per_layer_config.01.sliding_window"),
+    ({"model_type": "gemma4_text", "global_head_dim": 32, "layer_types": ["sliding_attention", "full_attention"],
+      "per_layer_config": {"01": {"head_dim": 32, "sliding_window": 4}}}, "per_layer_config.01.sliding_window"),
+    ({"model_type": "gemma4_text", "layer_types": ["sliding_attention", "full_attention"],
+      "per_layer_config": {"01": {"head_dim": 32, "num_key_value_heads": 1}}}, None),
+])
+def test_a_layer_s_own_positional_fields_that_posenc_does_not_read_are_named(config, said):
+    """transformers 5.23's per_layer_config gives layers fields of their own (Gemma 4's wider global heads). posenc
+    reads its head_dim for Gemma 4 only and draws every other field at the top level's value: a positional field
+    set there (a window, θ, a scaling) is named, so that a view is not taken for the layer's; head_dim and the
+    number of key-value heads (no position depends on it) are not."""
+    config = {"hidden_size": 64, "num_attention_heads": 2, "head_dim": 16, "num_hidden_layers": 2,
+              "max_position_embeddings": 128, "sliding_window": 6, **config}
+    named = [f.field for f in check(config) if f.field.startswith("per_layer_config")]
+    assert named == ([said] if said else []), [f.message for f in check(config)]
