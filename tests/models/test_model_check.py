@@ -217,6 +217,9 @@ CASES = {
     "top-level original differs": (changed(LLAMA31, original_max_position_embeddings=4096), "warning",
                                    "rope_scaling.original_max_position_embeddings",
                                    "8192 in rope_scaling but 4096 as the config's own field (the top level's)"),
+    "a layer's own window": (changed(LLAMA31, per_layer_config={"03": {"sliding_window": 512}}), "warning",
+                             "per_layer_config.03.sliding_window",
+                             "per_layer_config gives layer 03 its own sliding_window, which posenc does not read"),
 }
 
 
