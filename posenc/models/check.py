@@ -721,6 +721,13 @@ def padded_positions(reading: Reading) -> Iterator[Finding]:
     yield Finding("info", reading.path("max_position_embeddings"),
                   f"{name} numbers a token's position from {counted} = {first}: its "
                   f"{rows:,}-row table holds {model.context_length:,} tokens ({unused} never a token's).{besides}")
+    pad = fields.raw.get("pad_token_id")
+    if "added_table" in positional.extra and isinstance(pad, int) and not isinstance(pad, bool) and pad != first - 1:
+        yield Finding("warning", reading.path("pad_token_id"),
+                      f"pad_token_id is {pad}, but {name}'s model numbers positions around token id {first - 1}, "
+                      f"its padding index fixed in its code: a token of id {first - 1} is counted as padding "
+                      f"(position {first - 1}) and one of id {pad} as a word. posenc draws every token's position "
+                      f"from {first}.")
 
 
 def fixed_buckets(reading: Reading) -> Iterator[Finding]:

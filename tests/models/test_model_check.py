@@ -485,3 +485,17 @@ def test_a_layer_s_own_positional_fields_that_posenc_does_not_read_are_named(con
               "max_position_embeddings": 128, "sliding_window": 6, **config}
     named = [f.field for f in check(config) if f.field.startswith("per_layer_config")]
     assert named == ([said] if said else []), [f.message for f in check(config)]
+
+
+@pytest.mark.parametrize("pad", [None, 1, 0, 3])
+def test_mpnet_s_padding_index_is_fixed_in_its_code(pad):
+    """MPNet's model (transformers 5.23, MPNetEmbeddings: padding_idx = 1) numbers positions around token id 1
+    whatever pad_token_id says: a config with another pad_token_id has its padding tokens counted as words and a
+    token of id 1 as padding. The check said nothing of it."""
+    config = {"model_type": "mpnet", "hidden_size": 64, "num_attention_heads": 2, "num_hidden_layers": 2,
+              "max_position_embeddings": 514} | ({} if pad is None else {"pad_token_id": pad})
+    warned = [f for f in check(config) if f.field == "pad_token_id" and f.severity == "warning"]
+    assert len(warned) == (pad not in (None, 1))
+    if warned:
+        assert f"pad_token_id is {pad}, but MPNetConfig's model numbers positions around token id 1" in \
+            warned[0].message
