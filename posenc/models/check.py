@@ -75,9 +75,8 @@ class Reading:
         return _number(mapping.get(key))
 
     def context(self) -> int | None:
-        family = self.fields.family  # MPT's max_seq_len, whatever else the file says
-        for key in (family.context_field,) if family.context_field else ("max_position_embeddings", "n_positions",
-                                                                         "n_ctx", "max_seq_len", "seq_length"):
+        """The context as the reader takes it (:meth:`Fields.context_fields`), None when no field is a number."""
+        for key in self.fields.context_fields():
             value = self.number(self.fields.values, key)
             if value is not None:
                 return int(value)

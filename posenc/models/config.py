@@ -53,6 +53,8 @@ _LABEL = re.compile(r"[^\w.\-/+ ]")
 """What a label keeps of ``_name_or_path`` (a hub name: letters, digits, ``._-/+``): no markup, quote or control."""
 KNOWN_LAYER_TYPES = ("full_attention", "sliding_attention", "chunked_attention")
 """The layer types of ``layer_types`` this reader knows (transformers' names of attention with positions)."""
+CONTEXT_FIELDS = ("max_position_embeddings", "n_positions", "n_ctx", "max_seq_len", "seq_length", "max_sequence_length")
+"""The fields a model's context is read from, the first one given first."""
 MAX_LAYERS = 4096
 MAX_SIZE = 1 << 40
 ROPE_FIELDS = ("rope_theta", "rope_scaling", "rope_parameters", "rotary_pct", "rotary_emb_base", "rotary_dim",
@@ -199,10 +201,12 @@ class Fields:
         return hidden // heads
 
     def context(self) -> int:
-        if self.family.context_field:  # MPT's max_seq_len, whatever else the file says
-            return self.integer(self.family.context_field)
-        return self.integer("max_position_embeddings", "n_positions", "n_ctx", "max_seq_len", "seq_length",
-                            "max_sequence_length")
+        return self.integer(*self.context_fields())
+
+    def context_fields(self) -> tuple[str, ...]:
+        """The fields the context is read from, first given first: the family's own (MPT's max_seq_len, whatever
+        else the file says), else :data:`CONTEXT_FIELDS`."""
+        return (self.family.context_field,) if self.family.context_field else CONTEXT_FIELDS
 
 
 def whole(value: object, name: str, minimum: int = 1, maximum: int = MAX_SIZE) -> int:

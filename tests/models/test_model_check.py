@@ -499,3 +499,15 @@ def test_mpnet_s_padding_index_is_fixed_in_its_code(pad):
     if warned:
         assert f"pad_token_id is {pad}, but MPNetConfig's model numbers positions around token id 1" in \
             warned[0].message
+
+
+def test_the_check_reads_the_context_from_the_fields_the_reader_does():
+    """A config whose context is its max_sequence_length alone: the reader drew its 8,192-token window as reaching
+    past the 4,096-token context (full attention), but the check, which listed the context's fields again without
+    max_sequence_length, read no context and said nothing of it. One list now serves both (CONTEXT_FIELDS)."""
+    config = {"model_type": "mistral", "hidden_size": 64, "num_attention_heads": 2, "num_hidden_layers": 2,
+              "max_sequence_length": 4096, "sliding_window": 8192, "rope_theta": 10_000.0}
+    config["max_position_embeddings"] = None  # MistralConfig's default (131,072) is the file's null
+    assert from_config(config).context_length == 4096
+    warned = [f.message for f in check(config) if f.field == "sliding_window"]
+    assert any("never masks a key" in message for message in warned), check(config)
