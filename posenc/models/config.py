@@ -92,6 +92,8 @@ def _causal(fields: Fields) -> bool:
     Gemma 3's use_bidirectional_attention)."""
     if _bidirectional(fields):
         return False
+    if _bert_style(fields):  # BERT's kin posenc has no record of: an encoder unless is_decoder
+        return bool(fields.get("is_decoder"))
     name = fields.family.causal_field
     return bool(fields.get(name, fields.family.causal)) if name else fields.family.causal
 
@@ -100,6 +102,13 @@ def _bidirectional(fields: Fields) -> bool:
     """Whether a decoder sees both ways as its class's eager attention masks it (Gemma 3 told to by
     use_bidirectional_attention, read as it reads it: truthy; Gemma's and Gemma 2's eager masks stay causal)."""
     return "eager" in fields.family.bidirectional_in and told_bidirectional(fields)
+
+
+def _bert_style(fields: Fields) -> bool:
+    """A model_type posenc has no record of, read as a learned table because of BERT's ``position_embedding_type``
+    (not GPT-2's ``n_positions``): BERT's kin, encoders unless ``is_decoder`` (transformers 5.23's BertModel)."""
+    return (not fields.family.class_name and fields.raw.get("position_embedding_type") == "absolute"
+            and not fields.has("n_positions") and get_scheme(fields.scheme()).family == "absolute")
 
 
 def told_bidirectional(fields: Fields) -> bool:

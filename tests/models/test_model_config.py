@@ -741,6 +741,24 @@ def test_gemma_4_sees_both_ways_only_when_told_all(both_ways):
                                       err_msg=kind)
 
 
+@pytest.mark.parametrize("is_decoder", [None, False, True])
+def test_a_bert_style_model_type_posenc_does_not_know_attends_as_its_model_masks(is_decoder):
+    """A model_type posenc has no record of, read as a learned table because its file says position_embedding_type
+    "absolute" (BERT's field, which every v4-era file of BERT's kin writes), is an encoder unless is_decoder is true.
+    The oracle: a one-layer RoCBert (a BERT-style encoder posenc has no record of; transformers 5.23, eager), which
+    tokens its output depends on. posenc drew every such model causal, as it draws an unknown decoder."""
+    config = {"model_type": "roc_bert", "hidden_size": 32, "num_attention_heads": 2, "num_hidden_layers": 1,
+              "intermediate_size": 16, "vocab_size": 20, "pronunciation_vocab_size": 20, "shape_vocab_size": 20,
+              "max_position_embeddings": 64, "position_embedding_type": "absolute",
+              **({} if is_decoder is None else {"is_decoder": is_decoder})}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config),
+                                               attn_implementation="eager").eval()
+    depends = _dependencies(built, 8)
+    model = from_config(config)
+    assert model.causal == bool(is_decoder) == (not depends[0, 7])
+    np.testing.assert_array_equal(depends, models.attention_mask(model, "full_attention", 8))
+
+
 def test_beam_s_layers_without_positions_and_their_query_scale_are_refused():
     """BeamConfig's full-attention layers have no rope_parameters (transformers 5.23: no positions, and each query
     scaled by (1 + (p + 1)/2048)^0.1, a temperature of its own); posenc read them as rotating at θ 10,000. Refused,
