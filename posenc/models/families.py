@@ -401,6 +401,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "xlm-roberta": _family(class_name="XLMRobertaConfig", **_ROBERTA),
     "camembert": _family(class_name="CamembertConfig", **_ROBERTA),
     "data2vec-text": _family(class_name="Data2VecTextConfig", **_ROBERTA),
+    "roberta-prelayernorm": _family(class_name="RobertaPreLayerNormConfig", **_ROBERTA),
+    "xmod": _family(class_name="XmodConfig", **_ROBERTA),
     "xlm-roberta-xl": _family(class_name="XLMRobertaXLConfig",
                               **_kin(_ROBERTA, max_position_embeddings=514, hidden_size=2560, num_attention_heads=32,
                                       num_hidden_layers=36)),

@@ -824,11 +824,13 @@ _OWN_SIZES |= {  # a table narrower than the hidden size: the embeddings' own wi
     "mobilebert": _BERT_SIZES | {"embedding_size": 8, "true_hidden_size": 16, "intra_bottleneck_size": 16},
 }
 _OWN_SIZES["esm"] = _BERT_SIZES | {"pad_token_id": 1}  # ESM's positions count from it
+_OWN_SIZES["xmod"] = _BERT_SIZES | {"default_language": "en_XX"}  # X-MOD's adapters need a language
 _TABLE_WIDTH = {"albert": "embedding_size", "electra": "embedding_size", "convbert": "embedding_size",
                 "rembert": "input_embedding_size"}  # the field each class's table width is (checked above: 8, not 16)
 _BIDIRECTIONAL = ("esm", "bert", "roberta", "xlm-roberta", "camembert", "distilbert", "xlm", "flaubert", "albert", "electra",
                   "mobilebert", "convbert", "squeezebert", "rembert", "ernie", "megatron-bert", "splinter",
-                  "bert-generation", "data2vec-text", "xlm-roberta-xl", "ibert")  # encoders
+                  "bert-generation", "data2vec-text", "xlm-roberta-xl", "ibert", "roberta-prelayernorm",
+                  "xmod")  # encoders
 _OFFSET_TABLES = {"opt": 2, "bart": 2, "mbart": 2, "plbart": 2, "mvp": 2, "biogpt": 2}  # rows before a token's
 
 
@@ -843,7 +845,9 @@ _OFFSET_TABLES = {"opt": 2, "bart": 2, "mbart": 2, "plbart": 2, "mvp": 2, "biogp
                                                           ("splinter", 0), ("bert-generation", 0),
                                                           ("data2vec-text", 1), ("data2vec-text", 3),
                                                           ("xlm-roberta-xl", 1), ("ibert", 1), ("openai-gpt", None),
-                                                          ("gpt_bigcode", None), ("gpt_neo", None), ("esm", 1)])
+                                                          ("gpt_bigcode", None), ("gpt_neo", None), ("esm", 1),
+                                                          ("roberta-prelayernorm", 1), ("roberta-prelayernorm", 3),
+                                                          ("xmod", 1)])
 def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_token_id):
     """The context of a learned table is the longest input the model runs (transformers 5.23, the oracle: a one-layer
     model's forward pass; an encoder-decoder's encoder and decoder each). RoBERTa and its kin number positions from
