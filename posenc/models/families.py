@@ -494,6 +494,17 @@ _STATE_SPACE = ("most of its layers are Mamba state-space layers, which have no 
                 "draw, beside a few attention layers; read as a Llama-style decoder, every layer would be drawn as "
                 "attention.")
 
+_LOCAL_AND_GLOBAL = ("each token attends to the keys within its layer's attention_window around it, and global "
+                     "tokens to every key, which posenc does not read; read as a plain learned table, it would be "
+                     "drawn with full attention.")
+_BLOCK_SPARSE = ("its block-sparse attention (attention_type 'block_sparse': window, global and random blocks) is "
+                 "not drawn; read as a plain learned table, it would be drawn with full attention.")
+_LAYOUT = ("it adds positions of each token's box on the page (2-D layout), which no view draws; read as a plain "
+           "learned table, it would be drawn with its 1-D positions alone.")
+_DISENTANGLED = ("its attention adds disentangled relative terms (content to position and position to content, over "
+                 "relative distances) when relative_attention is true, as in every released DeBERTa, which no view "
+                 "draws; read as a plain learned table, it would be drawn without them.")
+
 REFUSED: Mapping[str, Family] = MappingProxyType({
     "pix2struct_vision_model": _family(
         class_name="Pix2StructVisionConfig",
@@ -504,6 +515,22 @@ REFUSED: Mapping[str, Family] = MappingProxyType({
         refused="it attends both ways, with heads of another width in its full-attention layers (its "
                 "per_layer_config), which posenc does not read; read as a Llama-style decoder, it would be drawn "
                 "causal."),
+    **{model_type: _family(class_name=class_name, refused=reason) for model_type, class_name, reason in (
+        ("longformer", "LongformerConfig", _LOCAL_AND_GLOBAL), ("led", "LEDConfig", _LOCAL_AND_GLOBAL),
+        ("big_bird", "BigBirdConfig", _BLOCK_SPARSE), ("bigbird_pegasus", "BigBirdPegasusConfig", _BLOCK_SPARSE),
+        ("layoutlm", "LayoutLMConfig", _LAYOUT), ("layoutlmv2", "LayoutLMv2Config", _LAYOUT),
+        ("layoutlmv3", "LayoutLMv3Config", _LAYOUT), ("lilt", "LiltConfig", _LAYOUT), ("bros", "BrosConfig", _LAYOUT),
+        ("markuplm", "MarkupLMConfig",
+         "it adds an embedding of each token's XPath in the page beside its learned table, which no view draws."),
+        ("udop", "UdopConfig", "it adds 2-D biases of each token's box on the page (relative_bias_args) to T5's "
+                               "buckets, which no view draws; read by its fields, it would be drawn as T5's alone."),
+        ("tapas", "TapasConfig", "its positions restart in each table cell (reset_position_index_per_cell), beside "
+                                 "row, column and rank embeddings, which no view draws."),
+        ("deberta", "DebertaConfig", _DISENTANGLED), ("deberta-v2", "DebertaV2Config", _DISENTANGLED),
+        ("reformer", "ReformerConfig", "its positions are axial (axial_pos_embds: a grid of two learned tables) and "
+                                       "its attention hashed or local, which no view draws."),
+        ("fnet", "FNetConfig", "it mixes tokens by a Fourier transform instead of attention: no view of attention "
+                               "applies to it."))},
     **{model_type: _family(class_name=class_name, refused=_STATE_SPACE) for model_type, class_name in (
         ("bamba", "BambaConfig"), ("zamba2", "Zamba2Config"))},
     "beam": _family(

@@ -759,6 +759,25 @@ def test_a_bert_style_model_type_posenc_does_not_know_attends_as_its_model_masks
     np.testing.assert_array_equal(depends, models.attention_mask(model, "full_attention", 8))
 
 
+_OTHERWISE_POSITIONED = ("longformer", "led", "big_bird", "bigbird_pegasus", "layoutlm", "layoutlmv2", "layoutlmv3",
+                         "lilt", "bros", "markuplm", "udop", "tapas", "deberta", "deberta-v2", "reformer", "fnet")
+
+
+@pytest.mark.parametrize("model_type", _OTHERWISE_POSITIONED)
+def test_a_class_that_places_tokens_otherwise_is_refused_naming_it(model_type):
+    """Classes of transformers 5.23 whose positions or attention no view draws (Longformer's and LED's local windows
+    and global tokens, BigBird's block-sparse attention, the layout models' 2-D boxes or XPaths, UDOP's 2-D biases
+    beside T5's buckets, TAPAS's positions restarting in each cell, DeBERTa's disentangled relative attention,
+    Reformer's axial positions, FNet's Fourier mixing in place of attention): their v4-era files say
+    position_embedding_type "absolute" (UDOP's, relative_attention_num_buckets), and posenc read them as a plain
+    learned table (or T5's buckets), causal. Refused, naming the class."""
+    config = json.loads(transformers.AutoConfig.for_model(model_type).to_json_string(use_diff=False))
+    if "relative_attention_num_buckets" not in config:
+        config["position_embedding_type"] = "absolute"
+    with pytest.raises(ValueError, match=type(transformers.AutoConfig.for_model(model_type)).__name__):
+        from_config(config)
+
+
 def test_beam_s_layers_without_positions_and_their_query_scale_are_refused():
     """BeamConfig's full-attention layers have no rope_parameters (transformers 5.23: no positions, and each query
     scaled by (1 + (p + 1)/2048)^0.1, a temperature of its own); posenc read them as rotating at θ 10,000. Refused,
