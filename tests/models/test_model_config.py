@@ -480,26 +480,32 @@ def test_smollm3_s_layers_without_positions_see_the_keys_its_model_attends_to(ch
     assert seen == (12 if window is None else min(window, 12))
 
 
+def _rotation_calls(config: dict, module, seen) -> tuple[object, list]:
+    """A model of ``config`` (transformers 5.23, eager) run on 12 tokens, and ``seen(q, cos)`` of each call of its
+    modeling ``module``'s apply_rotary_pos_emb, in layer order: which layers rotate, how wide, how fast."""
+    oracle = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                                attn_implementation="eager").eval()
+    calls, original = [], module.apply_rotary_pos_emb
+    module.apply_rotary_pos_emb = lambda q, k, cos, sin, **kw: (calls.append(seen(q, cos)),
+                                                                original(q, k, cos, sin, **kw))[1]
+    try:
+        with torch.no_grad():
+            oracle(input_ids=torch.arange(3, 15)[None])
+    finally:
+        module.apply_rotary_pos_emb = original
+    return oracle, calls
+
+
 def test_cohere2_rotates_its_sliding_window_layers_only():
     """The oracle is the model: a four-layer Cohere 2 (transformers 5.23, eager; one full-attention layer in four)
     calls apply_rotary_pos_emb on its three sliding-window layers only, on heads of the file's head_dim (its class
     sets hidden_size / heads, which a head_dim in the file replaces). posenc read every layer as rotating."""
-    torch = pytest.importorskip("torch")
     from transformers.models.cohere2 import modeling_cohere2
 
     config = {"model_type": "cohere2", "hidden_size": 128, "num_attention_heads": 2, "num_key_value_heads": 2,
               "num_hidden_layers": 4, "intermediate_size": 64, "vocab_size": 64, "pad_token_id": 0,
               "max_position_embeddings": 256, "sliding_window": 8, "head_dim": 32}
-    oracle = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
-                                                attn_implementation="eager").eval()
-    widths, original = [], modeling_cohere2.apply_rotary_pos_emb
-    modeling_cohere2.apply_rotary_pos_emb = lambda q, k, cos, sin, **kw: (widths.append(q.shape[-1]),
-                                                                          original(q, k, cos, sin, **kw))[1]
-    try:
-        with torch.no_grad():
-            oracle(input_ids=torch.arange(3, 15)[None])
-    finally:
-        modeling_cohere2.apply_rotary_pos_emb = original
+    _, widths = _rotation_calls(config, modeling_cohere2, lambda q, cos: q.shape[-1])
     model = from_config(config)
     assert model.layer_types == ("sliding_attention",) * 3 + ("nope",) and len(widths) == 3
     assert model.positional("sliding_attention").rotary_dims == widths[0] == 32
@@ -517,7 +523,6 @@ def test_exaone_4_rotates_its_sliding_window_layers_only_when_it_has_a_window(mo
     full-attention layers have no positions, as EXAONE-4.0-32B's), and on every layer when it is null. EXAONE 4.5's
     text model (exaone4_5_text, which its class renames exaone4) is one. posenc read them as Llama-style decoders,
     every layer rotating. (ExaoneMoeConfig refuses a null sliding_window.)"""
-    torch = pytest.importorskip("torch")
     from transformers.models.exaone4 import modeling_exaone4
     from transformers.models.exaone_moe import modeling_exaone_moe
 
@@ -528,16 +533,7 @@ def test_exaone_4_rotates_its_sliding_window_layers_only_when_it_has_a_window(mo
               **({} if windowed else {"layer_types": ["full_attention"] * 4})}
     built = {**config, "model_type": "exaone4"} if model_type == "exaone4_5_text" else config
     module = modeling_exaone_moe if model_type == "exaone_moe" else modeling_exaone4
-    oracle = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(built))),
-                                                attn_implementation="eager").eval()
-    calls, original = [], module.apply_rotary_pos_emb
-    module.apply_rotary_pos_emb = lambda q, k, cos, sin, **kw: (calls.append(q.shape[-1]),
-                                                                original(q, k, cos, sin, **kw))[1]
-    try:
-        with torch.no_grad():
-            oracle(input_ids=torch.arange(3, 15)[None])
-    finally:
-        module.apply_rotary_pos_emb = original
+    _, calls = _rotation_calls(built, module, lambda q, cos: q.shape[-1])
     for source in (config, {"model_type": "exaone4_5", "text_config": config}):
         model = from_config(source)
         if windowed:
@@ -566,22 +562,12 @@ def test_a_class_whose_sliding_window_layers_alone_rotate_is_read_so(model_type)
     full-attention layers have no positions (Flint: layers 0, 1, every fourth from 1 and the last are full
     attention; AFMoE: one in global_attn_every_n_layers; Kolibri 1: one in five). posenc read them as Llama-style
     decoders, every layer rotating, every layer windowed."""
-    torch = pytest.importorskip("torch")
     name, extra, expected = _ONLY_WINDOWS_ROTATE[model_type]
     module = importlib.import_module(f"transformers.models.{name}.modeling_{name}")
     config = {"model_type": model_type, "hidden_size": 128, "num_attention_heads": 2, "num_key_value_heads": 2,
               "num_hidden_layers": 6, "intermediate_size": 64, "vocab_size": 64, "pad_token_id": 0,
               "max_position_embeddings": 256, "sliding_window": 8, "head_dim": 32, **extra}
-    oracle = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
-                                                attn_implementation="eager").eval()
-    calls, original = [], module.apply_rotary_pos_emb
-    module.apply_rotary_pos_emb = lambda q, k, cos, sin, **kw: (calls.append(q.shape[-1]),
-                                                                original(q, k, cos, sin, **kw))[1]
-    try:
-        with torch.no_grad():
-            oracle(input_ids=torch.arange(3, 15)[None])
-    finally:
-        module.apply_rotary_pos_emb = original
+    oracle, calls = _rotation_calls(config, module, lambda q, cos: q.shape[-1])
     model = from_config(config)
     assert list(oracle.config.layer_types) == ["full_attention" if kind == "nope" else kind for kind in expected]
     assert model.layer_types == expected and len(calls) == expected.count("sliding_attention")
@@ -600,23 +586,13 @@ def test_granite_swa_turns_each_layer_at_its_own_theta(model_type, thetas):
     is 0 (NoPE), and at rope_theta on every layer without the list. posenc read it as a Llama-style decoder, every
     layer at rope_theta; it now refuses only a list that gives layers of one type different θ, or θ to some and none
     to others, which no view of one θ per layer type draws."""
-    torch = pytest.importorskip("torch")
     module = importlib.import_module(f"transformers.models.{model_type}.modeling_{model_type}")
     config = {"model_type": model_type, "hidden_size": 128, "num_attention_heads": 2, "num_key_value_heads": 2,
               "num_hidden_layers": 4, "intermediate_size": 64, "vocab_size": 64, "pad_token_id": 0,
               "max_position_embeddings": 256, "sliding_window": 8, "rope_theta": 500_000.0,
               **(_GRANITE_SWA_MOE if model_type == "granitemoe_swa" else {}),
               **({"layer_rope_theta": thetas} if thetas is not None else {})}
-    oracle = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
-                                                attn_implementation="eager").eval()
-    calls, original = [], module.apply_rotary_pos_emb
-    module.apply_rotary_pos_emb = lambda q, k, cos, sin, **kw: (calls.append(cos[0, 1, 1].item()),
-                                                                original(q, k, cos, sin, **kw))[1]
-    try:
-        with torch.no_grad():
-            oracle(input_ids=torch.arange(3, 15)[None])
-    finally:
-        module.apply_rotary_pos_emb = original
+    oracle, calls = _rotation_calls(config, module, lambda q, cos: cos[0, 1, 1].item())
     listed = thetas or [500_000.0] * 4
     kinds = list(oracle.config.layer_types)
     assert kinds == ["full_attention"] + ["sliding_attention"] * 3
