@@ -29,12 +29,11 @@ import numpy as np
 
 from posenc.analysis.offset_curves import MAX_CONTEXT, MAX_OFFSETS, log_offsets
 from posenc.checks import MAX_WHOLE, check_array, check_int, check_real, check_seed
-from posenc.schemes.rope.frequencies import rope_inv_freq
-from posenc.schemes.rope.scalings import LENGTH_DEPENDENT, scales_whole_head
+from posenc.schemes.rope.frequencies import rope_inv_freq, rotated_width_keywords
+from posenc.schemes.rope.scalings import LENGTH_DEPENDENT
 
 DEFAULT_TOLERANCE = 0.01
 """Two scores disagree when they differ by more than 1% of |q|·|k| (the largest score a = 1 allows)."""
-_NOT_SCALING = ("layout", "rope_type", "rotary_fraction")
 
 
 class RotaryModel(Protocol):
@@ -184,11 +183,8 @@ def _seq_lens(distances: np.ndarray, seq_len: object) -> np.ndarray:
 def _declared(positional: object, seq_lens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """θ'_j and a of the declared scaling: one row for all distances, or one per distance when they depend
     on the sequence length (dynamic NTK, LongRoPE)."""
-    options = dict(positional.options)
-    scaling = {name: value for name, value in options.items() if name not in _NOT_SCALING}
-    rope_type = options["rope_type"]
-    if scales_whole_head(rope_type):  # p-RoPE (Gemma 4): the share of the head's pairs it turns
-        scaling["rotary_fraction"] = options["rotary_fraction"]
+    scaling = rotated_width_keywords(positional.options)  # p-RoPE's share too (Gemma 4)
+    rope_type = positional.options["rope_type"]
     lengths = np.unique(seq_lens) if rope_type in LENGTH_DEPENDENT else np.array([None])
     computed = {length: rope_inv_freq(positional.rotary_dims, positional.base, rope_type=rope_type,
                                       seq_len=None if length is None else int(length), **scaling)

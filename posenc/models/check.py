@@ -596,7 +596,8 @@ def unknown_family(reading: Reading) -> Iterator[Finding]:
         ways = "both ways (BERT's kin: an encoder, unless is_decoder)" if not reading.model.causal else "causally"
         yield Finding("info", reading.path("model_type"),
                       f"{named} is not a family posenc knows: it reads this config as a model with {scheme.label}, "
-                      f"attending {ways}, from the fields the file gives. Where its class in transformers has defaults of its own for "
+                      f"attending {ways}, from the fields the file gives. Where its class in transformers has defaults "
+                      "of its own for "
                       "fields the file leaves out, or attends in a way of its own (a local window, an offset of its "
                       "positions), posenc's views can differ from the model.")
         return

@@ -631,9 +631,9 @@ def _type_head_dim(fields: Fields, layer_type: str, types: list[str], head_dim: 
     """The width of a layer type's heads where the family sets it apart (:attr:`Family.head_dim_fields`): Gemma 4's
     full-attention layers, ``global_head_dim``, or, in a file transformers saved, ``per_layer_config``'s head_dim
     of each of its layers (by index; a layer it does not list keeps ``head_dim``); else ``head_dim``."""
-    name = fields.family.head_dim_fields.get(layer_type)
     if not fields.family.head_dim_fields:
         return head_dim
+    name = fields.family.head_dim_fields.get(layer_type)
     overrides = fields.raw.get("per_layer_config")
     if overrides is None:
         return whole(fields.get(name), name, 1) if name else head_dim

@@ -40,7 +40,8 @@ POSITIONAL_FIELDS = frozenset({
     "rotary_dim", "rope_local_base_freq", "global_rope_theta", "local_rope_theta", "rope_interleave",
     "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim", "original_max_position_embeddings", "layer_rope_theta",
     # the head's width (Gemma 4's full-attention layers': global_head_dim, per_layer_config in a saved file)
-    "head_dim", "global_head_dim", "per_layer_config", "hidden_size", "num_attention_heads", "n_embd", "n_head", "num_heads", "n_heads", "d_model",
+    "head_dim", "global_head_dim", "per_layer_config", "hidden_size", "num_attention_heads", "n_embd", "n_head",
+    "num_heads", "n_heads", "d_model",
     "d_kv", "query_pre_attn_scalar", "encoder_attention_heads", "attention_heads", "dim", "emb_dim",
     # the layers and their windows
     "layer_types", "num_hidden_layers", "n_layer", "num_layers", "n_layers", "sliding_window",

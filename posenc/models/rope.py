@@ -21,9 +21,8 @@ import numpy as np
 from posenc.checks import MAX_WHOLE, check_array, check_finite
 from posenc.models.presets import Model, Positional, get
 from posenc.schemes.rope.frequencies import rope_inv_freq as _scheme_inv_freq
+from posenc.schemes.rope.frequencies import rotated_width_keywords
 from posenc.schemes.rope.scalings import proportional_pairs, scales_whole_head
-
-_NOT_SCALING = ("layout", "rope_type", "rotary_fraction")
 
 
 def rotary_layer(model: Model, layer_type: str | None) -> tuple[str, Positional]:
@@ -55,12 +54,8 @@ def turning_dims(positional: Positional) -> int:
 
 
 def _frequencies(positional: Positional, seq_len: int | None) -> tuple[np.ndarray, float]:
-    options = dict(positional.options)
-    scaling = {key: value for key, value in options.items() if key not in _NOT_SCALING}
-    if scales_whole_head(options["rope_type"]):  # p-RoPE: the share of pairs it turns, of the whole head
-        scaling["rotary_fraction"] = options["rotary_fraction"]
-    return _scheme_inv_freq(positional.rotary_dims, positional.base, rope_type=options["rope_type"],
-                            seq_len=seq_len, **scaling)
+    return _scheme_inv_freq(positional.rotary_dims, positional.base, rope_type=positional.options["rope_type"],
+                            seq_len=seq_len, **rotated_width_keywords(positional.options))
 
 
 def rope_inv_freq(model: str | Model, layer_type: str | None = None,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 import math
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -37,6 +38,16 @@ def rotary_dims(d: int, rotary_fraction: float = 1.0) -> int:
         raise ValueError(f"RoPE rotates pairs of dimensions, so int(d·rotary_fraction) must be even; "
                          f"d = {d} and rotary_fraction = {fraction:g} give {d_rot}.")
     return d_rot
+
+
+def rotated_width_keywords(options: Mapping[str, object]) -> dict[str, object]:
+    """A rotary layer's options (a model's: layout, rope_type, rotary_fraction and its scaling's parameters) as the
+    keywords :func:`rope_inv_freq` takes when ``d`` is the width it rotates: the scaling's parameters, and the share
+    of pairs for a scaling that reads it over the whole head (p-RoPE), whose rotated width is the head's."""
+    keywords = {key: value for key, value in options.items() if key not in ("layout", "rope_type", "rotary_fraction")}
+    if scales_whole_head(str(options["rope_type"])):
+        keywords["rotary_fraction"] = options["rotary_fraction"]
+    return keywords
 
 
 def rope_inv_freq(d: int, base: float = 10000.0, *, rope_type: str = "default",
