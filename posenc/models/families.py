@@ -505,6 +505,9 @@ _DISENTANGLED = ("its attention adds disentangled relative terms (content to pos
                  "relative distances) when relative_attention is true, as in every released DeBERTa, which no view "
                  "draws; read as a plain learned table, it would be drawn without them.")
 
+_APPROXIMATED = ("it approximates softmax attention {}, which no view draws; read as a plain learned table, it "
+                 "would be drawn with exact attention over every key, from row 0 (its tokens read row p + 2).")
+
 REFUSED: Mapping[str, Family] = MappingProxyType({
     "pix2struct_vision_model": _family(
         class_name="Pix2StructVisionConfig",
@@ -530,7 +533,22 @@ REFUSED: Mapping[str, Family] = MappingProxyType({
         ("reformer", "ReformerConfig", "its positions are axial (axial_pos_embds: a grid of two learned tables) and "
                                        "its attention hashed or local, which no view draws."),
         ("fnet", "FNetConfig", "it mixes tokens by a Fourier transform instead of attention: no view of attention "
-                               "applies to it."))},
+                               "applies to it."),
+        ("nystromformer", "NystromformerConfig", _APPROXIMATED.format(
+            "by num_landmarks landmarks (Nyström's method) unless the input is exactly that long")),
+        ("yoso", "YosoConfig", _APPROXIMATED.format("by hashing queries and keys (LSH, num_hash hashes)")),
+        ("mra", "MraConfig", _APPROXIMATED.format("at several resolutions of blocks (block_per_row, approx_mode)")),
+        ("canine", "CanineConfig", "its characters attend in blocks of local_transformer_stride and are pooled "
+                                   "downsampling_rate to one by a strided convolution before the deep layers, which "
+                                   "no view draws."),
+        ("funnel", "FunnelConfig", "its blocks pool the sequence to half its length, and its attention adds relative "
+                                   "position terms of its own (attention_type), which no view draws."),
+        ("xlnet", "XLNetConfig", "its attention adds Transformer-XL's relative sinusoids, both ways when attn_type is "
+                                 "'bi' (a segment term and two-stream attention in pretraining), which posenc does "
+                                 "not read."),
+        ("luke", "LukeConfig", "its entity tokens take the mean of their words' position embeddings, and its "
+                               "entity-aware attention gives words and entities queries of their own, which no view "
+                               "draws; read as a plain learned table, it would be drawn with its words alone."))},
     **{model_type: _family(class_name=class_name, refused=_STATE_SPACE) for model_type, class_name in (
         ("bamba", "BambaConfig"), ("zamba2", "Zamba2Config"))},
     "beam": _family(

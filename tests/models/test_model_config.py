@@ -736,7 +736,8 @@ def test_a_bert_style_model_type_posenc_does_not_know_attends_as_its_model_masks
 
 
 _OTHERWISE_POSITIONED = ("longformer", "led", "big_bird", "bigbird_pegasus", "layoutlm", "layoutlmv2", "layoutlmv3",
-                         "lilt", "bros", "markuplm", "udop", "tapas", "deberta", "deberta-v2", "reformer", "fnet")
+                         "lilt", "bros", "markuplm", "udop", "tapas", "deberta", "deberta-v2", "reformer", "fnet",
+                         "nystromformer", "yoso", "mra", "canine", "funnel", "xlnet", "luke")
 
 
 @pytest.mark.parametrize("model_type", _OTHERWISE_POSITIONED)
@@ -744,9 +745,12 @@ def test_a_class_that_places_tokens_otherwise_is_refused_naming_it(model_type):
     """Classes of transformers 5.23 whose positions or attention no view draws (Longformer's and LED's local windows
     and global tokens, BigBird's block-sparse attention, the layout models' 2-D boxes or XPaths, UDOP's 2-D biases
     beside T5's buckets, TAPAS's positions restarting in each cell, DeBERTa's disentangled relative attention,
-    Reformer's axial positions, FNet's Fourier mixing in place of attention): their v4-era files say
-    position_embedding_type "absolute" (UDOP's, relative_attention_num_buckets), and posenc read them as a plain
-    learned table (or T5's buckets), causal. Refused, naming the class."""
+    Reformer's axial positions, FNet's Fourier mixing in place of attention; Nyströmformer's, YOSO's and MRA's
+    approximated attention, CANINE's character blocks and downsampling, Funnel's pooling and relative terms,
+    XLNet's relative sinusoids both ways, LUKE's entity positions): their v4-era files say position_embedding_type
+    "absolute" (UDOP's, relative_attention_num_buckets), and posenc read them as a plain learned table (or T5's
+    buckets), causal, or both ways from row 0 (Nyströmformer, YOSO, MRA: their tokens read row p + 2), or refused
+    them for want of a field, without saying why. Refused, naming the class."""
     config = json.loads(transformers.AutoConfig.for_model(model_type).to_json_string(use_diff=False))
     if "relative_attention_num_buckets" not in config:
         config["position_embedding_type"] = "absolute"
