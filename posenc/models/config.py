@@ -202,10 +202,13 @@ class Fields:
     def head_dim(self) -> int:
         if self.has("head_dim"):
             return whole(self.values["head_dim"], "head_dim", 1)
-        hidden = self.integer("hidden_size", "n_embd", "d_model", "dim")
+        split = "hidden_size"
+        if self.family.bottleneck and self.get("use_bottleneck") is True:  # MobileBERT's true_hidden_size
+            split = "intra_bottleneck_size"
+        hidden = self.integer(split, *(("n_embd", "d_model", "dim") if split == "hidden_size" else ()))
         heads = self.heads()
         if hidden < heads:
-            raise ValueError(f"hidden_size ({hidden}) is smaller than num_attention_heads ({heads}), so a head "
+            raise ValueError(f"{split} ({hidden}) is smaller than num_attention_heads ({heads}), so a head "
                              "would have no dimensions.")
         return hidden // heads
 
@@ -623,7 +626,7 @@ def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, 
         nope_window = nope_window if nope_window is not None and nope_window < context else None
         positionals[NOPE_LAYER] = Positional("nope", MappingProxyType({}), None, 0, nope_window, head_dim, None,
                                          MappingProxyType(_temperature(fields)))
-    softmax = fields.integer("query_pre_attn_scalar", default=head_dim)
+    softmax = None if fields.family.unscaled_softmax else fields.integer("query_pre_attn_scalar", default=head_dim)
     return types, positionals, context, softmax
 
 
@@ -866,7 +869,7 @@ def _t5_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, No
         context -= first
     t5 = Positional("t5", MappingProxyType(options), None, 0, None, head_dim, extra=MappingProxyType(extra))
     types = _family_layers(fields, fields.layers())  # LongT5's local layers; T5's, MPNet's: full attention
-    return *_windowed(fields, types, t5, context), context, None
+    return *_windowed(fields, types, t5, context), context, None if family.unscaled_softmax else head_dim
 
 
 def _alibi_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, int]:

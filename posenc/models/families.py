@@ -104,6 +104,10 @@ class Family:
     not ``head_dim`` (Gemma 4's full-attention layers: ``global_head_dim``, or ``per_layer_config`` by layer index
     in a file transformers saved); ``v5_only``: the class reads ``rope_parameters`` as written, nested by layer
     type (a v4 ``rope_scaling`` replaces it as written; ``rope_theta`` and its kin are not read: Gemma 4);
+    ``unscaled_softmax``: the class's attention takes q·k unscaled (its ``scaling`` 1.0: T5 and its kin, Gemma 3n,
+    Gemma 4), where every other divides it by √``query_pre_attn_scalar`` or √head_dim; ``bottleneck``: its heads
+    split ``intra_bottleneck_size`` when ``use_bottleneck`` is true, not the hidden size (MobileBERT: its
+    ``true_hidden_size``, which the class computes from these whatever the file says);
     ``refused``: why posenc refuses the class's configs, whose fields
     would read as some other scheme (Pix2Struct's vision encoder), "" for none. A T5-style family that is ``causal``
     counts its buckets one way (Pix2Struct's text decoder), and one told otherwise by its ``causal_field`` is refused.
@@ -152,6 +156,8 @@ class Family:
     bidirectional_reach: int = 0
     head_dim_fields: Mapping[str, str] = field(default_factory=dict)
     v5_only: bool = False
+    unscaled_softmax: bool = False
+    bottleneck: bool = False
     refused: str = ""
 
     @property
@@ -224,7 +230,7 @@ _MARIAN = _BART | {"scheme": "sinusoidal", "row_offset": 0, "fixed_rows": True} 
 _FAIRSEQ = _BART | {"scheme": "sinusoidal", "spacing": "tensor2tensor", "row_offset": 0, "padding_offset": True,
                     "defaults": {**_BART["defaults"], "pad_token_id": 1}}  # M2M100's positions from pad_token_id + 1
 
-_T5 = dict(scheme="t5", causal=False, windows="none", encoder_decoder=True,
+_T5 = dict(scheme="t5", causal=False, windows="none", encoder_decoder=True, unscaled_softmax=True,
            defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128, "d_kv": 64,
                      "num_heads": 8, "num_layers": 6, "n_positions": 512})  # n_positions: t5-base's file's
 
@@ -271,13 +277,13 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "gemma3n_text": _family(class_name="Gemma3nTextConfig", windows="every", pattern=5,  # Gemma 3n: as Gemma 3's
                             theta_fields={"full_attention": "rope_theta", "sliding_attention": "rope_local_base_freq"},
                             scaling_layers=("full_attention",), nested_parameters="read", flat_parameters="ignored",
-                            partial_field=None,  # its fixed pattern: every fifth layer full attention
+                            partial_field=None, unscaled_softmax=True,  # every fifth layer full attention
                             defaults={"head_dim": 256, "max_position_embeddings": 32_768, "sliding_window": 512,
                                       "rope_theta": 1_000_000.0, "rope_local_base_freq": 10_000.0,
                                       "num_hidden_layers": 35, "hidden_size": 2048, "num_attention_heads": 8}),
     "gemma4_text": _family(class_name="Gemma4TextConfig", windows="every", pattern=6, last_full=True, v5_only=True,
                            bidirectional_field="use_bidirectional_attention", bidirectional_value="all",
-                           bidirectional_reach=1,
+                           bidirectional_reach=1, unscaled_softmax=True,
                            nested_parameters="read", flat_parameters="refused", partial_field=None,
                            theta_fields={"full_attention": "", "sliding_attention": ""},
                            head_dim_fields={"full_attention": "global_head_dim"},
@@ -421,8 +427,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                       **_kin(_ENCODER_ONLY, hidden_size=4096, embedding_size=128, num_attention_heads=64)),
     "convbert": _family(class_name="ConvBertConfig", width_field="embedding_size",
                         **_kin(_ENCODER_ONLY, embedding_size=768)),
-    "mobilebert": _family(class_name="MobileBertConfig",  # its table is hidden_size wide, not embedding_size
-                          **_kin(_ENCODER_ONLY, hidden_size=512, num_attention_heads=4, num_hidden_layers=24)),
+    "mobilebert": _family(class_name="MobileBertConfig", bottleneck=True,  # its table: hidden_size wide
+                          **_kin(_ENCODER_ONLY, hidden_size=512, num_attention_heads=4, num_hidden_layers=24,
+                                 use_bottleneck=True, intra_bottleneck_size=128)),
     "squeezebert": _family(class_name="SqueezeBertConfig", **_ENCODER_ONLY),
     "splinter": _family(class_name="SplinterConfig", **_ENCODER_ONLY),
     "opt": _family(scheme="learned", class_name="OPTConfig", windows="none", row_offset=2,
@@ -478,7 +485,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
         _T5 | {"windows": "longt5", "window_field": ("local_radius", "as is")}, d_model=512, local_radius=127,
         encoder_attention_type="local")),  # (n_positions: none in its class; 512 is the reader's default too)
     "pix2struct_text_model": _family(
-        scheme="t5", class_name="Pix2StructTextConfig", causal_field="is_decoder", windows="none",
+        scheme="t5", class_name="Pix2StructTextConfig", causal_field="is_decoder", windows="none", unscaled_softmax=True,
         attribute_map={"num_attention_heads": "num_heads", "num_hidden_layers": "num_layers"},
         defaults={"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128, "hidden_size": 768,
                   "d_kv": 64, "num_heads": 12, "num_layers": 12, "is_decoder": True}),

@@ -790,7 +790,8 @@ def test_a_learned_t5_or_alibi_config_without_sizes_reads_as_its_class_defaults(
             kind == "local" for kind in oracle.attention_layers] and model.positional("sliding_attention").window == 256
     heads = positional.options.get("num_heads", oracle.num_attention_heads)
     assert heads == oracle.num_attention_heads
-    assert positional.head_dim == (getattr(oracle, "d_kv", None) or oracle.hidden_size // oracle.num_attention_heads)
+    split = getattr(oracle, "true_hidden_size", oracle.hidden_size)  # MobileBERT's heads split its bottleneck
+    assert positional.head_dim == (getattr(oracle, "d_kv", None) or split // oracle.num_attention_heads)
     if positional.scheme == "learned":
         rows = FAMILIES[model_type].row_offset  # OPT: 2,050 rows, 2,048 tokens
         assert positional.options["table_size"] == oracle.max_position_embeddings + rows
@@ -1490,3 +1491,43 @@ def test_encoders_posenc_cannot_read_are_refused_not_drawn_causal(model_type):
     assert _dependencies(transformers.AutoModel.from_config(oracle).eval(), 6)[0, -1]
     with pytest.raises(ValueError, match=f"posenc does not draw {type(oracle).__name__}'s positions: it attends both"):
         from_config(json.loads(oracle.to_json_string()))
+
+
+_SCALED = {  # one small config of each way a class scales q·k before its softmax (transformers 5.23)
+    "llama": {"model_type": "llama", "hidden_size": 32, "num_attention_heads": 2, "num_hidden_layers": 1,
+              "intermediate_size": 16, "vocab_size": 20},  # 1/√(head_dim)
+    "gemma3_text": {"model_type": "gemma3_text", "hidden_size": 32, "num_attention_heads": 2, "head_dim": 16,
+                    "num_hidden_layers": 1, "intermediate_size": 16, "vocab_size": 20,
+                    "query_pre_attn_scalar": 64},  # 1/√(query_pre_attn_scalar)
+    "gemma3n_text": _GEMMA_3N | {"num_hidden_layers": 1, "layer_types": ["full_attention"]},  # unscaled
+    "gemma4_text": _GEMMA_4,  # unscaled
+    "t5": {"model_type": "t5", "d_model": 16, "d_kv": 8, "num_heads": 2, "num_layers": 1, "d_ff": 16,
+           "vocab_size": 20},  # unscaled
+    "longt5": {"model_type": "longt5", "d_model": 16, "d_kv": 8, "num_heads": 2, "num_layers": 1, "d_ff": 16,
+               "vocab_size": 20, "local_radius": 4, "encoder_attention_type": "local"},  # unscaled
+    "mpnet": {"model_type": "mpnet", **_BERT_SIZES, "max_position_embeddings": 20},  # 1/√(head_dim), beside buckets
+    "bert": {"model_type": "bert", **_BERT_SIZES},
+    "mobilebert": {"model_type": "mobilebert", **_BERT_SIZES, "hidden_size": 32, "embedding_size": 8,
+                   "intra_bottleneck_size": 16},  # its heads split intra_bottleneck_size: 1/√8
+}
+
+
+@pytest.mark.parametrize("model_type", list(_SCALED))
+def test_the_softmax_s_scale_is_the_one_its_model_applies(model_type):
+    """The factor a model multiplies q·k by before its softmax: 1/√softmax_dim, or 1 where softmax_dim is None. The
+    oracle is the first self-attention module of the class's model (transformers 5.23): its ``scaling``, or, in the
+    classes that divide by √attention_head_size in their code (MPNet), that width. posenc said MPNet's q·k went
+    unscaled (it is T5-style buckets' model, but it divides as BERT does), gave Gemma 3n and Gemma 4, which take q·k
+    unscaled, their head width, and gave MobileBERT's heads a quarter of hidden_size where its heads split
+    intra_bottleneck_size (use_bottleneck: its true_hidden_size)."""
+    config = _SCALED[model_type]
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config))
+    attention = next(module for name, module in built.named_modules()
+                     if hasattr(module, "scaling") or hasattr(module, "attention_head_size"))
+    scale = getattr(attention, "scaling", None)
+    expected = scale if isinstance(scale, float) else attention.attention_head_size ** -0.5
+    model = from_config(config)
+    assert (1.0 if model.softmax_dim is None else model.softmax_dim ** -0.5) == pytest.approx(expected, rel=1e-12)
+    width = getattr(attention, "head_dim", None) or getattr(attention, "attention_head_size", None) or getattr(
+        attention, "key_value_proj_dim")
+    assert model.positional(model.layer_types[0]).head_dim == width
