@@ -64,11 +64,14 @@ def softmax_scale(name: str) -> float:
     """The factor model ``name`` multiplies q·k by before the softmax.
 
     1/√d with d = the query-key head width (Gemma 3: ``query_pre_attn_scalar`` 256); T5: 1 (no scaling);
+    Granite's and HyperCLOVA X's configs: their ``attention_multiplier`` (granite-3's 1/128 over heads of 128);
     DeepSeek-V3: (1/√192)·mscale², mscale = 0.1·mscale_all_dim·ln(factor) + 1 = 0.1·ln 40 + 1, because YaRN's
     longer context sharpens attention and its rotary part is too small a share of the head to carry the
     factor in cos and sin (transformers 5.23 ``yarn_apply_mscale``; arXiv:2309.00071, arXiv:2405.04434).
     """
     model = get(name)
+    if model.softmax_multiplier is not None:  # Granite's attention_multiplier, read from a config
+        return model.softmax_multiplier
     if model.softmax_dim is None:
         return 1.0
     scale = model.softmax_dim ** -0.5

@@ -83,8 +83,14 @@ def from_config(source: object) -> Model:
         f"{_LABEL.sub('_', fields.model_type or 'unnamed')[:40]} config"
     return Model(key="config", label=label, layer_types=tuple(layer_types),
                  positionals=MappingProxyType(positionals), context_length=context, causal=_causal(fields),
-                 softmax_dim=softmax_dim,
-                 source=_source(fields))
+                 softmax_dim=softmax_dim, source=_source(fields), softmax_multiplier=_softmax_multiplier(fields))
+
+
+def _softmax_multiplier(fields: Fields) -> float | None:
+    """The number the class multiplies q·k by where it reads it from the config (Granite's attention_multiplier),
+    None where it divides by √softmax_dim."""
+    name = fields.family.multiplier_field
+    return fields.number(name) if name and fields.get(name) is not None else None
 
 
 def _causal(fields: Fields) -> bool:

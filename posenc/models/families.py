@@ -108,6 +108,9 @@ class Family:
     Gemma 4), where every other divides it by √``query_pre_attn_scalar`` or √head_dim; ``bottleneck``: its heads
     split ``intra_bottleneck_size`` when ``use_bottleneck`` is true, not the hidden size (MobileBERT: its
     ``true_hidden_size``, which the class computes from these whatever the file says);
+    ``multiplier_field``: the field the class multiplies q·k by in place of 1/√head_dim, its default in
+    ``defaults`` (Granite's ``attention_multiplier``, 1 unless the file says otherwise; absent: 1/√head_dim, as
+    HyperCLOVA X computes it);
     ``refused``: why posenc refuses the class's configs, whose fields
     would read as some other scheme (Pix2Struct's vision encoder), "" for none. A T5-style family that is ``causal``
     counts its buckets one way (Pix2Struct's text decoder), and one told otherwise by its ``causal_field`` is refused.
@@ -158,6 +161,7 @@ class Family:
     v5_only: bool = False
     unscaled_softmax: bool = False
     bottleneck: bool = False
+    multiplier_field: str = ""
     refused: str = ""
 
     @property
@@ -201,8 +205,10 @@ _EXAONE = dict(windows="every", pattern_field="sliding_window_pattern", nope_lay
                defaults={"max_position_embeddings": 2048, "sliding_window": 4096, "sliding_window_pattern": 4})
 
 _GRANITE_SWA = dict(windows="every", pattern=4, first_full=True, layer_theta_field="layer_rope_theta",
-                    partial_field=None, nested_parameters="refused",
-                    defaults={"max_position_embeddings": 8192, "sliding_window": 128})
+                    partial_field=None, nested_parameters="refused", multiplier_field="attention_multiplier",
+                    defaults={"max_position_embeddings": 8192, "sliding_window": 128, "attention_multiplier": 1.0})
+_GRANITE = dict(windows="none", partial_field=None, multiplier_field="attention_multiplier",
+                defaults={"max_position_embeddings": 2048, "attention_multiplier": 1.0})  # Llama's, q·k × it
 
 _BERT = dict(scheme="learned", causal=False, causal_field="is_decoder", windows="none",
              defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
@@ -341,6 +347,11 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                      defaults={"max_position_embeddings": 262_144, "sliding_window": 513, "head_dim": 128}),
     "kolibri1": _family(class_name="Kolibri1Config", **_EXAONE | {"pattern_field": "", "pattern": 5, "defaults": {
         "max_position_embeddings": 262_144, "sliding_window": 513, "head_dim": 128}}),  # EXAONE 4's rule, 1 in 5
+    "granite": _family(class_name="GraniteConfig", **_GRANITE),
+    "granitemoe": _family(class_name="GraniteMoeConfig", **_GRANITE),
+    "granitemoeshared": _family(class_name="GraniteMoeSharedConfig", **_GRANITE),
+    "hyperclovax": _family(class_name="HyperCLOVAXConfig", **_GRANITE | {"defaults": {
+        "max_position_embeddings": 2048}}),  # no attention_multiplier: 1/√head_dim
     "granite_swa": _family(class_name="GraniteSWAConfig", **_GRANITE_SWA),
     "granitemoe_swa": _family(class_name="GraniteMoeSWAConfig", **_kin(_GRANITE_SWA, max_position_embeddings=2048)),
     "helium": _family(class_name="HeliumConfig", windows="none", layout="interleaved", partial_field=None,

@@ -59,7 +59,9 @@ class Model:
     ``context_length``: the longest context of the published configuration (``max_position_embeddings``,
     or the model card's training length where the config has none); ``causal``: whether a query sees only
     the keys before it (a decoder) or all of them (an encoder); ``softmax_dim``: the d of the softmax's
-    1/√d (None: no scaling, as T5); ``source``: where every number comes from (URL and field names).
+    1/√d (None: no scaling, as T5); ``source``: where every number comes from (URL and field names);
+    ``softmax_multiplier``: the number q·k is multiplied by in place of 1/√softmax_dim where the class reads it
+    from its config (Granite's attention_multiplier), else None.
     """
 
     key: str
@@ -71,6 +73,7 @@ class Model:
     softmax_dim: int | None
     source: str
     notes: str = ""
+    softmax_multiplier: float | None = None
 
     def positional(self, layer_type: str) -> Positional:
         """The :class:`Positional` of ``layer_type``, or a ValueError naming this model's layer types."""

@@ -1509,6 +1509,13 @@ _SCALED = {  # one small config of each way a class scales q·k before its softm
     "bert": {"model_type": "bert", **_BERT_SIZES},
     "mobilebert": {"model_type": "mobilebert", **_BERT_SIZES, "hidden_size": 32, "embedding_size": 8,
                    "intra_bottleneck_size": 16},  # its heads split intra_bottleneck_size: 1/√8
+    **{f"{model_type}{label}": {"model_type": model_type, "hidden_size": 32, "num_attention_heads": 2,
+                                "num_hidden_layers": 1, "intermediate_size": 16, "vocab_size": 20, **multiplier}
+       for model_type in ("granite", "granitemoe", "granitemoeshared", "hyperclovax")
+       for label, multiplier in (("", {}), (" (1/d)", {"attention_multiplier": 1 / 16}))},  # granite-3's: 1/d
+    "granite_swa (1/d)": {"model_type": "granite_swa", "hidden_size": 32, "num_attention_heads": 2,
+                          "num_hidden_layers": 1, "intermediate_size": 16, "vocab_size": 20,
+                          "attention_multiplier": 1 / 16},
 }
 
 
@@ -1519,15 +1526,17 @@ def test_the_softmax_s_scale_is_the_one_its_model_applies(model_type):
     classes that divide by √attention_head_size in their code (MPNet), that width. posenc said MPNet's q·k went
     unscaled (it is T5-style buckets' model, but it divides as BERT does), gave Gemma 3n and Gemma 4, which take q·k
     unscaled, their head width, and gave MobileBERT's heads a quarter of hidden_size where its heads split
-    intra_bottleneck_size (use_bottleneck: its true_hidden_size)."""
+    intra_bottleneck_size (use_bottleneck: its true_hidden_size). Granite's classes and HyperCLOVA X multiply q·k by
+    attention_multiplier (Granite's default 1; granite-3's files 1/head_dim; HyperCLOVA X's default 1/√head_dim):
+    posenc said 1/√head_dim."""
     config = _SCALED[model_type]
-    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config))
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config), attn_implementation="eager")
     attention = next(module for name, module in built.named_modules()
                      if hasattr(module, "scaling") or hasattr(module, "attention_head_size"))
     scale = getattr(attention, "scaling", None)
     expected = scale if isinstance(scale, float) else attention.attention_head_size ** -0.5
     model = from_config(config)
-    assert (1.0 if model.softmax_dim is None else model.softmax_dim ** -0.5) == pytest.approx(expected, rel=1e-12)
+    assert models.softmax_scale(model) == pytest.approx(expected, rel=1e-12)
     width = getattr(attention, "head_dim", None) or getattr(attention, "attention_head_size", None) or getattr(
         attention, "key_value_proj_dim")
     assert model.positional(model.layer_types[0]).head_dim == width
