@@ -350,6 +350,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "granite": _family(class_name="GraniteConfig", **_GRANITE),
     "granitemoe": _family(class_name="GraniteMoeConfig", **_GRANITE),
     "granitemoeshared": _family(class_name="GraniteMoeSharedConfig", **_GRANITE),
+    "granite_docling_text": _family(class_name="GraniteDoclingTextConfig", **_GRANITE | {"defaults": {
+        "max_position_embeddings": 32_768, "attention_multiplier": 0.015625}}),
     "hyperclovax": _family(class_name="HyperCLOVAXConfig", **_GRANITE | {"defaults": {
         "max_position_embeddings": 2048}}),  # no attention_multiplier: 1/√head_dim
     "granite_swa": _family(class_name="GraniteSWAConfig", **_GRANITE_SWA),

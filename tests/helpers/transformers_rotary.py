@@ -48,6 +48,7 @@ ROTARY_CLASSES = {
     "granitemoe": ("granitemoe.modeling_granitemoe", "GraniteMoeRotaryEmbedding"),
     "granitemoeshared": ("granitemoeshared.modeling_granitemoeshared", "GraniteMoeSharedRotaryEmbedding"),
     "hyperclovax": ("hyperclovax.modeling_hyperclovax", "HyperCLOVAXRotaryEmbedding"),
+    "granite_docling_text": ("granite_docling.modeling_granite_docling", "GraniteDoclingTextRotaryEmbedding"),
     "granite_swa": ("granite_swa.modeling_granite_swa", "GraniteSWARotaryEmbedding"),
     "granitemoe_swa": ("granitemoe_swa.modeling_granitemoe_swa", "GraniteMoeSWARotaryEmbedding"),
     "exaone4": ("exaone4.modeling_exaone4", "Exaone4RotaryEmbedding"),

@@ -1537,6 +1537,22 @@ def test_the_softmax_s_scale_is_the_one_its_model_applies(model_type):
     expected = scale if isinstance(scale, float) else attention.attention_head_size ** -0.5
     model = from_config(config)
     assert models.softmax_scale(model) == pytest.approx(expected, rel=1e-12)
-    width = getattr(attention, "head_dim", None) or getattr(attention, "attention_head_size", None) or getattr(
-        attention, "key_value_proj_dim")
+    width = (getattr(attention, "head_dim", None) or getattr(attention, "attention_head_size", None)
+             or attention.key_value_proj_dim)  # T5's
     assert model.positional(model.layer_types[0]).head_dim == width
+
+
+def test_granite_docling_s_text_model_multiplies_q_k_by_its_own_default():
+    """GraniteDoclingTextConfig's attention_multiplier defaults to 1/64 (transformers 5.23, the oracle: its text
+    model's attention scaling, read from the composite config as from_pretrained reads it); posenc had no record of
+    granite_docling_text and said 1/√head_dim."""
+    from transformers.models.granite_docling.modeling_granite_docling import GraniteDoclingTextModel
+
+    config = {"model_type": "granite_docling", "text_config": {
+        "model_type": "granite_docling_text", "hidden_size": 32, "num_attention_heads": 2, "num_hidden_layers": 1,
+        "intermediate_size": 16, "vocab_size": 20, "pad_token_id": 0}, "vision_config": {"out_hidden_size": 32}}
+    text = transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).text_config
+    built = GraniteDoclingTextModel(text)
+    model = from_config(config)
+    assert models.softmax_scale(model) == built.layers[0].self_attn.scaling == 1 / 64
+    assert model.positional("full_attention").head_dim == built.layers[0].self_attn.head_dim == 16
