@@ -71,6 +71,11 @@ class Reading:
         text = self.config.get("text_config")
         return f"text_config.{key}" if isinstance(text, Mapping) and key in text else key
 
+    def level(self) -> str:
+        """Where the language model's own fields are: "in text_config" when the file has one, else "at the top
+        level"."""
+        return "in text_config" if isinstance(self.config.get("text_config"), Mapping) else "at the top level"
+
     def number(self, mapping: Mapping, key: str) -> float | None:
         return _number(mapping.get(key))
 
@@ -205,7 +210,7 @@ def v4_and_v5_keys(reading: Reading) -> Iterator[Finding]:
         inner = reading.number(params, "rope_theta")
         if top is not None and inner is not None and top != inner and where.split(".")[-1] not in KNOWN_LAYER_TYPES:
             yield Finding("error", f"{where}.rope_theta",
-                          f"rope_theta is {top:g} at the top level but {inner:g} in {where}: transformers 5.23 uses "
+                          f"rope_theta is {top:g} {reading.level()} but {inner:g} in {where}: transformers 5.23 uses "
                           f"{inner:g}, a v4 loader {top:g}.")
 
 
@@ -221,7 +226,7 @@ def unread_original(reading: Reading) -> Iterator[Finding]:
             yield from _unread_original(reading, where, params, top, inner)
         elif top is not None and inner is not None and top != inner:
             yield Finding("warning", f"{where}.{TRAINED_CONTEXT}",
-                          f"{TRAINED_CONTEXT} is {top:g} at the top level but {inner:g} in {where}: they should "
+                          f"{TRAINED_CONTEXT} is {top:g} {reading.level()} but {inner:g} in {where}: they should "
                           "agree (this scaling reads neither in transformers 5.23).")
 
 
@@ -243,11 +248,9 @@ def _unread_original(reading: Reading, where: str, params: Mapping, top: float |
                 f"takes max_position_embeddings ({used:g}) for it, as {where} gives none")
         family, name = reading.fields.family, reading.fields.family.class_name or "this class"
         why = (f"{name} keeps its RoPE parameters per layer type" if family.per_layer_parameters
-               else "it lies outside text_config, which the language model's config is built from"
-               if reading.fields.text_config is not None
                else f"{name} takes only its own fields from the top level of a {reading.fields.model_type} config")
         yield Finding("warning", reading.path(TRAINED_CONTEXT),
-                      f"{TRAINED_CONTEXT} is {top:g} at the top level, which transformers 5.23 does not read ({why}): "
+                      f"{TRAINED_CONTEXT} is {top:g} {reading.level()}, which transformers 5.23 does not read ({why}): "
                       f"it {read}. State the context the model was trained on in {where}.")
 
 
@@ -609,6 +612,24 @@ def unknown_family(reading: Reading) -> Iterator[Finding]:
                   "can differ from the model.")
 
 
+def outside_text_config(reading: Reading) -> Iterator[Finding]:
+    """A positional field at the top level of a config whose language model's fields are in ``text_config``:
+    transformers 5.23 builds that model's config from ``text_config`` alone (tested over every composite class), so
+    the field is not the language model's (another tower's, MusicFlamingo's audio rotary, or a misplaced one)."""
+    text = reading.config.get("text_config")
+    if not isinstance(text, Mapping):
+        return
+    name = reading.fields.family.class_name or "the language model's class"
+    for key, value in reading.config.items():
+        if key in POSITIONAL_FIELDS and key not in ("_name_or_path", "model_type") and key not in text \
+                and value is not None:
+            yield Finding("warning", key,
+                          f"{key} is {_shown(value)} at the top level, outside text_config, which transformers 5.23 "
+                          f"builds the language model's config from: the language model does not read it (posenc "
+                          f"draws text_config's fields, and {name}'s defaults). If it is the language model's, move "
+                          "it into text_config; another tower's (a vision or audio encoder's) is not drawn.")
+
+
 def per_layer_fields(reading: Reading) -> Iterator[Finding]:
     """A positional field a layer is given of its own in transformers' ``per_layer_config`` (by layer index), which
     posenc draws at the top level's value: it reads there only Gemma 4's head widths (``head_dim``)."""
@@ -759,7 +780,7 @@ CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
     sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, fixed_buckets,
     fixed_slopes, encoder_decoder,
-    bidirectional_in_some_attentions, per_layer_fields, unknown_family,
+    bidirectional_in_some_attentions, per_layer_fields, outside_text_config, unknown_family,
 )
 """Every check :func:`check` runs, in order."""
 

@@ -2,7 +2,7 @@ r"""A model from its ``config.json``: the same :class:`~posenc.models.presets.Mo
 
 :func:`from_config` reads what transformers 5.23 reads for positions, in the order it reads them:
 
-- the language model's fields (``text_config`` laid over the top level), the family's class defaults
+- the language model's fields (``text_config`` alone when the file has one), the family's class defaults
   (:mod:`posenc.models.families`) under them;
 - RoPE's parameters per layer type (:func:`rope_parameters`): v4's ``rope_scaling`` wins over v5's
   ``rope_parameters`` (``rope_scaling or rope_parameters``), flat or nested by layer type; the type is

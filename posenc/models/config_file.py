@@ -6,7 +6,7 @@ ValueError: more than :data:`MAX_BYTES` of text, nesting deeper than :data:`MAX_
 ±Infinity (JSON has neither; Python's ``json`` accepts them), numbers too large for a float or with more
 digits than any config needs, and anything but a JSON object at the top. Vision-language models keep
 their language model's fields in ``text_config`` (Qwen3-VL, Gemma 3, Llama 4): :func:`text_fields`
-lays those over the top level, as transformers reads the text model's configuration from them.
+reads those alone, as transformers builds the text model's configuration from them.
 """
 
 from __future__ import annotations
@@ -154,10 +154,15 @@ def _check_value(value: object, where: str, depth: int) -> None:
 
 
 def text_fields(config: Mapping[str, object]) -> dict:
-    """The fields the language model reads: ``text_config``'s laid over the top level's (when it is an object)."""
+    """The fields the language model reads: ``text_config``'s alone when it is an object (transformers 5.23 builds
+    the language model's config from it, whatever the top level says: a top-level head_dim or rope_parameters
+    belongs to another tower, MusicFlamingo's audio encoder's), with the file's name and, where it gives none, the
+    top level's model_type; else the top level's."""
     text = config.get("text_config")
     if isinstance(text, Mapping):
-        merged = {key: value for key, value in config.items() if key != "text_config"}
-        merged.update(text)
-        return merged
+        own = dict(text)
+        for key in ("model_type", "_name_or_path"):
+            if key not in own and key in config:
+                own[key] = config[key]
+        return own
     return dict(config)

@@ -26,7 +26,7 @@ import pytest
 
 import posenc
 from posenc import models
-from posenc.models import MODELS, from_config, rope_inv_freq
+from posenc.models import MODELS, check, from_config, rope_inv_freq
 from posenc.models.families import FAMILIES
 from reference_precision import float32_rtol
 
@@ -1556,3 +1556,27 @@ def test_granite_docling_s_text_model_multiplies_q_k_by_its_own_default():
     model = from_config(config)
     assert models.softmax_scale(model) == built.layers[0].self_attn.scaling == 1 / 64
     assert model.positional("full_attention").head_dim == built.layers[0].self_attn.head_dim == 16
+
+
+@pytest.mark.parametrize("model_type", ["musicflamingo", "qwen3_vl", "gemma3", "llava", "mistral3"])
+def test_a_composite_config_s_top_level_is_not_its_language_model_s(model_type):
+    """transformers 5.23 builds a composite model's language model from text_config alone: a positional field at the
+    top level is never read by it (the oracle: the class's text config, given a top-level θ and head width that
+    text_config lacks; a scratch survey found the same for all 130 composite classes whose saved config has a
+    text_config). MusicFlamingo's saved config holds its audio encoder's rotary fields there (rope_parameters at
+    θ 1,200, head_dim 1,280): posenc read them as its Qwen2 language model's, heads of 1,280. The check names each."""
+    saved = json.loads(transformers.AutoConfig.for_model(model_type).to_json_string(use_diff=False))
+    text = {key: value for key, value in saved["text_config"].items()
+            if key not in ("rope_parameters", "rope_theta", "rope_scaling", "head_dim")}
+    given = {**saved, "text_config": text, "rope_parameters": {"rope_type": "default", "rope_theta": 12_345.0},
+             "head_dim": 8}
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(given))).get_text_config()
+    model, alone = from_config(given), from_config(text)
+    assert model.layer_types == alone.layer_types and model.positionals == alone.positionals
+    for layer_type, positional in model.positionals.items():
+        parameters = oracle.rope_parameters.get(layer_type, oracle.rope_parameters)
+        assert positional.base == parameters["rope_theta"] != 12_345.0
+        assert positional.head_dim == (getattr(oracle, "head_dim", None)
+                                       or oracle.hidden_size // oracle.num_attention_heads) != 8
+    named = {finding.field for finding in check(given) if "outside text_config" in finding.message}
+    assert named == {"rope_parameters", "head_dim"} | ({"max_position_embeddings"} & set(saved) - set(text))
