@@ -29,34 +29,44 @@ def _positions(positions: object) -> np.ndarray:
     return values
 
 
-def attention_temperature(positions: object, floor_scale: float, attn_scale: float) -> np.ndarray:
-    """τ(p) = ln(1 + ⌊(p + 1) / floor_scale⌋) · attn_scale + 1 for every position p (same shape, float64).
+def attention_temperature(positions: object, floor_scale: float, attn_scale: float, offset: int = 1) -> np.ndarray:
+    """τ(p) = ln(1 + ⌊(p + offset) / floor_scale⌋) · attn_scale + 1 for every position p (same shape, float64).
 
-    The factor Llama 4 multiplies a NoPE layer's query at position p by (transformers 5.23,
+    The factor Llama 4 multiplies a NoPE layer's query at position p by (offset 1; transformers 5.23,
     ``Llama4TextAttention.forward``: ``log1p(floor((positions + 1) / floor_scale)) * attn_scale + 1``),
     after Scalable-Softmax (arXiv:2501.19399): the logits grow like ln n, so attention over n keys stays
     as sharp as over few. 1 for the first floor_scale − 1 positions, then a step every floor_scale tokens.
+    Ministral 3 multiplies every rotated query by it with offset 0, floor_scale its original context and
+    attn_scale its ``llama_4_scaling_beta`` (``get_llama_4_attn_scale``: ``1 + beta·log(1 + floor(p / L₀))``).
     """
     p = _positions(positions)
     floor_scale = check_real(floor_scale, "floor_scale", minimum=0.0, strict=True,
                              meaning="tokens per step of the temperature")
     attn_scale = check_real(attn_scale, "attn_scale", minimum=0.0, meaning="the temperature's growth per ln step")
+    if offset not in (0, 1):
+        raise ValueError(f"offset must be 0 (Ministral 3) or 1 (Llama 4); got {offset!r:.40}.")
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
-        temperature = np.asarray(np.log1p(np.floor((p + 1.0) / floor_scale)) * attn_scale + 1.0)  # 0-d: an array
-    return check_finite(temperature, "the temperature ln(1 + ⌊(p + 1) / floor_scale⌋)·attn_scale + 1")
+        temperature = np.asarray(np.log1p(np.floor((p + offset) / floor_scale)) * attn_scale + 1.0)  # 0-d: an array
+    return check_finite(temperature, "the temperature ln(1 + ⌊(p + offset) / floor_scale⌋)·attn_scale + 1")
 
 
 def query_scale(name: str, positions: object) -> np.ndarray:
-    """What model ``name`` multiplies a query at each position by, in its layers without positions (float64).
+    """What model ``name`` multiplies a query at each position by (float64): in its layers without positions
+    (Llama 4), or in every layer (Ministral 3, read from a config).
 
     Llama 4 Scout: τ(p) = ln(1 + ⌊(p + 1) / 8192⌋) · 0.1 + 1 on its NoPE layers
-    (:func:`attention_temperature`, config ``floor_scale`` and ``attn_scale``); every other preset: 1.
+    (:func:`attention_temperature`, config ``floor_scale`` and ``attn_scale``); a Ministral 3 config:
+    1 + β·ln(1 + ⌊p/L₀⌋) on every rotated query (its RoPE parameters' ``llama_4_scaling_beta`` and original
+    context); every other preset: 1.
     """
     model = get(name)
     positions = _positions(positions)
     for positional in model.positionals.values():
         if positional.extra.get("attn_temperature_tuning"):
             return attention_temperature(positions, positional.extra["floor_scale"], positional.extra["attn_scale"])
+        if "llama_4_scaling_beta" in positional.extra:  # Ministral 3's, on every layer
+            return attention_temperature(positions, positional.extra["llama_4_original"],
+                                         positional.extra["llama_4_scaling_beta"], offset=0)
     return np.ones_like(positions)
 
 

@@ -612,6 +612,23 @@ def unknown_family(reading: Reading) -> Iterator[Finding]:
                   "can differ from the model.")
 
 
+def query_scale_parameters(reading: Reading) -> Iterator[Finding]:
+    """A class that scales its queries by 1 + β·ln(1 + ⌊p/L₀⌋) from its RoPE parameters (Ministral 3) given
+    parameters without β (``llama_4_scaling_beta``) or L₀ (``original_max_position_embeddings``): its attention
+    reads both at every forward pass."""
+    family = reading.fields.family
+    if not family.query_beta:
+        return
+    for where, params in reading.scalings:
+        for key in ("llama_4_scaling_beta", TRAINED_CONTEXT):
+            if params.get(key) is None:
+                yield Finding("error", f"{where}.{key}",
+                              f"{where} gives no {key}: {family.class_name}'s attention multiplies each query at "
+                              f"position p by 1 + β·ln(1 + ⌊p/L₀⌋), β its llama_4_scaling_beta and L₀ its "
+                              f"{TRAINED_CONTEXT}, read from these parameters, so its model fails at its first "
+                              "forward pass (transformers 5.23). Give both (Ministral 3's: 0.1 and 16384).")
+
+
 def outside_text_config(reading: Reading) -> Iterator[Finding]:
     """A positional field at the top level of a config whose language model's fields are in ``text_config``:
     transformers 5.23 builds that model's config from ``text_config`` alone (tested over every composite class), so
@@ -780,7 +797,8 @@ CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
     sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, fixed_buckets,
     fixed_slopes, encoder_decoder,
-    bidirectional_in_some_attentions, per_layer_fields, outside_text_config, unknown_family,
+    bidirectional_in_some_attentions, per_layer_fields, outside_text_config, query_scale_parameters,
+    unknown_family,
 )
 """Every check :func:`check` runs, in order."""
 

@@ -702,6 +702,10 @@ def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim
             extra["mrope_interleaved"] = True
     if fields.model_type == "gpt_oss":
         extra["attention_sinks"] = True
+    beta = parameters.get("llama_4_scaling_beta")
+    if fields.family.query_beta and beta is not None:  # Ministral 3's query scale (the check: it needs both)
+        extra["llama_4_scaling_beta"] = real(beta, f"{where}.llama_4_scaling_beta", 0.0, strict=False)
+        extra["llama_4_original"] = real(parameters.get(TRAINED_CONTEXT, context), f"{where}.{TRAINED_CONTEXT}", 0.0)
     if fields.has("qk_rope_head_dim"):
         extra.update(qk_nope_head_dim=head_dim - rotary_dims,
                      v_head_dim=whole(fields.get("v_head_dim", head_dim - rotary_dims), "v_head_dim", 1))

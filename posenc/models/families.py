@@ -111,6 +111,9 @@ class Family:
     ``multiplier_field``: the field the class multiplies q·k by in place of 1/√head_dim, its default in
     ``defaults`` (Granite's ``attention_multiplier``, 1 unless the file says otherwise; absent: 1/√head_dim, as
     HyperCLOVA X computes it);
+    ``query_beta``: the class multiplies every query, once rotated, by 1 + β·ln(1 + ⌊p/L₀⌋), β its RoPE parameters'
+    ``llama_4_scaling_beta`` and L₀ their ``original_max_position_embeddings``, and fails without either (Ministral
+    3);
     ``refused``: why posenc refuses the class's configs, whose fields
     would read as some other scheme (Pix2Struct's vision encoder), "" for none. A T5-style family that is ``causal``
     counts its buckets one way (Pix2Struct's text decoder), and one told otherwise by its ``causal_field`` is refused.
@@ -162,6 +165,7 @@ class Family:
     unscaled_softmax: bool = False
     bottleneck: bool = False
     multiplier_field: str = ""
+    query_beta: bool = False
     refused: str = ""
 
     @property
@@ -245,6 +249,12 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                      defaults={"max_position_embeddings": 2048}),
     "mistral": _family(class_name="MistralConfig", partial_field=None, windows="sliding_window",
                        defaults={"max_position_embeddings": 131_072, "sliding_window": 4096}),
+    "ministral3": _family(class_name="Ministral3Config", partial_field=None, windows="sliding_window", query_beta=True,
+                          default_parameters={"rope_type": "yarn", "rope_theta": 1_000_000.0, "factor": 16.0,
+                                              "original_max_position_embeddings": 16_384, "beta_fast": 32.0,
+                                              "beta_slow": 1.0, "mscale_all_dim": 1.0, "mscale": 1.0,
+                                              "llama_4_scaling_beta": 0.1},
+                          defaults={"head_dim": 128, "max_position_embeddings": 262_144}),
     "qwen2": _family(class_name="Qwen2Config", **_QWEN),
     "qwen3": _family(class_name="Qwen3Config", **_QWEN | {"defaults": {**_QWEN["defaults"], "head_dim": 128}}),
     "qwen2_moe": _family(class_name="Qwen2MoeConfig", **_QWEN | {"windows": "qwen2_moe"}),

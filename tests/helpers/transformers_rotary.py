@@ -44,6 +44,7 @@ ROTARY_CLASSES = {
     "afmoe": ("afmoe.modeling_afmoe", "AfmoeRotaryEmbedding"),
     "flint": ("flint.modeling_flint", "FlintRotaryEmbedding"),
     "kolibri1": ("kolibri1.modeling_kolibri1", "Kolibri1RotaryEmbedding"),
+    "ministral3": ("ministral3.modeling_ministral3", "Ministral3RotaryEmbedding"),
     "granite": ("granite.modeling_granite", "GraniteRotaryEmbedding"),
     "granitemoe": ("granitemoe.modeling_granitemoe", "GraniteMoeRotaryEmbedding"),
     "granitemoeshared": ("granitemoeshared.modeling_granitemoeshared", "GraniteMoeSharedRotaryEmbedding"),

@@ -220,6 +220,10 @@ CASES = {
     "a layer's own window": (changed(LLAMA31, per_layer_config={"03": {"sliding_window": 512}}), "warning",
                              "per_layer_config.03.sliding_window",
                              "per_layer_config gives layer 03 its own sliding_window, which posenc does not read"),
+    "Ministral 3's query scale without its β": (
+        {"model_type": "ministral3", "rope_parameters": {"rope_type": "yarn", "rope_theta": 1e6, "factor": 16.0,
+                                                         "original_max_position_embeddings": 16384}},
+        "error", "rope_parameters.llama_4_scaling_beta", "so its model fails at its first forward pass"),
     "a field outside text_config": (config("gemma-3-4b") | {"rope_theta": 500000.0}, "warning", "rope_theta",
                                     "rope_theta is 500000.0 at the top level, outside text_config"),
 }

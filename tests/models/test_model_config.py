@@ -1580,3 +1580,49 @@ def test_a_composite_config_s_top_level_is_not_its_language_model_s(model_type):
                                        or oracle.hidden_size // oracle.num_attention_heads) != 8
     named = {finding.field for finding in check(given) if "outside text_config" in finding.message}
     assert named == {"rope_parameters", "head_dim"} | ({"max_position_embeddings"} & set(saved) - set(text))
+
+
+_MINISTRAL_3 = {"model_type": "ministral3", "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 1,
+                "head_dim": 32, "num_hidden_layers": 1, "intermediate_size": 32, "vocab_size": 40, "pad_token_id": 0,
+                "max_position_embeddings": 64,
+                "rope_parameters": {"rope_type": "yarn", "rope_theta": 1_000_000.0, "factor": 4.0,
+                                    "original_max_position_embeddings": 8, "beta_fast": 32.0, "beta_slow": 1.0,
+                                    "mscale_all_dim": 1.0, "mscale": 1.0, "llama_4_scaling_beta": 0.1}}
+"""A small Ministral 3 text model, its RoPE parameters of the kind Ministral3Config sets (YaRN, llama_4_scaling_beta),
+its original context 8 tokens so that the query scale steps within 40."""
+
+
+@pytest.mark.parametrize("given", ["its own", "the class's"])
+def test_ministral_3_scales_each_query_by_its_position_as_its_model_does(given):
+    """Ministral3Config's model (transformers 5.23) multiplies every rotated query at position p by
+    1 + β·ln(1 + ⌊p/L₀⌋), β its RoPE parameters' llama_4_scaling_beta and L₀ their original_max_position_embeddings
+    (the oracle: its modeling module's get_llama_4_attn_scale, with the values its config holds); a file without
+    rope_parameters takes the class's (YaRN ×16 from 16,384 at θ 1,000,000, β 0.1), whatever its rope_theta says
+    (its rotary embedding: the rotary families' tests). posenc had no record of ministral3: it read such a file at
+    θ 10,000 without scaling, and no query scale."""
+    from transformers.models.ministral3 import modeling_ministral3
+
+    config = _MINISTRAL_3 if given == "its own" else {
+        key: value for key, value in _MINISTRAL_3.items() if key != "rope_parameters"} | {"rope_theta": 20_000.0}
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config)))
+    positions = np.arange(0, 40_000, 7) if given == "the class's" else np.arange(40)
+    expected = modeling_ministral3.get_llama_4_attn_scale(
+        torch.from_numpy(positions)[None], oracle.rope_parameters["llama_4_scaling_beta"],
+        oracle.rope_parameters["original_max_position_embeddings"])[0, 0, :, 0].double().numpy()
+    model = from_config(config)
+    np.testing.assert_allclose(models.query_scale(model, positions), expected, rtol=1e-6)
+    assert model.positional("full_attention").base == oracle.rope_parameters["rope_theta"]
+
+
+def test_ministral_3_without_its_query_scale_s_beta_is_an_error():
+    """Ministral3's attention reads llama_4_scaling_beta and original_max_position_embeddings from its RoPE
+    parameters at every forward pass: a file whose rope_parameters lack either fails at the first (the oracle: a
+    one-layer model's forward pass, transformers 5.23). The check said nothing of it."""
+    parameters = {key: value for key, value in _MINISTRAL_3["rope_parameters"].items() if key != "llama_4_scaling_beta"}
+    config = _MINISTRAL_3 | {"rope_parameters": parameters}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))))
+    with pytest.raises(TypeError), torch.no_grad():
+        built(input_ids=torch.tensor([[3, 4, 5]]))
+    errors = [finding for finding in check(config) if finding.severity == "error"]
+    assert [finding.field for finding in errors] == ["rope_parameters.llama_4_scaling_beta"]
+    assert "fails at its first forward pass" in errors[0].message
