@@ -60,7 +60,7 @@ test_query_scale = fuzz(models.query_scale, dict(name=NAMES, positions=POSITIONS
 test_attention_temperature = fuzz(
     models.attention_temperature,
     dict(positions=POSITIONS, floor_scale=st.one_of(st.floats(1e-3, 1e6), st.integers(1, 10**6)),
-         attn_scale=st.floats(0.0, 10.0)),
+         attn_scale=st.floats(0.0, 10.0), offset=st.sampled_from([0, 1])),
     lambda r, a: finite_array(r, shape=np.shape(a["positions"])) is not None and (r >= 1).all(), positional=3)
 
 
