@@ -681,6 +681,9 @@ def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim
             raise ValueError(f"{where}.partial_rotary_factor must be at most 1 (the share of pairs p-RoPE turns); "
                              f"the config has {share:g}.")
         fraction, rotary_dims = None, head_dim
+    elif fields.family.head_share:  # Mistral 4: frequencies for head_dim × its share, qk_rope_head_dim rotated
+        _head_share(fields, where, rope_type, head_dim, rotary_dims, fraction)
+        fraction = None
     elif fields.family.partial_field is None:
         _whole_heads(fields, where, rope_type, rotary_dims, fraction)
         fraction = None
@@ -730,6 +733,25 @@ def _whole_heads(fields: Fields, where: str, rope_type: str, width: int, own: ob
                          f"head to rotate: transformers 5.23 computes this {rope_type} scaling's frequencies for "
                          f"{int(width * share)} of the {width} dimensions it rotates, and the model fails at its first "
                          "forward pass. Remove partial_rotary_factor.")
+
+
+def _head_share(fields: Fields, where: str, rope_type: str, head_dim: int, width: int, own: object) -> None:
+    """A class that computes its frequencies for head_dim × its parameters' share and rotates ``width``
+    (qk_rope_head_dim; :attr:`Family.head_share`: Mistral 4): the share is the parameters' own, else the class's
+    qk_rope_head_dim / head_dim in v5's rope_parameters (or its own parameters), else 1 (a v4 rope_scaling); default
+    RoPE takes the whole head. Any other width than ``width`` fails at the model's first forward pass (transformers
+    5.23: cos and sin wider than what rotates). That is refused."""
+    if rope_type == "default":
+        computed, why = head_dim, "default RoPE takes the whole head"
+    else:
+        stated = own if own is not None else width / head_dim if where.startswith("rope_parameters") else 1.0
+        share = real(stated, f"{where}.partial_rotary_factor", 0.0)
+        computed, why = int(head_dim * share), f"{head_dim} × partial_rotary_factor {share:g}"
+    if computed != width:
+        raise ValueError(f"{fields.family.class_name}'s rotary embedding computes frequencies for {computed} "
+                         f"dimensions of its {head_dim}-wide heads ({why}), but its attention rotates "
+                         f"qk_rope_head_dim = {width}: transformers 5.23 fails at the model's first forward pass. Give "
+                         f"rope_parameters a scaling (not default) with partial_rotary_factor {width / head_dim:g}.")
 
 
 def _scaling(parameters: dict, rope_type: str, where: str, context: int) -> dict:

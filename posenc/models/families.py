@@ -113,7 +113,11 @@ class Family:
     HyperCLOVA X computes it);
     ``query_beta``: the class multiplies every query, once rotated, by 1 + β·ln(1 + ⌊p/L₀⌋), β its RoPE parameters'
     ``llama_4_scaling_beta`` and L₀ their ``original_max_position_embeddings``, and fails without either (Ministral
-    3);
+    3, Mistral 4);
+    ``head_share``: the class computes its frequencies for head_dim × its parameters' ``partial_rotary_factor`` (which
+    it sets to qk_rope_head_dim / head_dim in v5's rope_parameters, not in a v4 rope_scaling; default RoPE takes the
+    whole head) while its attention rotates ``qk_rope_head_dim``, and fails at its first forward pass on any other
+    width (Mistral 4);
     ``refused``: why posenc refuses the class's configs, whose fields
     would read as some other scheme (Pix2Struct's vision encoder), "" for none. A T5-style family that is ``causal``
     counts its buckets one way (Pix2Struct's text decoder), and one told otherwise by its ``causal_field`` is refused.
@@ -166,6 +170,7 @@ class Family:
     bottleneck: bool = False
     multiplier_field: str = ""
     query_beta: bool = False
+    head_share: bool = False
     refused: str = ""
 
     @property
@@ -327,6 +332,14 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "deepseek_v3": _family(class_name="DeepseekV3Config", windows="none", layout="interleaved", partial_field=None,
                            defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,
                                      "max_position_embeddings": 4096}),
+    "mistral4": _family(class_name="Mistral4Config", windows="none", layout="interleaved", partial_field=None,
+                        head_share=True, query_beta=True,  # DeepSeek's MLA, Ministral 3's query scale
+                        default_parameters={"rope_type": "yarn", "rope_theta": 10_000.0, "factor": 128.0,
+                                            "original_max_position_embeddings": 8192, "beta_fast": 32.0,
+                                            "beta_slow": 1.0, "mscale_all_dim": 1.0, "mscale": 1.0,
+                                            "llama_4_scaling_beta": 0.1},
+                        defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 64, "v_head_dim": 128,
+                                  "max_position_embeddings": 1_048_576}),
     "modernbert": _family(class_name="ModernBertConfig", causal=False, windows="every", first_full=True,
                           pattern_field="global_attn_every_n_layers", window_field=("local_attention", "half"),
                           nested_parameters="read", flat_parameters="refused", partial_field=None,

@@ -45,6 +45,7 @@ ROTARY_CLASSES = {
     "flint": ("flint.modeling_flint", "FlintRotaryEmbedding"),
     "kolibri1": ("kolibri1.modeling_kolibri1", "Kolibri1RotaryEmbedding"),
     "ministral3": ("ministral3.modeling_ministral3", "Ministral3RotaryEmbedding"),
+    "mistral4": ("mistral4.modeling_mistral4", "Mistral4RotaryEmbedding"),
     "granite": ("granite.modeling_granite", "GraniteRotaryEmbedding"),
     "granitemoe": ("granitemoe.modeling_granitemoe", "GraniteMoeRotaryEmbedding"),
     "granitemoeshared": ("granitemoeshared.modeling_granitemoeshared", "GraniteMoeSharedRotaryEmbedding"),

@@ -72,7 +72,7 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 transformers.logging.set_verbosity_error()  # Llama 4 Scout's high = low frequency factor is only warned about
 
-from transformers_rotary import hf_frequencies, hf_rotary, hf_text_config  # noqa: E402
+from transformers_rotary import hf_frequencies, hf_rotary, hf_rotated_queries, hf_text_config  # noqa: E402
 
 
 def test_transformers_refuses_phi3_su(tmp_path):
@@ -130,6 +130,21 @@ def test_phi3_vision_su_lists_switch_past_4096_as_transformers(tmp_path):
 SIZES = {"hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4, "num_hidden_layers": 6}
 
 
+def _fails_at_first_forward(model_type: str, config: dict, rotary) -> bool:
+    """Whether the rotary embedding ``rotary`` of a class that computes its frequencies for head_dim × its share
+    (Mistral 4) covers another width than its attention rotates (qk_rope_head_dim): then its model fails at the
+    first forward pass (test_mistral_4_refuses_what_its_model_cannot_run), and posenc refuses the config, naming
+    the two widths."""
+    if not FAMILIES[model_type].head_share:
+        return False
+    width = 2 * len(hf_frequencies(rotary, "full_attention")[0])
+    if width == FAMILIES[model_type].defaults["qk_rope_head_dim"]:
+        return False
+    with pytest.raises(ValueError, match=f"frequencies for {width} dimensions.*fails at the model's first forward"):
+        from_config(config)
+    return True
+
+
 # Every rotary family's class (tests/models/configs has a file for most): which original context a llama3, YaRN
 # or LongRoPE scaling is computed with when the top level and the scaling state different ones, or one of them alone.
 _TRAINED = {"both": ({"original_max_position_embeddings": 4096}, {"original_max_position_embeddings": 8192}),
@@ -158,11 +173,13 @@ def test_the_trained_context_is_the_one_transformers_computes_with(model_type, c
     config = {"model_type": model_type, **SIZES, "max_position_embeddings": 32768, **top, "rope_scaling": scaling | own}
     try:
         oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config()  # edits dicts
-        hf_rotary(oracle)
+        rotary = hf_rotary(oracle)
     except Exception:  # noqa: BLE001 - Gemma 4 reads a flat scaling as its nested parameters, and fails
         assert FAMILIES[model_type].v5_only
         with pytest.raises(ValueError, match="nested by layer type"):
             from_config(config)
+        return
+    if _fails_at_first_forward(model_type, config, rotary):
         return
     model = from_config(config)
     for layer_type, positional in model.positionals.items():
@@ -213,6 +230,8 @@ def test_a_config_without_rope_parameters_computes_as_its_class(model_type, give
         assert FAMILIES[model_type].v5_only and given in ({"rope_scaling": None}, {"rope_parameters": {}})
         with pytest.raises(ValueError, match="rope_scaling is null|nested by layer type"):
             from_config(config)
+        return
+    if _fails_at_first_forward(model_type, config, rotary):
         return
     model = from_config(config)  # (a copy to transformers, which fills an empty dict in place)
     for layer_type, positional in model.positionals.items():
@@ -361,6 +380,8 @@ def test_parameters_nested_by_layer_type_are_read_as_the_class_reads_them(model_
         assert FAMILIES[model_type].v5_only
         with pytest.raises(ValueError, match="has no rope_theta"):
             from_config(config)
+        return
+    if _fails_at_first_forward(model_type, config, oracle):
         return
     computes_as(from_config(config), oracle)
 
@@ -1626,3 +1647,75 @@ def test_ministral_3_without_its_query_scale_s_beta_is_an_error():
     errors = [finding for finding in check(config) if finding.severity == "error"]
     assert [finding.field for finding in errors] == ["rope_parameters.llama_4_scaling_beta"]
     assert "fails at its first forward pass" in errors[0].message
+
+
+_MISTRAL_4 = {"model_type": "mistral4", "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 2,
+              "num_hidden_layers": 1, "intermediate_size": 32, "moe_intermediate_size": 16, "n_routed_experts": 2,
+              "num_experts_per_tok": 1, "vocab_size": 40, "pad_token_id": 0, "kv_lora_rank": 16, "q_lora_rank": 16,
+              "qk_rope_head_dim": 16, "qk_nope_head_dim": 16, "v_head_dim": 16, "max_position_embeddings": 64}
+"""A small Mistral 4 (DeepSeek's multi-head latent attention: 16 of each 32-wide query-key head rotate)."""
+
+
+def _mistral_4_runs(config: dict) -> bool:
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                               attn_implementation="eager").eval()
+    try:
+        with torch.no_grad():
+            built(input_ids=torch.tensor([[3, 4, 5, 6]]))
+    except (RuntimeError, TypeError):
+        return False
+    return True
+
+
+_YARN = {"rope_type": "yarn", "rope_theta": 10_000.0, "factor": 4.0, "original_max_position_embeddings": 16,
+         "llama_4_scaling_beta": 0.1}
+
+
+@pytest.mark.parametrize("given", ["class default", "v5 yarn", "v5 yarn, its share", "v5 default", "v4 yarn",
+                                   "v4 yarn, its share", "v5 yarn, a wrong share"])
+def test_mistral_4_refuses_what_its_model_cannot_run(given):
+    """Mistral4Config's rotary embedding (transformers 5.23) computes frequencies for head_dim × its parameters'
+    partial_rotary_factor, which the class sets to qk_rope_head_dim / head_dim in v5's rope_parameters (and its own
+    YaRN parameters when the file gives none) but not in a v4 rope_scaling, and default RoPE takes the whole head;
+    its attention rotates qk_rope_head_dim. The oracle is a one-layer model's forward pass: posenc reads what runs,
+    with the model's frequencies (the rotary families' tests), and refuses what fails, naming both widths."""
+    parameters = {"class default": None, "v5 yarn": ("rope_parameters", _YARN),
+                  "v5 yarn, its share": ("rope_parameters", _YARN | {"partial_rotary_factor": 0.5}),
+                  "v5 default": ("rope_parameters", {"rope_type": "default", "rope_theta": 10_000.0,
+                                                     "llama_4_scaling_beta": 0.1,
+                                                     "original_max_position_embeddings": 16}),
+                  "v4 yarn": ("rope_scaling", _YARN), "v4 yarn, its share": ("rope_scaling", _YARN | {
+                      "partial_rotary_factor": 0.5}),
+                  "v5 yarn, a wrong share": ("rope_parameters", _YARN | {"partial_rotary_factor": 0.25})}[given]
+    config = _MISTRAL_4 | (dict([parameters]) if parameters else {})
+    if _mistral_4_runs(config):
+        model = from_config(config)
+        positional = model.positional("full_attention")
+        assert (positional.rotary_dims, positional.head_dim, positional.options["layout"]) == (16, 32, "interleaved")
+    else:
+        with pytest.raises(ValueError, match="fails at the model's first forward pass"):
+            from_config(config)
+
+
+def test_mistral_4_rotates_adjacent_pairs_and_scales_its_queries_as_its_model_does():
+    """The oracle is a one-layer Mistral 4 (transformers 5.23, eager) on 40 tokens: the rotated part of its query as
+    its apply_rotary_pos_emb_interleave receives and returns it (adjacent pairs turned, returned with each pair's
+    first members before its second ones, as DeepSeek-V3's), and its get_llama_4_attn_scale with its config's β and
+    L₀. posenc read Mistral 4 as a Llama-style decoder: halves, not adjacent pairs, without the class's YaRN when the
+    file gives none, and no query scale."""
+    from transformers.models.mistral4 import modeling_mistral4
+
+    config = _MISTRAL_4 | {"rope_parameters": _YARN, "vocab_size": 64}  # the helper's token ids 3 to 42
+    before, after = hf_rotated_queries(config, 40)
+    model = from_config(config)
+    positional = model.positional("full_attention")
+    options = {k: v for k, v in positional.options.items() if k not in ("layout", "rotary_fraction")}
+    got = posenc.apply_rope(before, np.arange(40), base=positional.base, layout="interleaved", **options)
+    heads, length, width = got.shape
+    np.testing.assert_allclose(got.reshape(heads, length, width // 2, 2).swapaxes(-1, -2).reshape(got.shape), after,
+                               atol=5e-6, rtol=0)
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config)))
+    expected = modeling_mistral4.get_llama_4_attn_scale(
+        torch.arange(40)[None], oracle.rope_parameters["llama_4_scaling_beta"],
+        oracle.rope_parameters["original_max_position_embeddings"])[0, 0, :, 0].double().numpy()
+    np.testing.assert_allclose(models.query_scale(model, np.arange(40)), expected, rtol=1e-6)

@@ -298,9 +298,10 @@ _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", 
                      "persimmon", "apertus", "olmo3")
 """Model types posenc read as Llama-style decoders before they were families: named, so that the code before fails."""
 _ROTATING = sorted({key for key, family in FAMILIES.items() if family.scheme == "rope" and not family.composite
-                    and key != "deepseek_v3"} | set(_ONCE_LLAMA_STYLE))
-"""Every rotary family, but a composite one (its text model's type is here, and its vision tower is slow to build) and
-DeepSeek-V3 (its interleave permutes the head: test_decoupled_rope_equals_transformers_apply_rotary_pos_emb_…)."""
+                    and key not in ("deepseek_v3", "mistral4")} | set(_ONCE_LLAMA_STYLE))
+"""Every rotary family, but a composite one (its text model's type is here, and its vision tower is slow to build),
+DeepSeek-V3 and Mistral 4 (their interleave permutes the head: test_decoupled_rope_equals_transformers_apply_rotary_…,
+test_mistral_4_rotates_adjacent_pairs_of_its_rotated_part)."""
 
 
 @pytest.mark.parametrize("rope_theta", [None, 20_000.0])
