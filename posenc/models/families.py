@@ -548,6 +548,9 @@ _DISENTANGLED = ("its attention adds disentangled relative terms (content to pos
                  "relative distances) when relative_attention is true, as in every released DeBERTa, which no view "
                  "draws; read as a plain learned table, it would be drawn without them.")
 
+_NESTED_ENCODER_DECODER = ("it is an encoder-decoder of two {} models whose configs nest under encoder and decoder, "
+                           "its encoder attending both ways, its sliding-window layers too, which posenc does not "
+                           "read.")
 _APPROXIMATED = ("it approximates softmax attention {}, which no view draws; read as a plain learned table, it "
                  "would be drawn with exact attention over every key, from row 0 (its tokens read row p + 2).")
 
@@ -589,6 +592,8 @@ REFUSED: Mapping[str, Family] = MappingProxyType({
         ("xlnet", "XLNetConfig", "its attention adds Transformer-XL's relative sinusoids, both ways when attn_type is "
                                  "'bi' (a segment term and two-stream attention in pretraining), which posenc does "
                                  "not read."),
+        ("t5gemma", "T5GemmaConfig", _NESTED_ENCODER_DECODER.format("Gemma 2")),
+        ("t5gemma2", "T5Gemma2Config", _NESTED_ENCODER_DECODER.format("Gemma 3")),
         ("luke", "LukeConfig", "its entity tokens take the mean of their words' position embeddings, and its "
                                "entity-aware attention gives words and entities queries of their own, which no view "
                                "draws; read as a plain learned table, it would be drawn with its words alone."))},

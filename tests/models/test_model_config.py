@@ -758,7 +758,7 @@ def test_a_bert_style_model_type_posenc_does_not_know_attends_as_its_model_masks
 
 _OTHERWISE_POSITIONED = ("longformer", "led", "big_bird", "bigbird_pegasus", "layoutlm", "layoutlmv2", "layoutlmv3",
                          "lilt", "bros", "markuplm", "udop", "tapas", "deberta", "deberta-v2", "reformer", "fnet",
-                         "nystromformer", "yoso", "mra", "canine", "funnel", "xlnet", "luke")
+                         "nystromformer", "yoso", "mra", "canine", "funnel", "xlnet", "luke", "t5gemma", "t5gemma2")
 
 
 @pytest.mark.parametrize("model_type", _OTHERWISE_POSITIONED)
@@ -768,7 +768,8 @@ def test_a_class_that_places_tokens_otherwise_is_refused_naming_it(model_type):
     beside T5's buckets, TAPAS's positions restarting in each cell, DeBERTa's disentangled relative attention,
     Reformer's axial positions, FNet's Fourier mixing in place of attention; Nyströmformer's, YOSO's and MRA's
     approximated attention, CANINE's character blocks and downsampling, Funnel's pooling and relative terms,
-    XLNet's relative sinusoids both ways, LUKE's entity positions): their v4-era files say position_embedding_type
+    XLNet's relative sinusoids both ways, LUKE's entity positions, T5Gemma's nested encoder and decoder): their
+    v4-era files say position_embedding_type
     "absolute" (UDOP's, relative_attention_num_buckets), and posenc read them as a plain learned table (or T5's
     buckets), causal, or both ways from row 0 (Nyströmformer, YOSO, MRA: their tokens read row p + 2), or refused
     them for want of a field, without saying why. Refused, naming the class."""
