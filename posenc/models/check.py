@@ -396,6 +396,8 @@ def rotary_width(reading: Reading) -> Iterator[Finding]:
     except ValueError:
         return
     share = fields.family.partial_field
+    if fields.family.head_share:  # Mistral 4: its share sets its frequencies' width (from_config refuses another)
+        return
     if share is None:
         if reading.model is not None:
             yield from _ignored_shares(reading)

@@ -1693,6 +1693,7 @@ def test_mistral_4_refuses_what_its_model_cannot_run(given):
         model = from_config(config)
         positional = model.positional("full_attention")
         assert (positional.rotary_dims, positional.head_dim, positional.options["layout"]) == (16, 32, "interleaved")
+        assert [finding for finding in check(config) if "partial_rotary_factor" in finding.field] == []
     else:
         with pytest.raises(ValueError, match="fails at the model's first forward pass"):
             from_config(config)
