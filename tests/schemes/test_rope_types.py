@@ -27,6 +27,7 @@ from posenc.schemes.rope.scalings import (
     proportional_inv_freq,
     proportional_pairs,
     scales_whole_head,
+    yarn_attention_factor,
 )
 from posenc.settings.constraints import valid_settings
 from reference_precision import float32_rtol
@@ -389,6 +390,25 @@ def test_formula_shows_given_lists_and_a_derived_factor():
                            max_position_embeddings=8192, original_max_position_embeddings=512)
     assert r"\left(1, 1.01613, 1.03226, \dots, 1.5\right)_i" in formula
     assert r"\sqrt{1 + \ln 16 / \ln 512} = 1.2019" in formula
+
+
+@pytest.mark.parametrize(("mscale", "mscale_all_dim", "shown"), [
+    (None, None, r"(0.1 \ln 4 + 1) = 1.1386"),  # YaRN's own
+    (1.0, 1.0, r"\tfrac{0.1 \cdot 1\,\ln 4 + 1}{0.1 \cdot 1\,\ln 4 + 1} = 1.0000"),  # Mistral 4's, Ministral 3's
+    (1.0, 0.5, r"\tfrac{0.1 \cdot 1\,\ln 4 + 1}{0.1 \cdot 0.5\,\ln 4 + 1} = 1.0648"),
+    (0.707, None, r"(0.1 \ln 4 + 1) = 1.1386"),  # one of the two: transformers ignores it
+])
+def test_yarn_s_factor_on_cos_and_sin_is_written_as_computed(mscale, mscale_all_dim, shown):
+    """YaRN multiplies cos and sin by 0.1·ln s + 1, or, given DeepSeek's mscale and mscale_all_dim both, by
+    (0.1·mscale·ln s + 1)/(0.1·mscale_all_dim·ln s + 1) (transformers 5.23's _compute_yarn_parameters, as
+    yarn_attention_factor computes it). The formula wrote (0.1 ln s + 1) = 1.0000 for Mistral 4's and Ministral 3's
+    mscale = mscale_all_dim = 1: a formula that was not the one computed."""
+    options = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 512, "rotary_fraction": 1.0,
+               **({"mscale": mscale} if mscale is not None else {}),
+               **({"mscale_all_dim": mscale_all_dim} if mscale_all_dim is not None else {})}
+    formula = ROPE.formula(64, 10000.0, **ROPE.defaults() | options)
+    assert shown in formula
+    assert f"{yarn_attention_factor(4.0, mscale, mscale_all_dim):.4f}" in shown
 
 
 # --- the app's settings -----------------------------------------------------------------------

@@ -112,7 +112,14 @@ def _scaling_latex(rope_type: str, d_rot: int, base: float, attention: float, pa
         low, high = yarn_correction_range(d_rot, base, int(original), params.get("beta_fast") or 32.0,
                                           params.get("beta_slow") or 1.0, params.get("truncate", True))
         ramp = rf"\tfrac{{i - {latex_number(low)}}}{{{latex_number(high)} - {latex_number(low)}}}"
-        note = "" if params.get("attention_factor") is not None else rf"(0.1 \ln {s} + 1) = "
+        mscale, mscale_all_dim = params.get("mscale"), params.get("mscale_all_dim")
+        if params.get("attention_factor") is not None:
+            note = ""
+        elif mscale and mscale_all_dim:  # DeepSeek's ratio (yarn_attention_factor), as transformers computes it
+            note = (rf"\tfrac{{0.1 \cdot {latex_number(mscale)}\,\ln {s} + 1}}"
+                    rf"{{0.1 \cdot {latex_number(mscale_all_dim)}\,\ln {s} + 1}} = ")
+        else:
+            note = rf"(0.1 \ln {s} + 1) = "
         return [rf"\theta'_i = r_i\,\theta_i/{s} + (1 - r_i)\,\theta_i,\quad "
                 rf"r_i = \operatorname{{clamp}}\!\left({ramp}, 0, 1\right)",
                 rf"\cos, \sin \;\times\; {note}{attention:.4f}"]
