@@ -116,7 +116,7 @@ def _scaling_latex(rope_type: str, d_rot: int, base: float, attention: float, pa
         if params.get("attention_factor") is not None:
             note = ""
         elif mscale and mscale_all_dim:  # DeepSeek's ratio (yarn_attention_factor), as transformers computes it
-            note = (rf"\tfrac{{0.1 \cdot {latex_number(mscale)}\,\ln {s} + 1}}"
+            note = (rf"\frac{{0.1 \cdot {latex_number(mscale)}\,\ln {s} + 1}}"
                     rf"{{0.1 \cdot {latex_number(mscale_all_dim)}\,\ln {s} + 1}} = ")
         else:
             note = rf"(0.1 \ln {s} + 1) = "
