@@ -184,6 +184,13 @@ def describe(picked, held: dict[str, object], applied: bool = True, unfit: str |
              f"(a head is {positional.head_dim} wide)" if positional.extra.get("model_width")
              else f"d_model = the width of a query-key head, {positional.head_dim}")
     lines = [f"{source}: its {model.layer_types.count(layer)} {layer} layers, {width}."]
+    if positional.extra.get("qk_nope_head_dim"):  # DeepSeek's latent attention: its rotated part comes last
+        rotated = positional.rotary_dims
+        lines.append(f"It rotates the last {rotated} of each head's {positional.head_dim} dimensions, after its "
+                     f"{positional.extra['qk_nope_head_dim']} unrotated ones (decoupled RoPE: "
+                     f"posenc.models.decoupled_rope); the views turn the first {rotated}, a relabelling of the "
+                     "dimensions: each score is the model's for the query and key relabelled alike (q·k sums over "
+                     "its pairs wherever they lie), and a heatmap shows its columns in another order.")
     if others:
         lines.append("Its other layers: " + ", ".join(
             f"{model.layer_types.count(kind)} {kind} ({model.positional(kind).scheme})" for kind in others) + ".")

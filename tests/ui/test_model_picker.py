@@ -280,3 +280,16 @@ def test_the_layers_view_counts_the_dimensions_p_rope_turns():
     assert list(table["layer type"]) == ["sliding_attention", "full_attention"]
     assert list(table["rotated / head dims"]) == ["256 / 256", "128 / 512"]
     assert list(table["scaling"]) == ["default", "proportional"] and list(table["layers"]) == [25, 5]
+
+
+def test_a_decoupled_model_s_rotated_dimensions_are_said_to_be_its_last():
+    """DeepSeek-V3 rotates the last 64 of each 192-wide query-key head (its qk_rope_head_dim after its 128
+    unrotated ones; posenc.models.decoupled_rope, checked against transformers); the sidebar's partial rotation turns
+    the first 64. The caption says so, and why the scores are the same: the views had shown the first 64 turning
+    without a word."""
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["model"] = "deepseek-v3"
+    at.run()
+    said = [c.value for c in at.sidebar.caption if "decoupled RoPE" in c.value]
+    assert len(said) == 1 and "rotates the last 64 of each head's 192 dimensions" in said[0]
+    assert "the views turn the first 64, a relabelling of the dimensions" in said[0]
