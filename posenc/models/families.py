@@ -332,6 +332,18 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "deepseek_v3": _family(class_name="DeepseekV3Config", windows="none", layout="interleaved", partial_field=None,
                            defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,
                                      "max_position_embeddings": 4096}),
+    "cwm": _family(class_name="CwmConfig", windows="every", pattern=4, first_full=True, partial_field=None,
+                   nested_parameters="refused",  # Code World Model: layer 0 full attention, then one in four
+                   default_parameters={"rope_type": "llama3", "rope_theta": 1_000_000.0, "factor": 16.0,
+                                       "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                                       "original_max_position_embeddings": 8192},
+                   defaults={"head_dim": 128, "max_position_embeddings": 131_072, "sliding_window": 8192,
+                             "rope_theta": 1_000_000.0}),
+    "higgs_audio_v2": _family(class_name="HiggsAudioV2Config", windows="none", partial_field=None,
+                              default_parameters={"rope_type": "llama3", "rope_theta": 500_000.0, "factor": 32.0,
+                                                  "low_freq_factor": 0.125, "high_freq_factor": 0.5,
+                                                  "original_max_position_embeddings": 1024},
+                              defaults={"head_dim": 128, "max_position_embeddings": 2048}),
     "mistral4": _family(class_name="Mistral4Config", windows="none", layout="interleaved", partial_field=None,
                         head_share=True, query_beta=True,  # DeepSeek's MLA, Ministral 3's query scale
                         default_parameters={"rope_type": "yarn", "rope_theta": 10_000.0, "factor": 128.0,

@@ -46,6 +46,8 @@ ROTARY_CLASSES = {
     "kolibri1": ("kolibri1.modeling_kolibri1", "Kolibri1RotaryEmbedding"),
     "ministral3": ("ministral3.modeling_ministral3", "Ministral3RotaryEmbedding"),
     "mistral4": ("mistral4.modeling_mistral4", "Mistral4RotaryEmbedding"),
+    "cwm": ("cwm.modeling_cwm", "CwmRotaryEmbedding"),
+    "higgs_audio_v2": ("higgs_audio_v2.modeling_higgs_audio_v2", "HiggsAudioV2RotaryEmbedding"),
     "granite": ("granite.modeling_granite", "GraniteRotaryEmbedding"),
     "granitemoe": ("granitemoe.modeling_granitemoe", "GraniteMoeRotaryEmbedding"),
     "granitemoeshared": ("granitemoeshared.modeling_granitemoeshared", "GraniteMoeSharedRotaryEmbedding"),
