@@ -48,6 +48,7 @@ ROTARY_CLASSES = {
     "mistral4": ("mistral4.modeling_mistral4", "Mistral4RotaryEmbedding"),
     "cwm": ("cwm.modeling_cwm", "CwmRotaryEmbedding"),
     "higgs_audio_v2": ("higgs_audio_v2.modeling_higgs_audio_v2", "HiggsAudioV2RotaryEmbedding"),
+    "modernbert-decoder": ("modernbert_decoder.modeling_modernbert_decoder", "ModernBertDecoderRotaryEmbedding"),
     "granite": ("granite.modeling_granite", "GraniteRotaryEmbedding"),
     "granitemoe": ("granitemoe.modeling_granitemoe", "GraniteMoeRotaryEmbedding"),
     "granitemoeshared": ("granitemoeshared.modeling_granitemoeshared", "GraniteMoeSharedRotaryEmbedding"),

@@ -295,7 +295,7 @@ _ROTATION_CHANGES = {  # a family's own size fields
 
 
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
-                     "persimmon", "apertus", "olmo3", "cwm", "higgs_audio_v2")
+                     "persimmon", "apertus", "olmo3", "cwm", "higgs_audio_v2", "modernbert-decoder")
 """Model types posenc read as Llama-style decoders before they were families: named, so that the code before fails."""
 _ROTATING = sorted({key for key, family in FAMILIES.items() if family.scheme == "rope" and not family.composite
                     and key not in ("deepseek_v3", "mistral4")} | set(_ONCE_LLAMA_STYLE))
