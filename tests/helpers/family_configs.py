@@ -55,7 +55,23 @@ ROTARY_CONFIGS = {
         "layer_types": ["sliding_attention"] * 3 + ["full_attention"] + ["sliding_attention"] * 3 + ["full_attention"],
         "rope_theta": 1_000_000.0, "rope_scaling": {"rope_type": "llama3", "factor": 16.0, "low_freq_factor": 1.0,
                                                     "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}},
+    "mistral-4 (decoupled RoPE in adjacent pairs, a query scale)": {
+        "model_type": "mistral4", "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 32,
+        "num_hidden_layers": 36, "kv_lora_rank": 256, "q_lora_rank": 1024, "qk_rope_head_dim": 64,
+        "qk_nope_head_dim": 64, "v_head_dim": 128, "max_position_embeddings": 1_048_576,
+        "rope_parameters": {"rope_type": "yarn", "rope_theta": 10_000.0, "factor": 128.0,
+                            "original_max_position_embeddings": 8192, "beta_fast": 32.0, "beta_slow": 1.0,
+                            "mscale_all_dim": 1.0, "mscale": 1.0, "llama_4_scaling_beta": 0.1,
+                            "partial_rotary_factor": 0.5}},
+    "ministral-3 (YaRN and a query scale, in text_config)": {"model_type": "mistral3", "text_config": {
+        "model_type": "ministral3", "hidden_size": 3072, "num_attention_heads": 32, "num_key_value_heads": 8,
+        "head_dim": 128, "num_hidden_layers": 26, "max_position_embeddings": 262_144,
+        "rope_parameters": {"rope_type": "yarn", "rope_theta": 1_000_000.0, "factor": 16.0,
+                            "original_max_position_embeddings": 16_384, "beta_fast": 32.0, "beta_slow": 1.0,
+                            "mscale_all_dim": 1.0, "mscale": 1.0, "llama_4_scaling_beta": 0.1}}},
 }
 """Rotary models read this session (2026-12-06) whose layer types differ in more than θ: Gemma 4's p-RoPE on heads
 of global_head_dim (per_layer_config, as transformers writes it), EXAONE 4's full-attention layers without positions
-(EXAONE-4.0-32B's fields, eight of its 64 layers)."""
+(EXAONE-4.0-32B's fields, eight of its 64 layers); and, read since, Mistral 4's decoupled RoPE in adjacent pairs with
+its query scale, Ministral 3's YaRN and query scale in a composite config's text_config (their classes' fields and
+defaults, sizes of the released shapes)."""
