@@ -52,10 +52,10 @@ def attention_temperature(positions: object, floor_scale: float, attn_scale: flo
 
 def query_scale(name: str, positions: object) -> np.ndarray:
     """What model ``name`` multiplies a query at each position by (float64): in its layers without positions
-    (Llama 4), or in every layer (Ministral 3, read from a config).
+    (Llama 4), or in every layer (Ministral 3, Mistral 4: read from a config).
 
     Llama 4 Scout: τ(p) = ln(1 + ⌊(p + 1) / 8192⌋) · 0.1 + 1 on its NoPE layers
-    (:func:`attention_temperature`, config ``floor_scale`` and ``attn_scale``); a Ministral 3 config:
+    (:func:`attention_temperature`, config ``floor_scale`` and ``attn_scale``); a Ministral 3 or Mistral 4 config:
     1 + β·ln(1 + ⌊p/L₀⌋) on every rotated query (its RoPE parameters' ``llama_4_scaling_beta`` and original
     context); every other preset: 1.
     """
@@ -64,7 +64,7 @@ def query_scale(name: str, positions: object) -> np.ndarray:
     for positional in model.positionals.values():
         if positional.extra.get("attn_temperature_tuning"):
             return attention_temperature(positions, positional.extra["floor_scale"], positional.extra["attn_scale"])
-        if "llama_4_scaling_beta" in positional.extra:  # Ministral 3's, on every layer
+        if "llama_4_scaling_beta" in positional.extra:  # Ministral 3's, Mistral 4's, on every layer
             return attention_temperature(positions, positional.extra["llama_4_original"],
                                          positional.extra["llama_4_scaling_beta"], offset=0)
     return np.ones_like(positions)
@@ -74,7 +74,8 @@ def softmax_scale(name: str) -> float:
     """The factor model ``name`` multiplies q·k by before the softmax.
 
     1/√d with d = the query-key head width (Gemma 3: ``query_pre_attn_scalar`` 256); T5: 1 (no scaling);
-    Granite's and HyperCLOVA X's configs: their ``attention_multiplier`` (granite-3's 1/128 over heads of 128);
+    Granite's, Granite-Docling's and HyperCLOVA X's configs: their ``attention_multiplier`` (granite-3's 1/128 over
+    heads of 128);
     DeepSeek-V3: (1/√192)·mscale², mscale = 0.1·mscale_all_dim·ln(factor) + 1 = 0.1·ln 40 + 1, because YaRN's
     longer context sharpens attention and its rotary part is too small a share of the head to carry the
     factor in cos and sin (transformers 5.23 ``yarn_apply_mscale``; arXiv:2309.00071, arXiv:2405.04434).

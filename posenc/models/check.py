@@ -640,8 +640,8 @@ def outside_text_config(reading: Reading) -> Iterator[Finding]:
         return
     name = reading.fields.family.class_name or "the language model's class"
     for key, value in reading.config.items():
-        if key in POSITIONAL_FIELDS and key not in ("_name_or_path", "model_type") and key not in text \
-                and value is not None:
+        if key in POSITIONAL_FIELDS and key not in ("_name_or_path", "model_type", "pad_token_id") \
+                and key not in text and value is not None:  # a composite's own padding token: no position
             yield Finding("warning", key,
                           f"{key} is {_shown(value)} at the top level, outside text_config, which transformers 5.23 "
                           f"builds the language model's config from: the language model does not read it (posenc "

@@ -517,3 +517,11 @@ def test_the_check_reads_the_context_from_the_fields_the_reader_does():
     assert from_config(config).context_length == 4096
     warned = [f.message for f in check(config) if f.field == "sliding_window"]
     assert any("never masks a key" in message for message in warned), check(config)
+
+
+def test_a_composite_config_s_own_padding_token_is_not_called_misplaced():
+    """LLaVA's and many composite configs give their own pad_token_id at the top level: a token id, which positions
+    of a rotary language model never read, so the check does not say it lies outside text_config."""
+    source = config("gemma-3-4b") | {"pad_token_id": 0, "max_position_embeddings": 4096}
+    outside = [f.field for f in check(source) if "outside text_config" in f.message]
+    assert outside == ["max_position_embeddings"]
