@@ -216,6 +216,12 @@ _EXAONE = dict(windows="every", pattern_field="sliding_window_pattern", nope_lay
 _GRANITE_SWA = dict(windows="every", pattern=4, first_full=True, layer_theta_field="layer_rope_theta",
                     partial_field=None, nested_parameters="refused", multiplier_field="attention_multiplier",
                     defaults={"max_position_embeddings": 8192, "sliding_window": 128, "attention_multiplier": 1.0})
+_MODERNBERT = dict(windows="every", first_full=True, pattern_field="global_attn_every_n_layers",
+                   window_field=("local_attention", "half"), nested_parameters="read", flat_parameters="refused",
+                   partial_field=None,
+                   theta_fields={"full_attention": "global_rope_theta", "sliding_attention": "local_rope_theta"},
+                   defaults={"global_rope_theta": 160_000.0, "local_rope_theta": 10_000.0, "local_attention": 128,
+                             "global_attn_every_n_layers": 3, "max_position_embeddings": 8192})
 _GRANITE = dict(windows="none", partial_field=None, multiplier_field="attention_multiplier",
                 defaults={"max_position_embeddings": 2048, "attention_multiplier": 1.0})  # Llama's, q·k × it
 
@@ -352,22 +358,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                             "llama_4_scaling_beta": 0.1},
                         defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 64, "v_head_dim": 128,
                                   "max_position_embeddings": 1_048_576}),
-    "modernbert": _family(class_name="ModernBertConfig", causal=False, windows="every", first_full=True,
-                          pattern_field="global_attn_every_n_layers", window_field=("local_attention", "half"),
-                          nested_parameters="read", flat_parameters="refused", partial_field=None,
-                          theta_fields={"full_attention": "global_rope_theta",
-                                        "sliding_attention": "local_rope_theta"},
-                          defaults={"global_rope_theta": 160_000.0, "local_rope_theta": 10_000.0,
-                                    "local_attention": 128, "global_attn_every_n_layers": 3,
-                                    "max_position_embeddings": 8192}),
-    "modernbert-decoder": _family(class_name="ModernBertDecoderConfig", windows="every", first_full=True,
-                                  pattern_field="global_attn_every_n_layers", window_field=("local_attention", "half"),
-                                  nested_parameters="read", flat_parameters="refused", partial_field=None,
-                                  theta_fields={"full_attention": "global_rope_theta",
-                                                "sliding_attention": "local_rope_theta"},
-                                  defaults={"global_rope_theta": 160_000.0, "local_rope_theta": 10_000.0,
-                                            "local_attention": 128, "global_attn_every_n_layers": 3,
-                                            "max_position_embeddings": 8192}),  # ModernBERT's, causal
+    "modernbert": _family(class_name="ModernBertConfig", causal=False, **_MODERNBERT),
+    "modernbert-decoder": _family(class_name="ModernBertDecoderConfig", **_MODERNBERT),  # the same, causal
     "olmo3": _family(class_name="Olmo3Config", windows="every", pattern=4, partial_field=None,
                      theta_fields={"full_attention": "rope_theta", "sliding_attention": ""},
                      scaling_layers=("full_attention",), nested_parameters="read", flat_parameters="ignored",
