@@ -615,12 +615,14 @@ def unknown_family(reading: Reading) -> Iterator[Finding]:
 
 
 def query_scale_parameters(reading: Reading) -> Iterator[Finding]:
-    """A class that scales its queries by 1 + β·ln(1 + ⌊p/L₀⌋) from its RoPE parameters (Ministral 3) given
+    """A class that scales its queries by 1 + β·ln(1 + ⌊p/L₀⌋) from its RoPE parameters (Ministral 3, Mistral 4) given
     parameters without β (``llama_4_scaling_beta``) or L₀ (``original_max_position_embeddings``): its attention
     reads both at every forward pass."""
     family = reading.fields.family
     if not family.query_beta:
         return
+    own = family.default_parameters or {}
+    beta, original = _shown(own.get("llama_4_scaling_beta")), _shown(own.get(TRAINED_CONTEXT))
     for where, params in reading.scalings:
         for key in ("llama_4_scaling_beta", TRAINED_CONTEXT):
             if params.get(key) is None:
@@ -628,7 +630,7 @@ def query_scale_parameters(reading: Reading) -> Iterator[Finding]:
                               f"{where} gives no {key}: {family.class_name}'s attention multiplies each query at "
                               f"position p by 1 + β·ln(1 + ⌊p/L₀⌋), β its llama_4_scaling_beta and L₀ its "
                               f"{TRAINED_CONTEXT}, read from these parameters, so its model fails at its first "
-                              "forward pass (transformers 5.23). Give both (Ministral 3's: 0.1 and 16384).")
+                              f"forward pass (transformers 5.23). Give both (the class's own: {beta} and {original}).")
 
 
 def outside_text_config(reading: Reading) -> Iterator[Finding]:
