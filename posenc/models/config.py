@@ -208,13 +208,13 @@ class Fields:
     def head_dim(self) -> int:
         if self.has("head_dim"):
             return whole(self.values["head_dim"], "head_dim", 1)
-        split = "hidden_size"
+        names = ("hidden_size", "n_embd", "d_model", "dim")
         if self.family.bottleneck and self.get("use_bottleneck") is True:  # MobileBERT's true_hidden_size
-            split = "intra_bottleneck_size"
-        hidden = self.integer(split, *(("n_embd", "d_model", "dim") if split == "hidden_size" else ()))
+            names = ("intra_bottleneck_size",)
+        hidden = self.integer(*names)
         heads = self.heads()
         if hidden < heads:
-            raise ValueError(f"{split} ({hidden}) is smaller than num_attention_heads ({heads}), so a head "
+            raise ValueError(f"{names[0]} ({hidden}) is smaller than num_attention_heads ({heads}), so a head "
                              "would have no dimensions.")
         return hidden // heads
 
@@ -546,9 +546,9 @@ def _has_own_trained_context(fields: Fields) -> bool:
     vision-language config (Qwen2-VL's text config takes only its class's fields from there)."""
     if TRAINED_CONTEXT in fields.family.defaults:
         return True
-    if fields.text_config is not None:
-        return fields.text_config.get(TRAINED_CONTEXT) is not None
-    return not fields.family.composite and fields.raw.get(TRAINED_CONTEXT) is not None
+    if fields.family.composite and fields.text_config is None:  # a flat file: not its text config's field
+        return False
+    return fields.raw.get(TRAINED_CONTEXT) is not None  # text_config's alone when there is one (text_fields)
 
 
 def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nested: bool) -> dict:
