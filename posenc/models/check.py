@@ -321,7 +321,7 @@ def theta_given(reading: Reading) -> Iterator[Finding]:
     if any("rope_theta" in params for _, params in reading.scalings):
         return
     bases = sorted({p.base for p in model.positionals.values() if p.base is not None})
-    shown = " and ".join(f"{b:,g}" for b in bases)
+    shown = " and ".join(map(_theta, bases))
     if any(key in fields.family.defaults for key in named) or fields.family.default_parameters:  # Gemma 4's own
         yield Finding("info", "rope_theta",
                       f"the config gives no rope_theta; {fields.family.class_name} takes its default, θ base {shown}.")
@@ -339,11 +339,19 @@ def theta_not_reached(reading: Reading) -> Iterator[Finding]:
     given = reading.number(fields.raw, "rope_theta")
     if model is None or given is None:
         return
-    for layer_type, name in fields.family.theta_fields.items():
-        if name == "" and layer_type in model.layer_types and model.positional(layer_type).base != given:
+    unread = [t for t, name in fields.family.theta_fields.items() if name == "" and t in model.layer_types]
+    rotating = [t for t, p in model.positionals.items() if get_scheme(p.scheme).family == "rotary"]
+    if unread and all(t in unread for t in rotating):
+        turns = ", ".join(f"{t} θ {_theta(model.positional(t).base)}" for t in unread)
+        yield Finding("info", reading.path("rope_theta"),
+                      f"{fields.family.class_name} reads no rope_theta ({given:,g}): its layers turn at the θ of "
+                      f"its RoPE parameters ({turns}).")
+        return
+    for layer_type in unread:
+        if model.positional(layer_type).base != given:
             yield Finding("info", "rope_theta",
                           f"{fields.family.class_name} gives rope_theta ({given:,g}) to its other layers only: its "
-                          f"{layer_type} layers turn at θ {model.positional(layer_type).base:,g}, the class's own.")
+                          f"{layer_type} layers turn at θ {_theta(model.positional(layer_type).base)}, the class's own.")
 
 
 def fixed_frequencies(reading: Reading) -> Iterator[Finding]:
@@ -396,6 +404,14 @@ def rotary_width(reading: Reading) -> Iterator[Finding]:
     except ValueError:
         return
     share = fields.family.partial_field
+    if share == "":  # MiMo-V2-Flash: its share is its RoPE parameters' (an odd width is refused by from_config)
+        given = reading.number(fields.raw, "partial_rotary_factor")
+        if given is not None:
+            yield Finding("warning", reading.path("partial_rotary_factor"),
+                          f"partial_rotary_factor is {given:g}, which {fields.family.class_name} does not read at the "
+                          "top level: it rotates the share each layer type's RoPE parameters give (its default RoPE "
+                          f"{fields.family.default_share:g} of a head, a scaling the whole head). Move it into them.")
+        return
     if fields.family.head_share:  # Mistral 4: its share sets its frequencies' width (from_config refuses another)
         return
     if share is None:
@@ -506,6 +522,11 @@ def window_length(reading: Reading) -> Iterator[Finding]:
     family = reading.fields.family
     name = family.window_field[0]
     window, context = reading.number(reading.fields.raw, name), reading.context()
+    stated = f"{name} is {window:g}" if window is not None else ""
+    before = reading.number(reading.fields.raw, family.window_plus_one) if family.window_plus_one else None
+    if before is not None and before >= 0:  # MiMo-V2-Flash's sliding_window_size: keys before the query
+        name, window = family.window_plus_one, before + 1
+        stated = f"{name} is {before:g} (a window of {window:g} keys, the query's own included)"
     switched_off = reading.fields.get("use_sliding_window") is False and family.windows != "sliding_window"
     if window is None or context is None or switched_off:
         return
@@ -515,7 +536,7 @@ def window_length(reading: Reading) -> Iterator[Finding]:
         reach = ("at or past the context" if causal else  # ModernBERT's, Gemma 3's both ways: keys either side
                  f"{effective:g} keys either side of a query, reaching across the context")
         yield Finding("warning", reading.path(name),
-                      f"{name} is {window:g}, {reach} of {context} tokens: the window never masks a "
+                      f"{stated}, {reach} of {context} tokens: the window never masks a "
                       "key, so these layers attend like full attention (probably not what was meant, or the "
                       "context is wrong).")
 
@@ -821,11 +842,18 @@ def _rotated_pairs(reading: Reading, params: Mapping) -> int | None:
         width = reading.number(fields.values, "rotary_dim")
     else:
         share, fraction = fields.family.partial_field, None
-        if share:  # the scaling's own share wins over the top level's
+        if share is not None:  # the scaling's own share wins over the top level's (MiMo-V2-Flash's: none)
             fraction = reading.number(params, "partial_rotary_factor")
-            fraction = reading.number(fields.values, share) if fraction is None else fraction
+            fraction = reading.number(fields.values, share) if fraction is None and share else fraction
+        if fraction is None and reading.family_type(params) in ("default", None):
+            fraction = fields.family.default_share
         width = int(head_dim * (1.0 if fraction is None else fraction))
     return None if width is None else int(width) // 2
+
+
+def _theta(base: float) -> str:
+    """A θ as a reader writes it: 5,000,000, not 5e+06 (a fraction or a huge one as %g)."""
+    return f"{base:,.0f}" if float(base).is_integer() and abs(base) < 1e15 else f"{base:,g}"
 
 
 def _shown(value: object) -> str:

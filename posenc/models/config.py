@@ -324,6 +324,9 @@ def _family_layers(fields: Fields, count: int) -> list[str]:
         if fields.family.first_full:  # layer 0 full attention, then one in n (ModernBERT, Granite SWA)
             return ["sliding_attention" if i % every else "full_attention" for i in range(count)]
         return ["sliding_attention" if (i + 1) % every else "full_attention" for i in range(count)]
+    if rule == "every_and_first":  # MiMo-V2-Flash: layer 0 full attention, and the last of every n
+        every = fields.family.pattern
+        return ["full_attention" if i == 0 or (i + 1) % every == 0 else "sliding_attention" for i in range(count)]
     if rule == "flint":  # FlintConfig's own pattern
         return ["full_attention" if i < 2 or i % 4 == 1 or i == count - 1 else "sliding_attention" for i in range(count)]
     if rule == "chunked":
@@ -409,7 +412,12 @@ def _nope_window(fields: Fields, count: int) -> int | None:
 
 
 def _window(fields: Fields) -> int | None:
-    """transformers' ``sliding_window`` from the family's window field (:func:`window_keys`), None for none."""
+    """transformers' ``sliding_window`` from the family's window field (:func:`window_keys`), or one more than its
+    ``window_plus_one`` field when given (MiMo-V2-Flash's ``sliding_window_size``: keys before the query); None for
+    none."""
+    before = fields.family.window_plus_one
+    if before and fields.has(before):
+        return whole(fields.get(before), before, 0, MAX_SIZE - 1) + 1
     name = fields.family.window_field[0]
     return window_keys(fields, whole(fields.get(name), name, 1)) if fields.has(name) else None
 
@@ -578,6 +586,9 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nest
                          "'default', 'linear', 'dynamic', 'yarn', 'llama3' and 'longrope' (and Gemma 4's "
                          "'proportional').")
     chosen["rope_type"] = rope_type
+    if rope_type == "default" and fields.family.default_share != 1 and "partial_rotary_factor" not in chosen:
+        chosen["partial_rotary_factor"] = fields.family.default_share  # MiMo-V2-Flash's default RoPE: 0.334
+        chosen["_share"] = f"{fields.family.class_name}'s default share"
     if rope_type in READS_TRAINED_CONTEXT:
         chosen[TRAINED_CONTEXT] = trained_context(fields, chosen, where, nested=nested)[0]
     chosen["_where"] = where
@@ -592,8 +603,8 @@ def _rotary(fields: Fields, head_dim: int) -> tuple[int, float]:
     if fields.family.rotary_dim:
         return whole(fields.get("rotary_dim"), "rotary_dim", 2), head_dim
     name = fields.family.partial_field
-    if name is None:  # a class that rotates whole heads (_rope_positional refuses a share it cannot compute)
-        return head_dim, head_dim
+    if not name:  # a class that rotates whole heads (_rope_positional refuses a share it cannot compute), or
+        return head_dim, head_dim  # reads its share in its RoPE parameters only (_rope_positional)
     fraction = real(fields.get(name, 1.0), name, 0.0)
     if fraction > 1:
         raise ValueError(f"{name} must be at most 1 (the share of a head that rotates); the config has {fraction:g}.")
@@ -690,6 +701,11 @@ def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim
     if fraction is not None and not fields.has("qk_rope_head_dim"):
         fraction = real(fraction, f"{where}.partial_rotary_factor", 0.0)
         rotary_dims = int(head_dim * min(fraction, 1.0))
+        if rotary_dims % 2 or rotary_dims == 0:
+            stated = parameters.get("_share", f"{where}.partial_rotary_factor")
+            raise ValueError(f"{stated} {fraction:g} rotates int({head_dim} × {fraction:g}) = "
+                             f"{rotary_dims} of {head_dim} dimensions of a head: the rotated width must be an even "
+                             "number of dimensions (RoPE turns pairs).")
     scaling = _scaling(parameters, rope_type, where, context)
     layout = "interleaved" if fields.family.layout == "interleaved" and fields.get("rope_interleave", True) else "half"
     options = {"layout": layout, "rope_type": rope_type,
@@ -703,7 +719,7 @@ def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim
         extra["mrope_section"] = tuple(section)
         if parameters.get("mrope_interleaved") is True:
             extra["mrope_interleaved"] = True
-    if fields.model_type == "gpt_oss":
+    if layer_type in fields.family.sinks:
         extra["attention_sinks"] = True
     beta = parameters.get("llama_4_scaling_beta")
     if fields.family.query_beta and beta is not None:  # Ministral 3's query scale (the check: it needs both)

@@ -46,12 +46,15 @@ class Family:
     ``max_window_layers`` when ``use_sliding_window``, "qwen3_moe": every layer when ``use_sliding_window``,
     "gpt_neo": GPT-Neo's ``attention_layers``, else its ``attention_types`` expanded ("local": a window),
     "longt5": every layer a window when ``encoder_attention_type`` is "local" (LongT5; "transient-global" refused),
-    "every": one full layer in ``pattern_field`` layers (or in ``pattern``, fixed in the class), "flint": full
+    "every": one full layer in ``pattern_field`` layers (or in ``pattern``, fixed in the class), "every_and_first":
+    the same and layer 0 (MiMo-V2-Flash), "flint": full
     attention on layers 0, 1, every fourth from 1 and the last (Flint), "alternate": every
     other layer (Gemma 2, gpt-oss), "chunked": Llama 4's chunked attention on every layer that rotates,
     "no_rope_layers": SmolLM3's, the layers without positions when ``use_sliding_window``, "none");
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
-    ("half": ModernBERT's ``local_attention`` // 2); ``nope_layers``: which layers have no positions: those
+    ("half": ModernBERT's ``local_attention`` // 2); ``window_plus_one``: a field counting the keys a query sees
+    before itself, so that the window is one more, winning over ``window_field`` when given (MiMo-V2-Flash's
+    ``sliding_window_size``, SGLang's); ``nope_layers``: which layers have no positions: those
     ``no_rope_layers`` marks 0 ("no_rope_layers": Llama 4, SmolLM3), every full-attention layer ("full_attention":
     Cohere 2, whose sliding-window layers alone rotate), every full-attention layer when the config has a
     ``sliding_window`` ("windowed": EXAONE 4, whose layers all rotate when it is null), or none ("");
@@ -67,9 +70,11 @@ class Family:
     ``rope_types``: the RoPE types the class accepts, where it refuses the others (Phi-3: default and LongRoPE);
     ``composite``: the model_type names a vision-language config written flat (Qwen2-VL's), whose language model's
     config takes from the top level only the fields its class has; ``partial_field``: the field giving the share of
-    a head that rotates (GPT-NeoX's ``rotary_pct``, which wins over ``partial_rotary_factor``), or None for a class
+    a head that rotates (GPT-NeoX's ``rotary_pct``, which wins over ``partial_rotary_factor``), "" for a class that
+    reads a share in its RoPE parameters only (MiMo-V2-Flash), or None for a class
     that rotates whole heads: its default RoPE ignores ``partial_rotary_factor``, and a scaling computed with one
-    fails at the model's first forward pass;
+    fails at the model's first forward pass; ``default_share``: the share its default RoPE rotates when its
+    parameters give none (MiMo-V2-Flash: int(head_dim × 0.334) dimensions; every scaling: the whole head);
     ``padding_offset``: a learned table (or fairseq's sinusoids: M2M100) whose positions count from
     ``pad_token_id`` + 1 (RoBERTa's ``create_position_ids_from_input_ids``), so that its ``max_position_embeddings`` rows hold
     ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512); ``row_offset``: a learned table
@@ -118,6 +123,8 @@ class Family:
     it sets to qk_rope_head_dim / head_dim in v5's rope_parameters, not in a v4 rope_scaling; default RoPE takes the
     whole head) while its attention rotates ``qk_rope_head_dim``, and fails at its first forward pass on any other
     width (Mistral 4);
+    ``sinks``: the layer types whose attention adds a learned sink to the softmax's sum (gpt-oss: every one;
+    MiMo-V2-Flash: its sliding-window layers);
     ``refused``: why posenc refuses the class's configs, whose fields
     would read as some other scheme (Pix2Struct's vision encoder), "" for none. A T5-style family that is ``causal``
     counts its buckets one way (Pix2Struct's text decoder), and one told otherwise by its ``causal_field`` is refused.
@@ -171,6 +178,9 @@ class Family:
     multiplier_field: str = ""
     query_beta: bool = False
     head_share: bool = False
+    default_share: float = 1.0
+    window_plus_one: str = ""
+    sinks: tuple[str, ...] = ()
     refused: str = ""
 
     @property
@@ -331,6 +341,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                        defaults={"rope_theta": 2_000_000.0, "max_position_embeddings": 32_768,
                                  "no_rope_layer_interval": 4}),
     "gpt_oss": _family(class_name="GptOssConfig", windows="alternate", partial_field=None, nested_parameters="refused",
+                       sinks=("full_attention", "sliding_attention"),
                        default_parameters={"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0,
                                            "truncate": False, "original_max_position_embeddings": 4096},
                        defaults={"head_dim": 64, "sliding_window": 128, "rope_theta": 150_000.0,
@@ -358,6 +369,15 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                             "llama_4_scaling_beta": 0.1},
                         defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 64, "v_head_dim": 128,
                                   "max_position_embeddings": 1_048_576}),
+    "mimo_v2_flash": _family(class_name="MiMoV2FlashConfig", windows="every_and_first", pattern=6, v5_only=True,
+                             window_plus_one="sliding_window_size", nested_parameters="read",
+                             flat_parameters="refused", partial_field="", default_share=0.334,
+                             sinks=("sliding_attention",), theta_fields={"full_attention": "", "sliding_attention": ""},
+                             default_parameters={  # (each with partial_rotary_factor 0.334: default_share)
+                                 "full_attention": {"rope_type": "default", "rope_theta": 5_000_000.0},
+                                 "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
+                             defaults={"head_dim": 192, "sliding_window": 129, "max_position_embeddings": 131_072,
+                                       "num_hidden_layers": 48, "hidden_size": 4096, "num_attention_heads": 64}),
     "modernbert": _family(class_name="ModernBertConfig", causal=False, **_MODERNBERT),
     "modernbert-decoder": _family(class_name="ModernBertDecoderConfig", **_MODERNBERT),  # the same, causal
     "olmo3": _family(class_name="Olmo3Config", windows="every", pattern=4, partial_field=None,

@@ -69,9 +69,18 @@ ROTARY_CONFIGS = {
         "rope_parameters": {"rope_type": "yarn", "rope_theta": 1_000_000.0, "factor": 16.0,
                             "original_max_position_embeddings": 16_384, "beta_fast": 32.0, "beta_slow": 1.0,
                             "mscale_all_dim": 1.0, "mscale": 1.0, "llama_4_scaling_beta": 0.1}}},
+    "mimo-v2-flash (a third of each head rotating, SGLang's window)": {
+        "model_type": "mimo_v2_flash", "hidden_size": 4096, "num_attention_heads": 64, "num_key_value_heads": 4,
+        "head_dim": 192, "v_head_dim": 128, "num_hidden_layers": 48, "max_position_embeddings": 131_072,
+        "sliding_window_size": 128,
+        "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 5_000_000.0,
+                                               "partial_rotary_factor": 0.334},
+                            "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0,
+                                                  "partial_rotary_factor": 0.334}}},
 }
 """Rotary models read this session (2026-12-06) whose layer types differ in more than θ: Gemma 4's p-RoPE on heads
 of global_head_dim (per_layer_config, as transformers writes it), EXAONE 4's full-attention layers without positions
 (EXAONE-4.0-32B's fields, eight of its 64 layers); and, read since, Mistral 4's decoupled RoPE in adjacent pairs with
 its query scale, Ministral 3's YaRN and query scale in a composite config's text_config (their classes' fields and
-defaults, sizes of the released shapes)."""
+defaults, sizes of the released shapes), and MiMo-V2-Flash's 64 of 192 dimensions at two θ, its windows from SGLang's
+sliding_window_size (its class's defaults, the released model's sizes)."""

@@ -71,6 +71,7 @@ ROTARY_CLASSES = {
     "nomic_bert": ("nomic_bert.modeling_nomic_bert", "NomicBertRotaryEmbedding"),
     "esmc": ("esmc.modeling_esmc", "EsmcRotaryEmbedding"),
     "eurobert": ("eurobert.modeling_eurobert", "EuroBertRotaryEmbedding"),
+    "mimo_v2_flash": ("mimo_v2_flash.modeling_mimo_v2_flash", "MiMoV2FlashRotaryEmbedding"),
 }
 
 

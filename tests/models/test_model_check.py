@@ -43,6 +43,8 @@ def changed(name: str, **changes: object) -> dict:
 
 
 LLAMA31 = "llama-3.1-8b"
+_MIMO = {"model_type": "mimo_v2_flash", "hidden_size": 64, "num_attention_heads": 2, "num_hidden_layers": 13,
+         "head_dim": 96, "max_position_embeddings": 512}
 CASES = {
     "unknown type": (changed(LLAMA31, rope_scaling__rope_type="ntk-by-parts"), "error", "rope_scaling.rope_type",
                      "'ntk-by-parts'"),
@@ -152,6 +154,18 @@ CASES = {
         {"model_type": "olmo3", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 4,
          "max_position_embeddings": 65536, "rope_theta": 20000.0}, "info", "rope_theta",
         "Olmo3Config gives rope_theta (20,000) to its other layers only: its sliding_attention layers turn at θ 500,000"),
+    "MiMo-V2-Flash's θ in its parameters only": (
+        _MIMO | {"rope_theta": 20000.0}, "info", "rope_theta",
+        "MiMoV2FlashConfig reads no rope_theta (20,000): its layers turn at the θ of its RoPE parameters "
+        "(full_attention θ 5,000,000, sliding_attention θ 10,000)"),
+    "MiMo-V2-Flash's share in its parameters only": (
+        _MIMO | {"partial_rotary_factor": 0.5}, "warning", "partial_rotary_factor",
+        "partial_rotary_factor is 0.5, which MiMoV2FlashConfig does not read at the top level"),
+    "MiMo-V2-Flash's window from SGLang's field": (
+        _MIMO | {"sliding_window": 8, "sliding_window_size": 600}, "warning", "sliding_window_size",
+        "sliding_window_size is 600 (a window of 601 keys, the query's own included), at or past the context of 512"),
+    "MiMo-V2-Flash's odd rotated width": (
+        _MIMO | {"head_dim": 64}, "error", "", "MiMoV2FlashConfig's default share 0.334 rotates int(64 × 0.334) = 21"),
     "OPT's positions from 2": (
         {"model_type": "opt", "max_position_embeddings": 2048}, "info", "max_position_embeddings",
         "OPTConfig numbers a token's position from its offset = 2: its 2,050-row table holds 2,048 tokens"),

@@ -1721,3 +1721,88 @@ def test_mistral_4_rotates_adjacent_pairs_and_scales_its_queries_as_its_model_do
         torch.arange(40)[None], oracle.rope_parameters["llama_4_scaling_beta"],
         oracle.rope_parameters["original_max_position_embeddings"])[0, 0, :, 0].double().numpy()
     np.testing.assert_allclose(models.query_scale(model, np.arange(40)), expected, rtol=1e-6)
+
+
+_MIMO = {"model_type": "mimo_v2_flash", "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 1,
+         "num_hidden_layers": 13, "intermediate_size": 32, "moe_intermediate_size": 16, "n_routed_experts": 2,
+         "num_experts_per_tok": 1, "vocab_size": 40, "head_dim": 96, "v_head_dim": 32, "max_position_embeddings": 512}
+"""A small MiMo-V2-Flash (heads 96 wide, of which int(96 × 0.334) = 32 rotate; 13 layers: 0, 5 and 11 full)."""
+
+_MIMO_OWN = {"full_attention": {"rope_type": "yarn", "rope_theta": 1_000_000.0, "factor": 4.0,
+                                "original_max_position_embeddings": 128},
+             "sliding_attention": {"rope_type": "default", "rope_theta": 20_000.0}}
+_MIMO_CASES = {
+    "class defaults": {},
+    "a top-level θ and share, unread": {"rope_theta": 20_000.0, "partial_rotary_factor": 0.5},
+    "SGLang's window": {"sliding_window_size": 4},
+    "both windows": {"sliding_window": 3, "sliding_window_size": 5},
+    "its own window": {"sliding_window": 3},
+    "its own parameters": {"rope_parameters": _MIMO_OWN},
+    "its own shares": {"rope_parameters": {kind: {**parameters, "partial_rotary_factor": 0.5}
+                                           for kind, parameters in _MIMO_OWN.items()}},
+    "a v4 rope_scaling": {"rope_scaling": _MIMO_OWN},
+    "its own layer types": {"num_hidden_layers": 3,
+                            "layer_types": ["sliding_attention", "full_attention", "sliding_attention"]},
+}
+
+
+@pytest.mark.parametrize("case", list(_MIMO_CASES))
+def test_mimo_v2_flash_reads_as_its_model_does(case):
+    """MiMoV2FlashConfig (transformers 5.23; the oracle: a MiMoV2FlashModel, eager) makes layer 0 and every sixth
+    layer full attention, the rest sliding windows of sliding_window keys, or of sliding_window_size + 1 when the
+    file gives SGLang's field (its keys before the query); it reads its RoPE parameters nested by layer type as
+    written (θ 5,000,000 full, 10,000 sliding by default; a top-level rope_theta or partial_rotary_factor is unread, a
+    v4 rope_scaling replaces them), its default RoPE rotating int(head_dim × 0.334) of a head unless its parameters
+    give a share, its scalings the whole head; its sliding-window layers have attention sinks. posenc read such a
+    file as a Llama-style decoder (whole heads at the top level's θ, every layer full attention, or windowed with
+    sliding_window), and refused one without rope_theta."""
+    torch = pytest.importorskip("torch")
+    config = _MIMO | _MIMO_CASES[case]
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                               attn_implementation="eager").eval()
+    model = from_config(config)
+    assert "MiMoV2FlashConfig" in model.source
+    assert list(model.layer_types) == list(built.config.layer_types)
+    for index, kind in enumerate(model.layer_types):
+        positional, attention = model.positional(kind), built.layers[index].self_attn
+        assert positional.window == attention.sliding_window, index
+        assert bool(positional.extra.get("attention_sinks")) == (attention.sinks is not None), index
+        assert models.softmax_scale(model) == pytest.approx(attention.scaling, rel=1e-12)
+        expected, scaling = hf_frequencies(built.rotary_emb, kind)
+        got, got_scaling = rope_inv_freq(model, kind)
+        np.testing.assert_allclose(got, expected, rtol=float32_rtol(positional.base), atol=0, err_msg=kind)
+        assert got_scaling == pytest.approx(scaling, rel=1e-6), kind
+    with torch.no_grad():
+        attentions = built(input_ids=torch.arange(3, 15)[None], output_attentions=True).attentions
+    for index, kind in enumerate(model.layer_types):
+        np.testing.assert_array_equal((attentions[index][0, 0] > 0).numpy(), models.attention_mask(model, kind, 12),
+                                      err_msg=f"layer {index} ({kind})")
+
+
+@pytest.mark.parametrize(("given", "match"), [
+    ({"rope_parameters": {"rope_type": "default", "rope_theta": 20_000.0}}, "nested by layer type"),
+    ({"rope_scaling": {"rope_type": "linear", "factor": 2.0, "rope_theta": 20_000.0}}, "nested by layer type"),
+    ({"rope_parameters": {"full_attention": _MIMO_OWN["full_attention"]}}, "no sliding_attention parameters"),
+    ({"rope_parameters": {**_MIMO_OWN, "sliding_attention": {"rope_type": "default"}}}, "has no rope_theta"),
+])
+def test_mimo_v2_flash_refuses_what_its_model_cannot_build(given, match):
+    """MiMo-V2-Flash's rotary embedding reads one dict of parameters per layer type, each with its rope_theta: a flat
+    one (v5 or v4), a layer type without parameters, or parameters without θ fail building the model (transformers
+    5.23). posenc refuses them, naming what is missing."""
+    config = _MIMO | given
+    with pytest.raises((KeyError, TypeError)):  # a missing layer type's or rope_theta's key; θ None
+        transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))))
+    with pytest.raises(ValueError, match=match):
+        from_config(config)
+
+
+def test_mimo_v2_flash_refuses_an_odd_rotated_width():
+    """int(head_dim × 0.334) is odd for 64-wide heads (21): MiMo-V2-Flash's default RoPE then computes 11 frequencies
+    θ^(−2i/21) and rotates 22 dimensions (transformers 5.23), a spacing posenc's RoPE does not draw. Refused, naming
+    the width, rather than drawn with another spacing; the check says it too."""
+    config = _MIMO | {"head_dim": 64}
+    rotary = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config)).rotary_emb
+    assert len(hf_frequencies(rotary, "full_attention")[0]) == 11
+    with pytest.raises(ValueError, match="21 of 64"):
+        from_config(config)
+    assert any(finding.severity == "error" and "21" in finding.message for finding in check(config))
