@@ -636,6 +636,11 @@ REFUSED: Mapping[str, Family] = MappingProxyType({
         refused="its full-attention layers have no positions and scale each query by (1 + (p + 1)/2048)^0.1 (a "
                 "temperature of its own), which posenc does not draw; read as a Llama-style decoder, they would be "
                 "drawn rotating."),
+    "neomme": _family(
+        class_name="NeoMMEConfig",
+        refused="it attends both ways, its sliding-window layers alternating windows of two widths (per_layer_config: "
+                "256 and 1,024 keys either side by default) and its image patches placed in 2-D, which posenc does "
+                "not read; read as a Llama-style decoder, it would be drawn causal, with one window."),
     "ultrabert": _family(
         class_name="UltrabertConfig",
         refused="it attends both ways, in windows and with θ per layer of its own rules (attention_windows, a list "

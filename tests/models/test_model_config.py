@@ -1502,15 +1502,21 @@ def test_rotary_encoders_attend_both_ways_as_their_models_do(model_type):
     np.testing.assert_array_equal(_dependencies(built, 8), models.attention_mask(model, "full_attention", 8))
 
 
-@pytest.mark.parametrize("model_type", ["embedding_gemma2_text", "ultrabert"])
+@pytest.mark.parametrize("model_type", ["embedding_gemma2_text", "ultrabert", "neomme"])
 def test_encoders_posenc_cannot_read_are_refused_not_drawn_causal(model_type):
-    """EmbeddingGemma 2 and UltraBERT attend both ways (the oracle: a one-layer model of transformers 5.23, whose first
-    token's output changes with the last) in layers whose widths or windows posenc does not read: refused, naming the
-    class. posenc read them as causal Llama-style decoders."""
+    """EmbeddingGemma 2, UltraBERT and NeoMME attend both ways (the oracle: a one-layer model of transformers 5.23,
+    whose first token's output changes with the last) in layers whose widths or windows posenc does not read (NeoMME:
+    windows of two widths alternating over its sliding-window layers, in per_layer_config): refused, naming the class.
+    posenc read them as causal Llama-style decoders."""
     sizes = {"hidden_size": 32, "num_attention_heads": 2, "num_key_value_heads": 2, "head_dim": 16,
              "num_hidden_layers": 1, "intermediate_size": 32, "vocab_size": 40}
     oracle = transformers.AutoConfig.for_model(model_type, **sizes)
-    assert _dependencies(transformers.AutoModel.from_config(oracle).eval(), 6)[0, -1]
+    built = transformers.AutoModel.from_config(oracle).eval()
+    torch.manual_seed(0)
+    with torch.no_grad():  # weights drawn at random: NeoMME's output projections start at zero
+        for weights in built.parameters():
+            weights.normal_(0.0, 0.5)
+    assert _dependencies(built, 6)[0, -1]
     with pytest.raises(ValueError, match=f"posenc does not draw {type(oracle).__name__}'s positions: it attends both"):
         from_config(json.loads(oracle.to_json_string()))
 
