@@ -407,10 +407,13 @@ def rotary_width(reading: Reading) -> Iterator[Finding]:
     if share == "":  # MiMo-V2-Flash: its share is its RoPE parameters' (an odd width is refused by from_config)
         given = reading.number(fields.raw, "partial_rotary_factor")
         if given is not None:
+            default = fields.family.default_share
+            unless = ("the whole head" if default == 1 else
+                      f"{default:g} of a head under its default RoPE, the whole head under a scaling")
             yield Finding("warning", reading.path("partial_rotary_factor"),
                           f"partial_rotary_factor is {given:g}, which {fields.family.class_name} does not read at the "
-                          "top level: it rotates the share each layer type's RoPE parameters give (its default RoPE "
-                          f"{fields.family.default_share:g} of a head, a scaling the whole head). Move it into them.")
+                          "top level: it rotates the share each layer type's RoPE parameters give (else "
+                          f"{unless}). Move it into them.")
         return
     if fields.family.head_share:  # Mistral 4: its share sets its frequencies' width (from_config refuses another)
         return

@@ -378,6 +378,16 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                  "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
                              defaults={"head_dim": 192, "sliding_window": 129, "max_position_embeddings": 131_072,
                                        "num_hidden_layers": 48, "hidden_size": 4096, "num_attention_heads": 64}),
+    "laguna": _family(class_name="LagunaConfig", windows="none", v5_only=True, nested_parameters="read",
+                      flat_parameters="refused", partial_field="",  # (its heads per layer: their count only)
+                      theta_fields={"full_attention": "", "sliding_attention": ""},
+                      default_parameters={
+                          "full_attention": {"rope_type": "default", "rope_theta": 500_000.0,
+                                             "partial_rotary_factor": 0.5},
+                          "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0,
+                                                "partial_rotary_factor": 1.0}},
+                      defaults={"head_dim": 128, "sliding_window": 512, "max_position_embeddings": 131_072,
+                                "num_hidden_layers": 40, "hidden_size": 2048, "num_attention_heads": 48}),
     "modernbert": _family(class_name="ModernBertConfig", causal=False, **_MODERNBERT),
     "modernbert-decoder": _family(class_name="ModernBertDecoderConfig", **_MODERNBERT),  # the same, causal
     "olmo3": _family(class_name="Olmo3Config", windows="every", pattern=4, partial_field=None,

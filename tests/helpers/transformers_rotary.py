@@ -72,6 +72,7 @@ ROTARY_CLASSES = {
     "esmc": ("esmc.modeling_esmc", "EsmcRotaryEmbedding"),
     "eurobert": ("eurobert.modeling_eurobert", "EuroBertRotaryEmbedding"),
     "mimo_v2_flash": ("mimo_v2_flash.modeling_mimo_v2_flash", "MiMoV2FlashRotaryEmbedding"),
+    "laguna": ("laguna.modeling_laguna", "LagunaRotaryEmbedding"),
 }
 
 

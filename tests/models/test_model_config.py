@@ -1752,6 +1752,38 @@ _MIMO_CASES = {
 }
 
 
+_LAGUNA = {"model_type": "laguna", "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 1,
+           "num_hidden_layers": 3, "intermediate_size": 32, "moe_intermediate_size": 16,
+           "shared_expert_intermediate_size": 16, "num_experts": 2, "num_experts_per_tok": 1, "vocab_size": 40,
+           "head_dim": 32, "max_position_embeddings": 512, "num_attention_heads_per_layer": [2, 4, 2],
+           "layer_types": ["full_attention", "sliding_attention", "full_attention"]}
+"""A small Laguna (poolside's; its class's defaults: half of each head rotating in full-attention layers, the whole
+head in its sliding-window layers of 512 keys), its layers with heads of their own count."""
+
+_LAGUNA_CASES = {
+    "class defaults": {},
+    "a top-level θ and share, unread": {"rope_theta": 20_000.0, "partial_rotary_factor": 0.25},
+    "its own window": {"sliding_window": 4},
+    "its own parameters": {"rope_parameters": _MIMO_OWN, "sliding_window": 5},
+    "its own shares": {"rope_parameters": {kind: {**parameters, "partial_rotary_factor": 0.5}
+                                           for kind, parameters in _MIMO_OWN.items()}},
+    "a v4 rope_scaling": {"rope_scaling": _MIMO_OWN},
+    "its class's layer types": {"layer_types": None, "num_attention_heads_per_layer": None},
+}
+
+
+@pytest.mark.parametrize("case", list(_LAGUNA_CASES))
+def test_laguna_reads_as_its_model_does(case):
+    """LagunaConfig (transformers 5.23; the oracle: a LagunaModel, eager) makes every layer full attention unless
+    layer_types says otherwise, its sliding-window layers 512 keys wide by default, and reads its RoPE parameters
+    nested by layer type as written (θ 500,000 on half of each head in full-attention layers, 10,000 on the whole head
+    in sliding-window ones; a top-level rope_theta or partial_rotary_factor is unread, a v4 rope_scaling replaces
+    them, a layer type's parameters without a share rotate the whole head). posenc read it as a Llama-style decoder:
+    whole heads at the top level's θ, its sliding-window layers without a window, and refused one without
+    rope_theta."""
+    _reads_as_its_model_does(_LAGUNA | _LAGUNA_CASES[case], "LagunaConfig")
+
+
 @pytest.mark.parametrize("case", list(_MIMO_CASES))
 def test_mimo_v2_flash_reads_as_its_model_does(case):
     """MiMoV2FlashConfig (transformers 5.23; the oracle: a MiMoV2FlashModel, eager) makes layer 0 and every sixth
@@ -1762,17 +1794,22 @@ def test_mimo_v2_flash_reads_as_its_model_does(case):
     give a share, its scalings the whole head; its sliding-window layers have attention sinks. posenc read such a
     file as a Llama-style decoder (whole heads at the top level's θ, every layer full attention, or windowed with
     sliding_window), and refused one without rope_theta."""
-    torch = pytest.importorskip("torch")
-    config = _MIMO | _MIMO_CASES[case]
+    _reads_as_its_model_does(_MIMO | _MIMO_CASES[case], "MiMoV2FlashConfig")
+
+
+def _reads_as_its_model_does(config: dict, class_name: str) -> None:
+    """posenc's reading of ``config`` against its model (transformers 5.23, eager): each layer's type, window, sinks,
+    softmax scale, frequencies and attention factor, and the keys each layer's first head weighs over 12 tokens."""
+    config = {key: value for key, value in config.items() if value is not None}
     built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
                                                attn_implementation="eager").eval()
     model = from_config(config)
-    assert "MiMoV2FlashConfig" in model.source
+    assert class_name in model.source
     assert list(model.layer_types) == list(built.config.layer_types)
     for index, kind in enumerate(model.layer_types):
         positional, attention = model.positional(kind), built.layers[index].self_attn
         assert positional.window == attention.sliding_window, index
-        assert bool(positional.extra.get("attention_sinks")) == (attention.sinks is not None), index
+        assert bool(positional.extra.get("attention_sinks")) == (getattr(attention, "sinks", None) is not None), index
         assert models.softmax_scale(model) == pytest.approx(attention.scaling, rel=1e-12)
         expected, scaling = hf_frequencies(built.rotary_emb, kind)
         got, got_scaling = rope_inv_freq(model, kind)
@@ -1791,11 +1828,12 @@ def test_mimo_v2_flash_reads_as_its_model_does(case):
     ({"rope_parameters": {"full_attention": _MIMO_OWN["full_attention"]}}, "no sliding_attention parameters"),
     ({"rope_parameters": {**_MIMO_OWN, "sliding_attention": {"rope_type": "default"}}}, "has no rope_theta"),
 ])
-def test_mimo_v2_flash_refuses_what_its_model_cannot_build(given, match):
-    """MiMo-V2-Flash's rotary embedding reads one dict of parameters per layer type, each with its rope_theta: a flat
-    one (v5 or v4), a layer type without parameters, or parameters without θ fail building the model (transformers
-    5.23). posenc refuses them, naming what is missing."""
-    config = _MIMO | given
+@pytest.mark.parametrize("small", [_MIMO, _LAGUNA], ids=["mimo_v2_flash", "laguna"])
+def test_classes_reading_parameters_per_layer_type_refuse_what_their_models_cannot_build(small, given, match):
+    """MiMo-V2-Flash's and Laguna's rotary embeddings read one dict of parameters per layer type, each with its
+    rope_theta: a flat one (v5 or v4), a layer type without parameters, or parameters without θ fail building the model
+    (transformers 5.23). posenc refuses them, naming what is missing."""
+    config = small | given
     with pytest.raises((KeyError, TypeError)):  # a missing layer type's or rope_theta's key; θ None
         transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))))
     with pytest.raises(ValueError, match=match):
