@@ -341,17 +341,18 @@ def theta_not_reached(reading: Reading) -> Iterator[Finding]:
         return
     unread = [t for t, name in fields.family.theta_fields.items() if name == "" and t in model.layer_types]
     rotating = [t for t, p in model.positionals.items() if get_scheme(p.scheme).family == "rotary"]
-    if unread and all(t in unread for t in rotating):
+    if unread and all(t in unread and model.positional(t).base != given for t in rotating):
         turns = ", ".join(f"{t} θ {_theta(model.positional(t).base)}" for t in unread)
         yield Finding("info", reading.path("rope_theta"),
                       f"{fields.family.class_name} reads no rope_theta ({given:,g}): its layers turn at the θ of "
                       f"its RoPE parameters ({turns}).")
         return
+    own = "their RoPE parameters' own" if fields.family.v5_only else "the class's own"
     for layer_type in unread:
         if model.positional(layer_type).base != given:
             yield Finding("info", "rope_theta",
                           f"{fields.family.class_name} gives rope_theta ({given:,g}) to its other layers only: its "
-                          f"{layer_type} layers turn at θ {_theta(model.positional(layer_type).base)}, the class's own.")
+                          f"{layer_type} layers turn at θ {_theta(model.positional(layer_type).base)}, {own}.")
 
 
 def fixed_frequencies(reading: Reading) -> Iterator[Finding]:
@@ -406,14 +407,15 @@ def rotary_width(reading: Reading) -> Iterator[Finding]:
     share = fields.family.partial_field
     if share == "":  # MiMo-V2-Flash: its share is its RoPE parameters' (an odd width is refused by from_config)
         given = reading.number(fields.raw, "partial_rotary_factor")
-        if given is not None:
+        scaled = any(reading.family_type(params) not in ("default", None) for _, params in reading.scalings)
+        if given is not None and not scaled:  # (a scaling copies it into every layer type's parameters: read)
             default = fields.family.default_share
             unless = ("the whole head" if default == 1 else
                       f"{default:g} of a head under its default RoPE, the whole head under a scaling")
             yield Finding("warning", reading.path("partial_rotary_factor"),
                           f"partial_rotary_factor is {given:g}, which {fields.family.class_name} does not read at the "
-                          "top level: it rotates the share each layer type's RoPE parameters give (else "
-                          f"{unless}). Move it into them.")
+                          "top level under default RoPE: it rotates the share each layer type's RoPE parameters give "
+                          f"(else {unless}). Move it into them.")
         return
     if fields.family.head_share:  # Mistral 4: its share sets its frequencies' width (from_config refuses another)
         return

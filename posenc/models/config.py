@@ -461,6 +461,8 @@ def rope_parameters(fields: Fields, rotary_types: list[str]) -> dict[str, dict]:
         declared, nested = _read_flat(fields, declared, name, nested), []
     if not nested and family.per_layer_parameters:
         declared = _merged_per_layer_type(fields, declared, name)
+    if nested and family.v5_only:
+        declared = _standardized_by_a_scaling(fields, declared, name)
     parameters = {}
     for layer_type in rotary_types:
         if nested:
@@ -477,6 +479,39 @@ def rope_parameters(fields: Fields, rotary_types: list[str]) -> dict[str, dict]:
             chosen, where = (dict(declared) if scaled else {}), name
         parameters[layer_type] = _complete(fields, chosen, layer_type, where, nested=bool(nested))
     return parameters
+
+
+def _standardized_by_a_scaling(fields: Fields, declared: dict, name: str) -> dict:
+    """Parameters read as written (:attr:`Family.v5_only`), as transformers 5.23 computes them. Its rotary embedding
+    computes each layer type's frequencies in sorted order, a scaling's function (every rope_type but "default")
+    first standardizing the config's parameters in place: every layer type's dict takes the top level's rope_theta
+    and partial_rotary_factor where it has none. The model then initializes its weights, computing every layer
+    type's frequencies again from the parameters so standardized into the buffers of the first pass. So with a
+    scaling anywhere, every layer type reads the top level's θ and share where its own parameters have none (without
+    one, none does); a layer type before the first scaling that the top level's share gives another width fails
+    building the model, and is refused."""
+    present = sorted(t for t in set(_attention_types(fields)) if t in declared)  # its layer types, not NoPE's
+    scaled = [t for t in present if isinstance(declared[t], Mapping)
+              and declared[t].get("rope_type", declared[t].get("type", "default")) != "default"]
+    if not scaled:
+        return declared
+    top = {key: fields.raw[key] for key in ("rope_theta", "partial_rotary_factor") if fields.raw.get(key) is not None}
+    share = top.get("partial_rotary_factor")
+    if share is not None and fields.family.partial_field is not None:  # (Gemma 4's default RoPE takes whole heads)
+        head_dim = fields.head_dim()
+        for layer_type in present[:present.index(scaled[0])]:
+            own = declared[layer_type]
+            if isinstance(own, Mapping) and own.get("partial_rotary_factor") is None:
+                before = int(head_dim * fields.family.default_share)
+                after = int(head_dim * real(share, "partial_rotary_factor", 0.0))
+                if after != before:
+                    raise ValueError(
+                        f"{name}.{layer_type} has no partial_rotary_factor, and the top level's ({share:g}) reaches it "
+                        f"once {scaled[0]}'s scaling standardizes the parameters: {fields.family.class_name}'s rotary "
+                        f"embedding computes its frequencies for {before} dimensions, then for {after} as the model "
+                        "initializes its weights, and transformers 5.23 fails building the model. Give "
+                        f"{name}.{layer_type} a partial_rotary_factor of its own.")
+    return {**declared, **{t: {**top, **declared[t]} for t in present if isinstance(declared[t], Mapping)}}
 
 
 def _as_written(fields: Fields, chosen: object, name: str, layer_type: str) -> None:
@@ -706,6 +741,11 @@ def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim
             raise ValueError(f"{stated} {fraction:g} rotates int({head_dim} × {fraction:g}) = "
                              f"{rotary_dims} of {head_dim} dimensions of a head: the rotated width must be an even "
                              "number of dimensions (RoPE turns pairs).")
+        if fields.family.fixed_width and rotary_dims != head_dim:
+            raise ValueError(f"{where}.partial_rotary_factor is {fraction:g}: {fields.family.class_name}'s rotary "
+                             f"embedding computes frequencies for {rotary_dims} of a head's {head_dim} dimensions, but "
+                             "its attention rotates the whole head, and transformers 5.23 fails at the model's first "
+                             "forward pass. Remove the share.")
     scaling = _scaling(parameters, rope_type, where, context)
     layout = "interleaved" if fields.family.layout == "interleaved" and fields.get("rope_interleave", True) else "half"
     options = {"layout": layout, "rope_type": rope_type,

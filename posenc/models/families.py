@@ -75,6 +75,8 @@ class Family:
     that rotates whole heads: its default RoPE ignores ``partial_rotary_factor``, and a scaling computed with one
     fails at the model's first forward pass; ``default_share``: the share its default RoPE rotates when its
     parameters give none (MiMo-V2-Flash: int(head_dim × 0.334) dimensions; every scaling: the whole head);
+    ``fixed_width``: its attention rotates every dimension of a head whatever width its frequencies cover, and fails
+    at the first forward pass unless they cover the head (Mellum, given a share below 1);
     ``padding_offset``: a learned table (or fairseq's sinusoids: M2M100) whose positions count from
     ``pad_token_id`` + 1 (RoBERTa's ``create_position_ids_from_input_ids``), so that its ``max_position_embeddings`` rows hold
     ``max_position_embeddings − pad_token_id − 1`` tokens (roberta-base's 514: 512); ``row_offset``: a learned table
@@ -179,6 +181,7 @@ class Family:
     query_beta: bool = False
     head_share: bool = False
     default_share: float = 1.0
+    fixed_width: bool = False
     window_plus_one: str = ""
     sinks: tuple[str, ...] = ()
     refused: str = ""
@@ -234,6 +237,12 @@ _MODERNBERT = dict(windows="every", first_full=True, pattern_field="global_attn_
                              "global_attn_every_n_layers": 3, "max_position_embeddings": 8192})
 _GRANITE = dict(windows="none", partial_field=None, multiplier_field="attention_multiplier",
                 defaults={"max_position_embeddings": 2048, "attention_multiplier": 1.0})  # Llama's, q·k × it
+
+_AS_WRITTEN = dict(v5_only=True, nested_parameters="read", flat_parameters="refused", partial_field="",
+                   theta_fields={"full_attention": "", "sliding_attention": ""})
+"""A class that reads its RoPE parameters nested by layer type as written (its own when the file gives none), with
+their θ and share, a top-level rope_theta or partial_rotary_factor only where a scaling copies them in
+(:func:`~posenc.models.config.rope_parameters`): Laguna, Mellum, MiMo-V2-Flash."""
 
 _BERT = dict(scheme="learned", causal=False, causal_field="is_decoder", windows="none",
              defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
@@ -369,18 +378,14 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                             "llama_4_scaling_beta": 0.1},
                         defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 64, "v_head_dim": 128,
                                   "max_position_embeddings": 1_048_576}),
-    "mimo_v2_flash": _family(class_name="MiMoV2FlashConfig", windows="every_and_first", pattern=6, v5_only=True,
-                             window_plus_one="sliding_window_size", nested_parameters="read",
-                             flat_parameters="refused", partial_field="", default_share=0.334,
-                             sinks=("sliding_attention",), theta_fields={"full_attention": "", "sliding_attention": ""},
+    "mimo_v2_flash": _family(class_name="MiMoV2FlashConfig", windows="every_and_first", pattern=6, **_AS_WRITTEN,
+                             window_plus_one="sliding_window_size", default_share=0.334, sinks=("sliding_attention",),
                              default_parameters={  # (each with partial_rotary_factor 0.334: default_share)
                                  "full_attention": {"rope_type": "default", "rope_theta": 5_000_000.0},
                                  "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
                              defaults={"head_dim": 192, "sliding_window": 129, "max_position_embeddings": 131_072,
                                        "num_hidden_layers": 48, "hidden_size": 4096, "num_attention_heads": 64}),
-    "laguna": _family(class_name="LagunaConfig", windows="none", v5_only=True, nested_parameters="read",
-                      flat_parameters="refused", partial_field="",  # (its heads per layer: their count only)
-                      theta_fields={"full_attention": "", "sliding_attention": ""},
+    "laguna": _family(class_name="LagunaConfig", windows="none", **_AS_WRITTEN,  # (heads per layer: a count only)
                       default_parameters={
                           "full_attention": {"rope_type": "default", "rope_theta": 500_000.0,
                                              "partial_rotary_factor": 0.5},
@@ -388,6 +393,11 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                                 "partial_rotary_factor": 1.0}},
                       defaults={"head_dim": 128, "sliding_window": 512, "max_position_embeddings": 131_072,
                                 "num_hidden_layers": 40, "hidden_size": 2048, "num_attention_heads": 48}),
+    "mellum": _family(class_name="MellumConfig", windows="none", fixed_width=True, **_AS_WRITTEN,
+                      default_parameters={"full_attention": {"rope_type": "default", "rope_theta": 500_000.0},
+                                          "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
+                      defaults={"head_dim": 128, "sliding_window": 1024, "max_position_embeddings": 131_072,
+                                "num_hidden_layers": 28, "hidden_size": 2304, "num_attention_heads": 32}),
     "modernbert": _family(class_name="ModernBertConfig", causal=False, **_MODERNBERT),
     "modernbert-decoder": _family(class_name="ModernBertDecoderConfig", **_MODERNBERT),  # the same, causal
     "olmo3": _family(class_name="Olmo3Config", windows="every", pattern=4, partial_field=None,

@@ -73,6 +73,7 @@ ROTARY_CLASSES = {
     "eurobert": ("eurobert.modeling_eurobert", "EuroBertRotaryEmbedding"),
     "mimo_v2_flash": ("mimo_v2_flash.modeling_mimo_v2_flash", "MiMoV2FlashRotaryEmbedding"),
     "laguna": ("laguna.modeling_laguna", "LagunaRotaryEmbedding"),
+    "mellum": ("mellum.modeling_mellum", "MellumRotaryEmbedding"),
 }
 
 

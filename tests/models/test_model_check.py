@@ -163,8 +163,8 @@ CASES = {
         "partial_rotary_factor is 0.5, which MiMoV2FlashConfig does not read at the top level"),
     "Laguna's share in its parameters only": (
         {"model_type": "laguna", "num_hidden_layers": 2, "partial_rotary_factor": 0.5}, "warning",
-        "partial_rotary_factor", "partial_rotary_factor is 0.5, which LagunaConfig does not read at the top level: it "
-        "rotates the share each layer type's RoPE parameters give (else the whole head)"),
+        "partial_rotary_factor", "partial_rotary_factor is 0.5, which LagunaConfig does not read at the top level under "
+        "default RoPE: it rotates the share each layer type's RoPE parameters give (else the whole head)"),
     "MiMo-V2-Flash's window from SGLang's field": (
         _MIMO | {"sliding_window": 8, "sliding_window_size": 600}, "warning", "sliding_window_size",
         "sliding_window_size is 600 (a window of 601 keys, the query's own included), at or past the context of 512"),

@@ -1749,6 +1749,10 @@ _MIMO_CASES = {
     "a v4 rope_scaling": {"rope_scaling": _MIMO_OWN},
     "its own layer types": {"num_hidden_layers": 3,
                             "layer_types": ["sliding_attention", "full_attention", "sliding_attention"]},
+    "a top-level θ and share, read after a scaling": {
+        "rope_theta": 20_000.0, "partial_rotary_factor": 0.5, "rope_parameters": {
+            "full_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 1_000_000.0},
+            "sliding_attention": {"rope_type": "default"}}},
 }
 
 
@@ -1769,6 +1773,14 @@ _LAGUNA_CASES = {
                                            for kind, parameters in _MIMO_OWN.items()}},
     "a v4 rope_scaling": {"rope_scaling": _MIMO_OWN},
     "its class's layer types": {"layer_types": None, "num_attention_heads_per_layer": None},
+    "a top-level θ and share, read after a scaling": {
+        "rope_theta": 20_000.0, "partial_rotary_factor": 0.5, "rope_parameters": {
+            "full_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 1_000_000.0},
+            "sliding_attention": {"rope_type": "default"}}},
+    "a top-level θ, read by a later scaling too": {
+        "rope_theta": 20_000.0, "partial_rotary_factor": 0.5, "rope_parameters": {
+            "full_attention": {"rope_type": "default", "rope_theta": 1_000_000.0, "partial_rotary_factor": 0.5},
+            "sliding_attention": {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 128}}},
 }
 
 
@@ -1777,11 +1789,46 @@ def test_laguna_reads_as_its_model_does(case):
     """LagunaConfig (transformers 5.23; the oracle: a LagunaModel, eager) makes every layer full attention unless
     layer_types says otherwise, its sliding-window layers 512 keys wide by default, and reads its RoPE parameters
     nested by layer type as written (θ 500,000 on half of each head in full-attention layers, 10,000 on the whole head
-    in sliding-window ones; a top-level rope_theta or partial_rotary_factor is unread, a v4 rope_scaling replaces
-    them, a layer type's parameters without a share rotate the whole head). posenc read it as a Llama-style decoder:
+    in sliding-window ones; a top-level rope_theta or partial_rotary_factor is unread unless some layer type's
+    parameters are a scaling, whose function copies them into every layer type's that lack them; a v4 rope_scaling
+    replaces them; a layer type's parameters without a share rotate the whole head). posenc read it as a Llama-style decoder:
     whole heads at the top level's θ, its sliding-window layers without a window, and refused one without
     rope_theta."""
     _reads_as_its_model_does(_LAGUNA | _LAGUNA_CASES[case], "LagunaConfig")
+
+
+_MELLUM = {"model_type": "mellum", "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 1,
+           "num_hidden_layers": 3, "intermediate_size": 32, "moe_intermediate_size": 16, "num_experts": 2,
+           "num_experts_per_tok": 1, "vocab_size": 40, "head_dim": 32, "max_position_embeddings": 512,
+           "layer_types": ["full_attention", "sliding_attention", "full_attention"]}
+"""A small Mellum (JetBrains'; its class's defaults: θ 500,000 in full-attention layers, 10,000 in sliding-window
+ones of 1,024 keys)."""
+
+
+@pytest.mark.parametrize("case", list(_LAGUNA_CASES))
+def test_mellum_reads_as_its_model_does(case):
+    """MellumConfig (transformers 5.23; the oracle: a MellumModel, eager) reads its RoPE parameters as Laguna's does,
+    nested by layer type as written (θ 500,000 full, 10,000 sliding by default, whole heads; a top-level rope_theta
+    or share unread but where a scaling copies them in), every layer full attention unless layer_types says otherwise,
+    its windows sliding_window wide (1,024 by default); it rotates whole heads, and fails at the first forward pass
+    given a share below 1 (refused). posenc read it as a Llama-style decoder: whole heads at the top level's θ, its
+    sliding-window layers 1,024 wide only when the file said so, and refused one without rope_theta."""
+    given = {key: value for key, value in _LAGUNA_CASES[case].items() if key != "num_attention_heads_per_layer"}
+    if case not in _MELLUM_FAILS:
+        _reads_as_its_model_does(_MELLUM | given, "MellumConfig")
+        return
+    config = _MELLUM | given
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))))
+    with pytest.raises(RuntimeError), torch.no_grad():
+        built(input_ids=torch.arange(3, 15)[None])
+    with pytest.raises(ValueError, match="rotates the whole head, and transformers 5.23 fails at the model's first"):
+        from_config(config)
+
+
+_MELLUM_FAILS = ("its own shares", "a top-level θ and share, read after a scaling", "a top-level θ, read by a later "
+                 "scaling too")
+"""Laguna's cases with a share below 1 in some layer type's parameters (their own, or the top level's copied in by
+a scaling): Mellum's attention rotates whole heads, and its model fails at the first forward pass."""
 
 
 @pytest.mark.parametrize("case", list(_MIMO_CASES))
@@ -1789,8 +1836,8 @@ def test_mimo_v2_flash_reads_as_its_model_does(case):
     """MiMoV2FlashConfig (transformers 5.23; the oracle: a MiMoV2FlashModel, eager) makes layer 0 and every sixth
     layer full attention, the rest sliding windows of sliding_window keys, or of sliding_window_size + 1 when the
     file gives SGLang's field (its keys before the query); it reads its RoPE parameters nested by layer type as
-    written (θ 5,000,000 full, 10,000 sliding by default; a top-level rope_theta or partial_rotary_factor is unread, a
-    v4 rope_scaling replaces them), its default RoPE rotating int(head_dim × 0.334) of a head unless its parameters
+    written (θ 5,000,000 full, 10,000 sliding by default; a top-level rope_theta or partial_rotary_factor is unread
+    unless a scaling copies them in, a v4 rope_scaling replaces them), its default RoPE rotating int(head_dim × 0.334) of a head unless its parameters
     give a share, its scalings the whole head; its sliding-window layers have attention sinks. posenc read such a
     file as a Llama-style decoder (whole heads at the top level's θ, every layer full attention, or windowed with
     sliding_window), and refused one without rope_theta."""
@@ -1827,14 +1874,20 @@ def _reads_as_its_model_does(config: dict, class_name: str) -> None:
     ({"rope_scaling": {"rope_type": "linear", "factor": 2.0, "rope_theta": 20_000.0}}, "nested by layer type"),
     ({"rope_parameters": {"full_attention": _MIMO_OWN["full_attention"]}}, "no sliding_attention parameters"),
     ({"rope_parameters": {**_MIMO_OWN, "sliding_attention": {"rope_type": "default"}}}, "has no rope_theta"),
+    ({"partial_rotary_factor": 0.5, "rope_parameters": {
+        "full_attention": {"rope_type": "default", "rope_theta": 1_000_000.0},
+        "sliding_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 10_000.0}}},
+     "reaches it once sliding_attention's scaling standardizes the parameters"),
 ])
-@pytest.mark.parametrize("small", [_MIMO, _LAGUNA], ids=["mimo_v2_flash", "laguna"])
+@pytest.mark.parametrize("small", [_MIMO, _LAGUNA, _MELLUM], ids=["mimo_v2_flash", "laguna", "mellum"])
 def test_classes_reading_parameters_per_layer_type_refuse_what_their_models_cannot_build(small, given, match):
-    """MiMo-V2-Flash's and Laguna's rotary embeddings read one dict of parameters per layer type, each with its
+    """MiMo-V2-Flash's, Laguna's and Mellum's rotary embeddings read one dict of parameters per layer type, each with its
     rope_theta: a flat one (v5 or v4), a layer type without parameters, or parameters without θ fail building the model
-    (transformers 5.23). posenc refuses them, naming what is missing."""
+    (transformers 5.23); so does a top-level share that a later layer type's scaling copies into an earlier one's
+    parameters, changing their width between the rotary embedding's frequencies and the weights' initialization.
+    posenc refuses them, naming what is missing."""
     config = small | given
-    with pytest.raises((KeyError, TypeError)):  # a missing layer type's or rope_theta's key; θ None
+    with pytest.raises((KeyError, TypeError, RuntimeError)):  # a missing key; θ None; buffers of two widths
         transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))))
     with pytest.raises(ValueError, match=match):
         from_config(config)

@@ -295,12 +295,13 @@ _ROTATION_CHANGES = {  # a family's own size fields
                       "num_experts_per_tok": 1, "num_key_value_heads": 1},  # twice as many on sliding layers
     "laguna": {"num_experts": 2, "moe_intermediate_size": 16, "shared_expert_intermediate_size": 16,
                "num_experts_per_tok": 1},
+    "mellum": {"num_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1},
 }
 
 
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
                      "persimmon", "apertus", "olmo3", "cwm", "higgs_audio_v2", "modernbert-decoder",
-                     "mimo_v2_flash", "laguna")
+                     "mimo_v2_flash", "laguna", "mellum")
 """Model types posenc read as Llama-style decoders before they were families: named, so that the code before fails."""
 _ROTATING = sorted({key for key, family in FAMILIES.items() if family.scheme == "rope" and not family.composite
                     and key not in ("deepseek_v3", "mistral4")} | set(_ONCE_LLAMA_STYLE))
