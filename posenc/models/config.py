@@ -491,6 +491,11 @@ def _standardized_by_a_scaling(fields: Fields, declared: dict, name: str) -> dic
     one, none does); a layer type before the first scaling that the top level's share gives another width fails
     building the model, and is refused."""
     present = sorted(t for t in set(_attention_types(fields)) if t in declared)  # its layer types, not NoPE's
+    for layer_type in present:  # transformers' validation: p-RoPE's parameters state their θ (before any copy)
+        own = declared[layer_type]
+        if isinstance(own, Mapping) and own.get("rope_type") == "proportional" and own.get("rope_theta") is None:
+            raise ValueError(f"{name}.{layer_type} is p-RoPE ('proportional') without a rope_theta of its own: "
+                             "transformers 5.23 refuses the config.")
     scaled = [t for t in present if isinstance(declared[t], Mapping)
               and declared[t].get("rope_type", declared[t].get("type", "default")) != "default"]
     if not scaled:

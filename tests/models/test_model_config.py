@@ -672,6 +672,13 @@ _GEMMA_4_CASES = {
     "v4 fields, unread": {"global_head_dim": 32, "rope_theta": 50_000.0, "rope_local_base_freq": 5_000.0},
     "a flat scaling": {"global_head_dim": 32, "rope_scaling": {"rope_type": "linear", "factor": 4.0}},
     "a sliding last layer": {"global_head_dim": 32, "layer_types": ["sliding_attention", "sliding_attention"]},
+    "a top-level θ and share, copied in by p-RoPE": {"global_head_dim": 32, "rope_theta": 20_000.0,
+                                                      "partial_rotary_factor": 0.5, "rope_parameters": {
+        "sliding_attention": {"rope_type": "default"},
+        "full_attention": {"rope_type": "proportional", "rope_theta": 1_000_000.0}}},
+    "p-RoPE without its θ": {"global_head_dim": 32, "rope_theta": 20_000.0, "rope_parameters": {
+        "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
+        "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.25}}},
 }
 
 
@@ -682,8 +689,9 @@ def test_gemma_4_rotates_each_layer_type_as_its_model_does(case):
     full-attention layers by p-RoPE ("proportional": the first partial_rotary_factor of the pairs at full RoPE's
     θᵢ = θ^(−2i/d), the rest not at all; θ 1,000,000, a quarter) on heads of global_head_dim (per_layer_config in a
     file transformers saved), reading rope_parameters (or a v4 rope_scaling in its place) by layer type only (a
-    rope_theta or rope_local_base_freq is unread; a flat dict fails building the model, and is refused), its last
-    layer full attention whatever layer_types says. posenc refused every Gemma 4 config (p-RoPE's rope_type, as a
+    rope_local_base_freq is unread, a top-level rope_theta or partial_rotary_factor too, but where p-RoPE's function
+    standardizes the parameters, copying them into every layer type's that lack them; p-RoPE's own θ is required; a
+    flat dict fails building the model, and is refused), its last layer full attention whatever layer_types says. posenc refused every Gemma 4 config (p-RoPE's rope_type, as a
     Llama-style decoder's)."""
     torch = pytest.importorskip("torch")
     given = _GEMMA_4_CASES[case]
@@ -694,10 +702,10 @@ def test_gemma_4_rotates_each_layer_type_as_its_model_does(case):
         assert "per_layer_config" in config and "global_head_dim" not in config
     else:
         config |= given
-    if case == "a flat scaling":
-        with pytest.raises(KeyError, match="full_attention"):
+    if case in ("a flat scaling", "p-RoPE without its θ"):
+        with pytest.raises(KeyError, match="full_attention" if case == "a flat scaling" else "rope_theta"):
             transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))))
-        with pytest.raises(ValueError, match="nested by layer type"):
+        with pytest.raises(ValueError, match="nested by layer type|without a rope_theta of its own"):
             from_config(config)
         return
     built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
