@@ -752,7 +752,8 @@ def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim
                              "its attention rotates the whole head, and transformers 5.23 fails at the model's first "
                              "forward pass. Remove the share.")
     scaling = _scaling(parameters, rope_type, where, context)
-    layout = "interleaved" if fields.family.layout == "interleaved" and fields.get("rope_interleave", True) else "half"
+    interleave = fields.get("rope_interleave", True) if "rope_interleave" in fields.family.defaults else True
+    layout = "interleaved" if fields.family.layout == "interleaved" and interleave else "half"
     options = {"layout": layout, "rope_type": rope_type,
                "rotary_fraction": rotary_dims / head_dim if share is None else share, **scaling}
     extra = {}

@@ -29,7 +29,8 @@ class Family:
     the class's default θ whatever the file says: OLMo 3's sliding-window layers);
     ``scaling_layers``: the layer types a v4 ``rope_scaling`` applies to (None: every rotary one);
     ``layout``: "half" (rotate_half; sinusoids: each row's sines before its cosines, posenc's split layout) or
-    "interleaved" (adjacent pairs; sinusoids: sin, cos, sin, … as the paper); ``causal``: a decoder;
+    "interleaved" (adjacent pairs; sinusoids: sin, cos, sin, … as the paper), halves where the class has a
+    ``rope_interleave`` field (in ``defaults``: DeepSeek-V3, Mistral 4) and the file sets it false; ``causal``: a decoder;
     ``causal_field``: the field that makes it one when true (XLM's ``causal``, BERT's ``is_decoder``), "" for none;
     ``bidirectional_field``: the field that makes a decoder see both ways when true, its sliding windows halved to
     either side of the query (Gemma 3's ``use_bidirectional_attention``: EmbeddingGemma), "" for none;
@@ -357,7 +358,15 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                  "max_position_embeddings": 131_072}),
     "deepseek_v3": _family(class_name="DeepseekV3Config", windows="none", layout="interleaved", partial_field=None,
                            defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,
-                                     "max_position_embeddings": 4096}),
+                                     "max_position_embeddings": 4096, "rope_interleave": True}),
+    "deepseek_v2": _family(class_name="DeepseekV2Config", windows="none", layout="interleaved", partial_field=None,
+                           defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,
+                                     "max_position_embeddings": 2048}),  # pairs as complex numbers, always
+    "longcat_flash": _family(class_name="LongcatFlashConfig", windows="none", layout="interleaved", partial_field=None,
+                             attribute_map={"num_hidden_layers": "num_layers"},  # (each of its layers: two attentions)
+                             defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,
+                                       "max_position_embeddings": 131_072, "rope_theta": 10_000_000.0,
+                                       "num_layers": 28, "hidden_size": 6144, "num_attention_heads": 64}),
     "cwm": _family(class_name="CwmConfig", windows="every", pattern=4, first_full=True, partial_field=None,
                    nested_parameters="refused",  # Code World Model: layer 0 full attention, then one in four
                    default_parameters={"rope_type": "llama3", "rope_theta": 1_000_000.0, "factor": 16.0,
@@ -377,7 +386,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                             "beta_slow": 1.0, "mscale_all_dim": 1.0, "mscale": 1.0,
                                             "llama_4_scaling_beta": 0.1},
                         defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 64, "v_head_dim": 128,
-                                  "max_position_embeddings": 1_048_576}),
+                                  "max_position_embeddings": 1_048_576, "rope_interleave": True}),
     "mimo_v2_flash": _family(class_name="MiMoV2FlashConfig", windows="every_and_first", pattern=6, **_AS_WRITTEN,
                              window_plus_one="sliding_window_size", default_share=0.334, sinks=("sliding_attention",),
                              default_parameters={  # (each with partial_rotary_factor 0.334: default_share)

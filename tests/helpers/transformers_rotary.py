@@ -35,6 +35,8 @@ ROTARY_CLASSES = {
     "smollm3": ("smollm3.modeling_smollm3", "SmolLM3RotaryEmbedding"),
     "gpt_oss": ("gpt_oss.modeling_gpt_oss", "GptOssRotaryEmbedding"),
     "deepseek_v3": ("deepseek_v3.modeling_deepseek_v3", "DeepseekV3RotaryEmbedding"),
+    "deepseek_v2": ("deepseek_v2.modeling_deepseek_v2", "DeepseekV2RotaryEmbedding"),
+    "longcat_flash": ("longcat_flash.modeling_longcat_flash", "LongcatFlashRotaryEmbedding"),
     "modernbert": ("modernbert.modeling_modernbert", "ModernBertRotaryEmbedding"),
     "gpt_neox": ("gpt_neox.modeling_gpt_neox", "GPTNeoXRotaryEmbedding"),
     "olmo3": ("olmo3.modeling_olmo3", "Olmo3RotaryEmbedding"),

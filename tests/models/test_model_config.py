@@ -1911,3 +1911,59 @@ def test_mimo_v2_flash_refuses_an_odd_rotated_width():
     with pytest.raises(ValueError, match="21 of 64"):
         from_config(config)
     assert any(finding.severity == "error" and "21" in finding.message for finding in check(config))
+
+
+_DEEPSEEK_V2 = {"model_type": "deepseek_v2", "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 2,
+                "num_hidden_layers": 1, "intermediate_size": 32, "moe_intermediate_size": 16, "n_routed_experts": 2,
+                "num_experts_per_tok": 1, "n_group": 1, "topk_group": 1, "first_k_dense_replace": 1, "vocab_size": 64,
+                "kv_lora_rank": 16, "q_lora_rank": 16, "qk_rope_head_dim": 16, "qk_nope_head_dim": 16,
+                "v_head_dim": 16, "max_position_embeddings": 128}
+_LONGCAT = {"model_type": "longcat_flash", "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 2,
+            "num_layers": 1, "ffn_hidden_size": 32, "expert_ffn_hidden_size": 16, "n_routed_experts": 2, "moe_topk": 2,
+            "zero_expert_num": 0, "vocab_size": 64, "kv_lora_rank": 16, "q_lora_rank": 16, "qk_rope_head_dim": 16,
+            "qk_nope_head_dim": 16, "v_head_dim": 16, "head_dim": 16, "max_position_embeddings": 128}
+_LATENT_YARN = {"rope_type": "yarn", "rope_theta": 20_000.0, "factor": 4.0, "original_max_position_embeddings": 32,
+                "mscale": 1.0, "mscale_all_dim": 1.0}
+
+
+@pytest.mark.parametrize("given", [{}, {"rope_theta": 20_000.0}, {"rope_parameters": _LATENT_YARN},
+                                   {"rope_interleave": False}], ids=["class defaults", "θ", "YaRN", "rope_interleave"])
+@pytest.mark.parametrize("small", [_DEEPSEEK_V2, _LONGCAT], ids=["deepseek_v2", "longcat_flash"])
+def test_deepseek_v2_and_longcat_flash_rotate_adjacent_pairs_as_their_models_do(small, given):
+    """DeepSeek-V2 and LongCat-Flash (transformers 5.23; the oracle: a one-layer model, eager, on 20 tokens) rotate the
+    qk_rope_head_dim part of each query in adjacent pairs, whatever a rope_interleave says (DeepSeek-V2 as complex
+    numbers, returned in place; LongCat-Flash as DeepSeek-V3, each pair's first members before its second ones), at
+    θ 10,000 (DeepSeek-V2) or 10,000,000 (LongCat-Flash's class default), and scale q·k by 1/√(qk_nope + qk_rope)
+    times YaRN's mscale². posenc read both as Llama-style decoders, in halves (LongCat-Flash at θ 10,000)."""
+    config = small | given
+    before, after = hf_rotated_queries(config, 20)
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                               attn_implementation="eager")
+    model = from_config(config)
+    assert type(built.config).__name__ in model.source
+    positional = model.positional("full_attention")
+    assert positional.base == built.config.rope_parameters["rope_theta"]
+    options = {k: v for k, v in positional.options.items() if k not in ("layout", "rotary_fraction")}
+    got = posenc.apply_rope(before, np.arange(20), base=positional.base, layout=positional.options["layout"], **options)
+    if small is _LONGCAT:  # returned as DeepSeek-V3's: each pair's first members, then its second ones
+        got = got.reshape(*got.shape[:-1], -1, 2).swapaxes(-1, -2).reshape(got.shape)
+    np.testing.assert_allclose(got, after, atol=5e-6, rtol=0)
+    attention = built.layers[0].self_attn  # LongCat-Flash's layer: two attentions, alike
+    for each in attention if isinstance(attention, torch.nn.ModuleList) else [attention]:
+        assert models.softmax_scale(model) == pytest.approx(each.scaling, rel=1e-12)
+
+
+@pytest.mark.parametrize("model_type", ["cohere", "deepseek_v3"])
+def test_rope_interleave_is_read_only_by_the_classes_that_read_it(model_type):
+    """A rope_interleave false: DeepSeek-V3 then rotates halves (its config field), Cohere adjacent pairs whatever it
+    says (its class has no such field; the oracle: a one-layer model's own rotation, transformers 5.23). posenc read
+    rope_interleave in every family that rotates adjacent pairs."""
+    sizes = _WHOLE_HEADS.get(model_type, (None, None, {}))[2]
+    config = {"model_type": model_type, "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 2,
+              "num_hidden_layers": 1, "intermediate_size": 64, "vocab_size": 64, "max_position_embeddings": 256,
+              **sizes, "rope_interleave": False}
+    before, after = hf_rotated_queries(config, 20)
+    positional = from_config(config).positional("full_attention")
+    assert positional.options["layout"] == ("half" if model_type == "deepseek_v3" else "interleaved")
+    got = posenc.apply_rope(before, np.arange(20), base=positional.base, layout=positional.options["layout"])
+    np.testing.assert_allclose(got, after, atol=5e-6, rtol=0)

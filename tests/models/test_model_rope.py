@@ -296,18 +296,21 @@ _ROTATION_CHANGES = {  # a family's own size fields
     "laguna": {"num_experts": 2, "moe_intermediate_size": 16, "shared_expert_intermediate_size": 16,
                "num_experts_per_tok": 1},
     "mellum": {"num_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1},
+    "deepseek_v2": {"head_dim": None, "qk_rope_head_dim": 16, "qk_nope_head_dim": 16, "v_head_dim": 16,
+                    "kv_lora_rank": 16, "q_lora_rank": 16, "n_routed_experts": 2, "num_experts_per_tok": 1,
+                    "moe_intermediate_size": 16, "first_k_dense_replace": 1, "n_group": 1, "topk_group": 1},
 }
 
 
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
                      "persimmon", "apertus", "olmo3", "cwm", "higgs_audio_v2", "modernbert-decoder",
-                     "mimo_v2_flash", "laguna", "mellum")
+                     "mimo_v2_flash", "laguna", "mellum", "deepseek_v2")
 """Model types posenc read as Llama-style decoders before they were families: named, so that the code before fails."""
 _ROTATING = sorted({key for key, family in FAMILIES.items() if family.scheme == "rope" and not family.composite
-                    and key not in ("deepseek_v3", "mistral4")} | set(_ONCE_LLAMA_STYLE))
+                    and key not in ("deepseek_v3", "mistral4", "longcat_flash")} | set(_ONCE_LLAMA_STYLE))
 """Every rotary family, but a composite one (its text model's type is here, and its vision tower is slow to build),
-DeepSeek-V3 and Mistral 4 (their interleave permutes the head: test_decoupled_rope_equals_transformers_apply_rotary_…,
-test_mistral_4_rotates_adjacent_pairs_of_its_rotated_part)."""
+DeepSeek-V3, Mistral 4 and LongCat-Flash (their interleave permutes the head: test_decoupled_rope_equals_transformers_
+apply_rotary_…, test_mistral_4_rotates_adjacent_pairs_…, test_deepseek_v2_and_longcat_flash_rotate_adjacent_pairs_…)."""
 
 
 @pytest.mark.parametrize("rope_theta", [None, 20_000.0])
