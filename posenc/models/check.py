@@ -710,6 +710,27 @@ def bidirectional_in_some_attentions(reading: Reading) -> Iterator[Finding]:
                   f"transformers 5.23 honours {where}; posenc draws the eager model's causal masks.")
 
 
+def theta_in_a_sub_config(reading: Reading) -> Iterator[Finding]:
+    """A rope_theta inside another object of the config (DBRX's attn_config, as databricks/dbrx's files write it),
+    which no rotary embedding of transformers 5.23 reads: it rotates at rope_parameters' θ (a top-level rope_theta,
+    else its default)."""
+    model = reading.model
+    if model is None:
+        return
+    bases = {p.base for p in model.positionals.values() if get_scheme(p.scheme).family == "rotary"}
+    for key, value in reading.fields.raw.items():
+        stated = reading.number(value, "rope_theta") if isinstance(value, Mapping) and key not in (
+            "rope_scaling", "rope_parameters") else None
+        if stated is None or bases == {stated}:
+            continue
+        turns = " and ".join(map(_theta, sorted(bases)))
+        yield Finding("warning", reading.path(f"{key}.rope_theta"),
+                      f"{key}.rope_theta is {_theta(stated)}, which {reading.fields.family.class_name or 'transformers'}"
+                      f" in transformers 5.23 does not read: its rotary embedding rotates at θ {turns} (a top-level "
+                      "rope_theta, else its default). A model trained by code that reads it there computed another "
+                      "θ: state it as rope_theta.")
+
+
 def fixed_slopes(reading: Reading) -> Iterator[Finding]:
     """MPT's class in transformers adds ALiBi with the slopes of a bias max of 8 whatever ``attn_config`` says: an
     ``alibi`` false or another ``alibi_bias_max`` is read by MosaicML's own code (trust_remote_code) only."""
@@ -826,7 +847,7 @@ CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     fixed_frequencies, longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
     sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, fixed_buckets,
-    fixed_slopes, encoder_decoder,
+    fixed_slopes, encoder_decoder, theta_in_a_sub_config,
     bidirectional_in_some_attentions, per_layer_fields, outside_text_config, query_scale_parameters,
     unknown_family,
 )

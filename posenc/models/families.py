@@ -407,6 +407,10 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                           "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
                       defaults={"head_dim": 128, "sliding_window": 1024, "max_position_embeddings": 131_072,
                                 "num_hidden_layers": 28, "hidden_size": 2304, "num_attention_heads": 32}),
+    "dbrx": _family(class_name="DbrxConfig", windows="none", partial_field=None,  # (attn_config.rope_theta: unread)
+                    attribute_map={"hidden_size": "d_model", "num_attention_heads": "n_heads",
+                                   "num_hidden_layers": "n_layers", "max_position_embeddings": "max_seq_len"},
+                    defaults={"d_model": 2048, "n_heads": 16, "n_layers": 24, "max_seq_len": 2048}),
     "modernbert": _family(class_name="ModernBertConfig", causal=False, **_MODERNBERT),
     "modernbert-decoder": _family(class_name="ModernBertDecoderConfig", **_MODERNBERT),  # the same, causal
     "olmo3": _family(class_name="Olmo3Config", windows="every", pattern=4, partial_field=None,

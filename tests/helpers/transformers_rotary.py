@@ -36,6 +36,7 @@ ROTARY_CLASSES = {
     "gpt_oss": ("gpt_oss.modeling_gpt_oss", "GptOssRotaryEmbedding"),
     "deepseek_v3": ("deepseek_v3.modeling_deepseek_v3", "DeepseekV3RotaryEmbedding"),
     "deepseek_v2": ("deepseek_v2.modeling_deepseek_v2", "DeepseekV2RotaryEmbedding"),
+    "dbrx": ("dbrx.modeling_dbrx", "DbrxRotaryEmbedding"),
     "longcat_flash": ("longcat_flash.modeling_longcat_flash", "LongcatFlashRotaryEmbedding"),
     "modernbert": ("modernbert.modeling_modernbert", "ModernBertRotaryEmbedding"),
     "gpt_neox": ("gpt_neox.modeling_gpt_neox", "GPTNeoXRotaryEmbedding"),

@@ -165,6 +165,11 @@ CASES = {
         {"model_type": "laguna", "num_hidden_layers": 2, "partial_rotary_factor": 0.5}, "warning",
         "partial_rotary_factor", "partial_rotary_factor is 0.5, which LagunaConfig does not read at the top level under "
         "default RoPE: it rotates the share each layer type's RoPE parameters give (else the whole head)"),
+    "DBRX's θ where its model does not read it": (
+        {"model_type": "dbrx", "d_model": 6144, "n_heads": 48, "n_layers": 40, "max_seq_len": 32768,
+         "attn_config": {"kv_n_heads": 8, "rope_theta": 500000, "clip_qkv": 8}}, "warning", "attn_config.rope_theta",
+        "attn_config.rope_theta is 500,000, which DbrxConfig in transformers 5.23 does not read: its rotary embedding "
+        "rotates at θ 10,000"),
     "MiMo-V2-Flash's window from SGLang's field": (
         _MIMO | {"sliding_window": 8, "sliding_window_size": 600}, "warning", "sliding_window_size",
         "sliding_window_size is 600 (a window of 601 keys, the query's own included), at or past the context of 512"),

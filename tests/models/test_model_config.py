@@ -170,7 +170,10 @@ def test_the_trained_context_is_the_one_transformers_computes_with(model_type, c
     top, own = _TRAINED[case]
     scaling = ({"rope_type": "longrope", "short_factor": [1.0] * 32, "long_factor": [2.0] * 32}
                if model_type == "phi3" else {"rope_type": "yarn", "factor": 4.0})
-    config = {"model_type": model_type, **SIZES, "max_position_embeddings": 32768, **top, "rope_scaling": scaling | own}
+    names = FAMILIES[model_type].attribute_map  # DBRX's max_seq_len: the class's own names, as its files write them
+    config = {"model_type": model_type, **{names.get(key, key): value for key, value in SIZES.items()},
+              names.get("max_position_embeddings", "max_position_embeddings"): 32768, **top,
+              "rope_scaling": scaling | own}
     try:
         oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config()  # edits dicts
         rotary = hf_rotary(oracle)
@@ -1967,3 +1970,33 @@ def test_rope_interleave_is_read_only_by_the_classes_that_read_it(model_type):
     assert positional.options["layout"] == ("half" if model_type == "deepseek_v3" else "interleaved")
     got = posenc.apply_rope(before, np.arange(20), base=positional.base, layout=positional.options["layout"])
     np.testing.assert_allclose(got, after, atol=5e-6, rtol=0)
+
+
+_DBRX = {"model_type": "dbrx", "d_model": 64, "n_heads": 2, "n_layers": 1, "max_seq_len": 128, "vocab_size": 64,
+         "attn_config": {"kv_n_heads": 1, "rope_theta": 500_000, "clip_qkv": 8}, "ffn_config": {"ffn_hidden_size": 32,
+                                                                              "moe_num_experts": 2, "moe_top_k": 1}}
+"""A small DBRX, its θ where databricks/dbrx-base's config.json states it (attn_config.rope_theta 500,000)."""
+
+
+@pytest.mark.parametrize("given", [{}, {"rope_theta": 20_000.0}], ids=["attn_config's θ", "a top-level θ"])
+def test_dbrx_rotates_at_the_theta_its_model_computes_with(given):
+    """transformers 5.23's DbrxModel (the oracle: a one-layer model's rotary embedding and the query its attention
+    rotates) computes its frequencies from rope_parameters, built from a top-level rope_theta, else 10,000: the
+    attn_config.rope_theta of databricks/dbrx's files (500,000) is stored by its attention and never used. posenc
+    refused DBRX configs (no positional field at the top level); it now draws what the model computes, and the check
+    says the θ attn_config states is not the one computed with."""
+    config = _DBRX | given
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                               attn_implementation="eager")
+    model = from_config(config)
+    assert "DbrxConfig" in model.source and model.context_length == 128
+    expected, _ = hf_frequencies(built.rotary_emb, "full_attention")
+    got, _ = rope_inv_freq(model, "full_attention")
+    np.testing.assert_allclose(got, expected, rtol=float32_rtol(model.positional("full_attention").base), atol=0)
+    before, after = hf_rotated_queries(config, 20)
+    positional = model.positional("full_attention")
+    np.testing.assert_allclose(posenc.apply_rope(before, np.arange(20), base=positional.base, layout="half"), after,
+                               atol=5e-6, rtol=0)
+    unread = [finding for finding in check(config) if finding.field == "attn_config.rope_theta"]
+    assert [finding.severity for finding in unread] == ["warning"]
+    assert f"rotates at θ {positional.base:,.0f}" in unread[0].message
