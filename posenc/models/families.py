@@ -362,6 +362,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "deepseek_v2": _family(class_name="DeepseekV2Config", windows="none", layout="interleaved", partial_field=None,
                            defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,
                                      "max_position_embeddings": 2048}),  # pairs as complex numbers, always
+    "minicpm3": _family(class_name="MiniCPM3Config", windows="none", partial_field=None,  # DeepSeek-V2's, in halves
+                        defaults={"qk_rope_head_dim": 32, "qk_nope_head_dim": 64, "max_position_embeddings": 32_768}),
     "longcat_flash": _family(class_name="LongcatFlashConfig", windows="none", layout="interleaved", partial_field=None,
                              attribute_map={"num_hidden_layers": "num_layers"},  # (each of its layers: two attentions)
                              defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,

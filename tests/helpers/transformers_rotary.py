@@ -37,6 +37,7 @@ ROTARY_CLASSES = {
     "deepseek_v3": ("deepseek_v3.modeling_deepseek_v3", "DeepseekV3RotaryEmbedding"),
     "deepseek_v2": ("deepseek_v2.modeling_deepseek_v2", "DeepseekV2RotaryEmbedding"),
     "dbrx": ("dbrx.modeling_dbrx", "DbrxRotaryEmbedding"),
+    "minicpm3": ("minicpm3.modeling_minicpm3", "MiniCPM3RotaryEmbedding"),
     "longcat_flash": ("longcat_flash.modeling_longcat_flash", "LongcatFlashRotaryEmbedding"),
     "modernbert": ("modernbert.modeling_modernbert", "ModernBertRotaryEmbedding"),
     "gpt_neox": ("gpt_neox.modeling_gpt_neox", "GPTNeoXRotaryEmbedding"),

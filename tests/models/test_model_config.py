@@ -1929,6 +1929,28 @@ _LATENT_YARN = {"rope_type": "yarn", "rope_theta": 20_000.0, "factor": 4.0, "ori
                 "mscale": 1.0, "mscale_all_dim": 1.0}
 
 
+@pytest.mark.parametrize("given", [{}, {"rope_theta": 20_000.0}, {"rope_parameters": _LATENT_YARN}],
+                         ids=["class defaults", "θ", "YaRN"])
+def test_minicpm3_rotates_halves_of_its_latent_attention_s_rotary_part(given):
+    """MiniCPM3 (transformers 5.23; the oracle: a one-layer model, eager, on 20 tokens) is DeepSeek-V2's latent
+    attention rotating halves, not adjacent pairs, of its qk_rope_head_dim (32 by its class's default) part of each
+    head, and scales q·k by 1/√(qk_nope + qk_rope) times YaRN's mscale². posenc refused a MiniCPM3 config that left
+    its class's defaults out (no positional field), and rotated whole heads where the file gave head sizes only."""
+    config = {"model_type": "minicpm3", "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 2,
+              "num_hidden_layers": 1, "intermediate_size": 32, "vocab_size": 64, "kv_lora_rank": 16,
+              "q_lora_rank": 16, "max_position_embeddings": 128, **given}
+    before, after = hf_rotated_queries(config, 20)
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                               attn_implementation="eager")
+    model = from_config(config)
+    positional = model.positional("full_attention")
+    assert "MiniCPM3Config" in model.source and positional.rotary_dims == before.shape[-1] == 32
+    options = {k: v for k, v in positional.options.items() if k not in ("layout", "rotary_fraction")}
+    got = posenc.apply_rope(before, np.arange(20), base=positional.base, layout=positional.options["layout"], **options)
+    np.testing.assert_allclose(got, after, atol=5e-6, rtol=0)
+    assert models.softmax_scale(model) == pytest.approx(built.layers[0].self_attn.scaling, rel=1e-12)
+
+
 @pytest.mark.parametrize("given", [{}, {"rope_theta": 20_000.0}, {"rope_parameters": _LATENT_YARN},
                                    {"rope_interleave": False}], ids=["class defaults", "θ", "YaRN", "rope_interleave"])
 @pytest.mark.parametrize("small", [_DEEPSEEK_V2, _LONGCAT], ids=["deepseek_v2", "longcat_flash"])
