@@ -546,6 +546,19 @@ def window_length(reading: Reading) -> Iterator[Finding]:
                       "context is wrong).")
 
 
+def window_not_applied(reading: Reading) -> Iterator[Finding]:
+    """A window given to a class whose model applies none (Llama's, Qwen3-VL's, Moshi's: windows "none"), where no
+    layer_types makes a layer sliding_attention: every layer attends to the whole context."""
+    fields, model = reading.fields, reading.model
+    name = fields.family.window_field[0]
+    window = reading.number(fields.raw, name)
+    if model is None or window is None or fields.family.windows != "none" or "sliding_attention" in model.layer_types:
+        return
+    yield Finding("warning", reading.path(name),
+                  f"{name} is {window:g}, which {fields.family.class_name}'s model in transformers 5.23 does not apply: "
+                  "every layer attends to the whole context, as posenc draws it.")
+
+
 def sliding_without_window(reading: Reading) -> Iterator[Finding]:
     """Sliding-window layers (listed, or by the family's pattern) with no window: transformers 5.23 builds the
     config and fails at the first forward pass (its mask needs a window: checked on two-layer Gemma 2, Gemma 3,
@@ -847,7 +860,7 @@ CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     fixed_frequencies, longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
     sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, fixed_buckets,
-    fixed_slopes, encoder_decoder, theta_in_a_sub_config,
+    fixed_slopes, encoder_decoder, theta_in_a_sub_config, window_not_applied,
     bidirectional_in_some_attentions, per_layer_fields, outside_text_config, query_scale_parameters,
     unknown_family,
 )

@@ -297,6 +297,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "qwen2_5_vl_text": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN_VL),
     "qwen3_vl_text": _family(class_name="Qwen3VLTextConfig", windows="none", partial_field=None,
                              defaults={"rope_theta": 500_000.0, "max_position_embeddings": 128_000, "head_dim": 128}),
+    "qwen3_vl_moe_text": _family(class_name="Qwen3VLMoeTextConfig", windows="none", partial_field=None,
+                                 defaults={"rope_theta": 500_000.0, "max_position_embeddings": 128_000}),
     "phi3": _family(class_name="Phi3Config", windows="sliding_window",
                     rope_type_aliases={"su": "longrope", "yarn": "longrope"}, rope_types=("default", "longrope"),
                     defaults={"original_max_position_embeddings": 4096, "max_position_embeddings": 4096}),
@@ -409,6 +411,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                           "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
                       defaults={"head_dim": 128, "sliding_window": 1024, "max_position_embeddings": 131_072,
                                 "num_hidden_layers": 28, "hidden_size": 2304, "num_attention_heads": 32}),
+    "moshi": _family(class_name="MoshiConfig", windows="none", partial_field=None,  # its sliding_window: stored only
+                     defaults={"max_position_embeddings": 3000}),
     "dbrx": _family(class_name="DbrxConfig", windows="none", partial_field=None,  # (attn_config.rope_theta: unread)
                     attribute_map={"hidden_size": "d_model", "num_attention_heads": "n_heads",
                                    "num_hidden_layers": "n_layers", "max_position_embeddings": "max_seq_len"},

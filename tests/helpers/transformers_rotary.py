@@ -22,6 +22,8 @@ ROTARY_CLASSES = {
     "qwen2_5_vl_text": ("qwen2_5_vl.modeling_qwen2_5_vl", "Qwen2_5_VLRotaryEmbedding"),
     "qwen2_vl_text": ("qwen2_vl.modeling_qwen2_vl", "Qwen2VLRotaryEmbedding"),
     "qwen3_vl_text": ("qwen3_vl.modeling_qwen3_vl", "Qwen3VLTextRotaryEmbedding"),
+    "qwen3_vl_moe_text": ("qwen3_vl_moe.modeling_qwen3_vl_moe", "Qwen3VLMoeTextRotaryEmbedding"),
+    "moshi": ("moshi.modeling_moshi", "MoshiRotaryEmbedding"),
     "phi": ("phi.modeling_phi", "PhiRotaryEmbedding"),
     "stablelm": ("stablelm.modeling_stablelm", "StableLmRotaryEmbedding"),
     "falcon": ("falcon.modeling_falcon", "FalconRotaryEmbedding"),

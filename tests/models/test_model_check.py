@@ -165,6 +165,10 @@ CASES = {
         {"model_type": "laguna", "num_hidden_layers": 2, "partial_rotary_factor": 0.5}, "warning",
         "partial_rotary_factor", "partial_rotary_factor is 0.5, which LagunaConfig does not read at the top level under "
         "default RoPE: it rotates the share each layer type's RoPE parameters give (else the whole head)"),
+    "a window its model does not apply": (
+        changed(LLAMA31, sliding_window=4096), "warning", "sliding_window",
+        "sliding_window is 4096, which LlamaConfig's model in transformers 5.23 does not apply: every layer attends to "
+        "the whole context"),
     "DBRX's θ where its model does not read it": (
         {"model_type": "dbrx", "d_model": 6144, "n_heads": 48, "n_layers": 40, "max_seq_len": 32768,
          "attn_config": {"kv_n_heads": 8, "rope_theta": 500000, "clip_qkv": 8}}, "warning", "attn_config.rope_theta",
