@@ -345,6 +345,9 @@ def _family_layers(fields: Fields, count: int) -> list[str]:
         return ["sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(count)]
     if not windowed or rule in ("none", "no_rope_layers"):
         return ["full_attention"] * count
+    if rule == "max_window_layers":  # dots.llm1: Qwen2's rule without its switch
+        bound = fields.integer("max_window_layers", minimum=0)
+        return ["sliding_attention" if i >= bound else "full_attention" for i in range(count)]
     if rule in ("qwen", "qwen2_moe", "qwen3_moe"):  # each class's own rule (transformers 5.23)
         if fields.get("use_sliding_window") is not True:
             return ["full_attention"] * count

@@ -43,7 +43,8 @@ class Family:
     ``windows``: how layers get windows without ``layer_types`` ("all": every layer when
     ``sliding_window`` is set, unless ``use_sliding_window`` is false (a model_type posenc does not know);
     "sliding_window": every layer when ``sliding_window`` is set, whatever else the file says (Mistral);
-    "qwen": from layer ``max_window_layers`` on when ``use_sliding_window``, "qwen2_moe": the even layers below
+    "qwen": from layer ``max_window_layers`` on when ``use_sliding_window``, "max_window_layers": the same whatever
+    ``use_sliding_window`` says (dots.llm1), "qwen2_moe": the even layers below
     ``max_window_layers`` when ``use_sliding_window``, "qwen3_moe": every layer when ``use_sliding_window``,
     "gpt_neo": GPT-Neo's ``attention_layers``, else its ``attention_types`` expanded ("local": a window),
     "longt5": every layer a window when ``encoder_attention_type`` is "local" (LongT5; "transient-global" refused),
@@ -297,6 +298,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "qwen2_5_vl_text": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN_VL),
     "qwen3_vl_text": _family(class_name="Qwen3VLTextConfig", windows="none", partial_field=None,
                              defaults={"rope_theta": 500_000.0, "max_position_embeddings": 128_000, "head_dim": 128}),
+    "dots1": _family(class_name="Dots1Config", windows="max_window_layers", partial_field=None,
+                     nested_parameters="refused",
+                     defaults={"sliding_window": 4096, "max_window_layers": 62, "max_position_embeddings": 2048}),
     "qwen3_vl_moe_text": _family(class_name="Qwen3VLMoeTextConfig", windows="none", partial_field=None,
                                  defaults={"rope_theta": 500_000.0, "max_position_embeddings": 128_000}),
     "phi3": _family(class_name="Phi3Config", windows="sliding_window",

@@ -24,6 +24,7 @@ ROTARY_CLASSES = {
     "qwen3_vl_text": ("qwen3_vl.modeling_qwen3_vl", "Qwen3VLTextRotaryEmbedding"),
     "qwen3_vl_moe_text": ("qwen3_vl_moe.modeling_qwen3_vl_moe", "Qwen3VLMoeTextRotaryEmbedding"),
     "moshi": ("moshi.modeling_moshi", "MoshiRotaryEmbedding"),
+    "dots1": ("dots1.modeling_dots1", "Dots1RotaryEmbedding"),
     "phi": ("phi.modeling_phi", "PhiRotaryEmbedding"),
     "stablelm": ("stablelm.modeling_stablelm", "StableLmRotaryEmbedding"),
     "falcon": ("falcon.modeling_falcon", "FalconRotaryEmbedding"),

@@ -297,6 +297,7 @@ _ROTATION_CHANGES = {  # a family's own size fields
                "num_experts_per_tok": 1},
     "mellum": {"num_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1},
     "qwen3_vl_moe_text": {"num_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1},
+    "dots1": {"n_routed_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1, "n_shared_experts": 1},
     "dbrx": {"attn_config": {"kv_n_heads": 2, "rope_theta": 10_000, "clip_qkv": 8},  # its attention stores the θ
              "ffn_config": {"ffn_hidden_size": 32, "moe_num_experts": 2, "moe_top_k": 1}, "head_dim": None,
              "d_model": 128, "n_heads": 2, "n_layers": 1, "max_seq_len": 256, "hidden_size": None,  # its own names:
@@ -309,7 +310,8 @@ _ROTATION_CHANGES = {  # a family's own size fields
 
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
                      "persimmon", "apertus", "olmo3", "cwm", "higgs_audio_v2", "modernbert-decoder",
-                     "mimo_v2_flash", "laguna", "mellum", "deepseek_v2", "dbrx", "moshi", "qwen3_vl_moe_text")
+                     "mimo_v2_flash", "laguna", "mellum", "deepseek_v2", "dbrx", "moshi", "qwen3_vl_moe_text",
+                     "dots1")
 """Model types posenc read as Llama-style decoders before they were families: named, so that the code before fails."""
 _ROTATING = sorted({key for key, family in FAMILIES.items() if family.scheme == "rope" and not family.composite
                     and key not in ("deepseek_v3", "mistral4", "longcat_flash")} | set(_ONCE_LLAMA_STYLE))
