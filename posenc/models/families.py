@@ -612,6 +612,10 @@ _STATE_SPACE = ("most of its layers are Mamba state-space layers, which have no 
                 "draw, beside a few attention layers; read as a Llama-style decoder, every layer would be drawn as "
                 "attention.")
 
+_CONVOLUTIONS = ("most of its layers are short convolutions (those its full_attn_idxs or layer_types do not make "
+                 "attention), which have no attention (and so no positions) to draw, beside a few attention layers; "
+                 "read as a Llama-style decoder, every layer would be drawn as attention.")
+
 _LOCAL_AND_GLOBAL = ("each token attends to the keys within its layer's attention_window around it, and global "
                      "tokens to every key, which posenc does not read; read as a plain learned table, it would be "
                      "drawn with full attention.")
@@ -674,6 +678,8 @@ REFUSED: Mapping[str, Family] = MappingProxyType({
                                "draws; read as a plain learned table, it would be drawn with its words alone."))},
     **{model_type: _family(class_name=class_name, refused=_STATE_SPACE) for model_type, class_name in (
         ("bamba", "BambaConfig"), ("zamba2", "Zamba2Config"))},
+    **{model_type: _family(class_name=class_name, refused=_CONVOLUTIONS) for model_type, class_name in (
+        ("lfm2", "Lfm2Config"), ("lfm2_moe", "Lfm2MoeConfig"))},
     "beam": _family(
         class_name="BeamConfig",
         refused="its full-attention layers have no positions and scale each query by (1 + (p + 1)/2048)^0.1 (a "

@@ -647,15 +647,18 @@ def test_granite_swa_turns_each_layer_at_its_own_theta(model_type, thetas):
     ("bamba", {"attn_layer_indices": [2], "rope_theta": 10_000.0}),
     ("zamba2", {"use_mem_rope": True, "rope_theta": 10_000.0, "num_hidden_layers": 4,
                 "layers_block_type": ["linear_attention", "hybrid", "linear_attention", "hybrid"]}),
+    ("lfm2", {"full_attn_idxs": [1, 3], "rope_theta": 10_000.0}),
+    ("lfm2_moe", {"layer_types": ["conv", "full_attention", "conv", "full_attention"], "rope_theta": 10_000.0}),
 ])
 def test_a_hybrid_of_state_space_and_attention_layers_is_refused(model_type, sizes):
-    """Bamba and Zamba 2 (transformers 5.23) run most of their layers as Mamba state-space layers, which have no
-    attention to draw (config.layer_types: linear_attention), and attention only on some; posenc read every layer as
-    full attention with RoPE. Refused, naming the class."""
+    """Bamba and Zamba 2 (transformers 5.23) run most of their layers as Mamba state-space layers, LFM2 and LFM2-MoE as
+    short convolutions, which have no attention to draw (config.layer_types: linear_attention, conv), and attention
+    only on some; posenc read every layer as full attention with RoPE (LFM2 given its full_attn_idxs). Refused,
+    naming the class."""
     oracle = transformers.AutoConfig.for_model(model_type, **{"hidden_size": 128, "num_attention_heads": 2,
                                                               "num_key_value_heads": 2, "num_hidden_layers": 4,
                                                               **sizes})
-    assert "linear_attention" in oracle.layer_types
+    assert {"linear_attention", "conv"} & set(oracle.layer_types)
     with pytest.raises(ValueError, match=type(oracle).__name__):
         from_config(json.loads(oracle.to_json_string()))
     with pytest.raises(ValueError, match=type(oracle).__name__):
