@@ -273,8 +273,11 @@ def _attention_types(fields: Fields) -> list[str]:
             raise ValueError(f"layer_types must be a list of layer types; the config has {given!r:.60}.")
         for index, name in enumerate(given):
             if name not in KNOWN_LAYER_TYPES:
-                raise ValueError(f"layer_types[{index}] is {name!r:.40}; posenc knows "
-                                 f"{', '.join(map(repr, KNOWN_LAYER_TYPES))}.")
+                raise ValueError(f"layer_types[{index}] is {name!r:.40}, a layer posenc does not draw: its views are "
+                                 "of softmax attention with positions "
+                                 f"({', '.join(map(repr, KNOWN_LAYER_TYPES))}), and a model that mixes other layers "
+                                 "with them (linear attention, state-space layers, convolutions: Qwen3-Next's, "
+                                 "Qwen3.5's) is not read.")
         if len(given) > MAX_LAYERS:
             raise ValueError(f"layer_types lists {len(given)} layers; posenc reads models of at most {MAX_LAYERS}.")
         types = list(given)

@@ -666,6 +666,18 @@ def test_a_hybrid_of_state_space_and_attention_layers_is_refused(model_type, siz
                      "num_hidden_layers": 4})
 
 
+@pytest.mark.parametrize("model_type", ["qwen3_next", "qwen3_5_text", "bailing_hybrid"])
+def test_a_hybrid_of_linear_and_softmax_attention_is_refused_saying_why(model_type):
+    """Qwen3-Next, Qwen3.5 and Bailing's hybrid (transformers 5.23: their config's layer_types) run most layers as
+    linear attention, which has no positions to draw: refused, saying that posenc draws softmax attention only (it
+    said only which layer types it knew)."""
+    oracle = transformers.AutoConfig.for_model(model_type, hidden_size=128, num_attention_heads=2,
+                                               num_key_value_heads=2, num_hidden_layers=4)
+    assert "linear_attention" in oracle.layer_types
+    with pytest.raises(ValueError, match="'linear_attention', a layer posenc does not draw: its views are of softmax"):
+        from_config(json.loads(oracle.to_json_string()))
+
+
 _GEMMA_4 = {"model_type": "gemma4_text", "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 1,
             "head_dim": 16, "intermediate_size": 32, "vocab_size": 40, "vocab_size_per_layer_input": 40,
             "hidden_size_per_layer_input": 8, "max_position_embeddings": 128, "sliding_window": 6}
