@@ -806,13 +806,16 @@ def _whole_heads(fields: Fields, where: str, rope_type: str, width: int, own: ob
 def _head_share(fields: Fields, where: str, rope_type: str, head_dim: int, width: int, own: object) -> None:
     """A class that computes its frequencies for head_dim × its parameters' share and rotates ``width``
     (qk_rope_head_dim; :attr:`Family.head_share`: Mistral 4): the share is the parameters' own, else the class's
-    qk_rope_head_dim / head_dim in v5's rope_parameters (or its own parameters), else 1 (a v4 rope_scaling); default
+    qk_rope_head_dim / head_dim in v5's rope_parameters (or its own parameters), else the top level's
+    partial_rotary_factor, else 1 (a v4 rope_scaling); default
     RoPE takes the whole head. Any other width than ``width`` fails at the model's first forward pass (transformers
     5.23: cos and sin wider than what rotates). That is refused."""
     if rope_type == "default":
         computed, why = head_dim, "default RoPE takes the whole head"
     else:
-        stated = own if own is not None else width / head_dim if where.startswith("rope_parameters") else 1.0
+        top = fields.raw.get("partial_rotary_factor")  # a v4 rope_scaling takes the top level's share
+        stated = own if own is not None else width / head_dim if where.startswith("rope_parameters") else \
+            1.0 if top is None else top
         share = real(stated, f"{where}.partial_rotary_factor", 0.0)
         computed, why = int(head_dim * share), f"{head_dim} × partial_rotary_factor {share:g}"
     if computed != width:

@@ -1711,13 +1711,16 @@ _YARN = {"rope_type": "yarn", "rope_theta": 10_000.0, "factor": 4.0, "original_m
 
 
 @pytest.mark.parametrize("given", ["class default", "v5 yarn", "v5 yarn, its share", "v5 default", "v4 yarn",
-                                   "v4 yarn, its share", "v5 yarn, a wrong share"])
+                                   "v4 yarn, its share", "v5 yarn, a wrong share", "v4 yarn, a top-level share",
+                                   "v4 yarn, a wrong top-level share", "v5 yarn, a wrong top-level share"])
 def test_mistral_4_refuses_what_its_model_cannot_run(given):
     """Mistral4Config's rotary embedding (transformers 5.23) computes frequencies for head_dim × its parameters'
     partial_rotary_factor, which the class sets to qk_rope_head_dim / head_dim in v5's rope_parameters (and its own
     YaRN parameters when the file gives none) but not in a v4 rope_scaling, and default RoPE takes the whole head;
-    its attention rotates qk_rope_head_dim. The oracle is a one-layer model's forward pass: posenc reads what runs,
-    with the model's frequencies (the rotary families' tests), and refuses what fails, naming both widths."""
+    its attention rotates qk_rope_head_dim; a v4 rope_scaling takes a top-level partial_rotary_factor, which v5's
+    parameters do not. The oracle is a one-layer model's forward pass: posenc reads what runs, with the model's
+    frequencies (the rotary families' tests), and refuses what fails, naming both widths (posenc refused a v4
+    rope_scaling with a top-level share that runs, and named 32 dimensions where the model computes 8)."""
     parameters = {"class default": None, "v5 yarn": ("rope_parameters", _YARN),
                   "v5 yarn, its share": ("rope_parameters", _YARN | {"partial_rotary_factor": 0.5}),
                   "v5 default": ("rope_parameters", {"rope_type": "default", "rope_theta": 10_000.0,
@@ -1725,15 +1728,21 @@ def test_mistral_4_refuses_what_its_model_cannot_run(given):
                                                      "original_max_position_embeddings": 16}),
                   "v4 yarn": ("rope_scaling", _YARN), "v4 yarn, its share": ("rope_scaling", _YARN | {
                       "partial_rotary_factor": 0.5}),
-                  "v5 yarn, a wrong share": ("rope_parameters", _YARN | {"partial_rotary_factor": 0.25})}[given]
-    config = _MISTRAL_4 | (dict([parameters]) if parameters else {})
+                  "v5 yarn, a wrong share": ("rope_parameters", _YARN | {"partial_rotary_factor": 0.25}),
+                  "v4 yarn, a top-level share": ("rope_scaling", _YARN),
+                  "v4 yarn, a wrong top-level share": ("rope_scaling", _YARN),
+                  "v5 yarn, a wrong top-level share": ("rope_parameters", _YARN)}[given]
+    top = {"partial_rotary_factor": 0.25 if "wrong top-level" in given else 0.5} if "top-level" in given else {}
+    config = _MISTRAL_4 | top | (dict([parameters]) if parameters else {})
     if _mistral_4_runs(config):
         model = from_config(config)
         positional = model.positional("full_attention")
         assert (positional.rotary_dims, positional.head_dim, positional.options["layout"]) == (16, 32, "interleaved")
         assert [finding for finding in check(config) if "partial_rotary_factor" in finding.field] == []
     else:
-        with pytest.raises(ValueError, match="fails at the model's first forward pass"):
+        built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))))
+        width = 2 * len(built.rotary_emb.inv_freq)
+        with pytest.raises(ValueError, match=f"frequencies for {width} dimensions.*fails at the model's first forward"):
             from_config(config)
 
 
