@@ -191,6 +191,7 @@ def describe(picked, held: dict[str, object], applied: bool = True, unfit: str |
                      f"posenc.models.decoupled_rope); the views turn the first {rotated}, a relabelling of the "
                      "dimensions: each score is the model's for the query and key relabelled alike (q·k sums over "
                      "its pairs wherever they lie), and a heatmap shows its columns in another order.")
+    lines += _left_out(model, positional)
     if others:
         lines.append("Its other layers: " + ", ".join(
             f"{model.layer_types.count(kind)} {kind} ({model.positional(kind).scheme})" for kind in others) + ".")
@@ -217,6 +218,25 @@ def describe(picked, held: dict[str, object], applied: bool = True, unfit: str |
         st.caption(f":orange[{unfit}]")
     if differ:
         st.caption(":orange[Differs from the model: " + "; ".join(differ) + ".]")
+
+
+def _left_out(model, positional) -> list[str]:
+    """What the model's attention does beside its positions that the views' scores leave out: a query scale by
+    position (Ministral 3, Mistral 4; Llama 4's layers without positions) and a learned sink (gpt-oss, MiMo-V2-Flash)."""
+    extra, lines = positional.extra, []
+    if "llama_4_scaling_beta" in extra:
+        lines.append(f"Its attention also multiplies each rotated query at position p by 1 + β·ln(1 + ⌊p/L₀⌋) "
+                     f"(β = {number_text(extra['llama_4_scaling_beta'])}, L₀ = {extra['llama_4_original']:,.0f}: "
+                     "posenc.models.query_scale), which the views' scores leave out.")
+    if any(p.extra.get("attn_temperature_tuning") for p in model.positionals.values()):
+        lines.append("Its layers without positions multiply each query by a temperature growing with its position "
+                     "(posenc.models.attention_temperature), which the views leave out.")
+    sinks = [kind for kind, each in model.positionals.items() if each.extra.get("attention_sinks")]
+    if sinks:
+        whose = "Its attention adds" if len(sinks) == len(model.positionals) else f"Its {', '.join(sinks)} layers add"
+        lines.append(f"{whose} a learned sink to each softmax's sum (posenc.models.attention_with_sinks), which the "
+                     "views leave out.")
+    return lines
 
 
 def _shown(value) -> str:

@@ -293,3 +293,29 @@ def test_a_decoupled_model_s_rotated_dimensions_are_said_to_be_its_last():
     said = [c.value for c in at.sidebar.caption if "decoupled RoPE" in c.value]
     assert len(said) == 1 and "rotates the last 64 of each head's 192 dimensions" in said[0]
     assert "the views turn the first 64, a relabelling of the dimensions" in said[0]
+
+
+@pytest.mark.parametrize(("model", "said"), [
+    ("ministral-3 (YaRN and a query scale, in text_config)",
+     "multiplies each rotated query at position p by 1 + β·ln(1 + ⌊p/L₀⌋) (β = 0.1, L₀ = 16,384"),
+    ("llama-4-scout", "Its layers without positions multiply each query by a temperature growing with its position"),
+    ("gpt-oss-20b", "Its attention adds a learned sink to each softmax's sum"),
+    ("mimo-v2-flash (a third of each head rotating, SGLang's window)",
+     "Its sliding_attention layers add a learned sink to each softmax's sum"),
+])
+def test_what_a_model_s_attention_does_beside_its_positions_is_said_to_be_left_out(model, said):
+    """Ministral 3's and Mistral 4's query scale, Llama 4's temperature on its layers without positions, gpt-oss's and
+    MiMo-V2-Flash's sinks (posenc.models, checked against transformers) change the model's attention, and no view
+    draws them: the caption says so, where it said nothing."""
+    from posenc.models.config_link import to_link
+
+    at = AppTest.from_file(APP, default_timeout=90)
+    if model in ROTARY_CONFIGS:
+        at.query_params["model"] = "config"
+        at.query_params["config"] = to_link(ROTARY_CONFIGS[model])
+    else:
+        at.query_params["model"] = model
+    at.run()
+    assert not at.exception and not at.error
+    assert any(said in c.value and "leave out" in c.value for c in at.sidebar.caption), [
+        c.value for c in at.sidebar.caption]
