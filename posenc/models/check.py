@@ -555,8 +555,8 @@ def window_not_applied(reading: Reading) -> Iterator[Finding]:
     if model is None or window is None or fields.family.windows != "none" or "sliding_attention" in model.layer_types:
         return
     yield Finding("warning", reading.path(name),
-                  f"{name} is {window:g}, which {fields.family.class_name}'s model in transformers 5.23 does not apply: "
-                  "every layer attends to the whole context, as posenc draws it.")
+                  f"{name} is {window:g}, but no layer of {fields.family.class_name}'s model is sliding_attention, so "
+                  "transformers 5.23 applies it nowhere: every layer attends to the whole context, as posenc draws it.")
 
 
 def sliding_without_window(reading: Reading) -> Iterator[Finding]:
@@ -731,10 +731,12 @@ def theta_in_a_sub_config(reading: Reading) -> Iterator[Finding]:
     if model is None:
         return
     bases = {p.base for p in model.positionals.values() if get_scheme(p.scheme).family == "rotary"}
+    if not bases:  # MPT's attn_config.rope_theta beside its ALiBi: no rotation to compare with
+        return
     for key, value in reading.fields.raw.items():
         stated = reading.number(value, "rope_theta") if isinstance(value, Mapping) and key not in (
             "rope_scaling", "rope_parameters") else None
-        if stated is None or bases == {stated}:
+        if stated is None or stated in bases:
             continue
         turns = " and ".join(map(_theta, sorted(bases)))
         yield Finding("warning", reading.path(f"{key}.rope_theta"),

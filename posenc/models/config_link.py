@@ -71,10 +71,8 @@ def positional_fields(config: object) -> dict:
     config = read_config(config)
     kept = {key: value for key, value in config.items() if key in POSITIONAL_FIELDS}
     text = config.get("text_config")
-    if isinstance(text, Mapping):
-        inner = {key: value for key, value in text.items() if key in POSITIONAL_FIELDS}
-        if inner:
-            kept["text_config"] = inner
+    if isinstance(text, Mapping):  # kept even when it keeps nothing: the reader takes its fields alone
+        kept["text_config"] = {key: value for key, value in text.items() if key in POSITIONAL_FIELDS}
     return kept
 
 

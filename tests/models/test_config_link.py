@@ -72,6 +72,19 @@ def test_fields_positions_never_read_stay_out():
     assert to_link(config) == to_link(kept)  # the same view, the same link
 
 
+@pytest.mark.parametrize("text", [{}, {"vision_x": 1}])
+def test_a_text_config_without_positional_fields_is_kept(text):
+    """A text_config holding no positional field (empty, or another tower's fields only): the reader takes the
+    language model's fields from it alone, so the link keeps it, empty; the link dropped it, and read the top level
+    (bloom-560m's config with "text_config": {} read as 24 layers from its link, as its class's 2 from the file; found
+    by test_changed_configs_read_the_same_from_their_link)."""
+    config = json.loads((Path(__file__).parent / "configs" / "bloom-560m.json").read_text()) | {"text_config": text}
+    assert positional_fields(config)["text_config"] == {}
+    back = from_link(to_link(config))
+    assert _model_or_refusal(back) == _model_or_refusal(config)
+    assert models.check(back) == models.check(config)
+
+
 def test_text_config_is_kept_where_the_file_has_it():
     config = {"model_type": "qwen2_5_vl", "vocab_size": 3, "text_config": {"rope_theta": 1e6, "vision_x": 1,
                                                                           "num_hidden_layers": 2}}

@@ -167,8 +167,8 @@ CASES = {
         "default RoPE: it rotates the share each layer type's RoPE parameters give (else the whole head)"),
     "a window its model does not apply": (
         changed(LLAMA31, sliding_window=4096), "warning", "sliding_window",
-        "sliding_window is 4096, which LlamaConfig's model in transformers 5.23 does not apply: every layer attends to "
-        "the whole context"),
+        "sliding_window is 4096, but no layer of LlamaConfig's model is sliding_attention, so transformers 5.23 "
+        "applies it nowhere: every layer attends to the whole context"),
     "DBRX's θ where its model does not read it": (
         {"model_type": "dbrx", "d_model": 6144, "n_heads": 48, "n_layers": 40, "max_seq_len": 32768,
          "attn_config": {"kv_n_heads": 8, "rope_theta": 500000, "clip_qkv": 8}}, "warning", "attn_config.rope_theta",
@@ -263,6 +263,14 @@ def test_each_check_finds_its_mistake(case):
     matching = [f for f in findings if f.field == field and f.severity == severity]
     assert matching, findings
     assert any(words in f.message for f in matching), matching
+
+
+def test_a_theta_beside_alibi_is_not_said_to_be_unread_by_a_rotation():
+    """llm-foundry's MPT files write attn_config.rope_theta beside alibi true: MPT has no rotation for it to be
+    compared with (the check said "its rotary embedding rotates at θ" and no number)."""
+    mpt = {"model_type": "mpt", "d_model": 64, "n_heads": 2, "n_layers": 2, "max_seq_len": 128,
+           "attn_config": {"alibi": True, "rope": False, "rope_theta": 10000}}
+    assert not [finding for finding in check(mpt) if finding.field == "attn_config.rope_theta"]
 
 
 def test_every_check_has_a_case():
