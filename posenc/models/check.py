@@ -31,6 +31,7 @@ from posenc.models.config import (
     never_masks,
     told_bidirectional,
     trained_context,
+    window_field,
     window_keys,
 )
 from posenc.models.config_file import read_config
@@ -525,17 +526,14 @@ def window_length(reading: Reading) -> Iterator[Finding]:
     (unless ``use_sliding_window`` turns it off, in a
     class that reads that field: Mistral's and Phi-3's window every layer whatever it says)."""
     family = reading.fields.family
-    name = family.window_field[0]
+    name = window_field(reading.fields)  # MiMo-V2-Flash's sliding_window_size when given: keys before the query
     window, context = reading.number(reading.fields.raw, name), reading.context()
-    stated = f"{name} is {window:g}" if window is not None else ""
-    before = reading.number(reading.fields.raw, family.window_plus_one) if family.window_plus_one else None
-    if before is not None and before >= 0:  # MiMo-V2-Flash's sliding_window_size: keys before the query
-        name, window = family.window_plus_one, before + 1
-        stated = f"{name} is {before:g} (a window of {window:g} keys, the query's own included)"
     switched_off = reading.fields.get("use_sliding_window") is False and family.windows != "sliding_window"
     if window is None or context is None or switched_off:
         return
-    effective = window_keys(reading.fields, int(window))
+    effective = window_keys(reading.fields, int(window), name)
+    stated = f"{name} is {window:g}" + (f" (a window of {effective:g} keys, the query's own included)"
+                                        if name == family.window_plus_one else "")
     if never_masks(reading.fields, effective, context):
         causal = reading.model.causal if reading.model is not None else family.causal
         reach = ("at or past the context" if causal else  # ModernBERT's, Gemma 3's both ways: keys either side

@@ -418,20 +418,29 @@ def _nope_window(fields: Fields, count: int) -> int | None:
 
 
 def _window(fields: Fields) -> int | None:
-    """transformers' ``sliding_window`` from the family's window field (:func:`window_keys`), or one more than its
-    ``window_plus_one`` field when given (MiMo-V2-Flash's ``sliding_window_size``: keys before the query); None for
+    """transformers' ``sliding_window`` from the field :func:`window_field` names (:func:`window_keys`), None for
     none."""
+    name = window_field(fields)
+    if not fields.has(name):
+        return None
+    before = name == fields.family.window_plus_one  # keys before the query: 0 is a window of the query alone
+    return window_keys(fields, whole(fields.get(name), name, 0 if before else 1, MAX_SIZE - before), name)
+
+
+def window_field(fields: Fields) -> str:
+    """The field the window is read from: the family's ``window_plus_one`` field when the file gives it
+    (MiMo-V2-Flash's ``sliding_window_size``), else its window field."""
     before = fields.family.window_plus_one
-    if before and fields.has(before):
-        return whole(fields.get(before), before, 0, MAX_SIZE - 1) + 1
-    name = fields.family.window_field[0]
-    return window_keys(fields, whole(fields.get(name), name, 1)) if fields.has(name) else None
+    return before if before and fields.has(before) else fields.family.window_field[0]
 
 
-def window_keys(fields: Fields, value: int) -> int:
-    """transformers' ``sliding_window`` from the value of the family's window field: ModernBERT's local_attention // 2
-    and Gemma 3's sliding_window // 2 when told to see both ways (keys either side of the query; Gemma 4's one more),
-    else the value."""
+def window_keys(fields: Fields, value: int, name: str = "") -> int:
+    """transformers' ``sliding_window`` from the value of the window field ``name`` (:func:`window_field`): one more
+    than the family's ``window_plus_one`` field (the keys before the query, and the query); ModernBERT's
+    local_attention // 2 and Gemma 3's sliding_window // 2 when told to see both ways (keys either side of the query;
+    Gemma 4's one more), else the value."""
+    if name and name == fields.family.window_plus_one:
+        return value + 1
     if _bidirectional(fields):
         return value // 2 + fields.family.bidirectional_reach
     return value // 2 if fields.family.window_field[1] == "half" else value
