@@ -208,6 +208,10 @@ class Fields:
     def head_dim(self) -> int:
         if self.has("head_dim"):
             return whole(self.values["head_dim"], "head_dim", 1)
+        if self.family.head_dim_unset:
+            raise ValueError(f"the config gives no head_dim, which {self.family.class_name} keeps None: its attention "
+                             "(head_dim^−0.5) and its scalings but linear read it, and transformers 5.23 fails building "
+                             "the model. Give head_dim.")
         names = ("hidden_size", "n_embd", "d_model", "dim")
         if self.family.bottleneck and self.get("use_bottleneck") is True:  # MobileBERT's true_hidden_size
             names = ("intra_bottleneck_size",)
@@ -217,6 +221,20 @@ class Fields:
             raise ValueError(f"{names[0]} ({hidden}) is smaller than num_attention_heads ({heads}), so a head "
                              "would have no dimensions.")
         return hidden // heads
+
+    def share(self) -> object:
+        """The top level's share of a head that rotates (the family's ``partial_field``), else MiniMax-M2's
+        ``rotary_dim`` / ``head_dim`` (:attr:`Family.share_width_field`); None where neither is given or read."""
+        name, width = self.family.partial_field, self.family.share_width_field
+        if name and self.get(name) is None and width and self.has(width):
+            head_dim = self.head_dim()  # (a wider one: frequencies for more dimensions than a head has, failing)
+            return whole(self.values[width], width, 2, maximum=head_dim) / head_dim
+        return self.get(name) if name else None
+
+    def share_name(self) -> str:
+        """Where :meth:`share` is read from: the family's ``partial_field``, or MiniMax-M2's rotary_dim / head_dim."""
+        name = self.family.partial_field
+        return f"{self.family.share_width_field} / head_dim" if self.get(name) is None else name
 
     def context(self) -> int:
         return self.integer(*self.context_fields())
@@ -624,9 +642,9 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nest
                      10_000.0)
     chosen.setdefault("rope_theta", theta)
     rope_type = chosen.get("rope_type", chosen.get("type", "default"))
-    share = fields.family.partial_field
-    if share and fields.get(share) is not None:
-        chosen.setdefault("partial_rotary_factor", fields.get(share))
+    share = fields.share()
+    if share is not None and "partial_rotary_factor" not in chosen:  # the top level's, named in a refusal
+        chosen.update(partial_rotary_factor=share, _share=fields.share_name())
     if rope_type == "mrope":  # Qwen2-VL's v4 name: default frequencies, sections apart
         rope_type = "default"
     rope_type = fields.family.rope_type(rope_type)
@@ -641,6 +659,9 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nest
                          "'default', 'linear', 'dynamic', 'yarn', 'llama3' and 'longrope' (and Gemma 4's "
                          "'proportional').")
     chosen["rope_type"] = rope_type
+    if fields.family.ntk_alpha and rope_type == "dynamic" and chosen.get("alpha"):
+        chosen.update(_ntk_alpha(fields, chosen, where))
+        rope_type = "default"
     if rope_type == "default" and fields.family.default_share != 1 and "partial_rotary_factor" not in chosen:
         chosen["partial_rotary_factor"] = fields.family.default_share  # MiMo-V2-Flash's default RoPE: 0.334
         chosen["_share"] = f"{fields.family.class_name}'s default share"
@@ -648,6 +669,25 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nest
         chosen[TRAINED_CONTEXT] = trained_context(fields, chosen, where, nested=nested)[0]
     chosen["_where"] = where
     return chosen
+
+
+def _ntk_alpha(fields: Fields, chosen: dict, where: str) -> dict:
+    """HunYuan's "dynamic" parameters with an alpha (its DynamicNTKAlpha): default RoPE at θ·α^(d/(d − 2)), d the
+    head's width, at every length (transformers 5.23's HunYuan rotary embeddings, ``ntk_alpha``)."""
+    theta = real(chosen.get("rope_theta"), f"{where}.rope_theta", 0.0)
+    alpha = real(chosen["alpha"], f"{where}.alpha", 0.0)
+    width = fields.head_dim()
+    if width <= 2:
+        raise ValueError(f"{where} is NTK-α (dynamic with an alpha), whose θ·α^(d/(d − 2)) needs a head wider than 2 "
+                         f"dimensions; head_dim is {width}.")
+    try:
+        stretched = theta * alpha ** (width / (width - 2))
+    except OverflowError:
+        stretched = math.inf
+    if not math.isfinite(stretched):
+        raise ValueError(f"{where}.alpha ({alpha:g}) stretches θ {theta:g} past any finite number "
+                         f"(θ·α^({width}/{width - 2})).")
+    return {"rope_type": "default", "rope_theta": stretched, "_ntk_alpha": (theta, alpha, width)}
 
 
 def _rotary(fields: Fields, head_dim: int) -> tuple[int, float]:
@@ -660,7 +700,8 @@ def _rotary(fields: Fields, head_dim: int) -> tuple[int, float]:
     name = fields.family.partial_field
     if not name:  # a class that rotates whole heads (_rope_positional refuses a share it cannot compute), or
         return head_dim, head_dim  # reads its share in its RoPE parameters only (_rope_positional)
-    fraction = real(fields.get(name, 1.0), name, 0.0)
+    share = fields.share()
+    fraction = real(1.0 if share is None else share, name, 0.0)
     if fraction > 1:
         raise ValueError(f"{name} must be at most 1 (the share of a head that rotates); the config has {fraction:g}.")
     return int(head_dim * fraction), head_dim
@@ -756,13 +797,13 @@ def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim
     if fraction is not None and not fields.has("qk_rope_head_dim"):
         fraction = real(fraction, f"{where}.partial_rotary_factor", 0.0)
         rotary_dims = int(head_dim * min(fraction, 1.0))
+        stated = parameters.get("_share", f"{where}.partial_rotary_factor")
         if rotary_dims % 2 or rotary_dims == 0:
-            stated = parameters.get("_share", f"{where}.partial_rotary_factor")
             raise ValueError(f"{stated} {fraction:g} rotates int({head_dim} × {fraction:g}) = "
                              f"{rotary_dims} of {head_dim} dimensions of a head: the rotated width must be an even "
                              "number of dimensions (RoPE turns pairs).")
         if fields.family.fixed_width and rotary_dims != head_dim:
-            raise ValueError(f"{where}.partial_rotary_factor is {fraction:g}: {fields.family.class_name}'s rotary "
+            raise ValueError(f"{stated} is {fraction:g}: {fields.family.class_name}'s rotary "
                              f"embedding computes frequencies for {rotary_dims} of a head's {head_dim} dimensions, but "
                              "its attention rotates the whole head, and transformers 5.23 fails at the model's first "
                              "forward pass. Remove the share.")
@@ -782,6 +823,8 @@ def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim
             extra["mrope_interleaved"] = True
     if layer_type in fields.family.sinks:
         extra["attention_sinks"] = True
+    if "_ntk_alpha" in parameters:  # HunYuan's θ, stretched (the sidebar says how)
+        extra["ntk_alpha"] = parameters["_ntk_alpha"]
     beta = parameters.get("llama_4_scaling_beta")
     if fields.family.query_beta and beta is not None:  # Ministral 3's query scale (the check: it needs both)
         extra["llama_4_scaling_beta"] = real(beta, f"{where}.llama_4_scaling_beta", 0.0, strict=False)

@@ -129,6 +129,12 @@ class Family:
     width (Mistral 4);
     ``sinks``: the layer types whose attention adds a learned sink to the softmax's sum (gpt-oss: every one;
     MiMo-V2-Flash: its sliding-window layers);
+    ``share_width_field``: a field giving the rotated width in dimensions, read as a share of ``head_dim`` where the
+    top level gives no ``partial_rotary_factor`` (MiniMax-M2's ``rotary_dim``, as its released files write it);
+    ``ntk_alpha``: a "dynamic" scaling with a nonzero ``alpha`` is NTK-α, default RoPE at θ·α^(d/(d − 2)) whatever
+    the input's length, d the file's ``head_dim`` (HunYuan's "DynamicNTKAlpha"); ``head_dim_unset``: the class keeps
+    ``head_dim`` None when the file gives none, and its attention (head_dim^−0.5) fails building the model, as do the
+    scalings that read it (HunYuan): posenc refuses a file without it;
     ``refused``: why posenc refuses the class's configs, whose fields
     would read as some other scheme (Pix2Struct's vision encoder), "" for none. A T5-style family that is ``causal``
     counts its buckets one way (Pix2Struct's text decoder), and one told otherwise by its ``causal_field`` is refused.
@@ -186,6 +192,9 @@ class Family:
     fixed_width: bool = False
     window_plus_one: str = ""
     sinks: tuple[str, ...] = ()
+    share_width_field: str = ""
+    ntk_alpha: bool = False
+    head_dim_unset: bool = False
     refused: str = ""
 
     @property
@@ -245,6 +254,10 @@ _AS_WRITTEN = dict(v5_only=True, nested_parameters="read", flat_parameters="refu
 """A class that reads its RoPE parameters nested by layer type as written (its own when the file gives none), with
 their θ and share, a top-level rope_theta or partial_rotary_factor only where a scaling copies them in
 (:func:`~posenc.models.config.rope_parameters`): Laguna, Mellum, MiMo-V2-Flash."""
+
+_NO_WINDOW = dict(windows="none", partial_field=None)
+"""A Llama-style decoder whose model applies no window: every layer attends to every earlier key, whatever
+``sliding_window`` the file gives (its class stores it, or takes it as an attribute no model reads)."""
 
 _BERT = dict(scheme="learned", causal=False, causal_field="is_decoder", windows="none",
              defaults={"max_position_embeddings": 512, "hidden_size": 768, "num_attention_heads": 12,
@@ -421,6 +434,40 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                     attribute_map={"hidden_size": "d_model", "num_attention_heads": "n_heads",
                                    "num_hidden_layers": "n_layers", "max_position_embeddings": "max_seq_len"},
                     defaults={"d_model": 2048, "n_heads": 16, "n_layers": 24, "max_seq_len": 2048}),
+    **{model_type: _family(class_name=class_name, **_NO_WINDOW, defaults=defaults)
+       for model_type, class_name, defaults in (
+           ("arcee", "ArceeConfig", {"max_position_embeddings": 4096}),
+           ("aria_text", "AriaTextConfig", {"max_position_embeddings": 2048}),
+           ("bitnet", "BitNetConfig", {"rope_theta": 500_000.0, "max_position_embeddings": 2048}),
+           ("csm", "CsmConfig", {"rope_theta": 500_000.0, "max_position_embeddings": 2048}),
+           ("diffllama", "DiffLlamaConfig", {"max_position_embeddings": 2048}),
+           ("hy_v3", "HYV3Config", {"rope_theta": 11_158_840.0, "max_position_embeddings": 131_072,
+                                    "head_dim": 128}),
+           ("internlm3", "InternLM3Config", {"max_position_embeddings": 32_768, "head_dim": 128}),
+           ("iquestcoder", "IQuestCoderConfig", {"max_position_embeddings": 131_072, "head_dim": 128}),
+           ("jais2", "Jais2Config", {"max_position_embeddings": 8192}),
+           ("molmo2_text", "Molmo2TextConfig", {"max_position_embeddings": 36_864, "head_dim": 128}),
+           ("olmo", "OlmoConfig", {"max_position_embeddings": 2048}),
+           ("olmo2", "Olmo2Config", {"max_position_embeddings": 2048}),
+           ("olmoe", "OlmoeConfig", {"max_position_embeddings": 4096}),
+           ("seed_oss", "SeedOssConfig", {"max_position_embeddings": 524_288, "head_dim": 128}),
+           )},
+    "solar_open": _family(class_name="SolarOpenConfig", **_NO_WINDOW | {"partial_field": "partial_rotary_factor"},
+                          fixed_width=True,  # its default RoPE reads a share, its attention the whole head
+                          defaults={"rope_theta": 1_000_000.0, "max_position_embeddings": 131_072, "head_dim": 128}),
+    "jetmoe": _family(class_name="JetMoeConfig", **_NO_WINDOW, attribute_map={"head_dim": "kv_channels"},
+                      defaults={"max_position_embeddings": 4096, "kv_channels": 128}),  # heads of kv_channels
+    **{model_type: _family(class_name=class_name, **_NO_WINDOW, ntk_alpha=True, head_dim_unset=True,
+                           defaults={"max_position_embeddings": 2048})
+       for model_type, class_name in (("hunyuan_v1_dense", "HunYuanDenseV1Config"),
+                                      ("hunyuan_v1_moe", "HunYuanMoEV1Config"))},
+    "minimax_m2": _family(class_name="MiniMaxM2Config", **_NO_WINDOW | {"partial_field": "partial_rotary_factor"},
+                          share_width_field="rotary_dim",
+                          defaults={"rope_theta": 5_000_000.0, "max_position_embeddings": 196_608, "head_dim": 128}),
+    "gpt_neox_japanese": _family(class_name="GPTNeoXJapaneseConfig", **_NO_WINDOW | {"partial_field": "rotary_pct"},
+                                 theta_fields={"full_attention": "rotary_emb_base"},
+                                 defaults={"rotary_pct": 1.0, "rotary_emb_base": 10_000.0,
+                                           "max_position_embeddings": 2048}),
     "modernbert": _family(class_name="ModernBertConfig", causal=False, **_MODERNBERT),
     "modernbert-decoder": _family(class_name="ModernBertDecoderConfig", **_MODERNBERT),  # the same, causal
     "olmo3": _family(class_name="Olmo3Config", windows="every", pattern=4, partial_field=None,
@@ -690,6 +737,12 @@ REFUSED: Mapping[str, Family] = MappingProxyType({
         refused="it attends both ways, its sliding-window layers alternating windows of two widths (per_layer_config: "
                 "256 and 1,024 keys either side by default) and its image patches placed in 2-D, which posenc does "
                 "not read; read as a Llama-style decoder, it would be drawn causal, with one window."),
+    "hrm_text": _family(
+        class_name="HrmTextConfig",
+        refused="its layers run in cycles, one stack of layers passed through H_cycles × (L_cycles + 1) times (a "
+                "file's num_hidden_layers counts the passes where it gives num_layers_per_stack, else the layers of "
+                "one stack), and the tokens its token_type_ids mark attend both ways, which posenc does not read; "
+                "read as a Llama-style decoder, it would be drawn as num_hidden_layers layers of their own."),
     "ultrabert": _family(
         class_name="UltrabertConfig",
         refused="it attends both ways, in windows and with θ per layer of its own rules (attention_windows, a list "

@@ -69,6 +69,15 @@ ROTARY_CONFIGS = {
         "rope_parameters": {"rope_type": "yarn", "rope_theta": 1_000_000.0, "factor": 16.0,
                             "original_max_position_embeddings": 16_384, "beta_fast": 32.0, "beta_slow": 1.0,
                             "mscale_all_dim": 1.0, "mscale": 1.0, "llama_4_scaling_beta": 0.1}}},
+    "hunyuan-a13b (NTK-α: a 'dynamic' scaling with an alpha)": {
+        "model_type": "hunyuan_v1_moe", "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
+        "head_dim": 128, "num_hidden_layers": 32, "max_position_embeddings": 32_768, "rope_theta": 10_000.0,
+        "rope_scaling": {"type": "dynamic", "alpha": 1000.0, "factor": 1.0, "beta_fast": 32, "beta_slow": 1,
+                         "mscale": 1.0, "mscale_all_dim": 1.0}},
+    "minimax-m2 (rotary_dim: half of each head)": {
+        "model_type": "minimax_m2", "hidden_size": 3072, "num_attention_heads": 48, "num_key_value_heads": 8,
+        "head_dim": 128, "rotary_dim": 64, "num_hidden_layers": 62, "max_position_embeddings": 196_608,
+        "rope_theta": 5_000_000.0},
     "mimo-v2-flash (a third of each head rotating, SGLang's window)": {
         "model_type": "mimo_v2_flash", "hidden_size": 4096, "num_attention_heads": 64, "num_key_value_heads": 4,
         "head_dim": 192, "v_head_dim": 128, "num_hidden_layers": 48, "max_position_embeddings": 131_072,

@@ -81,6 +81,26 @@ ROTARY_CLASSES = {
     "mimo_v2_flash": ("mimo_v2_flash.modeling_mimo_v2_flash", "MiMoV2FlashRotaryEmbedding"),
     "laguna": ("laguna.modeling_laguna", "LagunaRotaryEmbedding"),
     "mellum": ("mellum.modeling_mellum", "MellumRotaryEmbedding"),
+    "arcee": ("arcee.modeling_arcee", "ArceeRotaryEmbedding"),
+    "aria_text": ("aria.modeling_aria", "AriaTextRotaryEmbedding"),
+    "bitnet": ("bitnet.modeling_bitnet", "BitNetRotaryEmbedding"),
+    "csm": ("csm.modeling_csm", "CsmRotaryEmbedding"),
+    "diffllama": ("diffllama.modeling_diffllama", "DiffLlamaRotaryEmbedding"),
+    "gpt_neox_japanese": ("gpt_neox_japanese.modeling_gpt_neox_japanese", "GPTNeoXJapaneseRotaryEmbedding"),
+    "hunyuan_v1_dense": ("hunyuan_v1_dense.modeling_hunyuan_v1_dense", "HunYuanDenseV1RotaryEmbedding"),
+    "hunyuan_v1_moe": ("hunyuan_v1_moe.modeling_hunyuan_v1_moe", "HunYuanMoEV1RotaryEmbedding"),
+    "hy_v3": ("hy_v3.modeling_hy_v3", "HYV3RotaryEmbedding"),
+    "internlm3": ("llama.modeling_llama", "LlamaRotaryEmbedding"),  # its model is LlamaModel
+    "iquestcoder": ("llama.modeling_llama", "LlamaRotaryEmbedding"),  # the same
+    "jais2": ("jais2.modeling_jais2", "Jais2RotaryEmbedding"),
+    "jetmoe": ("jetmoe.modeling_jetmoe", "JetMoeRotaryEmbedding"),
+    "minimax_m2": ("minimax_m2.modeling_minimax_m2", "MiniMaxM2RotaryEmbedding"),
+    "molmo2_text": ("molmo2.modeling_molmo2", "Molmo2RotaryEmbedding"),
+    "olmo": ("olmo.modeling_olmo", "OlmoRotaryEmbedding"),
+    "olmo2": ("olmo2.modeling_olmo2", "Olmo2RotaryEmbedding"),
+    "olmoe": ("olmoe.modeling_olmoe", "OlmoeRotaryEmbedding"),
+    "seed_oss": ("seed_oss.modeling_seed_oss", "SeedOssRotaryEmbedding"),
+    "solar_open": ("solar_open.modeling_solar_open", "SolarOpenRotaryEmbedding"),
 }
 
 

@@ -130,6 +130,11 @@ def test_phi3_vision_su_lists_switch_past_4096_as_transformers(tmp_path):
 SIZES = {"hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4, "num_hidden_layers": 6}
 
 
+def _sizes(model_type: str) -> dict:
+    """:data:`SIZES`, and head_dim where the class needs it given (HunYuan's: its model fails without)."""
+    return SIZES | ({"head_dim": 64} if FAMILIES[model_type].head_dim_unset else {})
+
+
 def _fails_at_first_forward(model_type: str, config: dict, rotary) -> bool:
     """Whether the rotary embedding ``rotary`` of a class that computes its frequencies for head_dim × its share
     (Mistral 4) covers another width than its attention rotates (qk_rope_head_dim): then its model fails at the
@@ -171,7 +176,7 @@ def test_the_trained_context_is_the_one_transformers_computes_with(model_type, c
     scaling = ({"rope_type": "longrope", "short_factor": [1.0] * 32, "long_factor": [2.0] * 32}
                if model_type == "phi3" else {"rope_type": "yarn", "factor": 4.0})
     names = FAMILIES[model_type].attribute_map  # DBRX's max_seq_len: the class's own names, as its files write them
-    config = {"model_type": model_type, **{names.get(key, key): value for key, value in SIZES.items()},
+    config = {"model_type": model_type, **{names.get(key, key): value for key, value in _sizes(model_type).items()},
               names.get("max_position_embeddings", "max_position_embeddings"): 32768, **top,
               "rope_scaling": scaling | own}
     try:
@@ -205,7 +210,7 @@ def test_a_config_without_theta_or_context_reads_as_its_class_defaults(model_typ
     transformers 5.23 (the oracle). posenc read Qwen2-VL's and Qwen2.5-VL's θ as 10,000 (their class: 1,000,000),
     Qwen3-VL's as 5,000,000 (the released model's value; the class's is 500,000), and refused every Qwen config
     without max_position_embeddings (the class's default: 32,768)."""
-    config = {"model_type": model_type, **SIZES}
+    config = {"model_type": model_type, **_sizes(model_type)}
     oracle = getattr(transformers, FAMILIES[model_type].class_name).from_dict(dict(config))
     model = from_config(config)
     assert model.context_length == oracle.max_position_embeddings
@@ -226,7 +231,7 @@ def test_a_config_without_rope_parameters_computes_as_its_class(model_type, give
     transformers 5.23), θ given at the top level or not. GptOssConfig sets its own YaRN (×32 from 4,096 tokens) when
     the file gives neither rope_scaling nor rope_parameters; posenc read default RoPE. ApertusConfig sets llama3
     parameters with their own θ (12,000,000), which a top-level rope_theta does not replace."""
-    config = {"model_type": model_type, **SIZES, **given}
+    config = {"model_type": model_type, **_sizes(model_type), **given}
     try:
         rotary = hf_rotary(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config())
     except Exception:  # noqa: BLE001 - Gemma 4 takes a null or empty dict as written, and fails
@@ -349,7 +354,7 @@ def test_a_class_that_keeps_parameters_per_layer_type_computes_as_transformers(m
     A flat v5 rope_parameters is not read by Gemma 3 (default RoPE on both layer types) and refused by ModernBERT.
     YaRN's truncate is read from the outer dict, which holds only layer types, so a nested scaling's truncate false
     is not read. posenc computed all four as written."""
-    config = {"model_type": model_type, **SIZES, "max_position_embeddings": 32768,
+    config = {"model_type": model_type, **_sizes(model_type), "max_position_embeddings": 32768,
               **json.loads(json.dumps(_PER_LAYER[case]))}
     try:
         oracle = hf_rotary(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config())
@@ -369,7 +374,7 @@ def test_parameters_nested_by_layer_type_are_read_as_the_class_reads_them(model_
     ModernBERT; a class without layer_types reads the dict as flat, finds no rope_type and computes default RoPE; a
     class with layer_types keeps it nested and its rotary embedding, which reads one flat dict, fails. posenc read
     every class's nested parameters per layer type."""
-    config = {"model_type": model_type, **SIZES, "max_position_embeddings": 32768, "rope_parameters": {
+    config = {"model_type": model_type, **_sizes(model_type), "max_position_embeddings": 32768, "rope_parameters": {
         "full_attention": {"rope_type": "linear", "factor": 8.0}, "sliding_attention": {"rope_type": "linear",
                                                                                          "factor": 2.0}}}
     try:
@@ -423,7 +428,8 @@ def test_each_family_windows_its_layers_as_its_class_does(model_type):
     config.layer_types and sliding_window, every layer windowed by a class that has no layer_types). posenc gave
     the Qwen families no default window (theirs: 4,096), and read Qwen2-MoE (even layers below max_window_layers)
     and Qwen3-MoE (every layer) by Qwen2's rule."""
-    config = {"model_type": model_type, **SIZES, "use_sliding_window": True, "max_window_layers": 2}
+    config = {"model_type": model_type, **_sizes(model_type), "max_window_layers": 2,
+              **({} if model_type == "iquestcoder" else {"use_sliding_window": True})}  # a field its class refuses
     oracle = transformers.AutoConfig.for_model(**dict(config)).get_text_config()
     window = getattr(oracle, "sliding_window", None) or None  # Qwen2-MoE writes 0 for none
     kinds = getattr(oracle, "layer_types", None) or ["sliding_attention" if window else "full_attention"] * SIZES[
@@ -459,12 +465,16 @@ def test_the_window_fields_are_read_as_each_class_reads_them(model_type):
     SmolLM3's layers without positions unwindowed, which its class makes sliding_attention when use_sliding_window is
     true. A window of 0 on a layer that uses it masks every key: posenc refuses it, naming the field."""
     for window, switch in itertools.product([0, 64, 10**6], [None, False, True]):
-        config = {"model_type": model_type, **SIZES, "max_position_embeddings": 4096, "sliding_window": window}
+        config = {"model_type": model_type, **_sizes(model_type), "max_position_embeddings": 4096,
+                  "sliding_window": window}
         if switch is not None:
             config["use_sliding_window"] = switch
         try:
             oracle = transformers.AutoConfig.for_model(**dict(config)).get_text_config()
         except Exception:  # noqa: BLE001 - a strict class refuses a window of 0 on its sliding layers (Kolibri 1)
+            if model_type == "iquestcoder" and switch:  # its class refuses use_sliding_window true: posenc draws
+                assert not any(p.window for p in from_config(config).positionals.values())  # its model's no window
+                continue
             assert window == 0
             with pytest.raises(ValueError, match="sliding_window must be a whole number from 1"):
                 from_config(config)
@@ -1551,6 +1561,27 @@ def test_encoders_posenc_cannot_read_are_refused_not_drawn_causal(model_type):
     assert _dependencies(built, 6)[0, -1]
     with pytest.raises(ValueError, match=f"posenc does not draw {type(oracle).__name__}'s positions: it attends both"):
         from_config(json.loads(oracle.to_json_string()))
+
+
+@pytest.mark.parametrize("per_stack", [None, 2])
+def test_a_model_whose_layers_run_in_cycles_is_refused(per_stack):
+    """HRM's text model (transformers 5.23, the oracle: its attentions on 8 tokens) passes one stack of layers
+    through H_cycles × (L_cycles + 1) times, each pass an attention of its own: a file of 2 layers without
+    num_layers_per_stack attends 16 times, and one that gives it reads num_hidden_layers as the passes. posenc read
+    it as a Llama-style decoder of num_hidden_layers layers: refused, naming the class."""
+    sizes = {"hidden_size": 32, "num_attention_heads": 2, "head_dim": 16, "num_hidden_layers": 2,
+             "intermediate_size": 32, "vocab_size": 40, "H_cycles": 2, "L_cycles": 3}
+    oracle = transformers.AutoConfig.for_model("hrm_text", **sizes | (
+        {"num_layers_per_stack": per_stack, "num_hidden_layers": 16} if per_stack else {}))
+    built = transformers.AutoModel.from_config(oracle, attn_implementation="eager").eval()
+    with torch.no_grad():
+        attentions = built(input_ids=torch.arange(3, 11)[None], output_attentions=True).attentions
+    assert len(attentions) == 16
+    saved = json.loads(oracle.to_json_string(use_diff=False))
+    for config in (saved, {**sizes, "model_type": "hrm_text", "rope_theta": 10_000.0}):
+        with pytest.raises(ValueError, match="posenc does not draw HrmTextConfig's positions: its layers run in "
+                                             "cycles"):
+            from_config(config)
 
 
 _SCALED = {  # one small config of each way a class scales q·k before its softmax (transformers 5.23)

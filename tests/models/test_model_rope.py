@@ -298,6 +298,7 @@ _ROTATION_CHANGES = {  # a family's own size fields
     "mellum": {"num_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1},
     "qwen3_vl_moe_text": {"num_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1},
     "dots1": {"n_routed_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1, "n_shared_experts": 1},
+    "minimax_m2": {"num_local_experts": 2, "num_experts_per_tok": 1},
     "dbrx": {"attn_config": {"kv_n_heads": 2, "rope_theta": 10_000, "clip_qkv": 8},  # its attention stores the θ
              "ffn_config": {"ffn_hidden_size": 32, "moe_num_experts": 2, "moe_top_k": 1}, "head_dim": None,
              "d_model": 128, "n_heads": 2, "n_layers": 1, "max_seq_len": 256, "hidden_size": None,  # its own names:
@@ -308,10 +309,14 @@ _ROTATION_CHANGES = {  # a family's own size fields
 }
 
 
+_NO_WINDOW = ("arcee", "aria_text", "bitnet", "csm", "diffllama", "gpt_neox_japanese", "hunyuan_v1_dense",
+              "hunyuan_v1_moe", "hy_v3", "internlm3", "iquestcoder", "jais2", "jetmoe", "minimax_m2", "molmo2_text",
+              "olmo", "olmo2", "olmoe", "seed_oss", "solar_open")
+"""Model types whose models apply no window, which posenc drew windowed when the file gave sliding_window."""
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
                      "persimmon", "apertus", "olmo3", "cwm", "higgs_audio_v2", "modernbert-decoder",
                      "mimo_v2_flash", "laguna", "mellum", "deepseek_v2", "dbrx", "moshi", "qwen3_vl_moe_text",
-                     "dots1")
+                     "dots1", *_NO_WINDOW)
 """Model types posenc read as Llama-style decoders before they were families: named, so that the code before fails."""
 _ROTATING = sorted({key for key, family in FAMILIES.items() if family.scheme == "rope" and not family.composite
                     and key not in ("deepseek_v3", "mistral4", "longcat_flash")} | set(_ONCE_LLAMA_STYLE))
@@ -364,7 +369,9 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
     layers without positions), through the model's own masks rather than its configuration."""
     config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {}),
               **(_WINDOWED if windowed else {}), **({"attention_chunk_size": None}  # Gemma 4 refuses it beside a window
-                                                    if windowed and model_type == "gemma4_text" else {})}
+                                                    if windowed and model_type == "gemma4_text" else {}),
+              **({"use_sliding_window": None}  # IQuestCoder refuses it (its sliding_window: an attribute only)
+                 if windowed and model_type == "iquestcoder" else {})}
     config = {key: value for key, value in config.items()  # four layers by the class's own rule (Flint's too)
               if value is not None and not (windowed and key == "layer_types")}
     torch.manual_seed(0)  # the same weights every run
@@ -377,6 +384,87 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
     for layer, kind in enumerate(model.layer_types):
         np.testing.assert_array_equal((attentions[layer][0, 0] > 0).numpy(), models.attention_mask(model, kind, 12),
                                       err_msg=f"layer {layer} ({kind})")
+
+
+def _rotates_as_its_model(config: dict) -> models.Model:
+    """posenc's reading of ``config`` rotates a query as a one-layer model of it (transformers 5.23, eager) does,
+    through its own apply_rotary_pos_emb (the oracle), to float32 rounding; the reading, returned."""
+    before, after = hf_rotated_queries(config, 20)
+    model = from_config(config)
+    positional = model.positional("full_attention")
+    options = {k: v for k, v in positional.options.items() if k not in ("layout", "rotary_fraction")}
+    got = posenc.apply_rope(before, np.arange(20), base=positional.base, layout=positional.options["layout"],
+                            rotary_fraction=positional.rotary_dims / before.shape[-1], **options)
+    np.testing.assert_allclose(got, after, atol=5e-6, rtol=0)
+    return model
+
+
+@pytest.mark.parametrize("model_type", _NO_WINDOW)
+def test_a_top_level_share_rotates_as_each_model_does(model_type):
+    """A top-level partial_rotary_factor of 0.5 under default RoPE, given to each class posenc once read as a
+    Llama-style decoder: the query its model rotates (the oracle) is posenc's rotation, half the head where its
+    attention rotates a share (MiniMax-M2), the whole where its class reads none (the Llama-style ones); Solar
+    Open's frequencies cover half a head and its attention the whole, so its model fails: refused. posenc rotated
+    half a head in every one."""
+    config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {}),
+              "partial_rotary_factor": 0.5}
+    config = {key: value for key, value in config.items() if value is not None}
+    family = FAMILIES.get(model_type)
+    if family is not None and family.fixed_width:
+        with pytest.raises(RuntimeError, match="must match the size"):
+            hf_rotated_queries(config, 20)
+        with pytest.raises(ValueError, match="its attention rotates the whole head"):
+            from_config(config)
+        return
+    model = _rotates_as_its_model(config)
+    shared = family is not None and family.partial_field == "partial_rotary_factor"  # (GPT-NeoX-Japanese: rotary_pct)
+    assert model.positional("full_attention").rotary_dims == (32 if shared else 64)
+
+
+@pytest.mark.parametrize(("given", "rotated"), [
+    ({"rotary_dim": 32}, 32),  # as its released files write it: 64 of 128
+    ({"rotary_dim": 32, "partial_rotary_factor": 0.25}, 16),  # a share given wins
+    ({"rotary_dim": 32, "rope_parameters": {"rope_type": "default", "rope_theta": 10_000.0,
+                                            "partial_rotary_factor": 0.75}}, 48),  # and the parameters' own
+    ({}, 64),
+])
+def test_minimax_m2_rotates_rotary_dim_of_a_head_as_its_model_does(given, rotated):
+    """MiniMaxM2Config turns a file's rotary_dim into partial_rotary_factor = rotary_dim / head_dim where no share
+    is given (MiniMax-M2's files: rotary_dim 64 of 128-wide heads). posenc read it as a Llama-style decoder and
+    rotated whole heads (the oracle: the query a one-layer model rotates)."""
+    config = {"model_type": "minimax_m2", **_ROTATION_SIZES, **_ROTATION_CHANGES["minimax_m2"],
+              "rope_theta": 10_000.0, **given}
+    assert _rotates_as_its_model(config).positional("full_attention").rotary_dims == rotated
+
+
+@pytest.mark.parametrize("model_type", ["hunyuan_v1_dense", "hunyuan_v1_moe"])
+@pytest.mark.parametrize("alpha", [1000.0, 7.5, 0.0])
+def test_hunyuan_s_dynamic_scaling_with_an_alpha_rotates_as_its_model_does(model_type, alpha):
+    """HunYuan's released files write rope_scaling {"type": "dynamic", "alpha": 1000, "factor": 1}: its rotary
+    embedding reads a nonzero alpha as NTK-α, default RoPE at θ·α^(d/(d − 2)) at every length (θ 10,000 becomes
+    11,158,840 on 128-wide heads); alpha 0 is dynamic NTK, default RoPE within the context. posenc read a dynamic
+    scaling, and drew θ 10,000 (the oracle: the query a one-layer model rotates)."""
+    config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {}),
+              "rope_scaling": {"type": "dynamic", "alpha": alpha, "factor": 1.0}}
+    positional = _rotates_as_its_model(config).positional("full_attention")
+    expected = 10_000.0 * alpha ** (64 / 62) if alpha else 10_000.0
+    assert positional.base == pytest.approx(expected, rel=1e-12)
+    assert dict(positional.extra).get("ntk_alpha") == ((10_000.0, alpha, 64) if alpha else None)
+
+
+@pytest.mark.parametrize("model_type", ["hunyuan_v1_dense", "hunyuan_v1_moe"])
+@pytest.mark.parametrize("scaling", [None, {"type": "dynamic", "alpha": 1000.0, "factor": 1.0},
+                                     {"rope_type": "linear", "factor": 2.0}])
+def test_hunyuan_without_head_dim_is_refused_as_its_model_cannot_be_built(model_type, scaling):
+    """HunYuan's configuration classes keep head_dim None when the file gives none, and their attention computes
+    head_dim^−0.5: transformers 5.23 fails building the model (the oracle), whatever the scaling. posenc drew it."""
+    config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {}),
+              "head_dim": None, "rope_theta": 10_000.0, "rope_scaling": scaling}
+    config = {key: value for key, value in config.items() if value is not None}
+    with pytest.raises(TypeError):
+        hf_rotated_queries(config, 20)
+    with pytest.raises(ValueError, match="gives no head_dim, which HunYuan"):
+        from_config(config)
 
 
 @pytest.mark.parametrize("model_type", ["axk1", "cohere2_moe", "glm4_moe_lite", "glm4v_text", "glm_ocr_text", "nanochat",

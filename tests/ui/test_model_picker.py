@@ -295,6 +295,20 @@ def test_a_decoupled_model_s_rotated_dimensions_are_said_to_be_its_last():
     assert "the views turn the first 64, a relabelling of the dimensions" in said[0]
 
 
+def test_an_ntk_alpha_theta_is_said_as_computed():
+    """HunYuan's 'dynamic' scaling with an alpha stretches θ once (NTK-α, checked against transformers): the
+    sidebar's n is the stretched θ, and the caption says how it is computed, with the file's numbers."""
+    from posenc.models.config_link import to_link
+
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["model"] = "config"
+    at.query_params["config"] = to_link(ROTARY_CONFIGS["hunyuan-a13b (NTK-α: a 'dynamic' scaling with an alpha)"])
+    at.run()
+    assert not at.exception and not at.error
+    said = [c.value for c in at.sidebar.caption if "NTK-α" in c.value]
+    assert len(said) == 1 and "rope_theta × alpha^(d/(d − 2)) = 10,000 × 1,000^(128/126) = 11,158,840." in said[0]
+
+
 @pytest.mark.parametrize(("model", "said"), [
     ("ministral-3 (YaRN and a query scale, in text_config)",
      "multiplies each rotated query at position p by 1 + β·ln(1 + ⌊p/L₀⌋) (β = 0.1, L₀ = 16,384"),
