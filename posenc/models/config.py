@@ -208,7 +208,7 @@ class Fields:
     def head_dim(self) -> int:
         if self.has("head_dim"):
             return whole(self.values["head_dim"], "head_dim", 1)
-        if self.family.head_dim_unset:
+        if self.family.head_dim_unset == "model":
             raise ValueError(f"the config gives no head_dim, which {self.family.class_name} keeps None: its attention "
                              "(head_dim^−0.5) and its scalings but linear read it, and transformers 5.23 fails building "
                              "the model. Give head_dim.")
@@ -659,6 +659,10 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nest
                          "'default', 'linear', 'dynamic', 'yarn', 'llama3' and 'longrope' (and Gemma 4's "
                          "'proportional').")
     chosen["rope_type"] = rope_type
+    if fields.family.head_dim_unset and rope_type in ("dynamic", "yarn", "longrope") and not fields.has("head_dim"):
+        raise ValueError(f"{where} is {rope_type!r}, whose function in transformers 5.23 reads head_dim, and the "
+                         f"config gives none: {fields.family.class_name} keeps it None, and building the model fails. "
+                         "Give head_dim.")
     if fields.family.ntk_alpha and rope_type == "dynamic" and chosen.get("alpha"):
         chosen.update(_ntk_alpha(fields, chosen, where))
         rope_type = "default"

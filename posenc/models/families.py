@@ -132,9 +132,10 @@ class Family:
     ``share_width_field``: a field giving the rotated width in dimensions, read as a share of ``head_dim`` where the
     top level gives no ``partial_rotary_factor`` (MiniMax-M2's ``rotary_dim``, as its released files write it);
     ``ntk_alpha``: a "dynamic" scaling with a nonzero ``alpha`` is NTK-α, default RoPE at θ·α^(d/(d − 2)) whatever
-    the input's length, d the file's ``head_dim`` (HunYuan's "DynamicNTKAlpha"); ``head_dim_unset``: the class keeps
-    ``head_dim`` None when the file gives none, and its attention (head_dim^−0.5) fails building the model, as do the
-    scalings that read it (HunYuan): posenc refuses a file without it;
+    the input's length, d the file's ``head_dim`` (HunYuan's "DynamicNTKAlpha"); ``head_dim_unset``: what fails
+    where the file gives no ``head_dim``, which the class keeps None: "model", its attention (head_dim^−0.5) and the
+    scalings that read it (HunYuan, Ministral: posenc refuses the file), "scalings", the dynamic, YaRN and LongRoPE
+    functions of transformers 5.23, which read it (Mixtral: posenc refuses them), or "" (nothing);
     ``refused``: why posenc refuses the class's configs, whose fields
     would read as some other scheme (Pix2Struct's vision encoder), "" for none. A T5-style family that is ``causal``
     counts its buckets one way (Pix2Struct's text decoder), and one told otherwise by its ``causal_field`` is refused.
@@ -194,7 +195,7 @@ class Family:
     sinks: tuple[str, ...] = ()
     share_width_field: str = ""
     ntk_alpha: bool = False
-    head_dim_unset: bool = False
+    head_dim_unset: str = ""
     refused: str = ""
 
     @property
@@ -300,6 +301,14 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                               "beta_slow": 1.0, "mscale_all_dim": 1.0, "mscale": 1.0,
                                               "llama_4_scaling_beta": 0.1},
                           defaults={"head_dim": 128, "max_position_embeddings": 262_144}),
+    "ministral": _family(class_name="MinistralConfig", partial_field=None, windows="sliding_window",
+                         nested_parameters="refused", head_dim_unset="model",
+                         defaults={"max_position_embeddings": 131_072, "sliding_window": 4096}),
+    **{model_type: _family(class_name=class_name, partial_field=None, windows="sliding_window", defaults=defaults)
+       for model_type, class_name, defaults in (  # Mistral's windows: every layer when sliding_window is set
+           ("starcoder2", "Starcoder2Config", {"max_position_embeddings": 4096}),)},
+    "mixtral": _family(class_name="MixtralConfig", partial_field=None, windows="sliding_window", head_dim_unset="scalings",
+                       defaults={"rope_theta": 1_000_000.0, "max_position_embeddings": 131_072}),
     "qwen2": _family(class_name="Qwen2Config", **_QWEN),
     "qwen3": _family(class_name="Qwen3Config", **_QWEN | {"defaults": {**_QWEN["defaults"], "head_dim": 128}}),
     "qwen2_moe": _family(class_name="Qwen2MoeConfig", **_QWEN | {"windows": "qwen2_moe"}),
@@ -331,6 +340,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "gemma2": _family(class_name="Gemma2Config", windows="alternate", partial_field=None, nested_parameters="refused",
                       bidirectional_field="use_bidirectional_attention", bidirectional_in=(),
                       defaults={"head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096}),
+    "vaultgemma": _family(class_name="VaultGemmaConfig", windows="alternate", partial_field=None,
+                          nested_parameters="refused",  # Gemma 2's layers, trained with differential privacy
+                          defaults={"head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096}),
     "gemma3_text": _family(class_name="Gemma3TextConfig", windows="every", pattern_field="sliding_window_pattern",
                            bidirectional_field="use_bidirectional_attention",
                            theta_fields={"full_attention": "rope_theta", "sliding_attention": "rope_local_base_freq"},
@@ -457,7 +469,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                           defaults={"rope_theta": 1_000_000.0, "max_position_embeddings": 131_072, "head_dim": 128}),
     "jetmoe": _family(class_name="JetMoeConfig", **_NO_WINDOW, attribute_map={"head_dim": "kv_channels"},
                       defaults={"max_position_embeddings": 4096, "kv_channels": 128}),  # heads of kv_channels
-    **{model_type: _family(class_name=class_name, **_NO_WINDOW, ntk_alpha=True, head_dim_unset=True,
+    **{model_type: _family(class_name=class_name, **_NO_WINDOW, ntk_alpha=True, head_dim_unset="model",
                            defaults={"max_position_embeddings": 2048})
        for model_type, class_name in (("hunyuan_v1_dense", "HunYuanDenseV1Config"),
                                       ("hunyuan_v1_moe", "HunYuanMoEV1Config"))},
@@ -727,6 +739,11 @@ REFUSED: Mapping[str, Family] = MappingProxyType({
         ("bamba", "BambaConfig"), ("zamba2", "Zamba2Config"))},
     **{model_type: _family(class_name=class_name, refused=_CONVOLUTIONS) for model_type, class_name in (
         ("lfm2", "Lfm2Config"), ("lfm2_moe", "Lfm2MoeConfig"))},
+    "doge": _family(
+        class_name="DogeConfig",
+        refused="beyond keep_window_size keys (2,048 by default) each query attends only to the keys its learned "
+                "dynamic mask ranks highest, which posenc does not read; read as a Llama-style decoder, it would be "
+                "drawn attending to every earlier key."),
     "beam": _family(
         class_name="BeamConfig",
         refused="its full-attention layers have no positions and scale each query by (1 + (p + 1)/2048)^0.1 (a "

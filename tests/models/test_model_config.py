@@ -132,7 +132,7 @@ SIZES = {"hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4,
 
 def _sizes(model_type: str) -> dict:
     """:data:`SIZES`, and head_dim where the class needs it given (HunYuan's: its model fails without)."""
-    return SIZES | ({"head_dim": 64} if FAMILIES[model_type].head_dim_unset else {})
+    return SIZES | ({"head_dim": 64} if FAMILIES[model_type].head_dim_unset == "model" else {})
 
 
 def _fails_at_first_forward(model_type: str, config: dict, rotary) -> bool:
@@ -183,6 +183,10 @@ def test_the_trained_context_is_the_one_transformers_computes_with(model_type, c
         oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config()  # edits dicts
         rotary = hf_rotary(oracle)
     except Exception:  # noqa: BLE001 - Gemma 4 reads a flat scaling as its nested parameters, and fails
+        if FAMILIES[model_type].head_dim_unset:  # Mixtral's: YaRN reads a head_dim the class keeps None
+            with pytest.raises(ValueError, match="reads head_dim, and the config gives none"):
+                from_config(config)
+            return
         assert FAMILIES[model_type].v5_only
         with pytest.raises(ValueError, match="nested by layer type"):
             from_config(config)
@@ -1561,6 +1565,21 @@ def test_encoders_posenc_cannot_read_are_refused_not_drawn_causal(model_type):
     assert _dependencies(built, 6)[0, -1]
     with pytest.raises(ValueError, match=f"posenc does not draw {type(oracle).__name__}'s positions: it attends both"):
         from_config(json.loads(oracle.to_json_string()))
+
+
+def test_a_model_whose_queries_keep_only_the_keys_a_learned_mask_ranks_is_refused():
+    """Doge (transformers 5.23, the oracle: its attentions on 12 tokens with keep_window_size 4) lets each query
+    attend only to the 4 keys its dynamic mask ranks highest once the input is longer than that: the last query
+    weighs 4 of its 12 keys, not all. posenc read it as a Llama-style decoder, attending to every earlier key."""
+    sizes = {"hidden_size": 32, "num_attention_heads": 2, "num_key_value_heads": 2, "num_hidden_layers": 1,
+             "intermediate_size": 32, "vocab_size": 40, "keep_window_size": 4, "rope_theta": 10_000.0}
+    oracle = transformers.AutoConfig.for_model("doge", **sizes)
+    built = transformers.AutoModel.from_config(oracle, attn_implementation="eager").eval()
+    with torch.no_grad():
+        attentions = built(input_ids=torch.arange(3, 15)[None], output_attentions=True).attentions
+    assert int((attentions[0][0, 0, -1] > 0).sum()) == 4
+    with pytest.raises(ValueError, match="posenc does not draw DogeConfig's positions: beyond keep_window_size"):
+        from_config({"model_type": "doge", **sizes})
 
 
 @pytest.mark.parametrize("per_stack", [None, 2])

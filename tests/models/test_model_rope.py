@@ -313,10 +313,13 @@ _NO_WINDOW = ("arcee", "aria_text", "bitnet", "csm", "diffllama", "gpt_neox_japa
               "hunyuan_v1_moe", "hy_v3", "internlm3", "iquestcoder", "jais2", "jetmoe", "minimax_m2", "molmo2_text",
               "olmo", "olmo2", "olmoe", "seed_oss", "solar_open")
 """Model types whose models apply no window, which posenc drew windowed when the file gave sliding_window."""
+_MISTRAL_STYLE = ("mixtral", "starcoder2", "ministral", "vaultgemma")
+"""Model types whose models window their layers as posenc's reading of an unknown model_type did (VaultGemma: every
+other layer where its file gives layer_types), and ignore a top-level share it read."""
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
                      "persimmon", "apertus", "olmo3", "cwm", "higgs_audio_v2", "modernbert-decoder",
                      "mimo_v2_flash", "laguna", "mellum", "deepseek_v2", "dbrx", "moshi", "qwen3_vl_moe_text",
-                     "dots1", *_NO_WINDOW)
+                     "dots1", *_NO_WINDOW, *_MISTRAL_STYLE)
 """Model types posenc read as Llama-style decoders before they were families: named, so that the code before fails."""
 _ROTATING = sorted({key for key, family in FAMILIES.items() if family.scheme == "rope" and not family.composite
                     and key not in ("deepseek_v3", "mistral4", "longcat_flash")} | set(_ONCE_LLAMA_STYLE))
@@ -399,7 +402,7 @@ def _rotates_as_its_model(config: dict) -> models.Model:
     return model
 
 
-@pytest.mark.parametrize("model_type", _NO_WINDOW)
+@pytest.mark.parametrize("model_type", [*_NO_WINDOW, *_MISTRAL_STYLE])
 def test_a_top_level_share_rotates_as_each_model_does(model_type):
     """A top-level partial_rotary_factor of 0.5 under default RoPE, given to each class posenc once read as a
     Llama-style decoder: the query its model rotates (the oracle) is posenc's rotation, half the head where its
@@ -465,6 +468,28 @@ def test_hunyuan_without_head_dim_is_refused_as_its_model_cannot_be_built(model_
         hf_rotated_queries(config, 20)
     with pytest.raises(ValueError, match="gives no head_dim, which HunYuan"):
         from_config(config)
+
+
+@pytest.mark.parametrize("scaling", [{"rope_type": "dynamic", "factor": 2.0}, {"rope_type": "yarn", "factor": 4.0},
+                                     {"rope_type": "longrope", "short_factor": [1.0] * 32, "long_factor": [2.0] * 32,
+                                      "original_max_position_embeddings": 128},
+                                     {"rope_type": "linear", "factor": 2.0}, None])
+def test_mixtral_without_head_dim_refuses_the_scalings_its_model_cannot_build(scaling):
+    """MixtralConfig keeps head_dim None when the file gives none; its attention falls back to hidden_size /
+    num_attention_heads, but transformers 5.23's dynamic, YaRN and LongRoPE functions read config.head_dim and fail
+    building the model (the oracle), while linear and default RoPE compute. posenc drew them all."""
+    config = {"model_type": "mixtral", **_ROTATION_SIZES, "num_local_experts": 2, "num_experts_per_tok": 1,
+              "head_dim": None, "rope_theta": 10_000.0, "rope_scaling": scaling}
+    config = {key: value for key, value in config.items() if value is not None}
+    try:
+        hf_rotated_queries(config, 20)
+    except Exception:  # noqa: BLE001 - None * float; LongRoPE's in the config's own validation
+        with pytest.raises(ValueError, match="reads head_dim, and the config gives none"):
+            from_config(config)
+        assert scaling is not None and scaling["rope_type"] in ("dynamic", "yarn", "longrope")
+    else:
+        _rotates_as_its_model(config)
+        assert scaling is None or scaling["rope_type"] == "linear"
 
 
 @pytest.mark.parametrize("model_type", ["axk1", "cohere2_moe", "glm4_moe_lite", "glm4v_text", "glm_ocr_text", "nanochat",
