@@ -345,14 +345,14 @@ def theta_not_reached(reading: Reading) -> Iterator[Finding]:
     if unread and all(t in unread and model.positional(t).base != given for t in rotating):
         turns = ", ".join(f"{t} θ {_theta(model.positional(t).base)}" for t in unread)
         yield Finding("info", reading.path("rope_theta"),
-                      f"{fields.family.class_name} reads no rope_theta ({given:,g}): its layers turn at the θ of "
+                      f"{fields.family.class_name} reads no rope_theta ({_theta(given)}): its layers turn at the θ of "
                       f"its RoPE parameters ({turns}).")
         return
     own = "their RoPE parameters' own" if fields.family.v5_only else "the class's own"
     for layer_type in unread:
         if model.positional(layer_type).base != given:
             yield Finding("info", "rope_theta",
-                          f"{fields.family.class_name} gives rope_theta ({given:,g}) to its other layers only: its "
+                          f"{fields.family.class_name} gives rope_theta ({_theta(given)}) to its other layers only: its "
                           f"{layer_type} layers turn at θ {_theta(model.positional(layer_type).base)}, {own}.")
 
 
@@ -883,7 +883,11 @@ def _rotated_pairs(reading: Reading, params: Mapping) -> int | None:
         share, fraction = fields.family.partial_field, None
         if share is not None:  # the scaling's own share wins over the top level's (MiMo-V2-Flash's: none)
             fraction = reading.number(params, "partial_rotary_factor")
-            fraction = reading.number(fields.values, share) if fraction is None and share else fraction
+            if fraction is None and share:  # (MiniMax-M2's rotary_dim / head_dim where it gives no share)
+                try:
+                    fraction = _number(fields.share())
+                except ValueError:
+                    return None
         if fraction is None and reading.family_type(params) in ("default", None):
             fraction = fields.family.default_share
         width = int(head_dim * (1.0 if fraction is None else fraction))

@@ -549,7 +549,12 @@ def _standardized_by_a_scaling(fields: Fields, declared: dict, name: str) -> dic
                         f"embedding computes its frequencies for {before} dimensions, then for {after} as the model "
                         "initializes its weights, and transformers 5.23 fails building the model. Give "
                         f"{name}.{layer_type} a partial_rotary_factor of its own.")
-    return {**declared, **{t: {**top, **declared[t]} for t in present if isinstance(declared[t], Mapping)}}
+    copied = {t: {**top, **declared[t]} for t in present if isinstance(declared[t], Mapping)}
+    for layer_type, own in copied.items():  # a refusal names the share where it came from
+        if share is not None and declared[layer_type].get("partial_rotary_factor") is None:
+            own["_share"] = (f"partial_rotary_factor (the top level's, which {scaled[0]}'s scaling copies into "
+                             f"{name}.{layer_type})")
+    return {**declared, **copied}
 
 
 def _as_written(fields: Fields, chosen: object, name: str, layer_type: str) -> None:

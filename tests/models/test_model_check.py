@@ -154,6 +154,11 @@ CASES = {
         {"model_type": "olmo3", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 4,
          "max_position_embeddings": 65536, "rope_theta": 20000.0}, "info", "rope_theta",
         "Olmo3Config gives rope_theta (20,000) to its other layers only: its sliding_attention layers turn at θ 500,000"),
+    "a θ of millions written as a reader writes it": (
+        {"model_type": "olmo3", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 4,
+         "max_position_embeddings": 65536, "rope_theta": 2_000_000.0}, "info", "rope_theta",
+        "Olmo3Config gives rope_theta (2,000,000) to its other layers only: its sliding_attention layers turn at "
+        "θ 500,000"),  # (it wrote 2e+06)
     "MiMo-V2-Flash's θ in its parameters only": (
         _MIMO | {"rope_theta": 20000.0}, "info", "rope_theta",
         "MiMoV2FlashConfig reads no rope_theta (20,000): its layers turn at the θ of its RoPE parameters "
@@ -560,3 +565,22 @@ def test_a_composite_config_s_own_padding_token_is_not_called_misplaced():
     source = config("gemma-3-4b") | {"pad_token_id": 0, "max_position_embeddings": 4096}
     outside = [f.field for f in check(source) if "outside text_config" in f.message]
     assert outside == ["max_position_embeddings"]
+
+
+@pytest.mark.parametrize("scaling", [
+    {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 49_152, "beta_fast": 200.0,
+     "beta_slow": 100.0},
+    {"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 8192, "low_freq_factor": 1.0,
+     "high_freq_factor": 4.0},
+    {"rope_type": "longrope", "short_factor": [1.0] * 32, "long_factor": [2.0] * 32,
+     "original_max_position_embeddings": 4096},
+])
+def test_minimax_m2_s_rotary_dim_checks_as_the_share_it_is(scaling):
+    """MiniMax-M2's files give the rotated width as rotary_dim (64 of 128), which its class reads as
+    partial_rotary_factor 0.5 (the reader: test_minimax_m2_rotates_rotary_dim_of_a_head_as_its_model_does): the check
+    counts the same 32 pairs (LongRoPE's lists, YaRN's and llama3's bands) for either. It counted 64 for rotary_dim,
+    and called LongRoPE's 32-entry lists, which the model reads, too short."""
+    base = {"model_type": "minimax_m2", "hidden_size": 3072, "num_hidden_layers": 62, "num_attention_heads": 48,
+            "head_dim": 128, "max_position_embeddings": 196_608, "rope_theta": 5_000_000.0, "rope_scaling": scaling}
+    assert check(base | {"rotary_dim": 64}) == check(base | {"partial_rotary_factor": 0.5})
+    assert not [f for f in check(base | {"rotary_dim": 64}) if f.severity == "error"]

@@ -1912,8 +1912,12 @@ def test_mellum_reads_as_its_model_does(case):
     built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))))
     with pytest.raises(RuntimeError), torch.no_grad():
         built(input_ids=torch.arange(3, 15)[None])
-    with pytest.raises(ValueError, match="rotates the whole head, and transformers 5.23 fails at the model's first"):
+    with pytest.raises(ValueError, match="rotates the whole head, and transformers 5.23 fails at the model's first") \
+            as refusal:
         from_config(config)
+    if case == "a top-level θ and share, read after a scaling":  # named where it came from, not as the layer's own
+        assert str(refusal.value).startswith("partial_rotary_factor (the top level's, which full_attention's scaling "
+                                             "copies into rope_parameters.")
 
 
 _MELLUM_FAILS = ("its own shares", "a top-level θ and share, read after a scaling", "a top-level θ, read by a later "
