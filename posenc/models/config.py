@@ -300,6 +300,13 @@ def _attention_types(fields: Fields) -> list[str]:
             raise ValueError(f"layer_types lists {len(given)} layers; posenc reads models of at most {MAX_LAYERS}.")
         types = list(given)
     else:
+        sparse = fields.raw.get(fields.family.sparse_field) if fields.family.sparse_field else None
+        if isinstance(sparse, Mapping) and isinstance(sparse.get("sparse_attention_freq"), list) and any(
+                sparse["sparse_attention_freq"]):
+            raise ValueError(f"{fields.family.sparse_field}.sparse_attention_freq makes some of its layers sparse "
+                             f"attention ({fields.family.class_name}'s: each query attends to the blocks of keys a "
+                             "lightning indexer picks), which posenc does not draw: its views are of softmax "
+                             "attention over every key its mask lets a query see.")
         types = _family_layers(fields, fields.layers())
     if fields.family.last_full and types:  # Gemma 4 forces its last layer to full attention
         types[-1] = "full_attention"

@@ -45,7 +45,7 @@ POSITIONAL_FIELDS = frozenset({
     "d_kv", "query_pre_attn_scalar", "encoder_attention_heads", "attention_heads", "dim", "emb_dim",
     "use_bottleneck", "intra_bottleneck_size", "attention_multiplier", "kv_channels",
     # the layers and their windows
-    "layer_types", "num_hidden_layers", "n_layer", "num_layers", "n_layers", "sliding_window",
+    "layer_types", "sparse_attention_config", "num_hidden_layers", "n_layer", "num_layers", "n_layers", "sliding_window",
     "sliding_window_pattern", "use_sliding_window", "max_window_layers", "no_rope_layers", "no_rope_layer_interval",
     "attention_chunk_size", "global_attn_every_n_layers", "local_attention", "encoder_layers", "attention_types",
     "attention_layers", "window_size", "local_radius", "encoder_attention_type",

@@ -129,6 +129,9 @@ class Family:
     width (Mistral 4);
     ``sinks``: the layer types whose attention adds a learned sink to the softmax's sum (gpt-oss: every one;
     MiMo-V2-Flash: its sliding-window layers);
+    ``sparse_field``: the field whose ``sparse_attention_freq`` makes layers of sparse attention where the file gives
+    no ``layer_types`` (MiniMax-M3's ``sparse_attention_config``: its queries attend to the key blocks a lightning
+    indexer picks), which posenc refuses, as it does those layer_types name;
     ``share_width_field``: a field giving the rotated width in dimensions, read as a share of ``head_dim`` where the
     top level gives no ``partial_rotary_factor`` (MiniMax-M2's ``rotary_dim``, as its released files write it);
     ``ntk_alpha``: a "dynamic" scaling with a nonzero ``alpha`` is NTK-α, default RoPE at θ·α^(d/(d − 2)) whatever
@@ -193,6 +196,7 @@ class Family:
     fixed_width: bool = False
     window_plus_one: str = ""
     sinks: tuple[str, ...] = ()
+    sparse_field: str = ""
     share_width_field: str = ""
     ntk_alpha: bool = False
     head_dim_unset: str = ""
@@ -476,6 +480,10 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "minimax_m2": _family(class_name="MiniMaxM2Config", **_NO_WINDOW | {"partial_field": "partial_rotary_factor"},
                           share_width_field="rotary_dim",
                           defaults={"rope_theta": 5_000_000.0, "max_position_embeddings": 196_608, "head_dim": 128}),
+    "minimax_m3_vl_text": _family(class_name="MiniMaxM3VLTextConfig", windows="none",
+                                  sparse_field="sparse_attention_config",  # its rotary_dim: declared, never read
+                                  defaults={"rope_theta": 5_000_000.0, "max_position_embeddings": 524_288,
+                                            "head_dim": 128}),
     "gpt_neox_japanese": _family(class_name="GPTNeoXJapaneseConfig", **_NO_WINDOW | {"partial_field": "rotary_pct"},
                                  theta_fields={"full_attention": "rotary_emb_base"},
                                  defaults={"rotary_pct": 1.0, "rotary_emb_base": 10_000.0,

@@ -85,6 +85,7 @@ ROTARY_CLASSES = {
     "starcoder2": ("starcoder2.modeling_starcoder2", "Starcoder2RotaryEmbedding"),
     "ministral": ("ministral.modeling_ministral", "MinistralRotaryEmbedding"),
     "vaultgemma": ("vaultgemma.modeling_vaultgemma", "VaultGemmaRotaryEmbedding"),
+    "minimax_m3_vl_text": ("minimax_m3_vl.modeling_minimax_m3_vl", "MiniMaxM3VLRotaryEmbedding"),
     "arcee": ("arcee.modeling_arcee", "ArceeRotaryEmbedding"),
     "aria_text": ("aria.modeling_aria", "AriaTextRotaryEmbedding"),
     "bitnet": ("bitnet.modeling_bitnet", "BitNetRotaryEmbedding"),

@@ -313,9 +313,9 @@ _NO_WINDOW = ("arcee", "aria_text", "bitnet", "csm", "diffllama", "gpt_neox_japa
               "hunyuan_v1_moe", "hy_v3", "internlm3", "iquestcoder", "jais2", "jetmoe", "minimax_m2", "molmo2_text",
               "olmo", "olmo2", "olmoe", "seed_oss", "solar_open")
 """Model types whose models apply no window, which posenc drew windowed when the file gave sliding_window."""
-_MISTRAL_STYLE = ("mixtral", "starcoder2", "ministral", "vaultgemma")
+_MISTRAL_STYLE = ("mixtral", "starcoder2", "ministral", "vaultgemma", "minimax_m3_vl_text")
 """Model types whose models window their layers as posenc's reading of an unknown model_type did (VaultGemma: every
-other layer where its file gives layer_types), and ignore a top-level share it read."""
+other layer where its file gives layer_types), and ignore a top-level share it read (MiniMax-M3's reads it)."""
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
                      "persimmon", "apertus", "olmo3", "cwm", "higgs_audio_v2", "modernbert-decoder",
                      "mimo_v2_flash", "laguna", "mellum", "deepseek_v2", "dbrx", "moshi", "qwen3_vl_moe_text",
@@ -490,6 +490,23 @@ def test_mixtral_without_head_dim_refuses_the_scalings_its_model_cannot_build(sc
     else:
         _rotates_as_its_model(config)
         assert scaling is None or scaling["rope_type"] == "linear"
+
+
+@pytest.mark.parametrize("given", [{"sparse_attention_config": {"sparse_attention_freq": [0, 1, 0, 1]}},
+                                   {"layer_types": ["full_attention", "minimax_m3_sparse"] * 2}])
+def test_minimax_m3_s_sparse_layers_are_refused(given):
+    """MiniMax-M3's text model makes the layers its sparse_attention_config's sparse_attention_freq marks (or its
+    layer_types name) minimax_m3_sparse, whose queries attend to the key blocks a lightning indexer picks (the
+    oracle: its class's layer_types and a built model's indexers). posenc drew a file without layer_types as every
+    layer full attention."""
+    config = {"model_type": "minimax_m3_vl_text", **_ROTATION_SIZES, "num_hidden_layers": 4, "num_local_experts": 2,
+              "num_experts_per_tok": 1, "index_head_dim": 16, "index_block_size": 4, **given}
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config)))
+    assert oracle.layer_types == ["full_attention", "minimax_m3_sparse"] * 2
+    built = transformers.AutoModel.from_config(oracle)
+    assert [layer.self_attn.indexer is not None for layer in built.layers] == [False, True] * 2
+    with pytest.raises(ValueError, match="minimax_m3_sparse|sparse_attention_freq makes some of its layers sparse"):
+        from_config(config)
 
 
 @pytest.mark.parametrize("model_type", ["axk1", "cohere2_moe", "glm4_moe_lite", "glm4v_text", "glm_ocr_text", "nanochat",
