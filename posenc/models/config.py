@@ -277,6 +277,8 @@ def layer_types(fields: Fields) -> list[str]:
     elif fields.family.nope_layers == "full_attention" or (  # Cohere 2 rotates its sliding-window layers only,
             fields.family.nope_layers == "windowed" and fields.has("sliding_window")):  # EXAONE 4 when it has a window
         types = [NOPE_LAYER if t == "full_attention" else t for t in types]
+    elif fields.family.nope_layers == "layer_rope_theta":  # Muse: a 0 marks a layer without positions
+        types = [t if rotates else NOPE_LAYER for t, rotates in zip(types, _marked_rotating(fields, types))]
     thetas = layer_thetas(fields, len(types))
     if thetas is not None:  # Granite SWA: a layer whose θ is 0 has no positions
         types = [NOPE_LAYER if theta == 0 else t for t, theta in zip(types, thetas)]
@@ -352,6 +354,9 @@ def _family_layers(fields: Fields, count: int) -> list[str]:
         if fields.family.first_full:  # layer 0 full attention, then one in n (ModernBERT, Granite SWA)
             return ["sliding_attention" if i % every else "full_attention" for i in range(count)]
         return ["sliding_attention" if (i + 1) % every else "full_attention" for i in range(count)]
+    if rule == "every_from_last":  # Muse: full attention on every n-th layer counted back from the last
+        return ["full_attention" if (count - 1 - i) % fields.family.pattern == 0 else "sliding_attention"
+                for i in range(count)]
     if rule == "every_and_first":  # MiMo-V2-Flash: layer 0 full attention, and the last of every n
         every = fields.family.pattern
         return ["full_attention" if i == 0 or (i + 1) % every == 0 else "sliding_attention" for i in range(count)]
@@ -410,6 +415,27 @@ def _gpt_neo_layers(fields: Fields, count: int) -> list[str]:
         raise ValueError(f"attention_layers lists {len(listed)} layers, but num_layers is {count}: GPTNeoConfig "
                          "refuses the config.")
     return ["sliding_attention" if kind == "local" else "full_attention" for kind in listed]
+
+
+def _marked_rotating(fields: Fields, types: list[str]) -> list[bool]:
+    """Muse's layers with positions: those its ``layer_rope_theta`` gives any θ but 0 (each turning at its RoPE
+    parameters' θ, whatever the number), else all but every ``pattern``-th counted back from the last (its class's
+    rule). A sliding-window layer without positions is refused: posenc draws those over the whole context."""
+    count = len(types)
+    listed = fields.raw.get("layer_rope_theta")
+    if listed is None:
+        rotating = [(count - 1 - i) % fields.family.pattern != 0 for i in range(count)]
+    elif not isinstance(listed, list) or len(listed) != count:
+        raise ValueError(f"layer_rope_theta must list a number for each of the {count} layers (0 for a layer without "
+                         f"positions); the config has {listed!r:.80}.")
+    else:
+        rotating = [real(v, f"layer_rope_theta[{i}]", 0.0, strict=False) != 0 for i, v in enumerate(listed)]
+    for index, (kind, rotates) in enumerate(zip(types, rotating)):
+        if kind == "sliding_attention" and not rotates:
+            raise ValueError(f"layer {index} is sliding_attention without positions (layer_rope_theta 0 there, or by "
+                             f"{fields.family.class_name}'s rule): posenc draws layers without positions over the "
+                             "whole context.")
+    return rotating
 
 
 def _rope_layers(fields: Fields, count: int) -> list[bool]:

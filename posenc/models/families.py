@@ -49,7 +49,8 @@ class Family:
     "gpt_neo": GPT-Neo's ``attention_layers``, else its ``attention_types`` expanded ("local": a window),
     "longt5": every layer a window when ``encoder_attention_type`` is "local" (LongT5; "transient-global" refused),
     "every": one full layer in ``pattern_field`` layers (or in ``pattern``, fixed in the class), "every_and_first":
-    the same and layer 0 (MiMo-V2-Flash), "flint": full
+    the same and layer 0 (MiMo-V2-Flash), "every_from_last": one full layer in ``pattern`` counted back from the last
+    (Muse), "flint": full
     attention on layers 0, 1, every fourth from 1 and the last (Flint), "alternate": every
     other layer (Gemma 2, gpt-oss), "chunked": Llama 4's chunked attention on every layer that rotates,
     "no_rope_layers": SmolLM3's, the layers without positions when ``use_sliding_window``, "none");
@@ -59,7 +60,9 @@ class Family:
     ``sliding_window_size``, SGLang's); ``nope_layers``: which layers have no positions: those
     ``no_rope_layers`` marks 0 ("no_rope_layers": Llama 4, SmolLM3), every full-attention layer ("full_attention":
     Cohere 2, whose sliding-window layers alone rotate), every full-attention layer when the config has a
-    ``sliding_window`` ("windowed": EXAONE 4, whose layers all rotate when it is null), or none ("");
+    ``sliding_window`` ("windowed": EXAONE 4, whose layers all rotate when it is null), those ``layer_rope_theta``
+    gives 0 ("layer_rope_theta": Muse, whose other layers turn at the RoPE parameters' θ whatever the number; without
+    the list, every ``pattern``-th layer counted back from the last), or none ("");
     ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope");
     ``nested_parameters``: what the class does with ``rope_parameters`` nested by layer type: "read" (Gemma 3,
     ModernBERT: :attr:`per_layer_parameters`), "ignored" (a class without ``layer_types`` reads the dict as flat,
@@ -484,6 +487,15 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                   sparse_field="sparse_attention_config",  # its rotary_dim: declared, never read
                                   defaults={"rope_theta": 5_000_000.0, "max_position_embeddings": 524_288,
                                             "head_dim": 128}),
+    **{model_type: _family(class_name=class_name, windows="every_from_last", pattern=4, nope_layers="layer_rope_theta",
+                           partial_field=None,
+                           nested_parameters="refused", **own)
+       for model_type, class_name, own in (
+           ("muse_glimmer_text", "MuseGlimmerTextConfig",
+            {"defaults": {"max_position_embeddings": 131_072, "sliding_window": 2048, "head_dim": 128}}),
+           ("muse_spark_text", "MuseSparkTextConfig",  # its own θ wins over a top-level rope_theta
+            {"default_parameters": {"rope_type": "default", "rope_theta": 500_000.0},
+             "defaults": {"max_position_embeddings": 1_048_576, "sliding_window": 2048, "head_dim": 64}}))},
     "gpt_neox_japanese": _family(class_name="GPTNeoXJapaneseConfig", **_NO_WINDOW | {"partial_field": "rotary_pct"},
                                  theta_fields={"full_attention": "rotary_emb_base"},
                                  defaults={"rotary_pct": 1.0, "rotary_emb_base": 10_000.0,

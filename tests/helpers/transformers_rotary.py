@@ -86,6 +86,8 @@ ROTARY_CLASSES = {
     "ministral": ("ministral.modeling_ministral", "MinistralRotaryEmbedding"),
     "vaultgemma": ("vaultgemma.modeling_vaultgemma", "VaultGemmaRotaryEmbedding"),
     "minimax_m3_vl_text": ("minimax_m3_vl.modeling_minimax_m3_vl", "MiniMaxM3VLRotaryEmbedding"),
+    "muse_glimmer_text": ("muse_glimmer.modeling_muse_glimmer", "MuseGlimmerTextRotaryEmbedding"),
+    "muse_spark_text": ("muse_spark.modeling_muse_spark", "MuseSparkTextRotaryEmbedding"),
     "arcee": ("arcee.modeling_arcee", "ArceeRotaryEmbedding"),
     "aria_text": ("aria.modeling_aria", "AriaTextRotaryEmbedding"),
     "bitnet": ("bitnet.modeling_bitnet", "BitNetRotaryEmbedding"),
