@@ -701,6 +701,9 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nest
         raise ValueError(f"{where} is {rope_type!r}, whose function in transformers 5.23 reads head_dim, and the "
                          f"config gives none: {fields.family.class_name} keeps it None, and building the model fails. "
                          "Give head_dim.")
+    if fields.family.mscale_pair and rope_type != "default":  # PhiMoE's own cos/sin factor
+        chosen.update(_mscale_pair(fields, chosen, rope_type, where))
+        rope_type = chosen["rope_type"]
     if fields.family.ntk_alpha and rope_type == "dynamic" and chosen.get("alpha"):
         chosen.update(_ntk_alpha(fields, chosen, where))
         rope_type = "default"
@@ -711,6 +714,37 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nest
         chosen[TRAINED_CONTEXT] = trained_context(fields, chosen, where, nested=nested)[0]
     chosen["_where"] = where
     return chosen
+
+
+def _mscale_pair(fields: Fields, chosen: dict, rope_type: str, where: str) -> dict:
+    """PhiMoE's scaling as transformers 5.23 computes it: cos and sin times its short_mscale (long_mscale past
+    original_max_position_embeddings) in place of the scaling's factor, LongRoPE's frequencies from its short_factor
+    at every length, dynamic NTK's at no length (its rotary embedding recomputes them without the input's length:
+    default RoPE). Refused where posenc would draw otherwise: two factors that differ (posenc draws one at every
+    length), a factor on a scaling without one in posenc (linear, llama3, dynamic)."""
+    name = fields.family.class_name
+    factors = {}
+    for key in ("short_mscale", "long_mscale"):
+        if chosen.get(key) is None:
+            raise ValueError(f"{where} ({rope_type!r}) gives no {key}, which {name} needs for every scaling: "
+                             "transformers 5.23 refuses the config.")
+        factors[key] = real(chosen[key], f"{where}.{key}", 0.0)
+    short, long = factors["short_mscale"], factors["long_mscale"]
+    if short != long:
+        raise ValueError(f"{where}.short_mscale ({short:g}) and long_mscale ({long:g}) differ: {name}'s model "
+                         "multiplies cos and sin by the one or the other as the input is shorter or longer than "
+                         "original_max_position_embeddings, and posenc draws one factor at every length.")
+    if rope_type not in READS_TRAINED_CONTEXT and chosen.get(TRAINED_CONTEXT) is None:
+        raise ValueError(f"{where} ({rope_type!r}) gives no {TRAINED_CONTEXT}, which {name}'s model compares the "
+                         "input's length with to pick short_mscale or long_mscale: transformers 5.23 fails at its "
+                         "first forward pass.")
+    if rope_type in ("yarn", "longrope"):
+        return {"attention_factor": short} | (  # (LongRoPE's long list: never read)
+            {"long_factor": chosen["short_factor"]} if rope_type == "longrope" and "short_factor" in chosen else {})
+    if short != 1:
+        raise ValueError(f"{where}.short_mscale is {short:g}: {name}'s model multiplies cos and sin by it, which "
+                         f"posenc's {rope_type!r} scaling does not.")
+    return {"rope_type": "default"} if rope_type == "dynamic" else {}  # its model computes dynamic NTK for no length
 
 
 def _ntk_alpha(fields: Fields, chosen: dict, where: str) -> dict:

@@ -132,6 +132,9 @@ class Family:
     width (Mistral 4);
     ``sinks``: the layer types whose attention adds a learned sink to the softmax's sum (gpt-oss: every one;
     MiMo-V2-Flash: its sliding-window layers);
+    ``mscale_pair``: the class multiplies a scaling's cos and sin by its ``short_mscale`` (``long_mscale`` past
+    ``original_max_position_embeddings``), which it needs, in place of the scaling's own factor, and computes
+    LongRoPE's frequencies from its ``short_factor`` at every length (PhiMoE in transformers 5.23);
     ``sparse_field``: the field whose ``sparse_attention_freq`` makes layers of sparse attention where the file gives
     no ``layer_types`` (MiniMax-M3's ``sparse_attention_config``: its queries attend to the key blocks a lightning
     indexer picks), which posenc refuses, as it does those layer_types name;
@@ -199,6 +202,7 @@ class Family:
     fixed_width: bool = False
     window_plus_one: str = ""
     sinks: tuple[str, ...] = ()
+    mscale_pair: bool = False
     sparse_field: str = ""
     share_width_field: str = ""
     ntk_alpha: bool = False
@@ -314,6 +318,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     **{model_type: _family(class_name=class_name, partial_field=None, windows="sliding_window", defaults=defaults)
        for model_type, class_name, defaults in (  # Mistral's windows: every layer when sliding_window is set
            ("starcoder2", "Starcoder2Config", {"max_position_embeddings": 4096}),)},
+    "phimoe": _family(class_name="PhimoeConfig", partial_field=None, windows="sliding_window", mscale_pair=True,
+                      defaults={"rope_theta": 1_000_000.0, "max_position_embeddings": 131_072}),
     "mixtral": _family(class_name="MixtralConfig", partial_field=None, windows="sliding_window", head_dim_unset="scalings",
                        defaults={"rope_theta": 1_000_000.0, "max_position_embeddings": 131_072}),
     "qwen2": _family(class_name="Qwen2Config", **_QWEN),

@@ -88,6 +88,7 @@ ROTARY_CLASSES = {
     "minimax_m3_vl_text": ("minimax_m3_vl.modeling_minimax_m3_vl", "MiniMaxM3VLRotaryEmbedding"),
     "muse_glimmer_text": ("muse_glimmer.modeling_muse_glimmer", "MuseGlimmerTextRotaryEmbedding"),
     "muse_spark_text": ("muse_spark.modeling_muse_spark", "MuseSparkTextRotaryEmbedding"),
+    "phimoe": ("phimoe.modeling_phimoe", "PhimoeRotaryEmbedding"),
     "arcee": ("arcee.modeling_arcee", "ArceeRotaryEmbedding"),
     "aria_text": ("aria.modeling_aria", "AriaTextRotaryEmbedding"),
     "bitnet": ("bitnet.modeling_bitnet", "BitNetRotaryEmbedding"),

@@ -187,6 +187,10 @@ def test_the_trained_context_is_the_one_transformers_computes_with(model_type, c
             with pytest.raises(ValueError, match="reads head_dim, and the config gives none"):
                 from_config(config)
             return
+        if FAMILIES[model_type].mscale_pair:  # PhiMoE's: every scaling needs its short_mscale and long_mscale
+            with pytest.raises(ValueError, match="gives no short_mscale"):
+                from_config(config)
+            return
         assert FAMILIES[model_type].v5_only
         with pytest.raises(ValueError, match="nested by layer type"):
             from_config(config)

@@ -299,6 +299,7 @@ _ROTATION_CHANGES = {  # a family's own size fields
     "qwen3_vl_moe_text": {"num_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1},
     "dots1": {"n_routed_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1, "n_shared_experts": 1},
     "minimax_m2": {"num_local_experts": 2, "num_experts_per_tok": 1},
+    "phimoe": {"num_local_experts": 2, "num_experts_per_tok": 1},
     "muse_glimmer_text": {"num_hidden_layers": 2},  # layer 1 full attention without positions, layer 0 rotating
     "muse_spark_text": {"num_hidden_layers": 2, "num_local_experts": 2, "num_experts_per_tok": 1,
                         "moe_intermediate_size": 16},
@@ -316,8 +317,8 @@ _NO_WINDOW = ("arcee", "aria_text", "bitnet", "csm", "diffllama", "gpt_neox_japa
               "hunyuan_v1_moe", "hy_v3", "internlm3", "iquestcoder", "jais2", "jetmoe", "minimax_m2", "molmo2_text",
               "olmo", "olmo2", "olmoe", "seed_oss", "solar_open")
 """Model types whose models apply no window, which posenc drew windowed when the file gave sliding_window."""
-_MISTRAL_STYLE = ("mixtral", "starcoder2", "ministral", "vaultgemma", "minimax_m3_vl_text", "muse_glimmer_text",
-                  "muse_spark_text")
+_MISTRAL_STYLE = ("mixtral", "phimoe", "starcoder2", "ministral", "vaultgemma", "minimax_m3_vl_text",
+                  "muse_glimmer_text", "muse_spark_text")
 """Model types whose models window their layers as posenc's reading of an unknown model_type did (VaultGemma: every
 other layer where its file gives layer_types), and ignore a top-level share it read (MiniMax-M3's reads it)."""
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
@@ -551,6 +552,48 @@ def test_muse_s_sliding_layer_without_positions_is_refused():
               "layer_rope_theta": [0, 10_000.0, 10_000.0, 0]}
     with pytest.raises(ValueError, match="layer 0 is sliding_attention without positions"):
         from_config(config)
+
+
+_PHIMOE_LISTS = {"short_factor": [1.0 + i / 16 for i in range(32)], "long_factor": [4.0] * 32,
+                 "original_max_position_embeddings": 8}
+
+
+@pytest.mark.parametrize(("scaling", "refused"), [
+    ({"type": "longrope", **_PHIMOE_LISTS, "short_mscale": 1.5, "long_mscale": 1.5}, None),
+    ({"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 64, "short_mscale": 1.3,
+      "long_mscale": 1.3}, None),
+    ({"rope_type": "linear", "factor": 2.0, "short_mscale": 1.0, "long_mscale": 1.0,
+      "original_max_position_embeddings": 8}, None),
+    ({"rope_type": "linear", "factor": 2.0, "short_mscale": 1.0, "long_mscale": 1.0}, "which PhimoeConfig's model"),
+    ({"type": "longrope", **_PHIMOE_LISTS, "short_mscale": 1.5, "long_mscale": 2.0}, "differ"),
+    ({"rope_type": "linear", "factor": 2.0, "short_mscale": 1.2, "long_mscale": 1.2,
+      "original_max_position_embeddings": 8}, "does not"),
+    ({"rope_type": "dynamic", "factor": 2.0, "short_mscale": 1.0, "long_mscale": 1.0,
+      "original_max_position_embeddings": 8}, None),  # default RoPE: its model recomputes it for no length
+    ({"rope_type": "dynamic", "factor": 2.0, "short_mscale": 1.2, "long_mscale": 1.2,
+      "original_max_position_embeddings": 8}, "does not"),
+    ({"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 64}, "gives no short_mscale"),
+])
+def test_phimoe_s_scalings_rotate_as_its_model_does(scaling, refused):
+    """PhimoeRotaryEmbedding (transformers 5.23; the oracle: the query a one-layer model rotates over 20 tokens)
+    multiplies cos and sin by short_mscale (long_mscale past original_max_position_embeddings, here 8) in place of the
+    scaling's own factor, and computes LongRoPE's frequencies from its short_factor at every length; its class
+    refuses a scaling without both. posenc read PhiMoE as a Llama-style decoder: LongRoPE's long factors past 8
+    tokens and its own cos/sin factor. Its dynamic NTK is default RoPE at every length (its rotary embedding
+    recomputes the frequencies without the input's length). Where posenc would draw otherwise (two factors, one on a
+    scaling that has none in posenc), it refuses."""
+    config = {"model_type": "phimoe", **_ROTATION_SIZES, **_ROTATION_CHANGES["phimoe"], "rope_theta": 10_000.0,
+              "rope_scaling": scaling}
+    if scaling.get("rope_type") == "dynamic":  # 20 tokens past its context: posenc's dynamic NTK would stretch θ
+        config["max_position_embeddings"] = 16
+    if refused is None:
+        _rotates_as_its_model(config)
+        return
+    with pytest.raises(ValueError, match=refused):
+        from_config(config)
+    if refused in ("gives no short_mscale", "which PhimoeConfig's model"):  # its class or its model fails
+        with pytest.raises(Exception, match="short_mscale|original_max_position_embeddings"):  # noqa: PT011
+            hf_rotated_queries(config, 20)
 
 
 @pytest.mark.parametrize("model_type", ["axk1", "cohere2_moe", "glm4_moe_lite", "glm4v_text", "glm_ocr_text", "nanochat",
