@@ -466,6 +466,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
            ("bitnet", "BitNetConfig", {"rope_theta": 500_000.0, "max_position_embeddings": 2048}),
            ("csm", "CsmConfig", {"rope_theta": 500_000.0, "max_position_embeddings": 2048}),
            ("diffllama", "DiffLlamaConfig", {"max_position_embeddings": 2048}),
+           ("flex_olmo", "FlexOlmoConfig", {"rope_theta": 500_000.0, "max_position_embeddings": 4096}),
            ("hy_v3", "HYV3Config", {"rope_theta": 11_158_840.0, "max_position_embeddings": 131_072,
                                     "head_dim": 128}),
            ("internlm3", "InternLM3Config", {"max_position_embeddings": 32_768, "head_dim": 128}),
@@ -486,6 +487,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                            defaults={"max_position_embeddings": 2048})
        for model_type, class_name in (("hunyuan_v1_dense", "HunYuanDenseV1Config"),
                                       ("hunyuan_v1_moe", "HunYuanMoEV1Config"))},
+    "hunyuan_vl_text": _family(class_name="HunYuanVLTextConfig", **_NO_WINDOW, ntk_alpha=True, head_dim_unset="model",
+                               attribute_map={"head_dim": "attention_head_dim"},  # its checkpoints' own name
+                               defaults={"max_position_embeddings": 2048}),
     "minimax_m2": _family(class_name="MiniMaxM2Config", **_NO_WINDOW | {"partial_field": "partial_rotary_factor"},
                           share_width_field="rotary_dim",
                           defaults={"rope_theta": 5_000_000.0, "max_position_embeddings": 196_608, "head_dim": 128}),
@@ -765,6 +769,11 @@ REFUSED: Mapping[str, Family] = MappingProxyType({
         ("bamba", "BambaConfig"), ("zamba2", "Zamba2Config"))},
     **{model_type: _family(class_name=class_name, refused=_CONVOLUTIONS) for model_type, class_name in (
         ("lfm2", "Lfm2Config"), ("lfm2_moe", "Lfm2MoeConfig"))},
+    "recurrent_gemma": _family(
+        class_name="RecurrentGemmaConfig",
+        refused="most of its blocks are recurrent (block_types: an RG-LRU recurrence, two in every three by default), "
+                "which have no attention (and so no positions) to draw, beside local attention blocks "
+                "(attention_window_size); read as a Llama-style decoder, every block would be drawn as attention."),
     "doge": _family(
         class_name="DogeConfig",
         refused="beyond keep_window_size keys (2,048 by default) each query attends only to the keys its learned "

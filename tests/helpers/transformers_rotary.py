@@ -89,6 +89,8 @@ ROTARY_CLASSES = {
     "muse_glimmer_text": ("muse_glimmer.modeling_muse_glimmer", "MuseGlimmerTextRotaryEmbedding"),
     "muse_spark_text": ("muse_spark.modeling_muse_spark", "MuseSparkTextRotaryEmbedding"),
     "phimoe": ("phimoe.modeling_phimoe", "PhimoeRotaryEmbedding"),
+    "hunyuan_vl_text": ("hunyuan_vl.modeling_hunyuan_vl", "HunYuanVLRotaryEmbedding"),
+    "flex_olmo": ("flex_olmo.modeling_flex_olmo", "FlexOlmoRotaryEmbedding"),
     "arcee": ("arcee.modeling_arcee", "ArceeRotaryEmbedding"),
     "aria_text": ("aria.modeling_aria", "AriaTextRotaryEmbedding"),
     "bitnet": ("bitnet.modeling_bitnet", "BitNetRotaryEmbedding"),

@@ -1571,6 +1571,23 @@ def test_encoders_posenc_cannot_read_are_refused_not_drawn_causal(model_type):
         from_config(json.loads(oracle.to_json_string()))
 
 
+def test_a_recurrent_model_is_refused():
+    """RecurrentGemma (transformers 5.23, the oracle: a built model's blocks) is two recurrent blocks for every
+    local-attention one: refused, naming the class, where posenc read its file as a Llama-style decoder (or failed on
+    its missing context, saying nothing of why)."""
+    oracle = transformers.AutoConfig.for_model("recurrent_gemma", hidden_size=32, num_attention_heads=2,
+                                               num_hidden_layers=3, intermediate_size=32, vocab_size=40,
+                                               lru_width=32)
+    built = transformers.AutoModel.from_config(oracle)
+    assert [type(layer.temporal_block).__name__ for layer in built.layers] == [
+        "RecurrentGemmaRecurrentBlock", "RecurrentGemmaRecurrentBlock", "RecurrentGemmaAttention"]
+    saved = json.loads(oracle.to_json_string(use_diff=False))
+    for config in (saved, saved | {"max_position_embeddings": 8192}):
+        with pytest.raises(ValueError, match="posenc does not draw RecurrentGemmaConfig's positions: most of its "
+                                             "blocks are recurrent"):
+            from_config(config)
+
+
 def test_a_model_whose_queries_keep_only_the_keys_a_learned_mask_ranks_is_refused():
     """Doge (transformers 5.23, the oracle: its attentions on 12 tokens with keep_window_size 4) lets each query
     attend only to the 4 keys its dynamic mask ranks highest once the input is longer than that: the last query

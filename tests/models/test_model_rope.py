@@ -300,6 +300,9 @@ _ROTATION_CHANGES = {  # a family's own size fields
     "dots1": {"n_routed_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1, "n_shared_experts": 1},
     "minimax_m2": {"num_local_experts": 2, "num_experts_per_tok": 1},
     "phimoe": {"num_local_experts": 2, "num_experts_per_tok": 1},
+    "flex_olmo": {"num_experts": 2, "num_experts_per_tok": 1},
+    "hunyuan_vl_text": {"rope_parameters": {"rope_type": "default", "rope_theta": 10_000.0,  # its model needs
+                                            "mrope_section": [8, 8, 8, 8]}},  # sections (text: one position)
     "muse_glimmer_text": {"num_hidden_layers": 2},  # layer 1 full attention without positions, layer 0 rotating
     "muse_spark_text": {"num_hidden_layers": 2, "num_local_experts": 2, "num_experts_per_tok": 1,
                         "moe_intermediate_size": 16},
@@ -314,7 +317,7 @@ _ROTATION_CHANGES = {  # a family's own size fields
 
 
 _NO_WINDOW = ("arcee", "aria_text", "bitnet", "csm", "diffllama", "gpt_neox_japanese", "hunyuan_v1_dense",
-              "hunyuan_v1_moe", "hy_v3", "internlm3", "iquestcoder", "jais2", "jetmoe", "minimax_m2", "molmo2_text",
+              "hunyuan_v1_moe", "hunyuan_vl_text", "flex_olmo", "hy_v3", "internlm3", "iquestcoder", "jais2", "jetmoe", "minimax_m2", "molmo2_text",
               "olmo", "olmo2", "olmoe", "seed_oss", "solar_open")
 """Model types whose models apply no window, which posenc drew windowed when the file gave sliding_window."""
 _MISTRAL_STYLE = ("mixtral", "phimoe", "starcoder2", "ministral", "vaultgemma", "minimax_m3_vl_text",
@@ -451,7 +454,7 @@ def test_minimax_m2_rotates_rotary_dim_of_a_head_as_its_model_does(given, rotate
     assert _rotates_as_its_model(config).positional("full_attention").rotary_dims == rotated
 
 
-@pytest.mark.parametrize("model_type", ["hunyuan_v1_dense", "hunyuan_v1_moe"])
+@pytest.mark.parametrize("model_type", ["hunyuan_v1_dense", "hunyuan_v1_moe", "hunyuan_vl_text"])
 @pytest.mark.parametrize("alpha", [1000.0, 7.5, 0.0])
 def test_hunyuan_s_dynamic_scaling_with_an_alpha_rotates_as_its_model_does(model_type, alpha):
     """HunYuan's released files write rope_scaling {"type": "dynamic", "alpha": 1000, "factor": 1}: its rotary
@@ -460,13 +463,16 @@ def test_hunyuan_s_dynamic_scaling_with_an_alpha_rotates_as_its_model_does(model
     scaling, and drew θ 10,000 (the oracle: the query a one-layer model rotates)."""
     config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {}),
               "rope_scaling": {"type": "dynamic", "alpha": alpha, "factor": 1.0}}
+    if model_type == "hunyuan_vl_text":  # its sections, in the same parameters
+        config["rope_scaling"] |= {"mrope_section": [8, 8, 8, 8]}
+        config.pop("rope_parameters")
     positional = _rotates_as_its_model(config).positional("full_attention")
     expected = 10_000.0 * alpha ** (64 / 62) if alpha else 10_000.0
     assert positional.base == pytest.approx(expected, rel=1e-12)
     assert dict(positional.extra).get("ntk_alpha") == ((10_000.0, alpha, 64) if alpha else None)
 
 
-@pytest.mark.parametrize("model_type", ["hunyuan_v1_dense", "hunyuan_v1_moe"])
+@pytest.mark.parametrize("model_type", ["hunyuan_v1_dense", "hunyuan_v1_moe", "hunyuan_vl_text"])
 @pytest.mark.parametrize("scaling", [None, {"type": "dynamic", "alpha": 1000.0, "factor": 1.0},
                                      {"rope_type": "linear", "factor": 2.0}])
 def test_hunyuan_without_head_dim_is_refused_as_its_model_cannot_be_built(model_type, scaling):
