@@ -455,6 +455,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                 "num_hidden_layers": 28, "hidden_size": 2304, "num_attention_heads": 32}),
     "moshi": _family(class_name="MoshiConfig", windows="none", partial_field=None,  # its sliding_window: stored only
                      defaults={"max_position_embeddings": 3000}),
+    "kyutai_speech_to_text": _family(class_name="KyutaiSpeechToTextConfig", windows="none", partial_field=None,
+                                     defaults={"max_position_embeddings": 750}),  # as Moshi's: its window unused
     "dbrx": _family(class_name="DbrxConfig", windows="none", partial_field=None,  # (attn_config.rope_theta: unread)
                     attribute_map={"hidden_size": "d_model", "num_attention_heads": "n_heads",
                                    "num_hidden_layers": "n_layers", "max_position_embeddings": "max_seq_len"},

@@ -91,6 +91,8 @@ ROTARY_CLASSES = {
     "phimoe": ("phimoe.modeling_phimoe", "PhimoeRotaryEmbedding"),
     "hunyuan_vl_text": ("hunyuan_vl.modeling_hunyuan_vl", "HunYuanVLRotaryEmbedding"),
     "flex_olmo": ("flex_olmo.modeling_flex_olmo", "FlexOlmoRotaryEmbedding"),
+    "kyutai_speech_to_text": ("kyutai_speech_to_text.modeling_kyutai_speech_to_text",
+                              "KyutaiSpeechToTextRotaryEmbedding"),
     "arcee": ("arcee.modeling_arcee", "ArceeRotaryEmbedding"),
     "aria_text": ("aria.modeling_aria", "AriaTextRotaryEmbedding"),
     "bitnet": ("bitnet.modeling_bitnet", "BitNetRotaryEmbedding"),

@@ -440,6 +440,7 @@ def test_each_family_windows_its_layers_as_its_class_does(model_type):
               **({} if model_type == "iquestcoder" else {"use_sliding_window": True})}  # a field its class refuses
     oracle = transformers.AutoConfig.for_model(**dict(config)).get_text_config()
     window = getattr(oracle, "sliding_window", None) or None  # Qwen2-MoE writes 0 for none
+    window = None if model_type in _WINDOW_UNUSED else window  # (stored, never applied: Kyutai's default 375)
     kinds = getattr(oracle, "layer_types", None) or ["sliding_attention" if window else "full_attention"] * SIZES[
         "num_hidden_layers"]
     model = from_config(config)
@@ -456,9 +457,10 @@ def _declared(config: object, name: str) -> bool:
     return any(name in getattr(cls, "__annotations__", {}) for cls in type(config).__mro__)
 
 
-_WINDOW_UNUSED = ("moshi",)
+_WINDOW_UNUSED = ("moshi", "kyutai_speech_to_text")
 """Classes that declare sliding_window and whose models never apply it (MoshiConfig: stored by its decoder layers
-only; the oracle that shows it is the model itself, test_each_family_masks_its_layers_as_its_model_does)."""
+only, as Kyutai's speech-to-text's; the oracle that shows it is the model itself,
+test_each_family_masks_its_layers_as_its_model_does, test_kyutai_speech_to_text_applies_no_window)."""
 
 
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme == "rope"

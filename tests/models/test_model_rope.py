@@ -53,7 +53,7 @@ from transformers.models.qwen3.modeling_qwen3 import Qwen3RotaryEmbedding  # noq
 from transformers.models.qwen3_vl import modeling_qwen3_vl as hf_qwen3_vl  # noqa: E402
 from transformers.models.qwen3_vl.configuration_qwen3_vl import Qwen3VLTextConfig  # noqa: E402
 
-from transformers_rotary import hf_rotated_queries  # noqa: E402
+from transformers_rotary import hf_rotary, hf_rotated_queries  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
 
@@ -330,10 +330,12 @@ _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", 
                      "dots1", *_NO_WINDOW, *_MISTRAL_STYLE)
 """Model types posenc read as Llama-style decoders before they were families: named, so that the code before fails."""
 _ROTATING = sorted({key for key, family in FAMILIES.items() if family.scheme == "rope" and not family.composite
-                    and key not in ("deepseek_v3", "mistral4", "longcat_flash")} | set(_ONCE_LLAMA_STYLE))
+                    and key not in ("deepseek_v3", "mistral4", "longcat_flash", "kyutai_speech_to_text")}
+                   | set(_ONCE_LLAMA_STYLE))
 """Every rotary family, but a composite one (its text model's type is here, and its vision tower is slow to build),
 DeepSeek-V3, Mistral 4 and LongCat-Flash (their interleave permutes the head: test_decoupled_rope_equals_transformers_
-apply_rotary_…, test_mistral_4_rotates_adjacent_pairs_…, test_deepseek_v2_and_longcat_flash_rotate_adjacent_pairs_…)."""
+apply_rotary_…, test_mistral_4_rotates_adjacent_pairs_…, test_deepseek_v2_and_longcat_flash_rotate_adjacent_pairs_…),
+Kyutai's speech-to-text (its input is a token and its codebooks at each step: test_kyutai_speech_to_text_…)."""
 
 
 @pytest.mark.parametrize("rope_theta", [None, 20_000.0])
@@ -600,6 +602,29 @@ def test_phimoe_s_scalings_rotate_as_its_model_does(scaling, refused):
     if refused in ("gives no short_mscale", "which PhimoeConfig's model"):  # its class or its model fails
         with pytest.raises(Exception, match="short_mscale|original_max_position_embeddings"):  # noqa: PT011
             hf_rotated_queries(config, 20)
+
+
+@pytest.mark.parametrize("rope_theta", [None, 20_000.0])
+def test_kyutai_speech_to_text_applies_no_window_and_rotates_as_its_model_does(rope_theta):
+    """Kyutai's speech-to-text model (transformers 5.23, eager; the oracle: a four-layer model over 12 steps of a
+    text token and two codebooks) stores its sliding_window (375 by default) and masks causally over every key; its
+    queries turn at its rotary embedding's frequencies, whole heads in halves. posenc windowed every layer 375 keys
+    wide, as a model_type it did not know."""
+    config = {"model_type": "kyutai_speech_to_text", **_ROTATION_SIZES, "num_hidden_layers": 4, "sliding_window": 5,
+              "codebook_vocab_size": 8, "num_codebooks": 2, "audio_pad_token_id": 80, "audio_bos_token_id": 7,
+              **({"rope_theta": rope_theta} if rope_theta else {})}
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config)))
+    torch.manual_seed(0)
+    built = transformers.AutoModel.from_config(oracle, attn_implementation="eager").eval()
+    with torch.no_grad():
+        attentions = built(input_ids=torch.arange(36).reshape(1, 12, 3) % 8, output_attentions=True).attentions
+    model = from_config(config)
+    assert len(attentions) == len(model.layer_types) == 4
+    for layer, kind in enumerate(model.layer_types):
+        np.testing.assert_array_equal((attentions[layer][0, 0] > 0).numpy(), models.attention_mask(model, kind, 12))
+    expected = hf_rotary(oracle).inv_freq.double().numpy()
+    got, _ = rope_inv_freq(model, "full_attention")
+    np.testing.assert_allclose(got, expected, rtol=float32_rtol(20_000.0), atol=0)
 
 
 @pytest.mark.parametrize("model_type", ["axk1", "cohere2_moe", "glm4_moe_lite", "glm4v_text", "glm_ocr_text", "nanochat",
