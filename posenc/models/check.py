@@ -544,6 +544,21 @@ def window_length(reading: Reading) -> Iterator[Finding]:
                       "context is wrong).")
 
 
+def ntk_alpha(reading: Reading) -> Iterator[Finding]:
+    """HunYuan's "dynamic" scaling with an alpha is NTK-α, a θ stretched once for every length, not dynamic NTK:
+    said with the numbers, since the views' θ is not the file's."""
+    model = reading.model
+    stretched = [p for p in model.positionals.values() if p.extra.get("ntk_alpha")] if model is not None else []
+    if not stretched:
+        return
+    theta, alpha, width = stretched[0].extra["ntk_alpha"]
+    where = next((where for where, scaling in reading.scalings if scaling.get("alpha")), "rope_scaling")
+    yield Finding("info", f"{where}.alpha",
+                  f"{where} is 'dynamic' with alpha {alpha:g}, which {reading.fields.family.class_name} computes as "
+                  f"NTK-α: default RoPE at θ·α^(d/(d − 2)) = {_theta(theta)} × {alpha:g}^({width}/{width - 2}) = "
+                  f"{stretched[0].base:,.0f} at every length, not dynamic NTK.")
+
+
 def window_not_applied(reading: Reading) -> Iterator[Finding]:
     """A window given to a class whose model applies none (Llama's, Qwen3-VL's, Moshi's: windows "none"), where no
     layer_types makes a layer sliding_attention: every layer attends to the whole context."""
@@ -860,7 +875,7 @@ CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     fixed_frequencies, longrope_lists,
     mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
     sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, fixed_buckets,
-    fixed_slopes, encoder_decoder, theta_in_a_sub_config, window_not_applied,
+    fixed_slopes, encoder_decoder, theta_in_a_sub_config, window_not_applied, ntk_alpha,
     bidirectional_in_some_attentions, per_layer_fields, outside_text_config, query_scale_parameters,
     unknown_family,
 )
