@@ -315,9 +315,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "ministral": _family(class_name="MinistralConfig", partial_field=None, windows="sliding_window",
                          nested_parameters="refused", head_dim_unset="model",
                          defaults={"max_position_embeddings": 131_072, "sliding_window": 4096}),
-    **{model_type: _family(class_name=class_name, partial_field=None, windows="sliding_window", defaults=defaults)
-       for model_type, class_name, defaults in (  # Mistral's windows: every layer when sliding_window is set
-           ("starcoder2", "Starcoder2Config", {"max_position_embeddings": 4096}),)},
+    "starcoder2": _family(class_name="Starcoder2Config", partial_field=None, windows="sliding_window",  # Mistral's
+                          defaults={"max_position_embeddings": 4096}),
     "phimoe": _family(class_name="PhimoeConfig", partial_field=None, windows="sliding_window", mscale_pair=True,
                       defaults={"rope_theta": 1_000_000.0, "max_position_embeddings": 131_072}),
     "mixtral": _family(class_name="MixtralConfig", partial_field=None, windows="sliding_window", head_dim_unset="scalings",
@@ -478,8 +477,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
            ("olmo", "OlmoConfig", {"max_position_embeddings": 2048}),
            ("olmo2", "Olmo2Config", {"max_position_embeddings": 2048}),
            ("olmoe", "OlmoeConfig", {"max_position_embeddings": 4096}),
-           ("seed_oss", "SeedOssConfig", {"max_position_embeddings": 524_288, "head_dim": 128}),
-           )},
+           ("seed_oss", "SeedOssConfig", {"max_position_embeddings": 524_288, "head_dim": 128}))},
     "solar_open": _family(class_name="SolarOpenConfig", **_NO_WINDOW | {"partial_field": "partial_rotary_factor"},
                           fixed_width=True,  # its default RoPE reads a share, its attention the whole head
                           defaults={"rope_theta": 1_000_000.0, "max_position_embeddings": 131_072, "head_dim": 128}),
@@ -500,8 +498,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                   defaults={"rope_theta": 5_000_000.0, "max_position_embeddings": 524_288,
                                             "head_dim": 128}),
     **{model_type: _family(class_name=class_name, windows="every_from_last", pattern=4, nope_layers="layer_rope_theta",
-                           partial_field=None,
-                           nested_parameters="refused", **own)
+                           partial_field=None, nested_parameters="refused", **own)
        for model_type, class_name, own in (
            ("muse_glimmer_text", "MuseGlimmerTextConfig",
             {"defaults": {"max_position_embeddings": 131_072, "sliding_window": 2048, "head_dim": 128}}),
