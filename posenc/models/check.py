@@ -27,8 +27,11 @@ from posenc.models.config import (
     READS_TRAINED_CONTEXT,
     TRAINED_CONTEXT,
     Fields,
+    default_share,
     from_config,
     never_masks,
+    ntk_alpha_derivation,
+    readable,
     told_bidirectional,
     trained_context,
     window_field,
@@ -322,7 +325,7 @@ def theta_given(reading: Reading) -> Iterator[Finding]:
     if any("rope_theta" in params for _, params in reading.scalings):
         return
     bases = sorted({p.base for p in model.positionals.values() if p.base is not None})
-    shown = " and ".join(map(_theta, bases))
+    shown = " and ".join(map(readable, bases))
     if any(key in fields.family.defaults for key in named) or fields.family.default_parameters:  # Gemma 4's own
         yield Finding("info", "rope_theta",
                       f"the config gives no rope_theta; {fields.family.class_name} takes its default, θ base {shown}.")
@@ -343,17 +346,17 @@ def theta_not_reached(reading: Reading) -> Iterator[Finding]:
     unread = [t for t, name in fields.family.theta_fields.items() if name == "" and t in model.layer_types]
     rotating = [t for t, p in model.positionals.items() if get_scheme(p.scheme).family == "rotary"]
     if unread and all(t in unread and model.positional(t).base != given for t in rotating):
-        turns = ", ".join(f"{t} θ {_theta(model.positional(t).base)}" for t in unread)
+        turns = ", ".join(f"{t} θ {readable(model.positional(t).base)}" for t in unread)
         yield Finding("info", reading.path("rope_theta"),
-                      f"{fields.family.class_name} reads no rope_theta ({_theta(given)}): its layers turn at the θ of "
+                      f"{fields.family.class_name} reads no rope_theta ({readable(given)}): its layers turn at the θ of "
                       f"its RoPE parameters ({turns}).")
         return
     own = "their RoPE parameters' own" if fields.family.v5_only else "the class's own"
     for layer_type in unread:
         if model.positional(layer_type).base != given:
             yield Finding("info", "rope_theta",
-                          f"{fields.family.class_name} gives rope_theta ({_theta(given)}) to its other layers only: its "
-                          f"{layer_type} layers turn at θ {_theta(model.positional(layer_type).base)}, {own}.")
+                          f"{fields.family.class_name} gives rope_theta ({readable(given)}) to its other layers only: its "
+                          f"{layer_type} layers turn at θ {readable(model.positional(layer_type).base)}, {own}.")
 
 
 def fixed_frequencies(reading: Reading) -> Iterator[Finding]:
@@ -551,12 +554,12 @@ def ntk_alpha(reading: Reading) -> Iterator[Finding]:
     stretched = [p for p in model.positionals.values() if p.extra.get("ntk_alpha")] if model is not None else []
     if not stretched:
         return
-    theta, alpha, width = stretched[0].extra["ntk_alpha"]
+    alpha = stretched[0].extra["ntk_alpha"][1]
     where = next((where for where, scaling in reading.scalings if scaling.get("alpha")), "rope_scaling")
     yield Finding("info", f"{where}.alpha",
-                  f"{where} is 'dynamic' with alpha {alpha:g}, which {reading.fields.family.class_name} computes as "
-                  f"NTK-α: default RoPE at θ·α^(d/(d − 2)) = {_theta(theta)} × {alpha:g}^({width}/{width - 2}) = "
-                  f"{stretched[0].base:,.0f} at every length, not dynamic NTK.")
+                  f"{where} is 'dynamic' with alpha {readable(alpha)}, which {reading.fields.family.class_name} "
+                  f"computes as NTK-α: default RoPE at θ·α^(d/(d − 2)) = {ntk_alpha_derivation(stretched[0])} at "
+                  "every length, not dynamic NTK.")
 
 
 def window_not_applied(reading: Reading) -> Iterator[Finding]:
@@ -751,9 +754,9 @@ def theta_in_a_sub_config(reading: Reading) -> Iterator[Finding]:
             "rope_scaling", "rope_parameters") else None
         if stated is None or stated in bases:
             continue
-        turns = " and ".join(map(_theta, sorted(bases)))
+        turns = " and ".join(map(readable, sorted(bases)))
         yield Finding("warning", reading.path(f"{key}.rope_theta"),
-                      f"{key}.rope_theta is {_theta(stated)}, which {reading.fields.family.class_name or 'transformers'}"
+                      f"{key}.rope_theta is {readable(stated)}, which {reading.fields.family.class_name or 'transformers'}"
                       f" in transformers 5.23 does not read: its rotary embedding rotates at θ {turns} (a top-level "
                       "rope_theta, else its default). A model trained by code that reads it there computed another "
                       "θ: state it as rope_theta.")
@@ -895,23 +898,18 @@ def _rotated_pairs(reading: Reading, params: Mapping) -> int | None:
     elif fields.family.rotary_dim:
         width = reading.number(fields.values, "rotary_dim")
     else:
-        share, fraction = fields.family.partial_field, None
-        if share is not None:  # the scaling's own share wins over the top level's (MiMo-V2-Flash's: none)
+        fraction = None
+        if fields.family.partial_field is not None:  # the scaling's own share wins over the top level's
             fraction = reading.number(params, "partial_rotary_factor")
-            if fraction is None and share:  # (MiniMax-M2's rotary_dim / head_dim where it gives no share)
-                try:
-                    fraction = _number(fields.share())
-                except ValueError:
-                    return None
-        if fraction is None and reading.family_type(params) in ("default", None):
-            fraction = fields.family.default_share
+        if fraction is None:  # (None where the class reads none there: MiMo-V2-Flash; MiniMax-M2's rotary_dim / head_dim)
+            try:
+                fraction = _number(fields.share())
+            except ValueError:
+                return None
+        if fraction is None:
+            fraction = default_share(fields, reading.family_type(params))
         width = int(head_dim * (1.0 if fraction is None else fraction))
     return None if width is None else int(width) // 2
-
-
-def _theta(base: float) -> str:
-    """A θ as a reader writes it: 5,000,000, not 5e+06 (a fraction or a huge one as %g)."""
-    return f"{base:,.0f}" if float(base).is_integer() and abs(base) < 1e15 else f"{base:,g}"
 
 
 def _shown(value: object) -> str:

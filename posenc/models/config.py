@@ -319,13 +319,19 @@ def layer_thetas(fields: Fields, count: int) -> list[float] | None:
     """Each layer's θ from the family's ``layer_theta_field`` (Granite SWA's ``layer_rope_theta``; 0: no positions),
     None where the family or the file has no such list."""
     name = fields.family.layer_theta_field
-    if not name or not fields.has(name):
+    return _per_layer_numbers(fields, name, count) if name else None
+
+
+def _per_layer_numbers(fields: Fields, name: str, count: int) -> list[float] | None:
+    """The list ``name`` of a number for each layer, 0 for a layer without positions (Granite SWA's θ, Muse's marks),
+    each at least 0; None where the file gives none."""
+    if not fields.has(name):
         return None
     listed = fields.get(name)
     if not isinstance(listed, list) or len(listed) != count:
-        raise ValueError(f"{name} must list a θ for each of the {count} layers (0 for a layer without positions); "
-                         f"the config has {listed!r:.80}.")
-    return [real(theta, f"{name}[{index}]", 0.0, strict=False) for index, theta in enumerate(listed)]
+        raise ValueError(f"{name} must list a number for each of the {count} layers (0 for a layer without "
+                         f"positions); the config has {listed!r:.80}.")
+    return [real(value, f"{name}[{index}]", 0.0, strict=False) for index, value in enumerate(listed)]
 
 
 def _own_thetas(fields: Fields) -> dict[str, float]:
@@ -422,14 +428,9 @@ def _marked_rotating(fields: Fields, types: list[str]) -> list[bool]:
     parameters' θ, whatever the number), else all but every ``pattern``-th counted back from the last (its class's
     rule). A sliding-window layer without positions is refused: posenc draws those over the whole context."""
     count = len(types)
-    listed = fields.raw.get("layer_rope_theta")
-    if listed is None:
-        rotating = [(count - 1 - i) % fields.family.pattern != 0 for i in range(count)]
-    elif not isinstance(listed, list) or len(listed) != count:
-        raise ValueError(f"layer_rope_theta must list a number for each of the {count} layers (0 for a layer without "
-                         f"positions); the config has {listed!r:.80}.")
-    else:
-        rotating = [real(v, f"layer_rope_theta[{i}]", 0.0, strict=False) != 0 for i, v in enumerate(listed)]
+    marks = _per_layer_numbers(fields, "layer_rope_theta", count)
+    rotating = ([(count - 1 - i) % fields.family.pattern != 0 for i in range(count)] if marks is None
+                else [mark != 0 for mark in marks])
     for index, (kind, rotates) in enumerate(zip(types, rotating)):
         if kind == "sliding_attention" and not rotates:
             raise ValueError(f"layer {index} is sliding_attention without positions (layer_rope_theta 0 there, or by "
@@ -707,13 +708,21 @@ def _complete(fields: Fields, chosen: dict, layer_type: str, where: str, *, nest
     if fields.family.ntk_alpha and rope_type == "dynamic" and chosen.get("alpha"):
         chosen.update(_ntk_alpha(fields, chosen, where))
         rope_type = "default"
-    if rope_type == "default" and fields.family.default_share != 1 and "partial_rotary_factor" not in chosen:
-        chosen["partial_rotary_factor"] = fields.family.default_share  # MiMo-V2-Flash's default RoPE: 0.334
+    if "partial_rotary_factor" not in chosen and (share := default_share(fields, rope_type)) is not None:
+        chosen["partial_rotary_factor"] = share  # MiMo-V2-Flash's default RoPE: 0.334
         chosen["_share"] = f"{fields.family.class_name}'s default share"
     if rope_type in READS_TRAINED_CONTEXT:
         chosen[TRAINED_CONTEXT] = trained_context(fields, chosen, where, nested=nested)[0]
     chosen["_where"] = where
     return chosen
+
+
+def default_share(fields: Fields, rope_type: object) -> float | None:
+    """The share of each head a scaling of ``rope_type`` (None: not given, the default) rotates where neither it nor
+    the top level gives one, when the class's is not the whole head: MiMo-V2-Flash's default RoPE, 0.334; None
+    elsewhere (the whole head, or the scaling's own rule)."""
+    share = fields.family.default_share
+    return share if rope_type in ("default", None) and share != 1 else None
 
 
 def _mscale_pair(fields: Fields, chosen: dict, rope_type: str, where: str) -> dict:
@@ -764,6 +773,20 @@ def _ntk_alpha(fields: Fields, chosen: dict, where: str) -> dict:
         raise ValueError(f"{where}.alpha ({alpha:g}) stretches θ {theta:g} past any finite number "
                          f"(θ·α^({width}/{width - 2})).")
     return {"rope_type": "default", "rope_theta": stretched, "_ntk_alpha": (theta, alpha, width)}
+
+
+def ntk_alpha_derivation(positional: Positional) -> str:
+    """How a layer's NTK-α θ is computed, with the file's numbers: "10,000 × 1,000^(128/126) = 11,158,840" (θ ×
+    α^(d/(d − 2)), rounded as the sidebar shows θ); "" where its θ is the file's. The check and the sidebar say it."""
+    if not positional.extra.get("ntk_alpha"):
+        return ""
+    theta, alpha, width = positional.extra["ntk_alpha"]
+    return f"{readable(theta)} × {readable(alpha)}^({width}/{width - 2}) = {positional.base:,.0f}"
+
+
+def readable(value: float) -> str:
+    """A number as a reader writes it: 5,000,000, not 5e+06 (a fraction or a huge one as %g)."""
+    return f"{value:,.0f}" if float(value).is_integer() and abs(value) < 1e15 else f"{value:,g}"
 
 
 def _rotary(fields: Fields, head_dim: int) -> tuple[int, float]:

@@ -22,6 +22,7 @@ import streamlit as st
 
 import posenc
 from posenc import models
+from posenc.models.config import ntk_alpha_derivation
 from posenc.schemes.rope.scalings import longrope_scaling_factor, rope_scaling_parameters, scales_whole_head
 from posenc.schemes.scheme import Option
 from posenc.settings.constraints import fraction_for
@@ -191,10 +192,9 @@ def describe(picked, held: dict[str, object], applied: bool = True, unfit: str |
                      f"posenc.models.decoupled_rope); the views turn the first {rotated}, a relabelling of the "
                      "dimensions: each score is the model's for the query and key relabelled alike (q·k sums over "
                      "its pairs wherever they lie), and a heatmap shows its columns in another order.")
-    if positional.extra.get("ntk_alpha"):  # HunYuan's "dynamic" with an alpha: a θ stretched once
-        theta, alpha, width = positional.extra["ntk_alpha"]
+    if derivation := ntk_alpha_derivation(positional):  # HunYuan's "dynamic" with an alpha: a θ stretched once
         lines.append(f"Its θ is NTK-α's (its scaling is 'dynamic' with an alpha, at every length): rope_theta × "
-                     f"alpha^(d/(d − 2)) = {theta:,.10g} × {alpha:,.10g}^({width}/{width - 2}) = {positional.base:,.0f}.")
+                     f"alpha^(d/(d − 2)) = {derivation}.")
     lines += _left_out(model, positional)
     if others:
         lines.append("Its other layers: " + ", ".join(

@@ -163,8 +163,8 @@ CASES = {
         {"model_type": "hunyuan_v1_dense", "hidden_size": 4096, "num_attention_heads": 32, "head_dim": 128,
          "num_hidden_layers": 32, "max_position_embeddings": 32768, "rope_theta": 10_000.0,
          "rope_scaling": {"type": "dynamic", "alpha": 1000.0, "factor": 1.0}}, "info", "rope_scaling.alpha",
-        "rope_scaling is 'dynamic' with alpha 1000, which HunYuanDenseV1Config computes as NTK-α: default RoPE at "
-        "θ·α^(d/(d − 2)) = 10,000 × 1000^(128/126) = 11,158,840 at every length, not dynamic NTK."),
+        "rope_scaling is 'dynamic' with alpha 1,000, which HunYuanDenseV1Config computes as NTK-α: default RoPE at "
+        "θ·α^(d/(d − 2)) = 10,000 × 1,000^(128/126) = 11,158,840 at every length, not dynamic NTK."),
     "MiMo-V2-Flash's θ in its parameters only": (
         _MIMO | {"rope_theta": 20000.0}, "info", "rope_theta",
         "MiMoV2FlashConfig reads no rope_theta (20,000): its layers turn at the θ of its RoPE parameters "
