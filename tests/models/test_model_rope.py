@@ -303,6 +303,9 @@ _ROTATION_CHANGES = {  # a family's own size fields
     "flex_olmo": {"num_experts": 2, "num_experts_per_tok": 1},
     "hunyuan_vl_text": {"rope_parameters": {"rope_type": "default", "rope_theta": 10_000.0,  # its model needs
                                             "mrope_section": [8, 8, 8, 8]}},  # sections (text: one position)
+    "csm": {"text_vocab_size": 64, "depth_decoder_config": {  # its default depth decoder: 12 s to build
+        "hidden_size": 64, "intermediate_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2,
+        "num_key_value_heads": 2, "head_dim": 32, "backbone_hidden_size": 128, "vocab_size": 64}},
     "muse_glimmer_text": {"num_hidden_layers": 2},  # layer 1 full attention without positions, layer 0 rotating
     "muse_spark_text": {"num_hidden_layers": 2, "num_local_experts": 2, "num_experts_per_tok": 1,
                         "moe_intermediate_size": 16},
