@@ -145,6 +145,9 @@ class Family:
     where the file gives no ``head_dim``, which the class keeps None: "model", its attention (head_dim^−0.5) and the
     scalings that read it (HunYuan, Ministral: posenc refuses the file), "scalings", the dynamic, YaRN and LongRoPE
     functions of transformers 5.23, which read it (Mixtral: posenc refuses them), or "" (nothing);
+    ``refuses``: (field, when) pairs of fields the class refuses, "true" any true value (IQuestCoder's
+    use_sliding_window), "given" any but null (its clip_qkv; "not supported"): its model is never built, and posenc
+    refuses the file, naming the field;
     ``refused``: why posenc refuses the class's configs, whose fields
     would read as some other scheme (Pix2Struct's vision encoder), "" for none. A T5-style family that is ``causal``
     counts its buckets one way (Pix2Struct's text decoder), and one told otherwise by its ``causal_field`` is refused.
@@ -207,6 +210,7 @@ class Family:
     share_width_field: str = ""
     ntk_alpha: bool = False
     head_dim_unset: str = ""
+    refuses: tuple[tuple[str, str], ...] = ()
     refused: str = ""
 
     @property
@@ -471,7 +475,6 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
            ("hy_v3", "HYV3Config", {"rope_theta": 11_158_840.0, "max_position_embeddings": 131_072,
                                     "head_dim": 128}),
            ("internlm3", "InternLM3Config", {"max_position_embeddings": 32_768, "head_dim": 128}),
-           ("iquestcoder", "IQuestCoderConfig", {"max_position_embeddings": 131_072, "head_dim": 128}),
            ("jais2", "Jais2Config", {"max_position_embeddings": 8192}),
            ("molmo2_text", "Molmo2TextConfig", {"max_position_embeddings": 36_864, "head_dim": 128}),
            ("olmo", "OlmoConfig", {"max_position_embeddings": 2048}),
@@ -481,6 +484,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "solar_open": _family(class_name="SolarOpenConfig", **_NO_WINDOW | {"partial_field": "partial_rotary_factor"},
                           fixed_width=True,  # its default RoPE reads a share, its attention the whole head
                           defaults={"rope_theta": 1_000_000.0, "max_position_embeddings": 131_072, "head_dim": 128}),
+    "iquestcoder": _family(class_name="IQuestCoderConfig", **_NO_WINDOW,
+                           refuses=(("use_sliding_window", "true"), ("clip_qkv", "given")),
+                           defaults={"max_position_embeddings": 131_072, "head_dim": 128}),
     "jetmoe": _family(class_name="JetMoeConfig", **_NO_WINDOW, attribute_map={"head_dim": "kv_channels"},
                       defaults={"max_position_embeddings": 4096, "kv_channels": 128}),  # heads of kv_channels
     **{model_type: _family(class_name=class_name, **_NO_WINDOW, ntk_alpha=True, head_dim_unset="model",

@@ -482,8 +482,9 @@ def test_the_window_fields_are_read_as_each_class_reads_them(model_type):
         try:
             oracle = transformers.AutoConfig.for_model(**dict(config)).get_text_config()
         except Exception:  # noqa: BLE001 - a strict class refuses a window of 0 on its sliding layers (Kolibri 1)
-            if model_type == "iquestcoder" and switch:  # its class refuses use_sliding_window true: posenc draws
-                assert not any(p.window for p in from_config(config).positionals.values())  # its model's no window
+            if model_type == "iquestcoder" and switch:  # its class refuses use_sliding_window true: so does posenc
+                with pytest.raises(ValueError, match="use_sliding_window is True, which IQuestCoderConfig refuses"):
+                    from_config(config)
                 continue
             assert window == 0
             with pytest.raises(ValueError, match="sliding_window must be a whole number from 1"):
@@ -2129,3 +2130,22 @@ def test_dbrx_rotates_at_the_theta_its_model_computes_with(given):
     unread = [finding for finding in check(config) if finding.field == "attn_config.rope_theta"]
     assert [finding.severity for finding in unread] == ["warning"]
     assert f"rotates at θ {positional.base:,.0f}" in unread[0].message
+
+
+@pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.refuses])
+def test_a_field_a_class_refuses_is_refused_naming_it(model_type):
+    """IQuestCoder's class refuses use_sliding_window true and any clip_qkv (options no released checkpoint
+    enables): transformers 5.23 builds no model of such a file (the oracle), and posenc refused nothing, drawing
+    every layer unwindowed. Now posenc refuses exactly where the class does, naming the field, and the check
+    gives it as an error."""
+    fields = [name for name, _ in FAMILIES[model_type].refuses]
+    for name, value in itertools.product(fields, [None, False, True, 0, 0.0, 8.0, "yes"]):
+        config = {"model_type": model_type, **_sizes(model_type), "max_position_embeddings": 4096, name: value}
+        try:
+            transformers.AutoConfig.for_model(**dict(config))
+        except Exception:  # noqa: BLE001 - its validation's ValueError, or a strict type check's
+            with pytest.raises(ValueError, match=f"^{name} is .* which {FAMILIES[model_type].class_name} refuses"):
+                from_config(config)
+            assert [f.field for f in check(config) if f.severity == "error"] == [name]
+            continue
+        assert from_config(config).context_length == 4096, (name, value)
