@@ -191,8 +191,8 @@ def unknown_or_missing_type(reading: Reading) -> Iterator[Finding]:
                        if aliases else "")
             yield Finding("error", f"{where}.{key}",
                           f"{where}.{key} is {rope_type!r}, but {reading.fields.family.class_name} accepts only "
-                          f"{' and '.join(map(repr, accepted))}{renamed}: transformers 5.23 refuses this config "
-                          f"(validate_rope). posenc draws it as a {rope_type} scaling.")
+                          f"{' and '.join(map(repr, accepted))}{renamed}: transformers 5.23 builds no model of this "
+                          f"config. posenc draws it as a {rope_type} scaling.")
 
 
 def v4_and_v5_keys(reading: Reading) -> Iterator[Finding]:

@@ -555,6 +555,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "ernie4_5_moe": _family(class_name="Ernie4_5_MoeConfig", windows="none", layout="interleaved",
                             partial_field=None,
                             defaults={"rope_theta": 500_000.0, "max_position_embeddings": 131_072}),
+    "ernie4_5_vl_moe_text": _family(  # its 3-D RoPE: on text, every frequency in ERNIE 4.5's order
+        class_name="Ernie4_5_VLMoeTextConfig", windows="none", layout="interleaved", partial_field=None,
+        rope_types=("default",), defaults={"rope_theta": 500_000.0, "max_position_embeddings": 131_072}),
     "glm": _family(class_name="GlmConfig", windows="none", layout="interleaved",
                    defaults={"partial_rotary_factor": 0.5, "head_dim": 128, "max_position_embeddings": 131_072}),
     "glm4": _family(class_name="Glm4Config", windows="none", layout="interleaved",

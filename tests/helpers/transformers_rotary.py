@@ -113,7 +113,24 @@ ROTARY_CLASSES = {
     "olmoe": ("olmoe.modeling_olmoe", "OlmoeRotaryEmbedding"),
     "seed_oss": ("seed_oss.modeling_seed_oss", "SeedOssRotaryEmbedding"),
     "solar_open": ("solar_open.modeling_solar_open", "SolarOpenRotaryEmbedding"),
+    "ernie4_5_vl_moe_text": ("ernie4_5_vl_moe.modeling_ernie4_5_vl_moe", "Ernie4_5_VLMoeTextRotaryEmbedding"),
 }
+
+
+TEXT_MODELS = {  # model_type -> its text model (module, class), where AutoModel builds none from its text config
+    "ernie4_5_vl_moe_text": ("ernie4_5_vl_moe.modeling_ernie4_5_vl_moe", "Ernie4_5_VLMoeTextModel"),
+}
+
+
+def hf_model(config: dict, **options):
+    """The model transformers 5.23 builds from ``config`` (a dict, as a file gives it): AutoModel's, or the text
+    model of a type AutoModel does not map (:data:`TEXT_MODELS`: ERNIE 4.5 VL's); ``options`` as from_config's
+    (attn_implementation)."""
+    built = transformers.AutoConfig.for_model(**json.loads(json.dumps(config)))
+    if config.get("model_type") in TEXT_MODELS:
+        module, name = TEXT_MODELS[config["model_type"]]
+        return getattr(importlib.import_module(f"transformers.models.{module}"), name)._from_config(built, **options)
+    return transformers.AutoModel.from_config(built, **options)
 
 
 def hf_text_config(path: Path, tmp_path: Path):
@@ -138,6 +155,10 @@ def hf_frequencies(rotary, layer_type: str) -> tuple[np.ndarray, float]:
     if hasattr(rotary, f"{layer_type}_inv_freq"):  # one buffer per layer type (Gemma 3, ModernBERT)
         return (getattr(rotary, f"{layer_type}_inv_freq").double().numpy(),
                 float(getattr(rotary, f"{layer_type}_attention_scaling")))
+    if hasattr(rotary, "recomposition_frequencies"):  # ERNIE 4.5 VL: its buffer permuted for its 3-D RoPE, which
+        same = rotary.inv_freq.expand(3, 1, 1, -1)  # recomposes it at every position: on text (3 equal axes),
+        return (rotary.recomposition_frequencies(same)[0, 0, ::2].double().numpy(),  # these, pair by pair
+                float(rotary.attention_scaling))
     return rotary.inv_freq.double().numpy(), float(rotary.attention_scaling)
 
 
@@ -148,8 +169,7 @@ def hf_rotated_queries(config: dict, length: int):
     tokens, then restored."""
     import torch
 
-    model = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
-                                               attn_implementation="eager").eval()
+    model = hf_model(config, attn_implementation="eager").eval()
     module = importlib.import_module(type(model).__module__)
     calls, originals = [], {name: getattr(module, name) for name in dir(module)
                             if name.startswith("apply_rotary_pos_emb") or name == "apply_rotary_emb"}  # Llama 4's

@@ -131,8 +131,21 @@ SIZES = {"hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 4,
 
 
 def _sizes(model_type: str) -> dict:
-    """:data:`SIZES`, and head_dim where the class needs it given (HunYuan's: its model fails without)."""
-    return SIZES | ({"head_dim": 64} if FAMILIES[model_type].head_dim_unset == "model" else {})
+    """:data:`SIZES`, and head_dim where the class needs it given (HunYuan's: its model fails without); heads of
+    128 for ERNIE 4.5 VL, whose default mrope_section ([22, 22, 20] pairs) fits no other."""
+    return SIZES | ({"head_dim": 64} if FAMILIES[model_type].head_dim_unset == "model" else {}) | (
+        {"hidden_size": 512} if model_type == "ernie4_5_vl_moe_text" else {})
+
+
+def _refused_type(model_type: str, config: dict, rope_type: str) -> bool:
+    """Whether the class refuses RoPE scalings of ``rope_type`` (Phi-3's validate_rope, ERNIE 4.5 VL's rotary
+    embedding: its ``rope_types``): then the check gives an error on the scaling (posenc draws it as written)."""
+    accepted = FAMILIES[model_type].rope_types
+    if not accepted or FAMILIES[model_type].rope_type(rope_type) in accepted:
+        return False
+    assert any(f.severity == "error" and f"accepts only {' and '.join(map(repr, accepted))}" in f.message
+               for f in check(config))
+    return True
 
 
 def _fails_at_first_forward(model_type: str, config: dict, rotary) -> bool:
@@ -179,6 +192,8 @@ def test_the_trained_context_is_the_one_transformers_computes_with(model_type, c
     config = {"model_type": model_type, **{names.get(key, key): value for key, value in _sizes(model_type).items()},
               names.get("max_position_embeddings", "max_position_embeddings"): 32768, **top,
               "rope_scaling": scaling | own}
+    if _refused_type(model_type, config, scaling["rope_type"]):
+        return
     try:
         oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config()  # edits dicts
         rotary = hf_rotary(oracle)

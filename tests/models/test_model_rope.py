@@ -53,7 +53,7 @@ from transformers.models.qwen3.modeling_qwen3 import Qwen3RotaryEmbedding  # noq
 from transformers.models.qwen3_vl import modeling_qwen3_vl as hf_qwen3_vl  # noqa: E402
 from transformers.models.qwen3_vl.configuration_qwen3_vl import Qwen3VLTextConfig  # noqa: E402
 
-from transformers_rotary import hf_rotary, hf_rotated_queries  # noqa: E402
+from transformers_rotary import hf_model, hf_rotary, hf_rotated_queries  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
 
@@ -303,6 +303,9 @@ _ROTATION_CHANGES = {  # a family's own size fields
     "flex_olmo": {"num_experts": 2, "num_experts_per_tok": 1},
     "hunyuan_vl_text": {"rope_parameters": {"rope_type": "default", "rope_theta": 10_000.0,  # its model needs
                                             "mrope_section": [8, 8, 8, 8]}},  # sections (text: one position)
+    "ernie4_5_vl_moe_text": {"moe_num_experts": 2, "moe_k": 1, "moe_intermediate_size": [16, 16],
+                             "rope_parameters": {"rope_type": "default", "rope_theta": 500_000.0,
+                                                 "mrope_section": [11, 11, 10]}},  # pairs: a head of 64's 32
     "csm": {"text_vocab_size": 64, "depth_decoder_config": {  # its default depth decoder: 12 s to build
         "hidden_size": 64, "intermediate_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2,
         "num_key_value_heads": 2, "head_dim": 32, "backbone_hidden_size": 128, "vocab_size": 64}},
@@ -330,7 +333,7 @@ other layer where its file gives layer_types), and ignore a top-level share it r
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
                      "persimmon", "apertus", "olmo3", "cwm", "higgs_audio_v2", "modernbert-decoder",
                      "mimo_v2_flash", "laguna", "mellum", "deepseek_v2", "dbrx", "moshi", "qwen3_vl_moe_text",
-                     "dots1", *_NO_WINDOW, *_MISTRAL_STYLE)
+                     "dots1", "ernie4_5_vl_moe_text", *_NO_WINDOW, *_MISTRAL_STYLE)
 """Model types posenc read as Llama-style decoders before they were families: named, so that the code before fails."""
 _ROTATING = sorted({key for key, family in FAMILIES.items() if family.scheme == "rope" and not family.composite
                     and key not in ("deepseek_v3", "mistral4", "longcat_flash", "kyutai_speech_to_text")}
@@ -397,8 +400,7 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
     config = {key: value for key, value in config.items()  # four layers by the class's own rule (Flint's too)
               if value is not None and not (windowed and key == "layer_types")}
     torch.manual_seed(0)  # the same weights every run
-    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
-                                               attn_implementation="eager").eval()
+    built = hf_model(config, attn_implementation="eager").eval()
     with torch.no_grad():
         attentions = built(input_ids=torch.arange(3, 15)[None], output_attentions=True).attentions
     model = from_config(config)
