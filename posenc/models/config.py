@@ -926,6 +926,8 @@ def _rope_positional(fields: Fields, layer_type: str, parameters: dict, head_dim
             extra["mrope_interleaved"] = True
     if layer_type in fields.family.sinks:
         extra["attention_sinks"] = True
+    if fields.family.beside:  # Falcon-H1's Mamba-2 path (the sidebar says so)
+        extra["beside"] = fields.family.beside
     if "_ntk_alpha" in parameters:  # HunYuan's θ, stretched (the sidebar says how)
         extra["ntk_alpha"] = parameters["_ntk_alpha"]
     beta = parameters.get("llama_4_scaling_beta")

@@ -145,6 +145,8 @@ class Family:
     where the file gives no ``head_dim``, which the class keeps None: "model", its attention (head_dim^−0.5) and the
     scalings that read it (HunYuan, Ministral: posenc refuses the file), "scalings", the dynamic, YaRN and LongRoPE
     functions of transformers 5.23, which read it (Mixtral: posenc refuses them), or "" (nothing);
+    ``beside``: what every layer runs beside its attention, its output added to the attention's, that no view draws
+    (Falcon-H1's Mamba-2 state-space path): the sidebar says so;
     ``refuses``: (field, when) pairs of fields the class refuses, "true" any true value (IQuestCoder's
     use_sliding_window), "given" any but null (its clip_qkv; "not supported"): its model is never built, and posenc
     refuses the file, naming the field;
@@ -210,6 +212,7 @@ class Family:
     share_width_field: str = ""
     ntk_alpha: bool = False
     head_dim_unset: str = ""
+    beside: str = ""
     refuses: tuple[tuple[str, str], ...] = ()
     refused: str = ""
 
@@ -487,6 +490,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "iquestcoder": _family(class_name="IQuestCoderConfig", **_NO_WINDOW,
                            refuses=(("use_sliding_window", "true"), ("clip_qkv", "given")),
                            defaults={"max_position_embeddings": 131_072, "head_dim": 128}),
+    "falcon_h1": _family(class_name="FalconH1Config", windows="none", partial_field=None,
+                         beside="a Mamba-2 state-space path (positions enter it by its recurrence)",
+                         defaults={"rope_theta": 10_000.0, "max_position_embeddings": 8192}),
     "jetmoe": _family(class_name="JetMoeConfig", **_NO_WINDOW, attribute_map={"head_dim": "kv_channels"},
                       defaults={"max_position_embeddings": 4096, "kv_channels": 128}),  # heads of kv_channels
     **{model_type: _family(class_name=class_name, **_NO_WINDOW, ntk_alpha=True, head_dim_unset="model",

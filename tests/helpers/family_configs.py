@@ -74,6 +74,11 @@ ROTARY_CONFIGS = {
         "head_dim": 128, "num_hidden_layers": 32, "max_position_embeddings": 32_768, "rope_theta": 10_000.0,
         "rope_scaling": {"type": "dynamic", "alpha": 1000.0, "factor": 1.0, "beta_fast": 32, "beta_slow": 1,
                          "mscale": 1.0, "mscale_all_dim": 1.0}},
+    "falcon-h1 (a Mamba-2 path beside every attention)": {
+        "model_type": "falcon_h1", "hidden_size": 3072, "num_attention_heads": 12, "num_key_value_heads": 2,
+        "head_dim": 128, "num_hidden_layers": 44, "max_position_embeddings": 262_144, "rope_theta": 1e11,
+        "key_multiplier": 0.1803, "attention_in_multiplier": 1.0, "mamba_d_ssm": 6144, "mamba_n_heads": 96,
+        "mamba_d_state": 256, "mamba_d_conv": 4, "mamba_chunk_size": 128},
     "minimax-m2 (rotary_dim: half of each head)": {
         "model_type": "minimax_m2", "hidden_size": 3072, "num_attention_heads": 48, "num_key_value_heads": 8,
         "head_dim": 128, "rotary_dim": 64, "num_hidden_layers": 62, "max_position_embeddings": 196_608,

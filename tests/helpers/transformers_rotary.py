@@ -113,6 +113,7 @@ ROTARY_CLASSES = {
     "olmoe": ("olmoe.modeling_olmoe", "OlmoeRotaryEmbedding"),
     "seed_oss": ("seed_oss.modeling_seed_oss", "SeedOssRotaryEmbedding"),
     "solar_open": ("solar_open.modeling_solar_open", "SolarOpenRotaryEmbedding"),
+    "falcon_h1": ("falcon_h1.modeling_falcon_h1", "FalconH1RotaryEmbedding"),
     "ernie4_5_vl_moe_text": ("ernie4_5_vl_moe.modeling_ernie4_5_vl_moe", "Ernie4_5_VLMoeTextRotaryEmbedding"),
 }
 

@@ -306,6 +306,8 @@ _ROTATION_CHANGES = {  # a family's own size fields
     "ernie4_5_vl_moe_text": {"moe_num_experts": 2, "moe_k": 1, "moe_intermediate_size": [16, 16],
                              "rope_parameters": {"rope_type": "default", "rope_theta": 500_000.0,
                                                  "mrope_section": [11, 11, 10]}},  # pairs: a head of 64's 32
+    "falcon_h1": {"mamba_d_ssm": 64, "mamba_n_heads": 4, "mamba_d_state": 16, "mamba_chunk_size": 16,
+                  "key_multiplier": 0.390625},  # its Mamba-2 path small; keys scaled as its files scale them
     "csm": {"text_vocab_size": 64, "depth_decoder_config": {  # its default depth decoder: 12 s to build
         "hidden_size": 64, "intermediate_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2,
         "num_key_value_heads": 2, "head_dim": 32, "backbone_hidden_size": 128, "vocab_size": 64}},
@@ -322,7 +324,7 @@ _ROTATION_CHANGES = {  # a family's own size fields
 }
 
 
-_NO_WINDOW = ("arcee", "aria_text", "bitnet", "csm", "diffllama", "gpt_neox_japanese", "hunyuan_v1_dense",
+_NO_WINDOW = ("arcee", "aria_text", "bitnet", "csm", "diffllama", "falcon_h1", "gpt_neox_japanese", "hunyuan_v1_dense",
               "hunyuan_v1_moe", "hunyuan_vl_text", "flex_olmo", "hy_v3", "internlm3", "iquestcoder", "jais2", "jetmoe", "minimax_m2", "molmo2_text",
               "olmo", "olmo2", "olmoe", "seed_oss", "solar_open")
 """Model types whose models apply no window, which posenc drew windowed when the file gave sliding_window."""

@@ -314,13 +314,16 @@ def test_an_ntk_alpha_theta_is_said_as_computed():
      "multiplies each rotated query at position p by 1 + β·ln(1 + ⌊p/L₀⌋) (β = 0.1, L₀ = 16,384"),
     ("llama-4-scout", "Its layers without positions multiply each query by a temperature growing with its position"),
     ("gpt-oss-20b", "Its attention adds a learned sink to each softmax's sum"),
+    ("falcon-h1 (a Mamba-2 path beside every attention)",
+     "Each of its layers adds a Mamba-2 state-space path (positions enter it by its recurrence) to its attention's "
+     "output"),
     ("mimo-v2-flash (a third of each head rotating, SGLang's window)",
      "Its sliding_attention layers add a learned sink to each softmax's sum"),
 ])
 def test_what_a_model_s_attention_does_beside_its_positions_is_said_to_be_left_out(model, said):
     """Ministral 3's and Mistral 4's query scale, Llama 4's temperature on its layers without positions, gpt-oss's and
-    MiMo-V2-Flash's sinks (posenc.models, checked against transformers) change the model's attention, and no view
-    draws them: the caption says so, where it said nothing."""
+    MiMo-V2-Flash's sinks (posenc.models, checked against transformers) change the model's attention, and Falcon-H1
+    adds a Mamba-2 path to every layer's attention; no view draws them: the caption says so, where it said nothing."""
     from posenc.models.config_link import to_link
 
     at = AppTest.from_file(APP, default_timeout=90)
