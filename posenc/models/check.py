@@ -471,7 +471,8 @@ def head_width(reading: Reading) -> Iterator[Finding]:
                       f"hidden_size {hidden:g} / num_attention_heads {heads:g} = {hidden / heads:g} is not whole and "
                       f"the config gives no head_dim: transformers takes {int(hidden // heads)} dimensions per head, "
                       "and the projections will not fit.")
-    elif head_dim is not None and head_dim != hidden / heads and "qk_rope_head_dim" not in raw:
+    elif head_dim is not None and head_dim != hidden / heads and "qk_rope_head_dim" not in raw and not (
+            reading.fields.family.derived_heads):  # (Chameleon's: refused, from_config's error says why)
         yield Finding("info", reading.path("head_dim"),
                       f"head_dim is {head_dim:g}, not hidden_size / num_attention_heads = {hidden / heads:g}: the "
                       "rotation uses head_dim (as Gemma and Qwen3 intend).")

@@ -211,11 +211,21 @@ class Fields:
 
     def head_dim(self) -> int:
         if self.has("head_dim"):
-            return whole(self.values["head_dim"], "head_dim", 1)
+            given = whole(self.values["head_dim"], "head_dim", 1)
+            if self.family.derived_heads and given != self._derived_head_dim():  # Chameleon's
+                raise ValueError(f"head_dim is {given}, but {self.family.class_name}'s attention takes heads of "
+                                 f"hidden_size / num_attention_heads = {self._derived_head_dim()} dimensions whatever "
+                                 "head_dim says, while its rotary embedding reads head_dim: transformers 5.23 fails "
+                                 "at the model's first forward pass. Remove head_dim.")
+            return given
         if self.family.head_dim_unset == "model":
             raise ValueError(f"the config gives no head_dim, which {self.family.class_name} keeps None: its attention "
                              "(head_dim^−0.5) and its scalings but linear read it, and transformers 5.23 fails building "
                              "the model. Give head_dim.")
+        return self._derived_head_dim()
+
+    def _derived_head_dim(self) -> int:
+        """hidden_size // num_attention_heads (a model's own names for them)."""
         names = ("hidden_size", "n_embd", "d_model", "dim")
         if self.family.bottleneck and self.get("use_bottleneck") is True:  # MobileBERT's true_hidden_size
             names = ("intra_bottleneck_size",)

@@ -145,6 +145,9 @@ class Family:
     where the file gives no ``head_dim``, which the class keeps None: "model", its attention (head_dim^−0.5) and the
     scalings that read it (HunYuan, Ministral: posenc refuses the file), "scalings", the dynamic, YaRN and LongRoPE
     functions of transformers 5.23, which read it (Mixtral: posenc refuses them), or "" (nothing);
+    ``derived_heads``: the class's attention takes heads hidden_size / num_attention_heads wide whatever head_dim
+    says, while its rotary embedding reads head_dim (Chameleon): another head_dim fails at the model's first
+    forward pass, and posenc refuses it;
     ``beside``: what every layer runs beside its attention, its output added to the attention's, that no view draws
     (Falcon-H1's Mamba-2 state-space path): the sidebar says so;
     ``refuses``: (field, when) pairs of fields the class refuses, "true" any true value (IQuestCoder's
@@ -212,6 +215,7 @@ class Family:
     share_width_field: str = ""
     ntk_alpha: bool = False
     head_dim_unset: str = ""
+    derived_heads: bool = False
     beside: str = ""
     refuses: tuple[tuple[str, str], ...] = ()
     refused: str = ""
@@ -490,6 +494,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "iquestcoder": _family(class_name="IQuestCoderConfig", **_NO_WINDOW,
                            refuses=(("use_sliding_window", "true"), ("clip_qkv", "given")),
                            defaults={"max_position_embeddings": 131_072, "head_dim": 128}),
+    "chameleon": _family(class_name="ChameleonConfig", windows="none", partial_field=None, derived_heads=True,
+                         defaults={"max_position_embeddings": 4096}),
     "falcon_h1": _family(class_name="FalconH1Config", windows="none", partial_field=None,
                          beside="a Mamba-2 state-space path (positions enter it by its recurrence)",
                          defaults={"rope_theta": 10_000.0, "max_position_embeddings": 8192}),

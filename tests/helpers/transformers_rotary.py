@@ -114,6 +114,7 @@ ROTARY_CLASSES = {
     "seed_oss": ("seed_oss.modeling_seed_oss", "SeedOssRotaryEmbedding"),
     "solar_open": ("solar_open.modeling_solar_open", "SolarOpenRotaryEmbedding"),
     "falcon_h1": ("falcon_h1.modeling_falcon_h1", "FalconH1RotaryEmbedding"),
+    "chameleon": ("chameleon.modeling_chameleon", "ChameleonRotaryEmbedding"),
     "ernie4_5_vl_moe_text": ("ernie4_5_vl_moe.modeling_ernie4_5_vl_moe", "Ernie4_5_VLMoeTextRotaryEmbedding"),
 }
 
@@ -156,7 +157,7 @@ def hf_frequencies(rotary, layer_type: str) -> tuple[np.ndarray, float]:
     if hasattr(rotary, f"{layer_type}_inv_freq"):  # one buffer per layer type (Gemma 3, ModernBERT)
         return (getattr(rotary, f"{layer_type}_inv_freq").double().numpy(),
                 float(getattr(rotary, f"{layer_type}_attention_scaling")))
-    if hasattr(rotary, "recomposition_frequencies"):  # ERNIE 4.5 VL: its buffer permuted for its 3-D RoPE, which
+    if type(rotary).__name__ == "Ernie4_5_VLMoeTextRotaryEmbedding":  # its buffer permuted for its 3-D RoPE, which
         same = rotary.inv_freq.expand(3, 1, 1, -1)  # recomposes it at every position: on text (3 equal axes),
         return (rotary.recomposition_frequencies(same)[0, 0, ::2].double().numpy(),  # these, pair by pair
                 float(rotary.attention_scaling))

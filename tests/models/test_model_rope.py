@@ -306,6 +306,9 @@ _ROTATION_CHANGES = {  # a family's own size fields
     "ernie4_5_vl_moe_text": {"moe_num_experts": 2, "moe_k": 1, "moe_intermediate_size": [16, 16],
                              "rope_parameters": {"rope_type": "default", "rope_theta": 500_000.0,
                                                  "mrope_section": [11, 11, 10]}},  # pairs: a head of 64's 32
+    "chameleon": {"vocabulary_map": {"<image>": 63},  # its model needs a map, and a small VQ-VAE builds fast
+                  "vq_config": {"embed_dim": 16, "num_embeddings": 16, "latent_channels": 16, "resolution": 32,
+                                "base_channels": 32, "channel_multiplier": [1], "num_res_blocks": 1}},
     "falcon_h1": {"mamba_d_ssm": 64, "mamba_n_heads": 4, "mamba_d_state": 16, "mamba_chunk_size": 16,
                   "key_multiplier": 0.390625},  # its Mamba-2 path small; keys scaled as its files scale them
     "csm": {"text_vocab_size": 64, "depth_decoder_config": {  # its default depth decoder: 12 s to build
@@ -335,7 +338,7 @@ other layer where its file gives layer_types), and ignore a top-level share it r
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
                      "persimmon", "apertus", "olmo3", "cwm", "higgs_audio_v2", "modernbert-decoder",
                      "mimo_v2_flash", "laguna", "mellum", "deepseek_v2", "dbrx", "moshi", "qwen3_vl_moe_text",
-                     "dots1", "ernie4_5_vl_moe_text", *_NO_WINDOW, *_MISTRAL_STYLE)
+                     "dots1", "ernie4_5_vl_moe_text", "chameleon", *_NO_WINDOW, *_MISTRAL_STYLE)
 """Model types posenc read as Llama-style decoders before they were families: named, so that the code before fails."""
 _ROTATING = sorted({key for key, family in FAMILIES.items() if family.scheme == "rope" and not family.composite
                     and key not in ("deepseek_v3", "mistral4", "longcat_flash", "kyutai_speech_to_text")}
@@ -425,7 +428,7 @@ def _rotates_as_its_model(config: dict) -> models.Model:
     return model
 
 
-@pytest.mark.parametrize("model_type", [*_NO_WINDOW, *_MISTRAL_STYLE])
+@pytest.mark.parametrize("model_type", [*_NO_WINDOW, *_MISTRAL_STYLE, "ernie4_5_vl_moe_text", "chameleon"])
 def test_a_top_level_share_rotates_as_each_model_does(model_type):
     """A top-level partial_rotary_factor of 0.5 under default RoPE, given to each class posenc once read as a
     Llama-style decoder: the query its model rotates (the oracle) is posenc's rotation, half the head where its
@@ -650,3 +653,18 @@ def test_a_class_that_rotates_otherwise_than_a_llama_style_decoder_is_refused(mo
     assert np.abs(got - after).max() > 1e-3
     with pytest.raises(ValueError, match="rotates a query otherwise than a Llama-style decoder"):
         from_config(config)
+
+
+def test_chameleon_s_heads_are_hidden_size_over_heads_whatever_head_dim_says():
+    """Chameleon's attention takes heads of hidden_size / num_attention_heads; its rotary embedding reads head_dim.
+    Where the file's head_dim is that width, its model rotates as posenc does (the oracle); any other fails at the
+    model's first forward pass, where posenc drew heads of head_dim: refused, naming both widths."""
+    config = {"model_type": "chameleon", **_ROTATION_SIZES, **_ROTATION_CHANGES["chameleon"], "rope_theta": 10_000.0}
+    assert _rotates_as_its_model(config).positional("full_attention").head_dim == 64
+    narrower = config | {"head_dim": 32}
+    with pytest.raises(RuntimeError, match="must match the size"):
+        hf_rotated_queries(narrower, 20)
+    with pytest.raises(ValueError, match="head_dim is 32, but ChameleonConfig's attention takes heads of "
+                                         "hidden_size / num_attention_heads = 64 dimensions"):
+        from_config(narrower)
+    assert [(f.severity, f.field) for f in models.check(narrower)] == [("error", "head_dim")]  # (no "news" beside)
