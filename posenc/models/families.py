@@ -151,8 +151,9 @@ class Family:
     ``beside``: what every layer runs beside its attention, its output added to the attention's, that no view draws
     (Falcon-H1's Mamba-2 state-space path): the sidebar says so;
     ``refuses``: (field, when) pairs of fields the class refuses, "true" any true value (IQuestCoder's
-    use_sliding_window), "given" any but null (its clip_qkv; "not supported"): its model is never built, and posenc
-    refuses the file, naming the field;
+    use_sliding_window), "given" any but null (its clip_qkv; "not supported"), "null" a null the file writes
+    (EXAONE-MoE's sliding_window, a strict whole number): its model is never built, and posenc refuses the file,
+    naming the field;
     ``refused``: why posenc refuses the class's configs, whose fields
     would read as some other scheme (Pix2Struct's vision encoder), "" for none. A T5-style family that is ``causal``
     counts its buckets one way (Pix2Struct's text decoder), and one told otherwise by its ``causal_field`` is refused.
@@ -541,7 +542,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                        defaults={"max_position_embeddings": 8192, "sliding_window": 4096,
                                  "sliding_window_pattern": 4}),
     "exaone4": _family(class_name="Exaone4Config", **_EXAONE),
-    "exaone_moe": _family(class_name="ExaoneMoeConfig", **_EXAONE),
+    "exaone_moe": _family(class_name="ExaoneMoeConfig", **_EXAONE, refuses=(("sliding_window", "null"),)),
     "afmoe": _family(class_name="AfmoeConfig", windows="every", pattern_field="global_attn_every_n_layers",
                      nope_layers="full_attention", partial_field=None, nested_parameters="refused",
                      defaults={"max_position_embeddings": 16_384, "sliding_window": 1024,
