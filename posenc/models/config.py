@@ -180,11 +180,12 @@ class Fields:
         if self.family.refused:  # Pix2Struct's vision encoder: fields that would read as another scheme
             raise ValueError(f"posenc does not draw {self.family.class_name}'s positions: {self.family.refused}")
         for name, when in self.family.refuses:  # IQuestCoder's options no released checkpoint enables
-            if when == "null" and name in self.raw and self.raw[name] is None:  # EXAONE-MoE's strict field
+            value = self.get(name)
+            if when == "null" and name in self.raw and value is None:  # EXAONE-MoE's strict field
                 raise ValueError(f"{name} is null, which {self.family.class_name} refuses (it takes a whole number "
                                  "there): transformers 5.23 builds no model of this config.")
-            if self.has(name) if when == "given" else when == "true" and bool(self.get(name)):
-                raise ValueError(f"{name} is {self.get(name)!r:.40}, which {self.family.class_name} refuses (it "
+            if (when == "given" and value is not None) or (when == "true" and bool(value)):
+                raise ValueError(f"{name} is {value!r:.40}, which {self.family.class_name} refuses (it "
                                  f"supports no {name}): transformers 5.23 builds no model of this config.")
         switch = self.family.scheme_switch  # DistilBERT's sinusoidal_pos_embds, read as its class does (truthy)
         if switch and (bool(self.get(switch[0])) if isinstance(switch[1], bool) else self.get(switch[0]) == switch[1]):
