@@ -387,17 +387,29 @@ def longrope_lists(reading: Reading) -> Iterator[Finding]:
 
 
 def mrope_sections(reading: Reading) -> Iterator[Finding]:
-    """M-RoPE's sections split the rotated pairs: they must add up to half the rotated width."""
-    for where, params in reading.scalings:
+    """M-RoPE's sections split the rotated pairs: they must add up to half the rotated width. A class with a section
+    of its own (:attr:`~posenc.models.families.Family.default_section`) splits them by it where the parameters give
+    none: transformers 5.23 cannot build its model when that one does not fit (ERNIE 4.5 VL's rotary embedding
+    assigns the frequencies section by section)."""
+    default = list(reading.fields.family.default_section)
+    for where, params in reading.scalings or ([(reading.path("rope_parameters"), {})] if default else []):
         pairs = _rotated_pairs(reading, params)
-        section = params.get("mrope_section")
+        section = params.get("mrope_section", default or None)
         if pairs is None or not isinstance(section, list) or not all(isinstance(v, int) for v in section):
             continue
-        if sum(section) != pairs:
+        if sum(section) == pairs:
+            continue
+        if "mrope_section" in params:
             yield Finding("error", f"{where}.mrope_section",
                           f"{where}.mrope_section {section} adds up to {sum(section)} pairs, but the head rotates "
                           f"{2 * pairs} dimensions, {pairs} pairs: the frame, row and column sections must cover "
                           "them exactly.")
+        else:
+            yield Finding("error", f"{where}.mrope_section",
+                          f"The config gives no mrope_section, so {reading.fields.family.class_name}'s model splits "
+                          f"the frequencies by its own, {section}: {sum(section)} pairs, but the head rotates "
+                          f"{2 * pairs} dimensions, {pairs} pairs, and transformers 5.23 cannot build the model. "
+                          f"Give {where}.mrope_section, sections that add up to {pairs}.")
 
 
 def rotary_width(reading: Reading) -> Iterator[Finding]:

@@ -152,8 +152,12 @@ class Family:
     (Falcon-H1's Mamba-2 state-space path): the sidebar says so;
     ``refuses``: (field, when) pairs of fields the class refuses, "true" any true value (IQuestCoder's
     use_sliding_window), "given" any but null (its clip_qkv; "not supported"), "null" a null the file writes
-    (EXAONE-MoE's sliding_window, a strict whole number): its model is never built, and posenc refuses the file,
-    naming the field;
+    (EXAONE-MoE's sliding_window, a strict whole number), "null unlisted" such a null where the file lists no
+    layer_types (EXAONE 4's class sets its pattern to 0 then and divides by it): its model is never built, and posenc
+    refuses the file, naming the field;
+    ``default_section``: the M-RoPE section, in pairs, its rotary embedding splits the frequencies by where the
+    parameters give none (ERNIE 4.5 VL's [22, 22, 20], which covers heads of 128 only): the check holds it to the
+    head as it holds a given one;
     ``refused``: why posenc refuses the class's configs, whose fields
     would read as some other scheme (Pix2Struct's vision encoder), "" for none. A T5-style family that is ``causal``
     counts its buckets one way (Pix2Struct's text decoder), and one told otherwise by its ``causal_field`` is refused.
@@ -219,6 +223,7 @@ class Family:
     derived_heads: bool = False
     beside: str = ""
     refuses: tuple[tuple[str, str], ...] = ()
+    default_section: tuple[int, ...] = ()
     refused: str = ""
 
     @property
@@ -541,7 +546,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                        nested_parameters="refused",
                        defaults={"max_position_embeddings": 8192, "sliding_window": 4096,
                                  "sliding_window_pattern": 4}),
-    "exaone4": _family(class_name="Exaone4Config", **_EXAONE),
+    "exaone4": _family(class_name="Exaone4Config", refuses=(("sliding_window", "null unlisted"),), **_EXAONE),
     "exaone_moe": _family(class_name="ExaoneMoeConfig", **_EXAONE, refuses=(("sliding_window", "null"),)),
     "afmoe": _family(class_name="AfmoeConfig", windows="every", pattern_field="global_attn_every_n_layers",
                      nope_layers="full_attention", partial_field=None, nested_parameters="refused",
@@ -570,7 +575,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                             defaults={"rope_theta": 500_000.0, "max_position_embeddings": 131_072}),
     "ernie4_5_vl_moe_text": _family(  # its 3-D RoPE: on text, every frequency in ERNIE 4.5's order
         class_name="Ernie4_5_VLMoeTextConfig", windows="none", layout="interleaved", partial_field=None,
-        rope_types=("default",), defaults={"rope_theta": 500_000.0, "max_position_embeddings": 131_072}),
+        rope_types=("default",), default_section=(22, 22, 20),
+        defaults={"rope_theta": 500_000.0, "max_position_embeddings": 131_072}),
     "glm": _family(class_name="GlmConfig", windows="none", layout="interleaved",
                    defaults={"partial_rotary_factor": 0.5, "head_dim": 128, "max_position_embeddings": 131_072}),
     "glm4": _family(class_name="Glm4Config", windows="none", layout="interleaved",

@@ -590,3 +590,34 @@ def test_minimax_m2_s_rotary_dim_checks_as_the_share_it_is(scaling):
             "head_dim": 128, "max_position_embeddings": 196_608, "rope_theta": 5_000_000.0, "rope_scaling": scaling}
     assert check(base | {"rotary_dim": 64}) == check(base | {"partial_rotary_factor": 0.5})
     assert not [f for f in check(base | {"rotary_dim": 64}) if f.severity == "error"]
+
+
+@pytest.mark.parametrize("parameters", [None, {"rope_type": "default", "rope_theta": 500_000.0},
+                                        {"rope_type": "default", "rope_theta": 500_000.0, "mrope_section": [11, 11, 10]}])
+@pytest.mark.parametrize("hidden", [256, 512])
+def test_ernie_4_5_vl_s_own_section_is_held_to_the_head_where_the_file_gives_none(hidden, parameters):
+    """ERNIE 4.5 VL's rotary embedding splits the frequencies by [22, 22, 20] pairs where the parameters give no
+    mrope_section: transformers 5.23 (the oracle: its text model, one layer) builds heads of 128 and fails to build
+    heads of 64 (32 pairs). The check said nothing of a file without a section; it now gives the error exactly where
+    the model cannot be built, naming the section and the pairs, as it does for a section the file gives."""
+    pytest.importorskip("transformers")
+    from transformers_rotary import hf_model
+
+    source = {"model_type": "ernie4_5_vl_moe_text", "hidden_size": hidden, "num_attention_heads": 4,
+              "num_key_value_heads": 4, "num_hidden_layers": 1, "intermediate_size": 32, "vocab_size": 16,
+              "moe_num_experts": 2, "moe_k": 1, "moe_intermediate_size": [16, 16], "max_position_embeddings": 1024}
+    if parameters is not None:
+        source["rope_parameters"] = parameters
+    errors = [f for f in check(source) if f.severity == "error"]
+    try:
+        hf_model(source)
+    except RuntimeError:
+        pairs = hidden // 4 // 2
+        (error,) = errors
+        assert error.field == "rope_parameters.mrope_section" and f"{pairs} pairs" in error.message
+        section = (parameters or {}).get("mrope_section")
+        assert (f"mrope_section {section} adds up to {sum(section)}" if section else
+                "gives no mrope_section, so Ernie4_5_VLMoeTextConfig's model splits the frequencies by its own, "
+                "[22, 22, 20]: 64 pairs") in error.message
+    else:
+        assert not errors and (hidden == 512) == ((parameters or {}).get("mrope_section") is None)

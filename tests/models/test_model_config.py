@@ -2151,14 +2151,19 @@ def test_dbrx_rotates_at_the_theta_its_model_computes_with(given):
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.refuses])
 def test_a_field_a_class_refuses_is_refused_naming_it(model_type):
     """IQuestCoder's class refuses use_sliding_window true and any clip_qkv (options no released checkpoint
-    enables), EXAONE-MoE's a null sliding_window (its strict field is a whole number): transformers 5.23 builds no
-    model of such a file (the oracle), and posenc refused nothing, drawing every layer unwindowed (EXAONE-MoE's
-    sliding layers without a window). Now posenc refuses exactly where the class does, naming the field, and the
-    check gives it as an error."""
-    cases = [(name, value) for name, when in FAMILIES[model_type].refuses
-             for value in ([None, 4, 4096] if when == "null" else [None, False, True, 0, 0.0, 8.0, "yes"])]
-    for name, value in cases:
-        config = {"model_type": model_type, **_sizes(model_type), "max_position_embeddings": 4096, name: value}
+    enables), EXAONE-MoE's a null sliding_window (its strict field is a whole number), EXAONE 4's a null
+    sliding_window where the file lists no layer_types (it sets its pattern to 0, then divides by it): transformers
+    5.23 builds no model of such a file (the oracle), and posenc refused nothing, drawing every layer unwindowed
+    (EXAONE-MoE's sliding layers without a window; for EXAONE 4 the check said the model would fail at its first
+    forward pass). Now posenc refuses exactly where the class does, naming the field, and the check gives it as an
+    error."""
+    listed = {"layer_types": ["full_attention"] * SIZES["num_hidden_layers"]}
+    cases = [(name, value, layers) for name, when in FAMILIES[model_type].refuses
+             for value in ([None, 4, 4096] if when.startswith("null") else [None, False, True, 0, 0.0, 8.0, "yes"])
+             for layers in ([{}, listed] if when == "null unlisted" else [{}])]
+    for name, value, layers in cases:
+        config = {"model_type": model_type, **_sizes(model_type), "max_position_embeddings": 4096, name: value,
+                  **layers}
         try:
             transformers.AutoConfig.for_model(**dict(config))
         except Exception:  # noqa: BLE001 - its validation's ValueError, or a strict type check's
@@ -2166,5 +2171,5 @@ def test_a_field_a_class_refuses_is_refused_naming_it(model_type):
                 from_config(config)
             assert [f.field for f in check(config) if f.severity == "error"] == [name]
             continue
-        assert from_config(config).context_length == 4096, (name, value)
+        assert from_config(config).context_length == 4096, (name, value, layers)
     assert cases
