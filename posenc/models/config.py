@@ -184,7 +184,7 @@ class Fields:
             if when == "null" and name in self.raw and value is None:  # EXAONE-MoE's strict field
                 raise ValueError(f"{name} is null, which {self.family.class_name} refuses (it takes a whole number "
                                  "there): transformers 5.23 builds no model of this config.")
-            if when == "null unlisted" and name in self.raw and value is None and "layer_types" not in self.raw:
+            if when == "null unlisted" and name in self.raw and value is None and not self.has("layer_types"):
                 raise ValueError(f"{name} is null and the config lists no layer_types, which {self.family.class_name}"
                                  f" refuses (a null {name} sets {self.family.pattern_field} to 0, and it divides by "
                                  "that to list the layers): transformers 5.23 builds no model of this config. Give "

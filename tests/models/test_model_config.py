@@ -2160,7 +2160,7 @@ def test_a_field_a_class_refuses_is_refused_naming_it(model_type):
     listed = {"layer_types": ["full_attention"] * SIZES["num_hidden_layers"]}
     cases = [(name, value, layers) for name, when in FAMILIES[model_type].refuses
              for value in ([None, 4, 4096] if when.startswith("null") else [None, False, True, 0, 0.0, 8.0, "yes"])
-             for layers in ([{}, listed] if when == "null unlisted" else [{}])]
+             for layers in ([{}, {"layer_types": None}, listed] if when == "null unlisted" else [{}])]
     for name, value, layers in cases:
         config = {"model_type": model_type, **_sizes(model_type), "max_position_embeddings": 4096, name: value,
                   **layers}
