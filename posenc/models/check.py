@@ -45,8 +45,9 @@ from posenc.schemes.registry import get_scheme
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 KNOWN_ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope", "proportional", "axial", "mrope")
-"""The rope types transformers 5.23 computes (its ROPE_INIT_FUNCTIONS: p-RoPE's "proportional", Gemma 4's, and
-vision towers' "axial" among them; plus Qwen2-VL's v4 "mrope", read as "default")."""
+"""The rope types transformers 5.23 validates (a ``_validate_<type>_rope_parameters`` each: p-RoPE's "proportional",
+Gemma 4's, and vision towers' "axial" among them), plus Qwen2-VL's v4 "mrope", read as "default". Written out, as
+``import posenc`` loads no transformers; tests/models/test_model_check.py holds it to transformers' own list."""
 SCALING_KEYS = ("factor", "low_freq_factor", "high_freq_factor", "beta_fast", "beta_slow", "short_factor",
                 "long_factor", "original_max_position_embeddings", "attention_factor", "mscale", "mscale_all_dim")
 

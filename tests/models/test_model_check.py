@@ -18,7 +18,7 @@ import pytest
 
 from posenc.models import MODELS, check
 from posenc.models.__main__ import main
-from posenc.models.check import CHECKS, Fields, Finding, Reading, _scalings, from_config, read_config
+from posenc.models.check import CHECKS, KNOWN_ROPE_TYPES, Fields, Finding, Reading, _scalings, from_config, read_config
 
 CONFIGS = Path(__file__).parent / "configs"
 
@@ -519,6 +519,21 @@ def test_gemma_4_s_p_rope_is_a_scaling_transformers_knows():
              "rope_scaling": {"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 10_000.0}}
     errors = [f.message for f in check(llama) if f.severity == "error"]
     assert errors and not any("does not know" in message for message in errors), errors
+
+
+def test_the_rope_types_the_check_knows_are_the_ones_transformers_validates():
+    """KNOWN_ROPE_TYPES is written out by hand (``import posenc`` loads no transformers); the oracle is
+    transformers 5.23's own list: a rope type its configs validate has a ``_validate_<type>_rope_parameters``
+    (an unknown one is only logged, and the model then fails to compute it), and Qwen2-VL's and Qwen2.5-VL's
+    configs read a v4 ``"mrope"`` as ``"default"``. A type transformers adds or drops fails here."""
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS, RotaryEmbeddingConfigMixin
+
+    prefix, suffix = "_validate_", "_rope_parameters"
+    validated = {name.removeprefix(prefix).removesuffix(suffix) for name in dir(RotaryEmbeddingConfigMixin)
+                 if name.startswith(prefix) and name.endswith(suffix)}
+    assert set(ROPE_INIT_FUNCTIONS) <= validated  # every type with its own frequencies is validated
+    assert set(KNOWN_ROPE_TYPES) == validated | {"mrope"}
+    assert len(KNOWN_ROPE_TYPES) == len(set(KNOWN_ROPE_TYPES))
 
 
 @pytest.mark.parametrize(("config", "said"), [
