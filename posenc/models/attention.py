@@ -12,8 +12,6 @@ r"""What released models do to attention besides rotating: query temperature, si
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from posenc.checks import MAX_WHOLE, check_array, check_finite, check_real
@@ -78,20 +76,15 @@ def softmax_scale(name: str) -> float:
     heads of 128);
     DeepSeek-V3: (1/√192)·mscale², mscale = 0.1·mscale_all_dim·ln(factor) + 1 = 0.1·ln 40 + 1, because YaRN's
     longer context sharpens attention and its rotary part is too small a share of the head to carry the
-    factor in cos and sin (transformers 5.23 ``yarn_apply_mscale``; arXiv:2309.00071, arXiv:2405.04434).
+    factor in cos and sin (transformers 5.23 ``yarn_apply_mscale``; arXiv:2309.00071, arXiv:2405.04434): DeepSeek's
+    kin only (DeepSeek-V2, MiniCPM3, LongCat-Flash, Mistral 4), where any other class's 1/√d stays under the same
+    parameters; Falcon-H1's configs: 1/√d times their ``key_multiplier``, by which its attention multiplies every
+    key before q·k (q and k here: what the projections give).
     """
     model = get(name)
-    if model.softmax_multiplier is not None:  # Granite's attention_multiplier, read from a config
+    if model.softmax_multiplier is not None:  # the class's own (DeepSeek's mscale², Granite's, Falcon-H1's keys)
         return model.softmax_multiplier
-    if model.softmax_dim is None:
-        return 1.0
-    scale = model.softmax_dim ** -0.5
-    options = next(iter(model.positionals.values())).options
-    if options.get("mscale_all_dim"):
-        factor = float(options["factor"])
-        mscale = 1.0 if factor <= 1 else 0.1 * float(options["mscale_all_dim"]) * math.log(factor) + 1.0
-        scale *= mscale * mscale
-    return scale
+    return 1.0 if model.softmax_dim is None else model.softmax_dim ** -0.5
 
 
 def _heads_array(values: object, name: str, ndim: int) -> np.ndarray:

@@ -41,7 +41,7 @@ from posenc.models.config_file import read_config, text_fields
 from posenc.models.families import Family, family
 from posenc.models.presets import LAYER_TYPES, Model, Positional
 from posenc.schemes.registry import get_scheme
-from posenc.schemes.rope.scalings import ROPE_SCALINGS, rope_scaling_parameters, scales_whole_head
+from posenc.schemes.rope.scalings import ROPE_SCALINGS, rope_scaling_parameters, scales_whole_head, yarn_mscale
 
 ALIBI_FLAG = "alibi"
 """The config field that turns ALiBi on (Falcon's, at the top level; ``attn_config``'s, MosaicML's, in a model_type
@@ -83,14 +83,29 @@ def from_config(source: object) -> Model:
         f"{_LABEL.sub('_', fields.model_type or 'unnamed')[:40]} config"
     return Model(key="config", label=label, layer_types=tuple(layer_types),
                  positionals=MappingProxyType(positionals), context_length=context, causal=_causal(fields),
-                 softmax_dim=softmax_dim, source=_source(fields), softmax_multiplier=_softmax_multiplier(fields))
+                 softmax_dim=softmax_dim, source=_source(fields),
+                 softmax_multiplier=_softmax_multiplier(fields, softmax_dim, positionals))
 
 
-def _softmax_multiplier(fields: Fields) -> float | None:
-    """The number the class multiplies q·k by where it reads it from the config (Granite's attention_multiplier),
-    None where it divides by √softmax_dim."""
-    name = fields.family.multiplier_field
-    return fields.number(name) if name and fields.get(name) is not None else None
+def _softmax_multiplier(fields: Fields, softmax_dim: int | None, positionals: Mapping[str, Positional]) -> float | None:
+    """The number the class multiplies q·k by where it is not 1/√softmax_dim alone, as transformers 5.23 computes
+    it: Granite's attention_multiplier in its place (:attr:`Family.multiplier_field`); DeepSeek's kin's times YaRN's
+    mscale² at mscale_all_dim under a scaling (:attr:`Family.softmax_mscale`; any other class keeps 1/√d, whatever
+    its parameters say); Falcon-H1's times its key_multiplier, by which it multiplies every key before q·k
+    (:attr:`Family.key_multiplier_field`). None where it divides by √softmax_dim alone, or takes q·k unscaled."""
+    family = fields.family
+    if family.multiplier_field and fields.get(family.multiplier_field) is not None:
+        return fields.number(family.multiplier_field)
+    if softmax_dim is None:
+        return None
+    scale = multiplier = softmax_dim ** -0.5
+    if family.softmax_mscale:  # one layer type: DeepSeek's kin
+        options = next(iter(positionals.values())).options
+        if options.get("rope_type", "default") != "default" and options.get("mscale_all_dim"):
+            multiplier *= yarn_mscale(float(options["factor"]), float(options["mscale_all_dim"])) ** 2
+    if family.key_multiplier_field and fields.get(family.key_multiplier_field) is not None:
+        multiplier *= fields.number(family.key_multiplier_field)
+    return None if multiplier == scale else multiplier
 
 
 def _causal(fields: Fields) -> bool:

@@ -43,7 +43,8 @@ POSITIONAL_FIELDS = frozenset({
     "head_dim", "global_head_dim", "per_layer_config", "hidden_size", "num_attention_heads", "n_embd", "n_head",
     "num_heads", "n_heads", "d_model",
     "d_kv", "query_pre_attn_scalar", "encoder_attention_heads", "attention_heads", "dim", "emb_dim",
-    "use_bottleneck", "intra_bottleneck_size", "attention_multiplier", "kv_channels", "attention_head_dim",
+    "use_bottleneck", "intra_bottleneck_size", "attention_multiplier", "key_multiplier", "kv_channels",
+    "attention_head_dim",
     # the layers and their windows
     "layer_types", "sparse_attention_config", "num_hidden_layers", "n_layer", "num_layers", "n_layers", "sliding_window",
     "sliding_window_pattern", "use_sliding_window", "max_window_layers", "no_rope_layers", "no_rope_layer_interval",

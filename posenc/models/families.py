@@ -123,6 +123,10 @@ class Family:
     ``multiplier_field``: the field the class multiplies q·k by in place of 1/√head_dim, its default in
     ``defaults`` (Granite's ``attention_multiplier``, 1 unless the file says otherwise; absent: 1/√head_dim, as
     HyperCLOVA X computes it);
+    ``softmax_mscale``: under a scaling with ``mscale_all_dim`` the class multiplies the softmax's 1/√d by YaRN's
+    mscale² at it (DeepSeek-V2's ``yarn_apply_mscale`` and its kin); every other class's 1/√d stays, whatever the
+    parameters say; ``key_multiplier_field``: the field the class multiplies every key by before q·k, its default
+    in ``defaults`` (Falcon-H1's ``key_multiplier``);
     ``query_beta``: the class multiplies every query, once rotated, by 1 + β·ln(1 + ⌊p/L₀⌋), β its RoPE parameters'
     ``llama_4_scaling_beta`` and L₀ their ``original_max_position_embeddings``, and fails without either (Ministral
     3, Mistral 4);
@@ -209,6 +213,8 @@ class Family:
     unscaled_softmax: bool = False
     bottleneck: bool = False
     multiplier_field: str = ""
+    softmax_mscale: bool = False
+    key_multiplier_field: str = ""
     query_beta: bool = False
     head_share: bool = False
     default_share: float = 1.0
@@ -417,14 +423,18 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                        defaults={"head_dim": 64, "sliding_window": 128, "rope_theta": 150_000.0,
                                  "max_position_embeddings": 131_072}),
     "deepseek_v3": _family(class_name="DeepseekV3Config", windows="none", layout="interleaved", partial_field=None,
+                           softmax_mscale=True,
                            defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,
                                      "max_position_embeddings": 4096, "rope_interleave": True}),
     "deepseek_v2": _family(class_name="DeepseekV2Config", windows="none", layout="interleaved", partial_field=None,
+                           softmax_mscale=True,
                            defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,
                                      "max_position_embeddings": 2048}),  # pairs as complex numbers, always
     "minicpm3": _family(class_name="MiniCPM3Config", windows="none", partial_field=None,  # DeepSeek-V2's, in halves
+                        softmax_mscale=True,
                         defaults={"qk_rope_head_dim": 32, "qk_nope_head_dim": 64, "max_position_embeddings": 32_768}),
     "longcat_flash": _family(class_name="LongcatFlashConfig", windows="none", layout="interleaved", partial_field=None,
+                             softmax_mscale=True,
                              attribute_map={"num_hidden_layers": "num_layers"},  # (each of its layers: two attentions)
                              defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,
                                        "max_position_embeddings": 131_072, "rope_theta": 10_000_000.0,
@@ -442,7 +452,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                                   "original_max_position_embeddings": 1024},
                               defaults={"head_dim": 128, "max_position_embeddings": 2048}),
     "mistral4": _family(class_name="Mistral4Config", windows="none", layout="interleaved", partial_field=None,
-                        head_share=True, query_beta=True,  # DeepSeek's MLA, Ministral 3's query scale
+                        head_share=True, query_beta=True, softmax_mscale=True,  # DeepSeek's MLA; Ministral 3's β
                         default_parameters={"rope_type": "yarn", "rope_theta": 10_000.0, "factor": 128.0,
                                             "original_max_position_embeddings": 8192, "beta_fast": 32.0,
                                             "beta_slow": 1.0, "mscale_all_dim": 1.0, "mscale": 1.0,
@@ -504,7 +514,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                          defaults={"max_position_embeddings": 4096}),
     "falcon_h1": _family(class_name="FalconH1Config", windows="none", partial_field=None,
                          beside="a Mamba-2 state-space path (positions enter it by its recurrence)",
-                         defaults={"rope_theta": 10_000.0, "max_position_embeddings": 8192}),
+                         key_multiplier_field="key_multiplier",
+                         defaults={"rope_theta": 10_000.0, "max_position_embeddings": 8192, "key_multiplier": 1.0}),
     "jetmoe": _family(class_name="JetMoeConfig", **_NO_WINDOW, attribute_map={"head_dim": "kv_channels"},
                       defaults={"max_position_embeddings": 4096, "kv_channels": 128}),  # heads of kv_channels
     **{model_type: _family(class_name=class_name, **_NO_WINDOW, ntk_alpha=True, head_dim_unset="model",

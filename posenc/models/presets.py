@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NamedTuple
 
+from posenc.schemes.rope.scalings import yarn_mscale
+
 LAYER_TYPES = ("full_attention", "sliding_attention", "chunked_attention", "nope")
 """The layer types a preset may have: transformers' names, and "nope" for a layer without positions."""
 
@@ -60,8 +62,9 @@ class Model:
     or the model card's training length where the config has none); ``causal``: whether a query sees only
     the keys before it (a decoder) or all of them (an encoder); ``softmax_dim``: the d of the softmax's
     1/√d (None: no scaling, as T5); ``source``: where every number comes from (URL and field names);
-    ``softmax_multiplier``: the number q·k is multiplied by in place of 1/√softmax_dim where the class reads it
-    from its config (Granite's attention_multiplier), else None.
+    ``softmax_multiplier``: the number q·k is multiplied by where it is not 1/√softmax_dim alone (Granite's
+    attention_multiplier in its place; DeepSeek's 1/√d times YaRN's mscale²; Falcon-H1's times its
+    key_multiplier), else None.
     """
 
     key: str
@@ -99,10 +102,11 @@ def _rope(base: float, head_dim: int, *, layout: str = "half", rope_type: str = 
 
 
 def _model(key: str, label: str, layers: list[str], positionals: dict[str, Positional], *, context_length: int,
-           causal: bool = True, softmax_dim: int | None, source: str, notes: str = "") -> Model:
+           causal: bool = True, softmax_dim: int | None, source: str, notes: str = "",
+           softmax_multiplier: float | None = None) -> Model:
     assert set(layers) == set(positionals) and set(layers) <= set(LAYER_TYPES), key  # a table error, not a user's
     return Model(key, label, tuple(layers), MappingProxyType(positionals), context_length, causal, softmax_dim,
-                 source, notes)
+                 source, notes, softmax_multiplier)
 
 
 def _every(n: int, layer_type: str) -> list[str]:
@@ -300,7 +304,8 @@ def _presets() -> dict[str, Model]:
         _model("deepseek-v3", "DeepSeek-V3", _every(61, "full_attention"),
                {"full_attention": _rope(10_000.0, 192, layout="interleaved", rope_type="yarn", rotary_dims=64,
                                         extra={"qk_nope_head_dim": 128, "v_head_dim": 128}, **_DEEPSEEK_YARN)},
-               context_length=163_840, softmax_dim=192,
+               context_length=163_840, softmax_dim=192, softmax_multiplier=192 ** -0.5 * yarn_mscale(_DEEPSEEK_YARN["factor"],
+                                                                         _DEEPSEEK_YARN["mscale_all_dim"]) ** 2,
                source=f"{HF.format('deepseek-ai/DeepSeek-V3')}: qk_rope_head_dim 64, qk_nope_head_dim 128, "
                       "v_head_dim 128, rope_theta 10000, rope_scaling {type yarn, factor 40, beta_fast 32, beta_slow 1, "
                       "mscale 1.0, mscale_all_dim 1.0, original_max_position_embeddings 4096}, "

@@ -1666,6 +1666,18 @@ _SCALED = {  # one small config of each way a class scales q·k before its softm
     "granite_swa (1/d)": {"model_type": "granite_swa", "hidden_size": 32, "num_attention_heads": 2,
                           "num_hidden_layers": 1, "intermediate_size": 16, "vocab_size": 20,
                           "attention_multiplier": 1 / 16},
+    **{f"{model_type} (YaRN with mscale_all_dim)": {  # 1/√(head_dim): only DeepSeek's kin take mscale² into it
+        "model_type": model_type, "hidden_size": 32, "num_attention_heads": 2, "num_hidden_layers": 1,
+        "intermediate_size": 16, "vocab_size": 20, "max_position_embeddings": 128,
+        "rope_parameters": {"rope_type": "yarn", "rope_theta": 10_000.0, "factor": 4.0, "mscale": 1.0,
+                            "mscale_all_dim": 1.0, "original_max_position_embeddings": 32}}
+       for model_type in ("llama", "qwen2")},
+    "ministral3 (YaRN with mscale_all_dim, as its files)": {  # 1/√(head_dim), as Llama's
+        "model_type": "ministral3", "hidden_size": 32, "num_attention_heads": 2, "head_dim": 16,
+        "num_hidden_layers": 1, "intermediate_size": 16, "vocab_size": 20, "max_position_embeddings": 128,
+        "rope_parameters": {"rope_type": "yarn", "rope_theta": 10_000.0, "factor": 16.0, "mscale": 1.0,
+                            "mscale_all_dim": 1.0, "original_max_position_embeddings": 8, "beta_fast": 32.0,
+                            "beta_slow": 1.0, "llama_4_scaling_beta": 0.1}},
 }
 
 
@@ -1678,7 +1690,8 @@ def test_the_softmax_s_scale_is_the_one_its_model_applies(model_type):
     unscaled, their head width, and gave MobileBERT's heads a quarter of hidden_size where its heads split
     intra_bottleneck_size (use_bottleneck: its true_hidden_size). Granite's classes and HyperCLOVA X multiply q·k by
     attention_multiplier (Granite's default 1; granite-3's files 1/head_dim; HyperCLOVA X's default 1/√head_dim):
-    posenc said 1/√head_dim."""
+    posenc said 1/√head_dim. Llama, Qwen2 and Ministral 3 (whose released files give YaRN with mscale_all_dim) keep
+    1/√head_dim under YaRN with mscale_all_dim: posenc multiplied it by mscale² (Ministral 3's: 1.63×), as DeepSeek's kin do (their own tests: DeepSeek-V2, LongCat-Flash, MiniCPM3, Mistral 4)."""
     config = _SCALED[model_type]
     built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config), attn_implementation="eager")
     attention = next(module for name, module in built.named_modules()
@@ -1706,6 +1719,37 @@ def test_granite_docling_s_text_model_multiplies_q_k_by_its_own_default():
     model = from_config(config)
     assert models.softmax_scale(model) == built.layers[0].self_attn.scaling == 1 / 64
     assert model.positional("full_attention").head_dim == built.layers[0].self_attn.head_dim == 16
+
+
+@pytest.mark.parametrize("key_multiplier", [None, 0.390625, 2.0], ids=["its default", "a file's", "above 1"])
+def test_falcon_h1_s_softmax_scale_counts_the_key_multiplier(key_multiplier):
+    """Falcon-H1 multiplies every key by its key_multiplier (1 by default; 0.390625 in Falcon-H1's files) before q·k,
+    so q·k of what its projections give is multiplied by key_multiplier/√head_dim: posenc said 1/√head_dim. The
+    oracle is its attention's own weights (transformers 5.23, eager): its module run on 6 random tokens without a
+    mask and without a rotation (cos 1, sin 0), q and k taken from its projections by hooks, the factor found from
+    the logits' differences, log w_ij − log w_i0 = s·(q_i·k_j − q_i·k_0)."""
+    config = {"model_type": "falcon_h1", "hidden_size": 32, "num_attention_heads": 2, "num_key_value_heads": 2,
+              "num_hidden_layers": 1, "intermediate_size": 16, "vocab_size": 20, "mamba_d_ssm": 64,
+              "mamba_n_heads": 4, "mamba_d_state": 16, "mamba_chunk_size": 16, "max_position_embeddings": 64}
+    if key_multiplier is not None:
+        config["key_multiplier"] = key_multiplier
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config),
+                                               attn_implementation="eager").eval()
+    attention = built.layers[0].self_attn
+    seen = {}
+    attention.q_proj.register_forward_hook(lambda module, args, out: seen.__setitem__("q", out))
+    attention.k_proj.register_forward_hook(lambda module, args, out: seen.__setitem__("k", out))
+    hidden = torch.randn(1, 6, 32, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    identity = (torch.ones(1, 6, 16, dtype=torch.float64), torch.zeros(1, 6, 16, dtype=torch.float64))
+    with torch.no_grad():
+        _, weights = attention.double()(hidden, identity, None)
+    q, k = seen["q"][0, :, :16], seen["k"][0, :, :16]  # head 0, its key head 0
+    dots = q @ k.T
+    logits = torch.log(weights[0, 0])
+    factor = ((logits[:, 1:] - logits[:, :1]) / (dots[:, 1:] - dots[:, :1])).median().item()
+    model = from_config(config)
+    assert models.softmax_scale(model) == pytest.approx(factor, rel=1e-5)  # (its softmax runs in float32)
+    assert models.softmax_scale(model) == pytest.approx((key_multiplier or 1.0) / 4, rel=1e-12)
 
 
 @pytest.mark.parametrize("model_type", ["musicflamingo", "qwen3_vl", "gemma3", "llava", "mistral3"])

@@ -141,6 +141,12 @@ def dynamic_inv_freq(dim: int, base: float, *, seq_len: int | None = None, facto
     return default_inv_freq(dim, scaled_base)[0], 1.0
 
 
+def yarn_mscale(factor: float, m: float = 1.0) -> float:
+    """YaRN's 0.1·m·ln(factor) + 1, 1 when factor <= 1 (transformers 5.23's ``get_mscale``; DeepSeek's
+    ``yarn_get_mscale``, whose classes also multiply the softmax's 1/√d by its square at ``mscale_all_dim``)."""
+    return 1.0 if factor <= 1 else 0.1 * m * math.log(factor) + 1.0
+
+
 def yarn_attention_factor(factor: float, mscale: float | None = None,
                           mscale_all_dim: float | None = None) -> float:
     """YaRN's scale of cos and sin: 0.1·ln(factor) + 1 (1 when factor <= 1), arXiv:2309.00071.
@@ -148,9 +154,6 @@ def yarn_attention_factor(factor: float, mscale: float | None = None,
     As in HF, DeepSeek's ``mscale``/``mscale_all_dim`` give the ratio
     (0.1·mscale·ln s + 1) / (0.1·mscale_all_dim·ln s + 1) when both are set.
     """
-    def get_mscale(scale: float, m: float = 1.0) -> float:
-        return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
-
     factor = check_real(factor, "factor", minimum=0.0, strict=True, meaning="how many times longer the context is")
     if mscale is not None:
         mscale = check_real(mscale, "mscale", minimum=0.0, meaning="DeepSeek's scale of cos and sin")
@@ -159,8 +162,8 @@ def yarn_attention_factor(factor: float, mscale: float | None = None,
                                     meaning="DeepSeek's scale of cos and sin over all dimensions")
 
     if mscale and mscale_all_dim:
-        return float(get_mscale(factor, mscale) / get_mscale(factor, mscale_all_dim))
-    return get_mscale(factor)
+        return float(yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all_dim))
+    return yarn_mscale(factor)
 
 
 def yarn_correction_range(dim: int, base: float, original_max_position_embeddings: int,
