@@ -396,7 +396,9 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
     lets the query see (posenc.models.attention_mask: causal or both ways, the window, Llama 4's chunks, NoPE
     layers). This pins, per family, which layers are windowed and how far, from the class's own rule (Qwen2's
     max_window_layers, Gemma's pattern, ModernBERT's global layer every n, Cohere 2's, SmolLM3's and Llama 4's
-    layers without positions), through the model's own masks rather than its configuration."""
+    layers without positions), through the model's own masks rather than its configuration. The same model is the
+    oracle of the softmax's scale (models.softmax_scale): Gemma 2's and VaultGemma's classes divide q·k by
+    √query_pre_attn_scalar, 256 by default, where posenc divided a file without it by √head_dim."""
     config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {}),
               **(_WINDOWED if windowed else {}), **({"attention_chunk_size": None}  # Gemma 4 refuses it beside a window
                                                     if windowed and model_type == "gemma4_text" else {}),
@@ -413,6 +415,28 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
     for layer, kind in enumerate(model.layer_types):
         np.testing.assert_array_equal((attentions[layer][0, 0] > 0).numpy(), models.attention_mask(model, kind, 12),
                                       err_msg=f"layer {layer} ({kind})")
+    scale = _softmax_scale_of(built)
+    assert scale is not None or model_type in _SCALED_IN_CODE, model_type
+    if scale is not None:  # (Gemma 2's and VaultGemma's class default query_pre_attn_scalar 256: posenc said head_dim)
+        assert models.softmax_scale(model) == pytest.approx(scale, rel=1e-12)
+
+
+_SCALED_IN_CODE = ("modernbert", "modernbert-decoder")
+"""The classes whose attention passes head_dim**-0.5 to its softmax in its code, keeping no attribute of it."""
+
+
+def _softmax_scale_of(built) -> float | None:
+    """The factor the model's first attention multiplies q·k of its projections by (the oracle of
+    models.softmax_scale): its ``scaling``, times Falcon-H1's ``key_multiplier`` (it multiplies every key by it);
+    GPT-J's and CodeGen's 1/``scale_attn``; Falcon's ``inv_norm_factor``; GPT-NeoX-Japanese's 1/``norm_factor``."""
+    for module in built.modules():
+        if isinstance(getattr(module, "scaling", None), float):
+            return module.scaling * getattr(module, "key_multiplier", 1.0)
+        for name, inverse in (("scale_attn", True), ("inv_norm_factor", False), ("norm_factor", True)):
+            value = getattr(module, name, None)
+            if isinstance(value, float):
+                return 1 / value if inverse else value
+    return None
 
 
 def _rotates_as_its_model(config: dict) -> models.Model:
