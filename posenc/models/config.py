@@ -78,6 +78,7 @@ def from_config(source: object) -> Model:
     builder = {"rope": _rope_model, "learned": _learned_model, "sinusoidal": _sinusoidal_model, "t5": _t5_model,
                "alibi": _alibi_model}[scheme]
     layer_types, positionals, context, softmax_dim = builder(fields)
+    softmax_dim = None if fields.family.unscaled_softmax else softmax_dim  # (T5's kin, Gemma 3n, 4, GPT-Neo)
     label = config.get("_name_or_path")
     label = _LABEL.sub("_", label.strip())[:80] if isinstance(label, str) and label.strip() else \
         f"{_LABEL.sub('_', fields.model_type or 'unnamed')[:40]} config"
@@ -89,13 +90,18 @@ def from_config(source: object) -> Model:
 
 def _softmax_multiplier(fields: Fields, softmax_dim: int | None, positionals: Mapping[str, Positional]) -> float | None:
     """The number the class multiplies q·k by where it is not 1/√softmax_dim alone, as transformers 5.23 computes
-    it: Granite's attention_multiplier in its place (:attr:`Family.multiplier_field`); DeepSeek's kin's times YaRN's
+    it: Granite's attention_multiplier, MPT's attn_config.softmax_scale in its place (:attr:`Family.multiplier_field`);
+    DeepSeek's kin's times YaRN's
     mscale² at mscale_all_dim under a scaling (:attr:`Family.softmax_mscale`; any other class keeps 1/√d, whatever
     its parameters say); Falcon-H1's times its key_multiplier, by which it multiplies every key before q·k
     (:attr:`Family.key_multiplier_field`). None where it divides by √softmax_dim alone, or takes q·k unscaled."""
     family = fields.family
-    if family.multiplier_field and fields.get(family.multiplier_field) is not None:
-        return fields.number(family.multiplier_field)
+    name, _, inner = family.multiplier_field.partition(".")  # MPT's: a field of its attn_config
+    given = fields.get(name) if name else None
+    if inner:
+        given = given.get(inner) if isinstance(given, Mapping) else None
+    if given is not None:
+        return fields.number(family.multiplier_field, given)
     if softmax_dim is None:
         return None
     scale = multiplier = softmax_dim ** -0.5
@@ -876,8 +882,7 @@ def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, 
         nope_window = nope_window if nope_window is not None and nope_window < context else None
         positionals[NOPE_LAYER] = Positional("nope", MappingProxyType({}), None, 0, nope_window, head_dim, None,
                                          MappingProxyType(_temperature(fields)))
-    softmax = None if fields.family.unscaled_softmax else fields.integer("query_pre_attn_scalar", default=head_dim)
-    return types, positionals, context, softmax
+    return types, positionals, context, fields.integer("query_pre_attn_scalar", default=head_dim)
 
 
 def _type_head_dim(fields: Fields, layer_type: str, types: list[str], head_dim: int) -> int:
@@ -1163,7 +1168,7 @@ def _t5_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, No
         context -= first
     t5 = Positional("t5", MappingProxyType(options), None, 0, None, head_dim, extra=MappingProxyType(extra))
     types = _family_layers(fields, fields.layers())  # LongT5's local layers; T5's, MPNet's: full attention
-    return *_windowed(fields, types, t5, context), context, None if family.unscaled_softmax else head_dim
+    return *_windowed(fields, types, t5, context), context, head_dim
 
 
 def _alibi_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, int]:

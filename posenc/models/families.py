@@ -117,12 +117,12 @@ class Family:
     in a file transformers saved); ``v5_only``: the class reads ``rope_parameters`` as written, nested by layer
     type (a v4 ``rope_scaling`` replaces it as written; ``rope_theta`` and its kin are not read: Gemma 4);
     ``unscaled_softmax``: the class's attention takes q·k unscaled (its ``scaling`` 1.0: T5 and its kin, Gemma 3n,
-    Gemma 4), where every other divides it by √``query_pre_attn_scalar`` or √head_dim; ``bottleneck``: its heads
+    Gemma 4; GPT-Neo's, which keeps no scaling), where every other divides it by √``query_pre_attn_scalar`` or √head_dim; ``bottleneck``: its heads
     split ``intra_bottleneck_size`` when ``use_bottleneck`` is true, not the hidden size (MobileBERT: its
     ``true_hidden_size``, which the class computes from these whatever the file says);
     ``multiplier_field``: the field the class multiplies q·k by in place of 1/√head_dim, its default in
     ``defaults`` (Granite's ``attention_multiplier``, 1 unless the file says otherwise; absent: 1/√head_dim, as
-    HyperCLOVA X computes it);
+    HyperCLOVA X computes it), or a field of a nested object (MPT's ``attn_config.softmax_scale``: null, 1/√head_dim);
     ``softmax_mscale``: under a scaling with ``mscale_all_dim`` the class multiplies the softmax's 1/√d by YaRN's
     mscale² at it (DeepSeek-V2's ``yarn_apply_mscale`` and its kin); every other class's 1/√d stays, whatever the
     parameters say; ``key_multiplier_field``: the field the class multiplies every key by before q·k, its default
@@ -632,7 +632,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                           defaults={"n_positions": 512, "n_embd": 768, "n_head": 12, "n_layer": 12}),
     "gpt_bigcode": _family(scheme="learned", class_name="GPTBigCodeConfig", windows="none",
                            defaults={"n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}),
-    "gpt_neo": _family(scheme="learned", class_name="GPTNeoConfig", windows="gpt_neo",
+    "gpt_neo": _family(scheme="learned", class_name="GPTNeoConfig", windows="gpt_neo", unscaled_softmax=True,
                        window_field=("window_size", "as is"),
                        attribute_map={"num_attention_heads": "num_heads", "num_hidden_layers": "num_layers"},
                        defaults={"max_position_embeddings": 2048, "hidden_size": 2048, "num_heads": 16,
@@ -717,7 +717,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                      added_table=True, fixed_buckets=(32, 128),
                      defaults={**_ROBERTA["defaults"], "relative_attention_num_buckets": 32}),
     "mpt": _family(scheme="alibi", class_name="MptConfig", windows="none", context_field="max_seq_len",
-                   fixed_slopes=True,
+                   fixed_slopes=True, multiplier_field="attn_config.softmax_scale",
                    attribute_map={"hidden_size": "d_model", "num_attention_heads": "n_heads",
                                   "num_hidden_layers": "n_layers"},
                    defaults={"d_model": 2048, "n_heads": 16, "n_layers": 24, "max_seq_len": 2048}),

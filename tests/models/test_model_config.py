@@ -72,6 +72,7 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 transformers.logging.set_verbosity_error()  # Llama 4 Scout's high = low frequency factor is only warned about
 
+from transformers_attention import SCALED_IN_CODE, fitted_scale, softmax_scale_of  # noqa: E402
 from transformers_rotary import hf_frequencies, hf_rotary, hf_rotated_queries, hf_text_config  # noqa: E402
 
 
@@ -981,6 +982,11 @@ def test_a_learned_table_holds_the_tokens_its_model_accepts(model_type, pad_toke
     assert len(model.layer_types) == (2 if model_type == "gpt_neo" else 1)
     assert model.positional("full_attention").head_dim == 8
     assert model.causal == (not built.config.is_encoder_decoder and model_type not in _BIDIRECTIONAL)
+    scale = softmax_scale_of(built)  # the softmax's scale, where the class keeps it
+    if scale is None:  # as read in its code: 1/√8, GPT-Neo's 1 (measured: test_gpt_neo_takes_q_k_unscaled…)
+        assert model_type in SCALED_IN_CODE, model_type
+        scale = 1.0 if model_type == "gpt_neo" else 8 ** -0.5
+    assert models.softmax_scale(model) == pytest.approx(scale, rel=1e-12)
 
 
 @pytest.mark.parametrize(("model_type", "pad_token_id", "first"), [("marian", 9, 0), ("pegasus", 0, 0),
@@ -1021,6 +1027,7 @@ def test_a_sinusoidal_config_encodes_each_token_as_its_model_does(model_type, pa
     np.testing.assert_allclose(seen[0].reshape(20, 16), table, atol=2e-6)
     assert model.context_length == 24 and model.causal == (model_type == "xglm")
     assert len(model.layer_types) == 1 and positional.head_dim == 8
+    assert models.softmax_scale(model) == pytest.approx(softmax_scale_of(built), rel=1e-12)
     if model_type in ("marian", "pegasus"):  # a table of 24 rows: a 25th token has none
         assert positional.extra["table_rows"] == 24
         with pytest.raises(IndexError), torch.no_grad():
@@ -1705,6 +1712,17 @@ def test_the_softmax_s_scale_is_the_one_its_model_applies(model_type):
     assert model.positional(model.layer_types[0]).head_dim == width
 
 
+@pytest.mark.parametrize("given", [None, 0.5, 1 / 8], ids=["null", "1/2", "1/head_dim"])
+def test_mpt_multiplies_q_k_by_its_attn_config_s_softmax_scale(given):
+    """MPT multiplies q·k by its attn_config's softmax_scale, 1/√head_dim where it is null (transformers 5.23; the
+    oracle: its model's attention, its softmax_scale); posenc said 1/√head_dim whatever the file gave."""
+    config = {"model_type": "mpt", "d_model": 16, "n_heads": 2, "n_layers": 1, "vocab_size": 20, "max_seq_len": 32,
+              "attn_config": {"alibi": True, "softmax_scale": given}}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config))
+    assert models.softmax_scale(from_config(config)) == pytest.approx(softmax_scale_of(built), rel=1e-12)
+    assert softmax_scale_of(built) == pytest.approx(given or 8 ** -0.5, rel=1e-12)
+
+
 def test_granite_docling_s_text_model_multiplies_q_k_by_its_own_default():
     """GraniteDoclingTextConfig's attention_multiplier defaults to 1/64 (transformers 5.23, the oracle: its text
     model's attention scaling, read from the composite config as from_pretrained reads it); posenc had no record of
@@ -1719,6 +1737,29 @@ def test_granite_docling_s_text_model_multiplies_q_k_by_its_own_default():
     model = from_config(config)
     assert models.softmax_scale(model) == built.layers[0].self_attn.scaling == 1 / 64
     assert model.positional("full_attention").head_dim == built.layers[0].self_attn.head_dim == 16
+
+
+def test_gpt_neo_takes_q_k_unscaled_as_its_model_does():
+    """GPT-Neo's attention multiplies q·k by nothing (its _attn: query @ keyᵀ, in float32), where posenc said 1/√head_dim.
+    The oracle is its model's attention weights (transformers 5.23, eager; a global and a local layer on 8 tokens),
+    q and k taken from its projections by hooks, the factor found from the logits' differences."""
+    config = {"model_type": "gpt_neo", **_OWN_SIZES["gpt_neo"]}
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config),
+                                               attn_implementation="eager").eval()
+    model = from_config(config)
+    seen = {}
+    for layer, kind in zip(built.h, model.layer_types, strict=True):
+        attention = layer.attn.attention
+        hooks = [attention.q_proj.register_forward_hook(lambda module, args, out: seen.__setitem__("q", out)),
+                 attention.k_proj.register_forward_hook(lambda module, args, out: seen.__setitem__("k", out))]
+        with torch.no_grad():
+            weights = attention(torch.randn(1, 8, 16, generator=torch.Generator().manual_seed(1)))[1]
+        for hook in hooks:
+            hook.remove()
+        head = attention.head_dim
+        factor = fitted_scale(weights[0, 0], seen["q"][0, :, :head], seen["k"][0, :, :head])
+        assert factor == pytest.approx(models.softmax_scale(model), rel=1e-4), kind  # (float32 logits)
+    assert models.softmax_scale(model) == 1.0
 
 
 @pytest.mark.parametrize("key_multiplier", [None, 0.390625, 2.0], ids=["its default", "a file's", "above 1"])
@@ -1743,10 +1784,7 @@ def test_falcon_h1_s_softmax_scale_counts_the_key_multiplier(key_multiplier):
     identity = (torch.ones(1, 6, 16, dtype=torch.float64), torch.zeros(1, 6, 16, dtype=torch.float64))
     with torch.no_grad():
         _, weights = attention.double()(hidden, identity, None)
-    q, k = seen["q"][0, :, :16], seen["k"][0, :, :16]  # head 0, its key head 0
-    dots = q @ k.T
-    logits = torch.log(weights[0, 0])
-    factor = ((logits[:, 1:] - logits[:, :1]) / (dots[:, 1:] - dots[:, :1])).median().item()
+    factor = fitted_scale(weights[0, 0], seen["q"][0, :, :16], seen["k"][0, :, :16])  # head 0, its key head 0
     model = from_config(config)
     assert models.softmax_scale(model) == pytest.approx(factor, rel=1e-5)  # (its softmax runs in float32)
     assert models.softmax_scale(model) == pytest.approx((key_multiplier or 1.0) / 4, rel=1e-12)

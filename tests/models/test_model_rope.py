@@ -53,6 +53,7 @@ from transformers.models.qwen3.modeling_qwen3 import Qwen3RotaryEmbedding  # noq
 from transformers.models.qwen3_vl import modeling_qwen3_vl as hf_qwen3_vl  # noqa: E402
 from transformers.models.qwen3_vl.configuration_qwen3_vl import Qwen3VLTextConfig  # noqa: E402
 
+from transformers_attention import SCALED_IN_CODE, softmax_scale_of  # noqa: E402
 from transformers_rotary import hf_model, hf_rotary, hf_rotated_queries  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
@@ -415,28 +416,10 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
     for layer, kind in enumerate(model.layer_types):
         np.testing.assert_array_equal((attentions[layer][0, 0] > 0).numpy(), models.attention_mask(model, kind, 12),
                                       err_msg=f"layer {layer} ({kind})")
-    scale = _softmax_scale_of(built)
-    assert scale is not None or model_type in _SCALED_IN_CODE, model_type
+    scale = softmax_scale_of(built)
+    assert scale is not None or model_type in SCALED_IN_CODE, model_type
     if scale is not None:  # (Gemma 2's and VaultGemma's class default query_pre_attn_scalar 256: posenc said head_dim)
         assert models.softmax_scale(model) == pytest.approx(scale, rel=1e-12)
-
-
-_SCALED_IN_CODE = ("modernbert", "modernbert-decoder")
-"""The classes whose attention passes head_dim**-0.5 to its softmax in its code, keeping no attribute of it."""
-
-
-def _softmax_scale_of(built) -> float | None:
-    """The factor the model's first attention multiplies q·k of its projections by (the oracle of
-    models.softmax_scale): its ``scaling``, times Falcon-H1's ``key_multiplier`` (it multiplies every key by it);
-    GPT-J's and CodeGen's 1/``scale_attn``; Falcon's ``inv_norm_factor``; GPT-NeoX-Japanese's 1/``norm_factor``."""
-    for module in built.modules():
-        if isinstance(getattr(module, "scaling", None), float):
-            return module.scaling * getattr(module, "key_multiplier", 1.0)
-        for name, inverse in (("scale_attn", True), ("inv_norm_factor", False), ("norm_factor", True)):
-            value = getattr(module, name, None)
-            if isinstance(value, float):
-                return 1 / value if inverse else value
-    return None
 
 
 def _rotates_as_its_model(config: dict) -> models.Model:

@@ -1,0 +1,41 @@
+"""transformers 5.23 as the oracle of the softmax's scale (tests only): the factor a built model's attention
+multiplies q·k of its projections by, read from the attribute its class keeps, or measured from its attention
+weights where it keeps none. Import it after ``pytest.importorskip("torch")``."""
+
+from __future__ import annotations
+
+import torch
+
+SCALED_IN_CODE = ("modernbert", "modernbert-decoder", "xlm", "flaubert", "convbert", "squeezebert", "rembert",
+                  "megatron-bert", "ibert", "openai-gpt", "gpt_neo")
+"""Classes whose attention keeps no attribute of its scale: ModernBERT passes head_dim**-0.5 to its softmax in its
+code; XLM, FlauBERT, ConvBERT, SqueezeBERT, RemBERT, Megatron-BERT, I-BERT and GPT-1 divide by the square root of
+their heads' width in it (read in transformers 5.23; the tests hold that width to posenc's head_dim); GPT-Neo
+multiplies q·k by nothing (measured by :func:`fitted_scale`)."""
+
+
+def softmax_scale_of(built: torch.nn.Module) -> float | None:
+    """The factor the model's first attention multiplies q·k of its projections by: its ``scaling``, times
+    Falcon-H1's ``key_multiplier`` (it multiplies every key by it); ESM's 1/√attention_head_size, by which it
+    multiplies every query before a ``scaling`` of 1; GPT-J's and CodeGen's 1/``scale_attn``; Falcon's and BLOOM's
+    ``inv_norm_factor``; GPT-NeoX-Japanese's 1/``norm_factor``; MPT's ``softmax_scale``. None where its class keeps none (:data:`SCALED_IN_CODE`)."""
+    for module in built.modules():
+        if isinstance(getattr(module, "scaling", None), float):
+            if type(module).__name__.startswith("EsmSelfAttention"):
+                return module.attention_head_size ** -0.5  # (its scaling 1.0: the query scaled before RoPE)
+            return module.scaling * getattr(module, "key_multiplier", 1.0)
+        for name, inverse in (("scale_attn", True), ("inv_norm_factor", False), ("norm_factor", True),
+                              ("softmax_scale", False)):
+            value = getattr(module, name, None)
+            if isinstance(value, float):
+                return 1 / value if inverse else value
+    return None
+
+
+def fitted_scale(weights: torch.Tensor, q: torch.Tensor, k: torch.Tensor) -> float:
+    """The factor s of softmax(s·q·kᵀ + mask) that gives ``weights`` (queries × keys, one head), from the keys each
+    query sees (weight > 0): log w_ij − log w_i0 = s·(q_i·k_j − q_i·k_0), the median over them."""
+    dots, logits = (q @ k.T).double(), torch.log(weights.double())
+    ratios = [(logits[i, j] - logits[i, 0]) / (dots[i, j] - dots[i, 0])
+              for i in range(len(q)) for j in range(1, len(k)) if weights[i, j] > 0 and weights[i, 0] > 0]
+    return torch.stack(ratios).median().item()
