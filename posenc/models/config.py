@@ -91,10 +91,10 @@ def from_config(source: object) -> Model:
 def _softmax_multiplier(fields: Fields, softmax_dim: int | None, positionals: Mapping[str, Positional]) -> float | None:
     """The number the class multiplies q·k by where it is not 1/√softmax_dim alone, as transformers 5.23 computes
     it: Granite's attention_multiplier, MPT's attn_config.softmax_scale in its place (:attr:`Family.multiplier_field`);
-    DeepSeek's kin's times YaRN's
-    mscale² at mscale_all_dim under a scaling (:attr:`Family.softmax_mscale`; any other class keeps 1/√d, whatever
-    its parameters say); Falcon-H1's times its key_multiplier, by which it multiplies every key before q·k
-    (:attr:`Family.key_multiplier_field`). None where it divides by √softmax_dim alone, or takes q·k unscaled."""
+    DeepSeek's kin's 1/√d times YaRN's mscale² at mscale_all_dim under a scaling (:attr:`Family.softmax_mscale`; any
+    other class keeps 1/√d, whatever its parameters say); Falcon-H1's times its key_multiplier, by which it
+    multiplies every key before q·k (:attr:`Family.key_multiplier_field`). None where it divides by √softmax_dim
+    alone, or takes q·k unscaled."""
     family = fields.family
     name, _, inner = family.multiplier_field.partition(".")  # MPT's: a field of its attn_config
     given = fields.get(name) if name else None

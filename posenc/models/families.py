@@ -117,9 +117,9 @@ class Family:
     in a file transformers saved); ``v5_only``: the class reads ``rope_parameters`` as written, nested by layer
     type (a v4 ``rope_scaling`` replaces it as written; ``rope_theta`` and its kin are not read: Gemma 4);
     ``unscaled_softmax``: the class's attention takes q·k unscaled (its ``scaling`` 1.0: T5 and its kin, Gemma 3n,
-    Gemma 4; GPT-Neo's, which keeps no scaling), where every other divides it by √``query_pre_attn_scalar`` or √head_dim; ``bottleneck``: its heads
-    split ``intra_bottleneck_size`` when ``use_bottleneck`` is true, not the hidden size (MobileBERT: its
-    ``true_hidden_size``, which the class computes from these whatever the file says);
+    Gemma 4; GPT-Neo's, which keeps no scaling), where every other divides it by √``query_pre_attn_scalar`` or
+    √head_dim; ``bottleneck``: its heads split ``intra_bottleneck_size`` when ``use_bottleneck`` is true, not the
+    hidden size (MobileBERT: its ``true_hidden_size``, which the class computes from these whatever the file says);
     ``multiplier_field``: the field the class multiplies q·k by in place of 1/√head_dim, its default in
     ``defaults`` (Granite's ``attention_multiplier``, 1 unless the file says otherwise; absent: 1/√head_dim, as
     HyperCLOVA X computes it), or a field of a nested object (MPT's ``attn_config.softmax_scale``: null, 1/√head_dim);

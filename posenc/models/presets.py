@@ -63,8 +63,8 @@ class Model:
     the keys before it (a decoder) or all of them (an encoder); ``softmax_dim``: the d of the softmax's
     1/√d (None: no scaling, as T5); ``source``: where every number comes from (URL and field names);
     ``softmax_multiplier``: the number q·k is multiplied by where it is not 1/√softmax_dim alone (Granite's
-    attention_multiplier in its place; DeepSeek's 1/√d times YaRN's mscale²; Falcon-H1's times its
-    key_multiplier), else None.
+    attention_multiplier or MPT's softmax_scale in its place; DeepSeek's 1/√d times YaRN's mscale²; Falcon-H1's
+    times its key_multiplier), else None.
     """
 
     key: str
@@ -304,8 +304,9 @@ def _presets() -> dict[str, Model]:
         _model("deepseek-v3", "DeepSeek-V3", _every(61, "full_attention"),
                {"full_attention": _rope(10_000.0, 192, layout="interleaved", rope_type="yarn", rotary_dims=64,
                                         extra={"qk_nope_head_dim": 128, "v_head_dim": 128}, **_DEEPSEEK_YARN)},
-               context_length=163_840, softmax_dim=192, softmax_multiplier=192 ** -0.5 * yarn_mscale(_DEEPSEEK_YARN["factor"],
-                                                                         _DEEPSEEK_YARN["mscale_all_dim"]) ** 2,
+               context_length=163_840, softmax_dim=192,
+               softmax_multiplier=192 ** -0.5 * yarn_mscale(_DEEPSEEK_YARN["factor"],
+                                                            _DEEPSEEK_YARN["mscale_all_dim"]) ** 2,
                source=f"{HF.format('deepseek-ai/DeepSeek-V3')}: qk_rope_head_dim 64, qk_nope_head_dim 128, "
                       "v_head_dim 128, rope_theta 10000, rope_scaling {type yarn, factor 40, beta_fast 32, beta_slow 1, "
                       "mscale 1.0, mscale_all_dim 1.0, original_max_position_embeddings 4096}, "
