@@ -880,8 +880,9 @@ def _rope_model(fields: Fields) -> tuple[list[str], dict[str, Positional], int, 
     if NOPE_LAYER in types:
         nope_window = _nope_window(fields, len(types))
         nope_window = nope_window if nope_window is not None and nope_window < context else None
+        sinks = {"attention_sinks": True} if NOPE_LAYER in fields.family.sinks else {}  # Flint's
         positionals[NOPE_LAYER] = Positional("nope", MappingProxyType({}), None, 0, nope_window, head_dim, None,
-                                         MappingProxyType(_temperature(fields)))
+                                             MappingProxyType(_temperature(fields) | sinks))
     return types, positionals, context, fields.integer("query_pre_attn_scalar", default=head_dim)
 
 

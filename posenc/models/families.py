@@ -134,8 +134,8 @@ class Family:
     it sets to qk_rope_head_dim / head_dim in v5's rope_parameters, not in a v4 rope_scaling; default RoPE takes the
     whole head) while its attention rotates ``qk_rope_head_dim``, and fails at its first forward pass on any other
     width (Mistral 4);
-    ``sinks``: the layer types whose attention adds a learned sink to the softmax's sum (gpt-oss: every one;
-    MiMo-V2-Flash: its sliding-window layers);
+    ``sinks``: the layer types whose attention adds a learned sink to the softmax's sum ("nope" for layers without
+    positions; gpt-oss, Granite SWA and Flint: every one; MiMo-V2-Flash: its sliding-window layers);
     ``mscale_pair``: the class multiplies a scaling's cos and sin by its ``short_mscale`` (``long_mscale`` past
     ``original_max_position_embeddings``), which it needs, in place of the scaling's own factor, and computes
     LongRoPE's frequencies from its ``short_factor`` at every length (PhiMoE in transformers 5.23);
@@ -274,6 +274,7 @@ _EXAONE = dict(windows="every", pattern_field="sliding_window_pattern", nope_lay
 
 _GRANITE_SWA = dict(windows="every", pattern=4, first_full=True, layer_theta_field="layer_rope_theta",
                     partial_field=None, nested_parameters="refused", multiplier_field="attention_multiplier",
+                    sinks=("full_attention", "sliding_attention"),
                     defaults={"max_position_embeddings": 8192, "sliding_window": 128, "attention_multiplier": 1.0})
 _MODERNBERT = dict(windows="every", first_full=True, pattern_field="global_attn_every_n_layers",
                    window_field=("local_attention", "half"), nested_parameters="read", flat_parameters="refused",
@@ -566,7 +567,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                      defaults={"max_position_embeddings": 16_384, "sliding_window": 1024,
                                "global_attn_every_n_layers": 4, "head_dim": 128}),
     "flint": _family(class_name="FlintConfig", windows="flint", nope_layers="full_attention", partial_field=None,
-                     nested_parameters="refused",
+                     nested_parameters="refused", sinks=("sliding_attention", "nope"),  # (its full layers: NoPE)
                      defaults={"max_position_embeddings": 262_144, "sliding_window": 513, "head_dim": 128}),
     "kolibri1": _family(class_name="Kolibri1Config", **_EXAONE | {"pattern_field": "", "pattern": 5, "defaults": {
         "max_position_embeddings": 262_144, "sliding_window": 513, "head_dim": 128}}),  # EXAONE 4's rule, 1 in 5

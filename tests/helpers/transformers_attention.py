@@ -4,6 +4,8 @@ weights where it keeps none. Import it after ``pytest.importorskip("torch")``.""
 
 from __future__ import annotations
 
+import re
+
 import torch
 
 SCALED_IN_CODE = ("modernbert", "modernbert-decoder", "xlm", "flaubert", "convbert", "squeezebert", "rembert",
@@ -39,3 +41,10 @@ def fitted_scale(weights: torch.Tensor, q: torch.Tensor, k: torch.Tensor) -> flo
     ratios = [(logits[i, j] - logits[i, 0]) / (dots[i, j] - dots[i, 0])
               for i in range(len(q)) for j in range(1, len(k)) if weights[i, j] > 0 and weights[i, 0] > 0]
     return torch.stack(ratios).median().item()
+
+
+def layers_with_sinks(built: torch.nn.Module) -> list[int]:
+    """The indices of the layers whose attention keeps a learned sink per head (a ``sinks`` parameter: gpt-oss's,
+    MiMo-V2-Flash's sliding-window layers', Granite SWA's, Flint's), read from the modules' names (``layers.3.…``)."""
+    return sorted(int(re.search(r"\.(\d+)\.", f".{name}.").group(1)) for name, module in built.named_modules()
+                  if isinstance(getattr(module, "sinks", None), torch.nn.Parameter))

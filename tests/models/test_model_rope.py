@@ -53,7 +53,7 @@ from transformers.models.qwen3.modeling_qwen3 import Qwen3RotaryEmbedding  # noq
 from transformers.models.qwen3_vl import modeling_qwen3_vl as hf_qwen3_vl  # noqa: E402
 from transformers.models.qwen3_vl.configuration_qwen3_vl import Qwen3VLTextConfig  # noqa: E402
 
-from transformers_attention import SCALED_IN_CODE, softmax_scale_of  # noqa: E402
+from transformers_attention import SCALED_IN_CODE, layers_with_sinks, softmax_scale_of  # noqa: E402
 from transformers_rotary import hf_model, hf_rotary, hf_rotated_queries  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
@@ -399,7 +399,8 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
     max_window_layers, Gemma's pattern, ModernBERT's global layer every n, Cohere 2's, SmolLM3's and Llama 4's
     layers without positions), through the model's own masks rather than its configuration. The same model is the
     oracle of the softmax's scale (models.softmax_scale): Gemma 2's and VaultGemma's classes divide q·k by
-    √query_pre_attn_scalar, 256 by default, where posenc divided a file without it by √head_dim."""
+    √query_pre_attn_scalar, 256 by default, where posenc divided a file without it by √head_dim; and of the layers
+    whose softmax has a learned sink (Granite SWA's and Flint's every layer, which posenc did not say)."""
     config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {}),
               **(_WINDOWED if windowed else {}), **({"attention_chunk_size": None}  # Gemma 4 refuses it beside a window
                                                     if windowed and model_type == "gemma4_text" else {}),
@@ -420,6 +421,8 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
     assert scale is not None or model_type in SCALED_IN_CODE, model_type
     if scale is not None:  # (Gemma 2's and VaultGemma's class default query_pre_attn_scalar 256: posenc said head_dim)
         assert models.softmax_scale(model) == pytest.approx(scale, rel=1e-12)
+    assert layers_with_sinks(built) == [layer for layer, kind in enumerate(model.layer_types)
+                                        if model.positional(kind).extra.get("attention_sinks")]
 
 
 def _rotates_as_its_model(config: dict) -> models.Model:
