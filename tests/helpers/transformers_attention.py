@@ -1,6 +1,7 @@
-"""transformers 5.23 as the oracle of the softmax's scale (tests only): the factor a built model's attention
-multiplies q·k of its projections by, read from the attribute its class keeps, or measured from its attention
-weights where it keeps none. Import it after ``pytest.importorskip("torch")``."""
+"""transformers 5.23 as the oracle of what a built model's attention does besides its positions (tests only): the
+factor it multiplies q·k of its projections by, read from the attribute its class keeps, or measured from its
+attention weights where it keeps none, and the layers whose softmax has a learned sink. Import it after
+``pytest.importorskip("torch")``."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ def softmax_scale_of(built: torch.nn.Module) -> float | None:
     """The factor the model's first attention multiplies q·k of its projections by: its ``scaling``, times
     Falcon-H1's ``key_multiplier`` (it multiplies every key by it); ESM's 1/√attention_head_size, by which it
     multiplies every query before a ``scaling`` of 1; GPT-J's and CodeGen's 1/``scale_attn``; Falcon's and BLOOM's
-    ``inv_norm_factor``; GPT-NeoX-Japanese's 1/``norm_factor``; MPT's ``softmax_scale``. None where its class keeps none (:data:`SCALED_IN_CODE`)."""
+    ``inv_norm_factor``; GPT-NeoX-Japanese's 1/``norm_factor``; MPT's ``softmax_scale``. None where its class keeps
+    none (:data:`SCALED_IN_CODE`)."""
     for module in built.modules():
         if isinstance(getattr(module, "scaling", None), float):
             if type(module).__name__.startswith("EsmSelfAttention"):

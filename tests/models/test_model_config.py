@@ -1698,7 +1698,8 @@ def test_the_softmax_s_scale_is_the_one_its_model_applies(model_type):
     intra_bottleneck_size (use_bottleneck: its true_hidden_size). Granite's classes and HyperCLOVA X multiply q·k by
     attention_multiplier (Granite's default 1; granite-3's files 1/head_dim; HyperCLOVA X's default 1/√head_dim):
     posenc said 1/√head_dim. Llama, Qwen2 and Ministral 3 (whose released files give YaRN with mscale_all_dim) keep
-    1/√head_dim under YaRN with mscale_all_dim: posenc multiplied it by mscale² (Ministral 3's: 1.63×), as DeepSeek's kin do (their own tests: DeepSeek-V2, LongCat-Flash, MiniCPM3, Mistral 4)."""
+    1/√head_dim under YaRN with mscale_all_dim: posenc multiplied it by mscale² (Ministral 3's: 1.63×), as DeepSeek's
+    kin do (their own tests: DeepSeek-V2, LongCat-Flash, MiniCPM3, Mistral 4)."""
     config = _SCALED[model_type]
     built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config), attn_implementation="eager")
     attention = next(module for name, module in built.named_modules()
@@ -1940,6 +1941,18 @@ def test_mistral_4_rotates_adjacent_pairs_and_scales_its_queries_as_its_model_do
         torch.arange(40)[None], oracle.rope_parameters["llama_4_scaling_beta"],
         oracle.rope_parameters["original_max_position_embeddings"])[0, 0, :, 0].double().numpy()
     np.testing.assert_allclose(models.query_scale(model, np.arange(40)), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("parameters", [_YARN, _YARN | {"mscale": 1.0, "mscale_all_dim": 1.0}, None],
+                         ids=["YaRN", "YaRN with mscale_all_dim", "its class's"])
+def test_mistral_4_s_softmax_scale_is_its_model_s(parameters):
+    """Mistral 4 multiplies q·k by 1/√(qk_nope + qk_rope) times YaRN's mscale² at mscale_all_dim, as DeepSeek's kin
+    do (its class's own parameters give mscale_all_dim 1, factor 128); the oracle is its one-layer model's attention
+    (transformers 5.23), its scaling."""
+    config = _MISTRAL_4 | ({"rope_parameters": parameters} if parameters else {})
+    built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))),
+                                               attn_implementation="eager")
+    assert models.softmax_scale(from_config(config)) == pytest.approx(built.layers[0].self_attn.scaling, rel=1e-12)
 
 
 _MIMO = {"model_type": "mimo_v2_flash", "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 1,
