@@ -9,20 +9,19 @@ import re
 
 import torch
 
-SCALED_IN_CODE = ("modernbert", "modernbert-decoder", "xlm", "flaubert", "convbert", "squeezebert", "rembert",
-                  "megatron-bert", "ibert", "openai-gpt", "gpt_neo")
+SCALED_IN_CODE = ("modernbert", "modernbert-decoder", "xlm", "flaubert", "openai-gpt", "gpt_neo")
 """Classes whose attention keeps no attribute of its scale: ModernBERT passes head_dim**-0.5 to its softmax in its
-code; XLM, FlauBERT, ConvBERT, SqueezeBERT, RemBERT, Megatron-BERT, I-BERT and GPT-1 divide by the square root of
-their heads' width in it (read in transformers 5.23; the tests hold that width to posenc's head_dim); GPT-Neo
-multiplies q·k by nothing (measured by :func:`fitted_scale`)."""
+code; XLM, FlauBERT and GPT-1 divide by the square root of their heads' width in it (read in transformers 5.23; the
+tests hold that width to posenc's head_dim); GPT-Neo multiplies q·k by nothing (measured by :func:`fitted_scale`)."""
 
 
 def softmax_scale_of(built: torch.nn.Module) -> float | None:
     """The factor the model's first attention multiplies q·k of its projections by: its ``scaling``, times
     Falcon-H1's ``key_multiplier`` (it multiplies every key by it); ESM's 1/√attention_head_size, by which it
     multiplies every query before a ``scaling`` of 1; GPT-J's and CodeGen's 1/``scale_attn``; Falcon's and BLOOM's
-    ``inv_norm_factor``; GPT-NeoX-Japanese's 1/``norm_factor``; MPT's ``softmax_scale``. None where its class keeps
-    none (:data:`SCALED_IN_CODE`)."""
+    ``inv_norm_factor``; GPT-NeoX-Japanese's 1/``norm_factor``; MPT's ``softmax_scale``; 1/√``attention_head_size``
+    where a class keeps only that width, by whose square root it divides in its code (MPNet, ConvBERT, SqueezeBERT,
+    RemBERT, Megatron-BERT, I-BERT). None where its class keeps none (:data:`SCALED_IN_CODE`)."""
     for module in built.modules():
         if isinstance(getattr(module, "scaling", None), float):
             if type(module).__name__.startswith("EsmSelfAttention"):
@@ -33,6 +32,8 @@ def softmax_scale_of(built: torch.nn.Module) -> float | None:
             value = getattr(module, name, None)
             if isinstance(value, float):
                 return 1 / value if inverse else value
+        if isinstance(getattr(module, "attention_head_size", None), int):
+            return module.attention_head_size ** -0.5
     return None
 
 

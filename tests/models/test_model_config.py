@@ -1704,10 +1704,8 @@ def test_the_softmax_s_scale_is_the_one_its_model_applies(model_type):
     built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config), attn_implementation="eager")
     attention = next(module for name, module in built.named_modules()
                      if hasattr(module, "scaling") or hasattr(module, "attention_head_size"))
-    scale = getattr(attention, "scaling", None)
-    expected = scale if isinstance(scale, float) else attention.attention_head_size ** -0.5
     model = from_config(config)
-    assert models.softmax_scale(model) == pytest.approx(expected, rel=1e-12)
+    assert models.softmax_scale(model) == pytest.approx(softmax_scale_of(built), rel=1e-12)
     width = (getattr(attention, "head_dim", None) or getattr(attention, "attention_head_size", None)
              or attention.key_value_proj_dim)  # T5's
     assert model.positional(model.layer_types[0]).head_dim == width
