@@ -152,8 +152,9 @@ class Family:
     ``derived_heads``: the class's attention takes heads hidden_size / num_attention_heads wide whatever head_dim
     says, while its rotary embedding reads head_dim (Chameleon): another head_dim fails at the model's first
     forward pass, and posenc refuses it;
-    ``beside``: what every layer runs beside its attention, its output added to the attention's, that no view draws
-    (Falcon-H1's Mamba-2 state-space path): the sidebar says so;
+    ``beside``: a sentence on what the class's layers run beside their attention with positions, that no view
+    draws (Falcon-H1's Mamba-2 path, its output added to every attention's; IDEFICS's gated cross-attention to the
+    images before the self-attention): the sidebar says so;
     ``refuses``: (field, when) pairs of fields the class refuses, "true" any true value (IQuestCoder's
     use_sliding_window), "given" any but null (its clip_qkv; "not supported"), "null" a null the file writes
     (EXAONE-MoE's sliding_window, a strict whole number), "null unlisted" such a null where the file lists no
@@ -266,7 +267,8 @@ def _family(**kwargs: object) -> Family:
 _QWEN = dict(windows="qwen", partial_field=None, nested_parameters="refused",
              defaults={"use_sliding_window": False, "max_window_layers": 28, "sliding_window": 4096,
                        "max_position_embeddings": 32_768})
-_QWEN_VL = dict(_QWEN, defaults=dict(_QWEN["defaults"], rope_theta=1_000_000.0))  # Qwen2(.5)-VL's default_theta
+_QWEN_VL = dict(_QWEN, defaults=dict(_QWEN["defaults"], rope_theta=1_000_000.0,  # Qwen2(.5)-VL's default_theta
+                                     max_window_layers=80))  # and windows from layer 80 on, not Qwen2's 28
 
 _EXAONE = dict(windows="every", pattern_field="sliding_window_pattern", nope_layers="windowed", partial_field=None,
                nested_parameters="refused",
@@ -354,6 +356,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "qwen2_vl_text": _family(class_name="Qwen2VLTextConfig", **_QWEN_VL),
     "qwen2_5_vl": _family(class_name="Qwen2_5_VLTextConfig", composite=True, **_QWEN_VL),
     "qwen2_5_vl_text": _family(class_name="Qwen2_5_VLTextConfig", **_QWEN_VL),
+    "qwen2_5_omni_text": _family(class_name="Qwen2_5OmniTextConfig",
+                                  **_kin(_QWEN_VL, sliding_window=32_768, max_window_layers=28)),
     "qwen3_vl_text": _family(class_name="Qwen3VLTextConfig", windows="none", partial_field=None,
                              defaults={"rope_theta": 500_000.0, "max_position_embeddings": 128_000, "head_dim": 128}),
     "dots1": _family(class_name="Dots1Config", windows="max_window_layers", partial_field=None,
@@ -364,6 +368,10 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "phi3": _family(class_name="Phi3Config", windows="sliding_window",
                     rope_type_aliases={"su": "longrope", "yarn": "longrope"}, rope_types=("default", "longrope"),
                     defaults={"original_max_position_embeddings": 4096, "max_position_embeddings": 4096}),
+    "phi4_multimodal": _family(class_name="Phi4MultimodalConfig", windows="sliding_window",  # Phi-3's language model
+                               rope_type_aliases={"su": "longrope", "yarn": "longrope"},
+                               rope_types=("default", "longrope"),
+                               defaults={"original_max_position_embeddings": 4096, "max_position_embeddings": 131_072}),
     "phi": _family(class_name="PhiConfig", windows="none",
                    defaults={"partial_rotary_factor": 0.5, "max_position_embeddings": 2048}),
     "stablelm": _family(class_name="StableLmConfig", windows="none",
@@ -496,7 +504,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
            ("aria_text", "AriaTextConfig", {"max_position_embeddings": 2048}),
            ("bitnet", "BitNetConfig", {"rope_theta": 500_000.0, "max_position_embeddings": 2048}),
            ("csm", "CsmConfig", {"rope_theta": 500_000.0, "max_position_embeddings": 2048}),
+           ("deepseek_ocr2_text", "DeepseekOcr2TextConfig", {"max_position_embeddings": 2048}),
            ("diffllama", "DiffLlamaConfig", {"max_position_embeddings": 2048}),
+           ("emu3_text_model", "Emu3TextConfig", {"rope_theta": 1_000_000.0, "max_position_embeddings": 9216}),
            ("flex_olmo", "FlexOlmoConfig", {"rope_theta": 500_000.0, "max_position_embeddings": 4096}),
            ("hy_v3", "HYV3Config", {"rope_theta": 11_158_840.0, "max_position_embeddings": 131_072,
                                     "head_dim": 128}),
@@ -507,6 +517,25 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
            ("olmo2", "Olmo2Config", {"max_position_embeddings": 2048}),
            ("olmoe", "OlmoeConfig", {"max_position_embeddings": 4096}),
            ("seed_oss", "SeedOssConfig", {"max_position_embeddings": 524_288, "head_dim": 128}))},
+    "paddleocr_vl_text": _family(class_name="PaddleOCRTextConfig", **_NO_WINDOW,  # M-RoPE: on text, 1-D
+                                 default_section=(16, 24, 24),  # its rotary embedding's, which fits heads of 128
+                                 defaults={"rope_theta": 500_000.0, "max_position_embeddings": 131_072,
+                                           "head_dim": 128}),
+    "glm_image_text": _family(class_name="GlmImageTextConfig",
+                              **_NO_WINDOW | {"partial_field": "partial_rotary_factor"},  # read in its parameters
+                              default_section=(8, 12, 12),  # M-RoPE on its share of a head: on text, 1-D
+                              defaults={"max_position_embeddings": 131_072}),
+    "cosmos3_edge_text": _family(class_name="Cosmos3EdgeTextConfig", **_NO_WINDOW, rope_types=("default",),
+                                 default_section=(24, 20, 20),  # which fits heads of 128 only
+                                 default_parameters={  # its own θ, which wins over a top-level rope_theta;
+                                     "rope_type": "default", "rope_theta": 100_000_000.0,  # its M-RoPE interleaved
+                                     "mrope_section": [24, 20, 20]},  # as Qwen3-VL's: on text, 1-D
+                                 defaults={"rope_theta": 100_000_000.0, "max_position_embeddings": 131_072,
+                                           "head_dim": 128}),
+    "cohere_compass_text": _family(class_name="CohereCompassTextConfig", windows="none", v5_only=True,
+                                   nested_parameters="read", flat_parameters="refused", partial_field=None,
+                                   theta_fields={"full_attention": "", "sliding_attention": ""},  # windows: layer_types
+                                   defaults={"max_position_embeddings": 8192, "sliding_window": 4096}),
     "solar_open": _family(class_name="SolarOpenConfig", **_NO_WINDOW | {"partial_field": "partial_rotary_factor"},
                           fixed_width=True,  # its default RoPE reads a share, its attention the whole head
                           defaults={"rope_theta": 1_000_000.0, "max_position_embeddings": 131_072, "head_dim": 128}),
@@ -515,8 +544,16 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                            defaults={"max_position_embeddings": 131_072, "head_dim": 128}),
     "chameleon": _family(class_name="ChameleonConfig", windows="none", partial_field=None, derived_heads=True,
                          defaults={"max_position_embeddings": 4096}),
+    "idefics": _family(class_name="IdeficsConfig", windows="none", partial_field=None, derived_heads=True,
+                       beside="A gated cross-attention to the images' features, without positions, runs before the "
+                              "self-attention of every cross_layer_interval-th layer (every one by default)",
+                       defaults={"max_position_embeddings": 2048}),
+    "voxtral_realtime_text": _family(class_name="VoxtralRealtimeTextConfig", partial_field=None,
+                                     windows="sliding_window",  # Mistral's, a window of 4,096 unless null
+                                     defaults={"max_position_embeddings": 131_072, "sliding_window": 4096}),
     "falcon_h1": _family(class_name="FalconH1Config", windows="none", partial_field=None,
-                         beside="a Mamba-2 state-space path (positions enter it by its recurrence)",
+                         beside="Each of its layers adds a Mamba-2 state-space path (positions enter it by its recurrence) to "
+                                "its attention's output",
                          key_multiplier_field="key_multiplier",
                          defaults={"rope_theta": 10_000.0, "max_position_embeddings": 8192, "key_multiplier": 1.0}),
     "jetmoe": _family(class_name="JetMoeConfig", **_NO_WINDOW, attribute_map={"head_dim": "kv_channels"},
@@ -576,6 +613,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "granitemoeshared": _family(class_name="GraniteMoeSharedConfig", **_GRANITE),
     "granite_docling_text": _family(class_name="GraniteDoclingTextConfig", **_GRANITE | {"defaults": {
         "max_position_embeddings": 32_768, "attention_multiplier": 0.015625}}),
+    "granite4_vision_text": _family(class_name="Granite4VisionTextConfig", **_GRANITE),  # Granite 4 Vision's
     "hyperclovax": _family(class_name="HyperCLOVAXConfig", **_GRANITE | {"defaults": {
         "max_position_embeddings": 2048}}),  # no attention_multiplier: 1/√head_dim
     "granite_swa": _family(class_name="GraniteSWAConfig", **_GRANITE_SWA),
@@ -841,6 +879,19 @@ REFUSED: Mapping[str, Family] = MappingProxyType({
         refused="it attends both ways, in windows and with θ per layer of its own rules (attention_windows, a list "
                 "of rope_theta), which posenc does not read; read as a Llama-style decoder, it would be drawn "
                 "causal."),
+    **{model_type: _family(
+        class_name="MllamaTextConfig",  # (mllama: its text_config, whatever model_type it gives)
+        refused="the layers its cross_attention_layers lists (3, 8, 13, … by default) attend to the image's tiles "
+                "instead of the text, without positions, and are skipped on text alone, which posenc does not "
+                "draw; read as a Llama-style decoder, every layer would be drawn as self-attention with positions.")
+       for model_type in ("mllama_text_model", "mllama")},
+    **{model_type: _family(
+        class_name="Step3p7TextConfig",  # (step3p7: its text_config, whatever model_type it gives)
+        refused="it reads rope_theta and partial_rotary_factors as lists of every layer's (each layer type turning "
+                "as its first layer does), its use_bidirectional_attention letting a sliding-window layer see "
+                "sliding_window − 1 keys either side, which posenc does not read; read as a Llama-style decoder, "
+                "it would be drawn with one θ and share.")
+       for model_type in ("step3p5", "step3p7")},
     **{model_type: _family(class_name=class_name, refused=_ROTATES_OTHERWISE) for model_type, class_name in (
         ("axk1", "AXK1Config"), ("cohere2_moe", "Cohere2MoeConfig"), ("glm4_moe_lite", "Glm4MoeLiteConfig"),
         ("glm4v_text", "Glm4vTextConfig"), ("glm_ocr_text", "GlmOcrTextConfig"),

@@ -227,11 +227,10 @@ def describe(picked, held: dict[str, object], applied: bool = True, unfit: str |
 def _left_out(model, positional) -> list[str]:
     """What the model's attention does beside its positions that the views' scores leave out: a query scale by
     position (Ministral 3, Mistral 4; Llama 4's layers without positions), a learned sink (gpt-oss, MiMo-V2-Flash),
-    and a path beside the attention (Falcon-H1's Mamba-2)."""
+    and what runs beside the attention (Falcon-H1's Mamba-2, IDEFICS's cross-attention)."""
     extra, lines = positional.extra, []
     if extra.get("beside"):
-        lines.append(f"Each of its layers adds {extra['beside']} to its attention's output, which the views leave "
-                     "out: they draw the attention's positions.")
+        lines.append(f"{extra['beside']}, which the views leave out: they draw the attention's positions.")
     if "llama_4_scaling_beta" in extra:
         lines.append(f"Its attention also multiplies each rotated query at position p by 1 + β·ln(1 + ⌊p/L₀⌋) "
                      f"(β = {number_text(extra['llama_4_scaling_beta'])}, L₀ = {extra['llama_4_original']:,.0f}: "

@@ -116,11 +116,50 @@ ROTARY_CLASSES = {
     "falcon_h1": ("falcon_h1.modeling_falcon_h1", "FalconH1RotaryEmbedding"),
     "chameleon": ("chameleon.modeling_chameleon", "ChameleonRotaryEmbedding"),
     "ernie4_5_vl_moe_text": ("ernie4_5_vl_moe.modeling_ernie4_5_vl_moe", "Ernie4_5_VLMoeTextRotaryEmbedding"),
+    "phi4_multimodal": ("phi4_multimodal.modeling_phi4_multimodal", "Phi4MultimodalRotaryEmbedding"),
+    "qwen2_5_omni_text": ("qwen2_5_omni.modeling_qwen2_5_omni", "Qwen2_5OmniRotaryEmbedding"),
+    "voxtral_realtime_text": ("voxtral_realtime.modeling_voxtral_realtime", "VoxtralRealtimeRotaryEmbedding"),
+    "idefics": ("idefics.modeling_idefics", "IdeficsRotaryEmbedding"),
+    "glm_image_text": ("glm_image.modeling_glm_image", "GlmImageTextRotaryEmbedding"),
+    "cosmos3_edge_text": ("cosmos3_edge.modeling_cosmos3_edge", "Cosmos3EdgeTextRotaryEmbedding"),
+    "emu3_text_model": ("emu3.modeling_emu3", "Emu3RotaryEmbedding"),
+    "paddleocr_vl_text": ("paddleocr_vl.modeling_paddleocr_vl", "PaddleOCRRotaryEmbedding"),
+    "granite4_vision_text": ("granite4_vision.modeling_granite4_vision", "Granite4VisionTextRotaryEmbedding"),
+    "deepseek_ocr2_text": ("deepseek_ocr2.modeling_deepseek_ocr2", "DeepseekOcr2TextRotaryEmbedding"),
+    "cohere_compass_text": ("cohere_compass.modeling_cohere_compass", "CohereCompassRotaryEmbedding"),
 }
 
 
 TEXT_MODELS = {  # model_type -> its text model (module, class), where AutoModel builds none from its text config
     "ernie4_5_vl_moe_text": ("ernie4_5_vl_moe.modeling_ernie4_5_vl_moe", "Ernie4_5_VLMoeTextModel"),
+    "qwen2_5_omni_text": ("qwen2_5_omni.modeling_qwen2_5_omni", "Qwen2_5OmniThinkerTextModel"),
+    "voxtral_realtime_text": ("voxtral_realtime.modeling_voxtral_realtime", "VoxtralRealtimeTextModel"),
+    "emu3_text_model": ("emu3.modeling_emu3", "Emu3TextModel"),
+    "paddleocr_vl_text": ("paddleocr_vl.modeling_paddleocr_vl", "PaddleOCRTextModel"),
+    "granite4_vision_text": ("granite4_vision.modeling_granite4_vision", "Granite4VisionTextModel"),
+    "deepseek_ocr2_text": ("deepseek_ocr2.modeling_deepseek_ocr2", "DeepseekOcr2TextModel"),
+}
+
+
+def _idefics_inputs(model, input_ids) -> dict:
+    """One image of two features, every token attending to it: IdeficsModel refuses a forward pass without one."""
+    import torch
+
+    width = model.config.vision_config.embed_dim
+    return {"image_encoder_embeddings": torch.zeros(1, 1, 2, width),
+            "image_attention_mask": torch.ones(1, input_ids.shape[1], 1, dtype=torch.long)}
+
+
+def _voxtral_inputs(model, input_ids) -> dict:
+    """The time condition every layer's norm of Voxtral Realtime's text model reads (its delay's embedding)."""
+    import torch
+
+    return {"t_cond": torch.zeros(1, 1, model.config.hidden_size)}
+
+
+FORWARD_INPUTS = {  # model_type -> the inputs besides input_ids its model needs on text (model, input_ids -> kwargs)
+    "voxtral_realtime_text": _voxtral_inputs,
+    "idefics": _idefics_inputs,
 }
 
 
@@ -131,8 +170,14 @@ def hf_model(config: dict, **options):
     built = transformers.AutoConfig.for_model(**json.loads(json.dumps(config)))
     if config.get("model_type") in TEXT_MODELS:
         module, name = TEXT_MODELS[config["model_type"]]
-        return getattr(importlib.import_module(f"transformers.models.{module}"), name)._from_config(built, **options)
-    return transformers.AutoModel.from_config(built, **options)
+        model = getattr(importlib.import_module(f"transformers.models.{module}"), name)._from_config(built, **options)
+    else:
+        model = transformers.AutoModel.from_config(built, **options)
+    inputs = FORWARD_INPUTS.get(config.get("model_type"))
+    if inputs is not None:  # (Voxtral Realtime's time condition, IDEFICS's image: its forward pass fails without)
+        forward = model.forward
+        model.forward = lambda input_ids, **kwargs: forward(input_ids=input_ids, **inputs(model, input_ids), **kwargs)
+    return model
 
 
 def hf_text_config(path: Path, tmp_path: Path):

@@ -322,24 +322,46 @@ _ROTATION_CHANGES = {  # a family's own size fields
              "ffn_config": {"ffn_hidden_size": 32, "moe_num_experts": 2, "moe_top_k": 1}, "head_dim": None,
              "d_model": 128, "n_heads": 2, "n_layers": 1, "max_seq_len": 256, "hidden_size": None,  # its own names:
              "num_attention_heads": None, "num_hidden_layers": None, "max_position_embeddings": None},  # its experts
+    "phi4_multimodal": {"vision_config": {"hidden_size": 32, "intermediate_size": 32, "num_hidden_layers": 1,  # its
+                                          "num_attention_heads": 2, "image_size": 28, "crop_size": 28,  # towers, small
+                                          "patch_size": 14},
+                        "audio_config": {"hidden_size": 32, "intermediate_size": 32, "num_blocks": 1,
+                                         "num_attention_heads": 2, "ext_pw_out_channel": 32,
+                                         "depthwise_separable_out_channel": 32, "nemo_conv_channels": 32}},
+    "idefics": {"head_dim": None, "vision_config": {"embed_dim": 32, "intermediate_size": 32, "num_hidden_layers": 1,
+                                                    "num_attention_heads": 2, "image_size": 28, "patch_size": 14}},
+    "qwen2_5_omni_text": {"rope_parameters": {"rope_type": "default", "rope_theta": 1_000_000.0,  # its model needs
+                                              "mrope_section": [8, 12, 12]}},  # sections: pairs of a head of 64
     "deepseek_v2": {"head_dim": None, "qk_rope_head_dim": 16, "qk_nope_head_dim": 16, "v_head_dim": 16,
                     "kv_lora_rank": 16, "q_lora_rank": 16, "n_routed_experts": 2, "num_experts_per_tok": 1,
                     "moe_intermediate_size": 16, "first_k_dense_replace": 1, "n_group": 1, "topk_group": 1},
+    "deepseek_ocr2_text": {"mlp_layer_types": ["dense"] * 4},  # its model needs each layer's MLP named
+    "paddleocr_vl_text": {"rope_parameters": {"rope_type": "default", "mrope_section": [8, 12, 12]}},  # 32 pairs
+    "cosmos3_edge_text": {"head_dim": None},  # its class's 128, which its own sections ([24, 20, 20] pairs) fit
+    "cohere_compass_text": {"rope_parameters": {  # its rotary embedding reads them nested by layer type only
+        "full_attention": {"rope_type": "default", "rope_theta": 10_000.0}}},
 }
 
 
-_NO_WINDOW = ("arcee", "aria_text", "bitnet", "csm", "diffllama", "falcon_h1", "gpt_neox_japanese", "hunyuan_v1_dense",
-              "hunyuan_v1_moe", "hunyuan_vl_text", "flex_olmo", "hy_v3", "internlm3", "iquestcoder", "jais2", "jetmoe", "minimax_m2", "molmo2_text",
+_NO_WINDOW = ("arcee", "aria_text", "bitnet", "csm", "deepseek_ocr2_text", "diffllama", "emu3_text_model", "falcon_h1",
+              "gpt_neox_japanese", "granite4_vision_text", "hunyuan_v1_dense", "hunyuan_v1_moe", "hunyuan_vl_text",
+              "flex_olmo", "hy_v3", "idefics", "internlm3", "iquestcoder", "jais2", "jetmoe", "minimax_m2", "molmo2_text",
               "olmo", "olmo2", "olmoe", "seed_oss", "solar_open")
-"""Model types whose models apply no window, which posenc drew windowed when the file gave sliding_window."""
+"""Model types whose models apply no window, which posenc drew windowed when the file gave sliding_window (Granite 4
+Vision's text model multiplies q·k by its attention_multiplier, where posenc divided it by √head_dim)."""
+_M_ROPE_NO_WINDOW = ("cohere_compass_text", "cosmos3_edge_text", "glm_image_text", "paddleocr_vl_text")
+"""Vision-language models' text models, M-RoPE (on text, 1-D RoPE) by sections of their own, whose models apply no
+window where the file gives sliding_window (Cohere Compass's: on its layer_types' sliding_attention layers only),
+which posenc drew on every layer."""
 _MISTRAL_STYLE = ("mixtral", "phimoe", "starcoder2", "ministral", "vaultgemma", "minimax_m3_vl_text",
-                  "muse_glimmer_text", "muse_spark_text")
+                  "muse_glimmer_text", "muse_spark_text", "voxtral_realtime_text")
 """Model types whose models window their layers as posenc's reading of an unknown model_type did (VaultGemma: every
 other layer where its file gives layer_types), and ignore a top-level share it read (MiniMax-M3's reads it)."""
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
                      "persimmon", "apertus", "olmo3", "cwm", "higgs_audio_v2", "modernbert-decoder",
                      "mimo_v2_flash", "laguna", "mellum", "deepseek_v2", "dbrx", "moshi", "qwen3_vl_moe_text",
-                     "dots1", "ernie4_5_vl_moe_text", "chameleon", *_NO_WINDOW, *_MISTRAL_STYLE)
+                     "dots1", "ernie4_5_vl_moe_text", "chameleon", "phi4_multimodal", "qwen2_5_omni_text", *_NO_WINDOW,
+                     *_MISTRAL_STYLE, *_M_ROPE_NO_WINDOW)
 """Model types posenc read as Llama-style decoders before they were families: named, so that the code before fails."""
 _ROTATING = sorted({key for key, family in FAMILIES.items() if family.scheme == "rope" and not family.composite
                     and key not in ("deepseek_v3", "mistral4", "longcat_flash", "kyutai_speech_to_text")}
@@ -438,7 +460,8 @@ def _rotates_as_its_model(config: dict) -> models.Model:
     return model
 
 
-@pytest.mark.parametrize("model_type", [*_NO_WINDOW, *_MISTRAL_STYLE, "ernie4_5_vl_moe_text", "chameleon"])
+@pytest.mark.parametrize("model_type", [*_NO_WINDOW, *_MISTRAL_STYLE, "ernie4_5_vl_moe_text", "chameleon",
+                                        "paddleocr_vl_text", "cohere_compass_text"])
 def test_a_top_level_share_rotates_as_each_model_does(model_type):
     """A top-level partial_rotary_factor of 0.5 under default RoPE, given to each class posenc once read as a
     Llama-style decoder: the query its model rotates (the oracle) is posenc's rotation, half the head where its
@@ -458,6 +481,34 @@ def test_a_top_level_share_rotates_as_each_model_does(model_type):
     model = _rotates_as_its_model(config)
     shared = family is not None and family.partial_field == "partial_rotary_factor"  # (GPT-NeoX-Japanese: rotary_pct)
     assert model.positional("full_attention").rotary_dims == (32 if shared else 64)
+
+
+@pytest.mark.parametrize(("model_type", "given"), [
+    ("paddleocr_vl_text", {}),  # its own sections, [16, 24, 24] pairs, on a head of 64 (32 pairs)
+    ("glm_image_text", {"partial_rotary_factor": 0.5}),  # [8, 12, 12] pairs on half a head of 64 (16 pairs)
+    ("cosmos3_edge_text", {}),  # [24, 20, 20] pairs on a head of 64: its class refuses the config
+])
+def test_a_class_s_own_mrope_section_must_fit_the_head(model_type, given):
+    """PaddleOCR-VL's, GLM-Image's and Cosmos3-Edge's text models split their frequencies by M-RoPE sections of
+    their own where the file gives no mrope_section, which fit one width of the rotated head only: on another,
+    transformers 5.23 cannot build or run the model (the oracle), and posenc's check gives an error on the sections.
+    posenc read them as Llama-style decoders and drew them."""
+    config = {"model_type": model_type, **_ROTATION_SIZES, "rope_theta": 10_000.0, **given}
+    with pytest.raises(Exception):  # noqa: B017, PT011 - a split of the frequencies, or the class's validation
+        hf_rotated_queries(config, 20)
+    assert ("error", "rope_parameters.mrope_section") in [(f.severity, f.field) for f in models.check(config)]
+
+
+@pytest.mark.parametrize(("given", "rotated"), [
+    ({"partial_rotary_factor": 0.5, "rope_parameters": {"rope_type": "default", "mrope_section": [4, 6, 6]}}, 32),
+    ({"rope_parameters": {"rope_type": "default", "partial_rotary_factor": 0.25, "mrope_section": [2, 3, 3]}}, 16),
+])
+def test_glm_image_rotates_its_share_of_a_head_as_its_model_does(given, rotated):
+    """GlmImageTextRotaryEmbedding computes its frequencies for head_dim × the share in its RoPE parameters (a
+    top-level partial_rotary_factor copied in), split by its M-RoPE sections, and its attention rotates that many
+    dimensions of each head in halves, the rest passed through (the oracle: the query a one-layer model rotates)."""
+    config = {"model_type": "glm_image_text", **_ROTATION_SIZES, "rope_theta": 10_000.0, **given}
+    assert _rotates_as_its_model(config).positional("full_attention").rotary_dims == rotated
 
 
 @pytest.mark.parametrize(("given", "rotated"), [
@@ -663,6 +714,73 @@ def test_a_class_that_rotates_otherwise_than_a_llama_style_decoder_is_refused(mo
     assert np.abs(got - after).max() > 1e-3
     with pytest.raises(ValueError, match="rotates a query otherwise than a Llama-style decoder"):
         from_config(config)
+
+
+@pytest.mark.parametrize("given", [
+    {"rope_scaling": {"type": "longrope", "short_factor": [1.5] * 32, "long_factor": [2.0] * 32}},  # L₀: 4,096
+    {"rope_scaling": {"type": "yarn", "short_factor": [1.5] * 32, "long_factor": [2.0] * 32}},  # read as LongRoPE
+    {"sliding_window": 5, "use_sliding_window": False, "num_hidden_layers": 2},  # windows whatever this says
+])
+def test_phi4_multimodal_reads_phi_3_s_rules_as_its_model_does(given):
+    """Phi-4-multimodal's language model is Phi-3's (Phi4MultimodalConfig: the same fields, 131,072 positions): a
+    LongRoPE scaling computed from its class's original_max_position_embeddings of 4,096, "yarn" read as LongRoPE,
+    and a window on every layer when sliding_window is set, whatever use_sliding_window says. The oracle is the
+    model: the query a one-layer model rotates, and each layer's mask. posenc read it as a Llama-style decoder: the
+    scalings otherwise, and no window where use_sliding_window is false."""
+    config = {"model_type": "phi4_multimodal", **_ROTATION_SIZES, **_ROTATION_CHANGES["phi4_multimodal"],
+              "max_position_embeddings": 16_384, "rope_theta": 10_000.0, **given}
+    model = from_config(config)
+    kind = model.layer_types[0]
+    before, after = hf_rotated_queries(config, 20)
+    positional = model.positional(kind)
+    options = {k: v for k, v in positional.options.items() if k not in ("layout", "rotary_fraction")}
+    got = posenc.apply_rope(before, np.arange(20), base=positional.base, layout=positional.options["layout"],
+                            rotary_fraction=positional.rotary_dims / before.shape[-1], **options)
+    np.testing.assert_allclose(got, after, atol=_float32(after), rtol=0)
+    built = hf_model(config, attn_implementation="eager").eval()
+    with torch.no_grad():
+        attentions = built(input_ids=torch.arange(3, 15)[None], output_attentions=True).attentions
+    assert len(attentions) == len(model.layer_types)
+    for layer, kind in enumerate(model.layer_types):
+        np.testing.assert_array_equal((attentions[layer][0, 0] > 0).numpy(), models.attention_mask(model, kind, 12),
+                                      err_msg=f"layer {layer} ({kind})")
+
+
+def test_mllama_s_cross_attention_layers_are_refused():
+    """Llama 3.2 Vision's language model (transformers 5.23's MllamaTextModel, the oracle) runs the layers its
+    cross_attention_layers lists (3, 8, … by default) as cross-attention to the image's tiles, without positions,
+    and skips them on text: four layers give three attentions. posenc read it as a Llama-style decoder of four
+    self-attention layers; refused, naming the field, from its own type and from an mllama file's text_config."""
+    from transformers.models.mllama.modeling_mllama import MllamaTextModel
+
+    text = {"model_type": "mllama_text_model", **_ROTATION_SIZES, "num_hidden_layers": 4, "rope_theta": 500_000.0}
+    built = MllamaTextModel._from_config(transformers.AutoConfig.for_model(**text), attn_implementation="eager").eval()
+    assert [type(layer).__name__ for layer in built.layers][3] == "MllamaCrossAttentionDecoderLayer"
+    with torch.no_grad():
+        assert len(built(input_ids=torch.arange(3, 15)[None], output_attentions=True).attentions) == 3
+    for config in (text, {"model_type": "mllama", "text_config": {k: v for k, v in text.items() if k != "model_type"}}):
+        with pytest.raises(ValueError, match="posenc does not draw MllamaTextConfig's positions: the layers its "
+                                             "cross_attention_layers lists"):
+            from_config(config)
+
+
+def test_step3p5_s_layers_of_their_own_theta_and_share_are_refused():
+    """Step 3.5's and Step 3.7's language model (Step3p7TextConfig, transformers 5.23) reads rope_theta and
+    partial_rotary_factors as lists of every layer's, as its released files give them: its rotary embedding (the
+    oracle) turns each layer type at its first layer's θ over its first layer's share, which one θ and one share
+    cannot draw. posenc read it as a Llama-style decoder (a file without layer_types windowed, where every layer of
+    its model is full attention); refused, naming the class."""
+    from transformers.models.step3p7.modeling_step3p7 import Step3p7RotaryEmbedding
+
+    text = {**_ROTATION_SIZES, "num_hidden_layers": 2, "layer_types": ["full_attention", "sliding_attention"],
+            "sliding_window": 5, "rope_theta": [10_000.0, 500_000.0], "partial_rotary_factors": [0.5, 1.0]}
+    rotary = Step3p7RotaryEmbedding(transformers.AutoConfig.for_model("step3p5", **text))
+    assert rotary.full_attention_inv_freq.shape == (16,) and rotary.sliding_attention_inv_freq.shape == (32,)
+    assert rotary.sliding_attention_inv_freq[1].item() == pytest.approx(500_000.0 ** (-2 / 64), rel=1e-6)
+    for config in ({"model_type": "step3p5", **text}, {"model_type": "step3p5", **_ROTATION_SIZES, "sliding_window": 5},
+                   {"model_type": "step3p7", "text_config": text}):
+        with pytest.raises(ValueError, match="posenc does not draw Step3p7TextConfig's positions: it reads rope_theta"):
+            from_config(config)
 
 
 def test_chameleon_s_heads_are_hidden_size_over_heads_whatever_head_dim_says():

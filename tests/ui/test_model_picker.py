@@ -319,17 +319,21 @@ def test_an_ntk_alpha_theta_is_said_as_computed():
      "output"),
     ("mimo-v2-flash (a third of each head rotating, SGLang's window)",
      "Its sliding_attention layers add a learned sink to each softmax's sum"),
+    ({"model_type": "idefics", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32},
+     "A gated cross-attention to the images' features, without positions, runs before the self-attention of every "
+     "cross_layer_interval-th layer"),
 ])
 def test_what_a_model_s_attention_does_beside_its_positions_is_said_to_be_left_out(model, said):
     """Ministral 3's and Mistral 4's query scale, Llama 4's temperature on its layers without positions, gpt-oss's and
-    MiMo-V2-Flash's sinks (posenc.models, checked against transformers) change the model's attention, and Falcon-H1
-    adds a Mamba-2 path to every layer's attention; no view draws them: the caption says so, where it said nothing."""
+    MiMo-V2-Flash's sinks (posenc.models, checked against transformers) change the model's attention, Falcon-H1
+    adds a Mamba-2 path to every layer's attention and IDEFICS a cross-attention to the images before it; no view
+    draws them: the caption says so, where it said nothing."""
     from posenc.models.config_link import to_link
 
     at = AppTest.from_file(APP, default_timeout=90)
-    if model in ROTARY_CONFIGS:
+    if isinstance(model, dict) or model in ROTARY_CONFIGS:
         at.query_params["model"] = "config"
-        at.query_params["config"] = to_link(ROTARY_CONFIGS[model])
+        at.query_params["config"] = to_link(model if isinstance(model, dict) else ROTARY_CONFIGS[model])
     else:
         at.query_params["model"] = model
     at.run()
