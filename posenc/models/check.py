@@ -589,6 +589,21 @@ def window_not_applied(reading: Reading) -> Iterator[Finding]:
                   "transformers 5.23 applies it nowhere: every layer attends to the whole context, as posenc draws it.")
 
 
+def layer_types_not_read(reading: Reading) -> Iterator[Finding]:
+    """A file's layer_types that its class's model does not read (Llama's, OLMo's: no window anywhere; Mistral's,
+    Phi-3's, Qwen3-MoE's: their own rule on every layer), where it lists other layers than the model attends with."""
+    fields, model = reading.fields, reading.model
+    given = fields.raw.get("layer_types")
+    if model is None or fields.family.reads_layer_types or not isinstance(given, list) or list(
+            given) == list(model.layer_types):
+        return
+    listed = ", ".join(f"{given.count(kind)} {kind}" for kind in dict.fromkeys(given))
+    drawn = ", ".join(f"{model.layer_types.count(kind)} {kind}" for kind in dict.fromkeys(model.layer_types))
+    yield Finding("warning", reading.path("layer_types"),
+                  f"layer_types lists {listed} layers, which {fields.family.class_name}'s model in transformers 5.23 "
+                  f"does not read: its layers are {drawn} by its class's own rule, as posenc draws them.")
+
+
 def sliding_without_window(reading: Reading) -> Iterator[Finding]:
     """Sliding-window layers (listed, or by the family's pattern) with no window: transformers 5.23 builds the
     config and fails at the first forward pass (its mask needs a window: checked on two-layer Gemma 2, Gemma 3,
@@ -889,12 +904,11 @@ def fixed_buckets(reading: Reading) -> Iterator[Finding]:
 
 CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     unknown_or_missing_type, v4_and_v5_keys, unread_original, factor_and_lengths, theta_given, theta_not_reached,
-    fixed_frequencies, longrope_lists,
-    mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas, layer_count, window_length,
-    sliding_without_window, parameters_per_layer_type, unread_position_type, padded_positions, fixed_buckets,
-    fixed_slopes, encoder_decoder, theta_in_a_sub_config, window_not_applied, ntk_alpha,
-    bidirectional_in_some_attentions, per_layer_fields, outside_text_config, query_scale_parameters,
-    unknown_family,
+    fixed_frequencies, longrope_lists, mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas,
+    layer_count, window_length, layer_types_not_read, sliding_without_window, parameters_per_layer_type,
+    unread_position_type, padded_positions, fixed_buckets, fixed_slopes, encoder_decoder, theta_in_a_sub_config,
+    window_not_applied, ntk_alpha, bidirectional_in_some_attentions, per_layer_fields, outside_text_config,
+    query_scale_parameters, unknown_family,
 )
 """Every check :func:`check` runs, in order."""
 

@@ -330,7 +330,8 @@ def layer_types(fields: Fields) -> list[str]:
 
 
 def _attention_types(fields: Fields) -> list[str]:
-    """Each layer's attention: ``layer_types`` when given, else the family's rule (before NoPE layers are marked)."""
+    """Each layer's attention: ``layer_types`` when given and the class reads it, else the family's rule (before NoPE
+    layers are marked)."""
     given = fields.raw.get("layer_types")
     if given is not None:
         if not isinstance(given, list) or not given:
@@ -344,7 +345,8 @@ def _attention_types(fields: Fields) -> list[str]:
                                  "Qwen3.5's) is not read.")
         if len(given) > MAX_LAYERS:
             raise ValueError(f"layer_types lists {len(given)} layers; posenc reads models of at most {MAX_LAYERS}.")
-        types = list(given)
+        # a class that ignores the list (Llama's, Mistral's) computes its layers by its rule: the check says so
+        types = list(given) if fields.family.reads_layer_types else _family_layers(fields, len(given))
     else:
         sparse = fields.raw.get(fields.family.sparse_field) if fields.family.sparse_field else None
         if isinstance(sparse, Mapping) and isinstance(sparse.get("sparse_attention_freq"), list) and any(

@@ -54,6 +54,10 @@ class Family:
     attention on layers 0, 1, every fourth from 1 and the last (Flint), "alternate": every
     other layer (Gemma 2, gpt-oss), "chunked": Llama 4's chunked attention on every layer that rotates,
     "no_rope_layers": SmolLM3's, the layers without positions when ``use_sliding_window``, "none");
+    ``listed_layers``: a class whose rule is "none", "sliding_window" or "qwen3_moe" but whose model still windows
+    the layers a file's ``layer_types`` makes sliding_attention (Ministral, Laguna, Mellum, Cohere Compass): the
+    other classes of those rules compute their layers by their rule whatever the list says
+    (:attr:`reads_layer_types`);
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``window_plus_one``: a field counting the keys a query sees
     before itself, so that the window is one more, winning over ``window_field`` when given (MiMo-V2-Flash's
@@ -231,7 +235,15 @@ class Family:
     beside: str = ""
     refuses: tuple[tuple[str, str], ...] = ()
     default_section: tuple[int, ...] = ()
+    listed_layers: bool = False
     refused: str = ""
+
+    @property
+    def reads_layer_types(self) -> bool:
+        """Whether the class's model attends as a file's ``layer_types`` lists (a window on its sliding_attention
+        layers): every class but those that never window ("none": Llama, OLMo, ...) or window every layer by their
+        own rule ("sliding_window": Mistral's, "qwen3_moe"), which ignore the list, unless ``listed_layers``."""
+        return self.listed_layers or self.windows not in ("none", "sliding_window", "qwen3_moe")
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -338,7 +350,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                               "beta_slow": 1.0, "mscale_all_dim": 1.0, "mscale": 1.0,
                                               "llama_4_scaling_beta": 0.1},
                           defaults={"head_dim": 128, "max_position_embeddings": 262_144}),
-    "ministral": _family(class_name="MinistralConfig", partial_field=None, windows="sliding_window",
+    "ministral": _family(class_name="MinistralConfig", partial_field=None, windows="sliding_window", listed_layers=True,
                          nested_parameters="refused", head_dim_unset="model",
                          defaults={"max_position_embeddings": 131_072, "sliding_window": 4096}),
     "starcoder2": _family(class_name="Starcoder2Config", partial_field=None, windows="sliding_window",  # Mistral's
@@ -477,7 +489,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                  "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
                              defaults={"head_dim": 192, "sliding_window": 129, "max_position_embeddings": 131_072,
                                        "num_hidden_layers": 48, "hidden_size": 4096, "num_attention_heads": 64}),
-    "laguna": _family(class_name="LagunaConfig", windows="none", **_AS_WRITTEN,  # (heads per layer: a count only)
+    "laguna": _family(class_name="LagunaConfig", windows="none", listed_layers=True, **_AS_WRITTEN,  # (heads per layer: a count only)
                       default_parameters={
                           "full_attention": {"rope_type": "default", "rope_theta": 500_000.0,
                                              "partial_rotary_factor": 0.5},
@@ -485,7 +497,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                                 "partial_rotary_factor": 1.0}},
                       defaults={"head_dim": 128, "sliding_window": 512, "max_position_embeddings": 131_072,
                                 "num_hidden_layers": 40, "hidden_size": 2048, "num_attention_heads": 48}),
-    "mellum": _family(class_name="MellumConfig", windows="none", fixed_width=True, **_AS_WRITTEN,
+    "mellum": _family(class_name="MellumConfig", windows="none", listed_layers=True, fixed_width=True, **_AS_WRITTEN,
                       default_parameters={"full_attention": {"rope_type": "default", "rope_theta": 500_000.0},
                                           "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
                       defaults={"head_dim": 128, "sliding_window": 1024, "max_position_embeddings": 131_072,
@@ -532,7 +544,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                      "mrope_section": [24, 20, 20]},  # as Qwen3-VL's: on text, 1-D
                                  defaults={"rope_theta": 100_000_000.0, "max_position_embeddings": 131_072,
                                            "head_dim": 128}),
-    "cohere_compass_text": _family(class_name="CohereCompassTextConfig", windows="none", v5_only=True,
+    "cohere_compass_text": _family(class_name="CohereCompassTextConfig", windows="none", listed_layers=True, v5_only=True,
                                    nested_parameters="read", flat_parameters="refused", partial_field=None,
                                    theta_fields={"full_attention": "", "sliding_attention": ""},  # windows: layer_types
                                    defaults={"max_position_embeddings": 8192, "sliding_window": 4096}),

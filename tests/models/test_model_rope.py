@@ -411,9 +411,20 @@ _WINDOWED = {"sliding_window": 5, "use_sliding_window": True, "max_window_layers
 """Four layers, every family's window fields small: each class's own rule puts windows, chunks and NoPE layers."""
 
 
-@pytest.mark.parametrize("windowed", [False, True])
-@pytest.mark.parametrize("model_type", _ROTATING)
-def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
+_LISTED = ["sliding_attention", "full_attention", "sliding_attention", "full_attention"]
+"""layer_types a file lists, with _WINDOWED's fields: read by most classes, ignored by those that never window (Llama,
+OLMo, ...) and by those whose every layer is windowed by their own rule (Mistral, Phi-3, Qwen3-MoE)."""
+_LISTED_FAILS = ("llama4_text", "falcon_h1")
+"""Classes whose models cannot run a file that lists sliding_attention layers: Llama 4's model has no mask for them
+(KeyError), Falcon-H1's class refuses layer_types (a property of its own)."""
+_LISTED_CHANGES = {"cohere_compass_text": {"rope_parameters": {  # its parameters, for each layer type it is given
+    kind: {"rope_type": "default", "rope_theta": 10_000.0} for kind in ("full_attention", "sliding_attention")}}}
+
+
+@pytest.mark.parametrize(("model_type", "layers"), [(model_type, layers) for layers in ("rule", "windowed", "listed")
+                                                    for model_type in _ROTATING
+                                                    if not (layers == "listed" and model_type in _LISTED_FAILS)])
+def test_each_family_masks_its_layers_as_its_model_does(model_type, layers):
     """The oracle is the model: a four-layer model of the family (transformers 5.23, eager) attends over 12 tokens,
     and the keys each layer's first head gives weight to must be exactly those posenc's mask of that layer's type
     lets the query see (posenc.models.attention_mask: causal or both ways, the window, Llama 4's chunks, NoPE
@@ -422,7 +433,11 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
     layers without positions), through the model's own masks rather than its configuration. The same model is the
     oracle of the softmax's scale (models.softmax_scale): Gemma 2's and VaultGemma's classes divide q·k by
     √query_pre_attn_scalar, 256 by default, where posenc divided a file without it by √head_dim; and of the layers
-    whose softmax has a learned sink (Granite SWA's and Flint's every layer, which posenc did not say)."""
+    whose softmax has a learned sink (Granite SWA's and Flint's every layer, which posenc did not say). Where the file
+    lists layer_types (sliding, full, sliding, full), the classes that ignore the list attend by their own rule: posenc
+    windowed the listed layers of Llama, OLMo, Mistral, Phi-3, Qwen3-MoE and some sixty other classes, whose models
+    do not (or window every layer); the check now says so."""
+    windowed = layers != "rule"
     config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {}),
               **(_WINDOWED if windowed else {}), **({"attention_chunk_size": None}  # Gemma 4 refuses it beside a window
                                                     if windowed and model_type == "gemma4_text" else {}),
@@ -430,6 +445,8 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
                  if windowed and model_type == "iquestcoder" else {})}
     config = {key: value for key, value in config.items()  # four layers by the class's own rule (Flint's too)
               if value is not None and not (windowed and key == "layer_types")}
+    if layers == "listed":
+        config |= {"layer_types": _LISTED, **_LISTED_CHANGES.get(model_type, {})}
     torch.manual_seed(0)  # the same weights every run
     built = hf_model(config, attn_implementation="eager").eval()
     with torch.no_grad():
@@ -445,6 +462,9 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, windowed):
         assert models.softmax_scale(model) == pytest.approx(scale, rel=1e-12)
     assert layers_with_sinks(built) == [layer for layer, kind in enumerate(model.layer_types)
                                         if model.positional(kind).extra.get("attention_sinks")]
+    if layers == "listed":  # the check says where the model attends otherwise than the list
+        said = [f for f in models.check(config) if f.field == "layer_types" and "does not read" in f.message]
+        assert bool(said) == (not FAMILIES[model_type].reads_layer_types and list(model.layer_types) != _LISTED)
 
 
 def _rotates_as_its_model(config: dict) -> models.Model:
