@@ -489,7 +489,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                  "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
                              defaults={"head_dim": 192, "sliding_window": 129, "max_position_embeddings": 131_072,
                                        "num_hidden_layers": 48, "hidden_size": 4096, "num_attention_heads": 64}),
-    "laguna": _family(class_name="LagunaConfig", windows="none", listed_layers=True, **_AS_WRITTEN,  # (heads per layer: a count only)
+    "laguna": _family(class_name="LagunaConfig", windows="none", listed_layers=True,  # (heads per layer: a count only)
+                      **_AS_WRITTEN,
                       default_parameters={
                           "full_attention": {"rope_type": "default", "rope_theta": 500_000.0,
                                              "partial_rotary_factor": 0.5},
@@ -544,8 +545,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                      "mrope_section": [24, 20, 20]},  # as Qwen3-VL's: on text, 1-D
                                  defaults={"rope_theta": 100_000_000.0, "max_position_embeddings": 131_072,
                                            "head_dim": 128}),
-    "cohere_compass_text": _family(class_name="CohereCompassTextConfig", windows="none", listed_layers=True, v5_only=True,
-                                   nested_parameters="read", flat_parameters="refused", partial_field=None,
+    "cohere_compass_text": _family(class_name="CohereCompassTextConfig", windows="none", listed_layers=True,
+                                   v5_only=True, nested_parameters="read", flat_parameters="refused",
+                                   partial_field=None,
                                    theta_fields={"full_attention": "", "sliding_attention": ""},  # windows: layer_types
                                    defaults={"max_position_embeddings": 8192, "sliding_window": 4096}),
     "solar_open": _family(class_name="SolarOpenConfig", **_NO_WINDOW | {"partial_field": "partial_rotary_factor"},
@@ -564,8 +566,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                      windows="sliding_window",  # Mistral's, a window of 4,096 unless null
                                      defaults={"max_position_embeddings": 131_072, "sliding_window": 4096}),
     "falcon_h1": _family(class_name="FalconH1Config", windows="none", partial_field=None,
-                         beside="Each of its layers adds a Mamba-2 state-space path (positions enter it by its recurrence) to "
-                                "its attention's output",
+                         beside="Each of its layers adds a Mamba-2 state-space path (positions enter it by its "
+                                "recurrence) to its attention's output",
                          key_multiplier_field="key_multiplier",
                          defaults={"rope_theta": 10_000.0, "max_position_embeddings": 8192, "key_multiplier": 1.0}),
     "jetmoe": _family(class_name="JetMoeConfig", **_NO_WINDOW, attribute_map={"head_dim": "kv_channels"},

@@ -345,8 +345,8 @@ _ROTATION_CHANGES = {  # a family's own size fields
 
 _NO_WINDOW = ("arcee", "aria_text", "bitnet", "csm", "deepseek_ocr2_text", "diffllama", "emu3_text_model", "falcon_h1",
               "gpt_neox_japanese", "granite4_vision_text", "hunyuan_v1_dense", "hunyuan_v1_moe", "hunyuan_vl_text",
-              "flex_olmo", "hy_v3", "idefics", "internlm3", "iquestcoder", "jais2", "jetmoe", "minimax_m2", "molmo2_text",
-              "olmo", "olmo2", "olmoe", "seed_oss", "solar_open")
+              "flex_olmo", "hy_v3", "idefics", "internlm3", "iquestcoder", "jais2", "jetmoe", "minimax_m2",
+              "molmo2_text", "olmo", "olmo2", "olmoe", "seed_oss", "solar_open")
 """Model types whose models apply no window, which posenc drew windowed when the file gave sliding_window (Granite 4
 Vision's text model multiplies q·k by its attention_multiplier, where posenc divided it by √head_dim)."""
 _M_ROPE_NO_WINDOW = ("cohere_compass_text", "cosmos3_edge_text", "glm_image_text", "paddleocr_vl_text")
