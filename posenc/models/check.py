@@ -582,7 +582,8 @@ def window_not_applied(reading: Reading) -> Iterator[Finding]:
     fields, model = reading.fields, reading.model
     name = fields.family.window_field[0]
     window = reading.number(fields.raw, name)
-    if model is None or window is None or fields.family.windows != "none" or "sliding_attention" in model.layer_types:
+    if model is None or window is None or fields.family.windows != "none" or "sliding_attention" in model.layer_types \
+            or any(positional.window is not None for positional in model.positionals.values()):  # (windowed NoPE)
         return
     yield Finding("warning", reading.path(name),
                   f"{name} is {window:g}, but no layer of {fields.family.class_name}'s model is sliding_attention, so "

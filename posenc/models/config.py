@@ -323,6 +323,9 @@ def layer_types(fields: Fields) -> list[str]:
         types = [NOPE_LAYER if t == "full_attention" else t for t in types]
     elif fields.family.nope_layers == "layer_rope_theta":  # Muse: a 0 marks a layer without positions
         types = [t if rotates else NOPE_LAYER for t, rotates in zip(types, _marked_rotating(fields, types))]
+    elif fields.family.nope_layers == "null_parameters":  # Cohere Compass: a layer type whose parameters are null
+        nulled = _null_parameters(fields)
+        types = [NOPE_LAYER if t in nulled else t for t in types]
     thetas = layer_thetas(fields, len(types))
     if thetas is not None:  # Granite SWA: a layer whose θ is 0 has no positions
         types = [NOPE_LAYER if theta == 0 else t for t, theta in zip(types, thetas)]
@@ -497,10 +500,27 @@ def _rope_layers(fields: Fields, count: int) -> list[bool]:
     return [(i + 1) % every != 0 for i in range(count)]
 
 
+def _null_parameters(fields: Fields) -> set[str]:
+    """The layer types whose RoPE parameters, nested by layer type, the file gives as null (Cohere Compass's class
+    computes no positions for them)."""
+    nested = fields.raw.get("rope_parameters")
+    return {kind for kind, value in nested.items() if value is None} if isinstance(nested, Mapping) else set()
+
+
 def _nope_window(fields: Fields, count: int) -> int | None:
     """The window SmolLM3 masks its NoPE layers with: those ``layer_types`` makes sliding_attention, or, without
-    layer_types, every one when ``use_sliding_window`` and ``sliding_window`` are set (its class's rule); None for
-    none, and for every other family (Llama 4's NoPE layers attend to the whole context)."""
+    layer_types, every one when ``use_sliding_window`` and ``sliding_window`` are set (its class's rule); Cohere
+    Compass's when its null parameters are its sliding_attention layers'; None for none, and for every other family
+    (Llama 4's NoPE layers attend to the whole context)."""
+    if fields.family.nope_layers == "null_parameters":
+        kinds = _null_parameters(fields) & set(_attention_types(fields))
+        if kinds == {"sliding_attention"}:
+            return _window(fields)
+        if len(kinds) > 1:
+            raise ValueError("rope_parameters is null for both full_attention and sliding_attention layers: they "
+                             "attend without positions, with and without a window, and posenc draws every layer "
+                             "without positions alike.")
+        return None
     if fields.family.windows != "no_rope_layers":
         return None
     given = fields.raw.get("layer_types")

@@ -66,7 +66,8 @@ class Family:
     Cohere 2, whose sliding-window layers alone rotate), every full-attention layer when the config has a
     ``sliding_window`` ("windowed": EXAONE 4, whose layers all rotate when it is null), those ``layer_rope_theta``
     gives 0 ("layer_rope_theta": Muse, whose other layers turn at the RoPE parameters' θ whatever the number; without
-    the list, every ``pattern``-th layer counted back from the last), or none ("");
+    the list, every ``pattern``-th layer counted back from the last), those of a layer type whose RoPE parameters,
+    nested by layer type, are null ("null_parameters": Cohere Compass), or none ("");
     ``rope_type_aliases``: old names the class renames (Phi-3's "su" -> "longrope");
     ``nested_parameters``: what the class does with ``rope_parameters`` nested by layer type: "read" (Gemma 3,
     ModernBERT: :attr:`per_layer_parameters`), "ignored" (a class without ``layer_types`` reads the dict as flat,
@@ -546,7 +547,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                  defaults={"rope_theta": 100_000_000.0, "max_position_embeddings": 131_072,
                                            "head_dim": 128}),
     "cohere_compass_text": _family(class_name="CohereCompassTextConfig", windows="none", listed_layers=True,
-                                   v5_only=True, nested_parameters="read", flat_parameters="refused",
+                                   nope_layers="null_parameters", v5_only=True, nested_parameters="read", flat_parameters="refused",
                                    partial_field=None,
                                    theta_fields={"full_attention": "", "sliding_attention": ""},  # windows: layer_types
                                    defaults={"max_position_embeddings": 8192, "sliding_window": 4096}),

@@ -519,6 +519,34 @@ def test_a_class_s_own_mrope_section_must_fit_the_head(model_type, given):
     assert ("error", "rope_parameters.mrope_section") in [(f.severity, f.field) for f in models.check(config)]
 
 
+@pytest.mark.parametrize("null", ["full_attention", "sliding_attention"])
+def test_cohere_compass_s_layers_of_null_parameters_attend_without_positions_as_its_model_does(null):
+    """Cohere Compass's rotary embedding computes nothing for a layer type whose nested RoPE parameters are null, and
+    its layers of that type attend without positions (a sliding one still in its window). The oracle is the model: a
+    four-layer one attends over 12 tokens (each layer's mask), and the query its rotating layers turn. posenc said
+    that its model fails to build."""
+    rotating = {"rope_type": "default", "rope_theta": 10_000.0}
+    config = {"model_type": "cohere_compass_text", **_ROTATION_SIZES, "num_hidden_layers": 4, "sliding_window": 5,
+              "layer_types": ["full_attention", "sliding_attention"] * 2,
+              "rope_parameters": {kind: None if kind == null else rotating
+                                  for kind in ("full_attention", "sliding_attention")}}
+    torch.manual_seed(0)
+    built = hf_model(config, attn_implementation="eager").eval()
+    with torch.no_grad():
+        attentions = built(input_ids=torch.arange(3, 15)[None], output_attentions=True).attentions
+    model = from_config(config)
+    assert model.layer_types == tuple("nope" if kind == null else kind for kind in config["layer_types"])
+    for layer, kind in enumerate(model.layer_types):
+        np.testing.assert_array_equal((attentions[layer][0, 0] > 0).numpy(), models.attention_mask(model, kind, 12),
+                                      err_msg=f"layer {layer} ({kind})")
+    kept = next(kind for kind in ("full_attention", "sliding_attention") if kind != null)
+    before, after = hf_rotated_queries(config, 20)
+    positional = model.positional(kept)
+    got = posenc.apply_rope(before, np.arange(20), base=positional.base, layout=positional.options["layout"])
+    np.testing.assert_allclose(got, after, atol=_float32(after), rtol=0)
+    assert models.check(config) == []
+
+
 @pytest.mark.parametrize(("given", "rotated"), [
     ({"partial_rotary_factor": 0.5, "rope_parameters": {"rope_type": "default", "mrope_section": [4, 6, 6]}}, 32),
     ({"rope_parameters": {"rope_type": "default", "partial_rotary_factor": 0.25, "mrope_section": [2, 3, 3]}}, 16),
