@@ -473,7 +473,8 @@ def _ignored_shares(reading: Reading) -> Iterator[Finding]:
 
 
 def head_width(reading: Reading) -> Iterator[Finding]:
-    """hidden / heads must be whole when no head_dim is given; an explicit head_dim that differs is news."""
+    """hidden / heads must be whole when no head_dim is given; an explicit head_dim that differs is news, or unread
+    by a class that derives its own (DeepSeek-OCR 2)."""
     raw = reading.fields.values
     hidden, heads = reading.number(raw, "hidden_size"), reading.number(raw, "num_attention_heads")
     if hidden is None or heads is None or heads <= 0:
@@ -484,6 +485,10 @@ def head_width(reading: Reading) -> Iterator[Finding]:
                       f"hidden_size {hidden:g} / num_attention_heads {heads:g} = {hidden / heads:g} is not whole and "
                       f"the config gives no head_dim: transformers takes {int(hidden // heads)} dimensions per head, "
                       "and the projections will not fit.")
+    elif head_dim is not None and head_dim != hidden // heads and reading.fields.family.head_dim_ignored:
+        yield Finding("warning", reading.path("head_dim"),
+                      f"head_dim is {head_dim:g}, which {reading.fields.family.class_name} does not read: it sets "
+                      f"head_dim to hidden_size // num_attention_heads = {int(hidden // heads)}, as posenc draws.")
     elif head_dim is not None and head_dim != hidden / heads and "qk_rope_head_dim" not in raw and not (
             reading.fields.family.derived_heads):  # (Chameleon's: refused, from_config's error says why)
         yield Finding("info", reading.path("head_dim"),

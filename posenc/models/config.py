@@ -240,7 +240,7 @@ class Fields:
         return self.integer("num_attention_heads", "n_head", "num_heads", "n_heads")
 
     def head_dim(self) -> int:
-        if self.has("head_dim"):
+        if self.has("head_dim") and not self.family.head_dim_ignored:  # (DeepSeek-OCR 2 derives its own)
             given = whole(self.values["head_dim"], "head_dim", 1)
             if self.family.derived_heads and given != self._derived_head_dim():  # Chameleon's
                 raise ValueError(f"head_dim is {given}, but {self.family.class_name}'s attention takes heads of "

@@ -157,6 +157,8 @@ class Family:
     ``derived_heads``: the class's attention takes heads hidden_size / num_attention_heads wide whatever head_dim
     says, while its rotary embedding reads head_dim (Chameleon): another head_dim fails at the model's first
     forward pass, and posenc refuses it;
+    ``head_dim_ignored``: the class sets head_dim to hidden_size // num_attention_heads whatever the file says, its
+    attention and rotary embedding alike (DeepSeek-OCR 2's text model): the check warns where the file differs;
     ``beside``: a sentence on what the class's layers run beside their attention with positions, that no view
     draws (Falcon-H1's Mamba-2 path, its output added to every attention's; IDEFICS's gated cross-attention to the
     images before the self-attention): the sidebar says so;
@@ -233,6 +235,7 @@ class Family:
     ntk_alpha: bool = False
     head_dim_unset: str = ""
     derived_heads: bool = False
+    head_dim_ignored: bool = False
     beside: str = ""
     refuses: tuple[tuple[str, str], ...] = ()
     default_section: tuple[int, ...] = ()
@@ -518,7 +521,6 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
            ("aria_text", "AriaTextConfig", {"max_position_embeddings": 2048}),
            ("bitnet", "BitNetConfig", {"rope_theta": 500_000.0, "max_position_embeddings": 2048}),
            ("csm", "CsmConfig", {"rope_theta": 500_000.0, "max_position_embeddings": 2048}),
-           ("deepseek_ocr2_text", "DeepseekOcr2TextConfig", {"max_position_embeddings": 2048}),
            ("diffllama", "DiffLlamaConfig", {"max_position_embeddings": 2048}),
            ("emu3_text_model", "Emu3TextConfig", {"rope_theta": 1_000_000.0, "max_position_embeddings": 9216}),
            ("flex_olmo", "FlexOlmoConfig", {"rope_theta": 500_000.0, "max_position_embeddings": 4096}),
@@ -531,6 +533,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
            ("olmo2", "Olmo2Config", {"max_position_embeddings": 2048}),
            ("olmoe", "OlmoeConfig", {"max_position_embeddings": 4096}),
            ("seed_oss", "SeedOssConfig", {"max_position_embeddings": 524_288, "head_dim": 128}))},
+    "deepseek_ocr2_text": _family(class_name="DeepseekOcr2TextConfig", **_NO_WINDOW, head_dim_ignored=True,
+                                  defaults={"max_position_embeddings": 2048}),
     "paddleocr_vl_text": _family(class_name="PaddleOCRTextConfig", **_NO_WINDOW,  # M-RoPE: on text, 1-D
                                  default_section=(16, 24, 24),  # its rotary embedding's, which fits heads of 128
                                  defaults={"rope_theta": 500_000.0, "max_position_embeddings": 131_072,

@@ -519,6 +519,16 @@ def test_a_class_s_own_mrope_section_must_fit_the_head(model_type, given):
     assert ("error", "rope_parameters.mrope_section") in [(f.severity, f.field) for f in models.check(config)]
 
 
+def test_deepseek_ocr2_s_heads_are_hidden_size_over_heads_whatever_head_dim_says():
+    """DeepSeek-OCR 2's text configuration sets head_dim to hidden_size // num_attention_heads whatever the file says:
+    its model (the oracle) rotates heads of 64 where the file gives 32, as posenc now draws, and the check says the
+    field is not read. posenc rotated 32 dimensions."""
+    config = {"model_type": "deepseek_ocr2_text", **_ROTATION_SIZES, **_ROTATION_CHANGES["deepseek_ocr2_text"],
+              "head_dim": 32, "rope_theta": 10_000.0}
+    assert _rotates_as_its_model(config).positional("full_attention").rotary_dims == 64
+    assert [(f.severity, f.field) for f in models.check(config)] == [("warning", "head_dim")]
+
+
 @pytest.mark.parametrize("null", ["full_attention", "sliding_attention"])
 def test_cohere_compass_s_layers_of_null_parameters_attend_without_positions_as_its_model_does(null):
     """Cohere Compass's rotary embedding computes nothing for a layer type whose nested RoPE parameters are null, and
