@@ -391,8 +391,19 @@ def mrope_sections(reading: Reading) -> Iterator[Finding]:
     """M-RoPE's sections split the rotated pairs: they must add up to half the rotated width. A class with a section
     of its own (:attr:`~posenc.models.families.Family.default_section`) splits them by it where the parameters give
     none: transformers 5.23 cannot build its model when that one does not fit (ERNIE 4.5 VL's rotary embedding
-    assigns the frequencies section by section)."""
+    assigns the frequencies section by section); a class that requires one of a file's parameters (Cosmos3-Edge)
+    refuses them without it."""
     default = list(reading.fields.family.default_section)
+    if reading.fields.family.section_required:  # Cosmos3-Edge: any parameters the file gives, an empty dict too
+        for name in ("rope_parameters", "rope_scaling"):
+            given = reading.fields.raw.get(name)
+            if isinstance(given, Mapping) and "mrope_section" not in given:
+                yield Finding("error", f"{reading.path(name)}.mrope_section",
+                              f"{name} gives no mrope_section, which {reading.fields.family.class_name} requires of "
+                              "RoPE parameters a file gives (its own, with their sections, are set only where it "
+                              "gives none): transformers 5.23 refuses the config. posenc draws it with the class's "
+                              "sections.")
+                return
     for where, params in reading.scalings or ([(reading.path("rope_parameters"), {})] if default else []):
         pairs = _rotated_pairs(reading, params)
         section = params.get("mrope_section", default or None)

@@ -54,6 +54,8 @@ class Family:
     attention on layers 0, 1, every fourth from 1 and the last (Flint), "alternate": every
     other layer (Gemma 2, gpt-oss), "chunked": Llama 4's chunked attention on every layer that rotates,
     "no_rope_layers": SmolLM3's, the layers without positions when ``use_sliding_window``, "none");
+    ``section_required``: the class refuses RoPE parameters without an ``mrope_section`` (Cosmos3-Edge's validation
+    reads it: KeyError), where it sets its own only when the file gives none: the check gives an error;
     ``listed_layers``: a class whose rule is "none", "sliding_window" or "qwen3_moe" but whose model still windows
     the layers a file's ``layer_types`` makes sliding_attention (Ministral, Laguna, Mellum, Cohere Compass): the
     other classes of those rules compute their layers by their rule whatever the list says
@@ -239,6 +241,7 @@ class Family:
     beside: str = ""
     refuses: tuple[tuple[str, str], ...] = ()
     default_section: tuple[int, ...] = ()
+    section_required: bool = False
     listed_layers: bool = False
     refused: str = ""
 
@@ -544,7 +547,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                               default_section=(8, 12, 12),  # M-RoPE on its share of a head: on text, 1-D
                               defaults={"max_position_embeddings": 131_072}),
     "cosmos3_edge_text": _family(class_name="Cosmos3EdgeTextConfig", **_NO_WINDOW, rope_types=("default",),
-                                 default_section=(24, 20, 20),  # which fits heads of 128 only
+                                 default_section=(24, 20, 20), section_required=True,  # which fits heads of 128
                                  default_parameters={  # its own θ, which wins over a top-level rope_theta;
                                      "rope_type": "default", "rope_theta": 100_000_000.0,  # its M-RoPE interleaved
                                      "mrope_section": [24, 20, 20]},  # as Qwen3-VL's: on text, 1-D

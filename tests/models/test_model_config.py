@@ -275,9 +275,9 @@ def test_a_config_without_rope_parameters_computes_as_its_class(model_type, give
     try:
         rotary = hf_rotary(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config())
     except Exception:  # noqa: BLE001 - Gemma 4 takes a null or empty dict as written, and fails
-        if model_type == "cosmos3_edge_text":
-            pytest.xfail("Cosmos3-Edge's class refuses RoPE parameters without mrope_section (KeyError), which posenc "
-                         "draws: no field of its record says so")
+        if FAMILIES[model_type].section_required:  # Cosmos3-Edge's: the check's error says so
+            assert ("error", "rope_parameters.mrope_section") in [(f.severity, f.field) for f in check(config)]
+            return
         assert FAMILIES[model_type].v5_only and (given in ({"rope_scaling": None}, {"rope_parameters": {}})
                                                  or not FAMILIES[model_type].default_parameters)  # Cohere Compass
         with pytest.raises(ValueError, match="rope_scaling is null|nested by layer type"):
@@ -424,9 +424,9 @@ def test_parameters_nested_by_layer_type_are_read_as_the_class_reads_them(model_
     try:
         oracle = hf_rotary(transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).get_text_config())
     except KeyError:  # the rotary embedding reads config.rope_parameters["rope_type"]
-        if model_type == "cosmos3_edge_text":  # (its class's validation reads mrope_section)
-            pytest.xfail("Cosmos3-Edge's class refuses RoPE parameters without mrope_section (KeyError), which posenc "
-                         "draws: no field of its record says so")
+        if FAMILIES[model_type].section_required:  # (its class's validation reads mrope_section): the check says so
+            assert any(f.severity == "error" and f.field.endswith("mrope_section") for f in check(config))
+            return
         with pytest.raises(ValueError, match="reads one flat dict"):
             from_config(config)
         assert FAMILIES[model_type].nested_parameters == "refused"
