@@ -210,7 +210,8 @@ class Fields:
                                  f" refuses (a null {name} sets {self.family.pattern_field} to 0, and it divides by "
                                  "that to list the layers): transformers 5.23 builds no model of this config. Give "
                                  f"{name}, or list layer_types.")
-            if (when == "given" and value is not None) or (when == "true" and bool(value)):
+            if (when == "given" and value is not None) or (when == "true" and bool(value)) or (
+                    when == "present" and name in self.raw):
                 raise ValueError(f"{name} is {value!r:.40}, which {self.family.class_name} refuses (it "
                                  f"supports no {name}): transformers 5.23 builds no model of this config.")
         switch = self.family.scheme_switch  # DistilBERT's sinusoidal_pos_embds, read as its class does (truthy)

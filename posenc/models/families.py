@@ -165,7 +165,8 @@ class Family:
     draws (Falcon-H1's Mamba-2 path, its output added to every attention's; IDEFICS's gated cross-attention to the
     images before the self-attention): the sidebar says so;
     ``refuses``: (field, when) pairs of fields the class refuses, "true" any true value (IQuestCoder's
-    use_sliding_window), "given" any but null (its clip_qkv; "not supported"), "null" a null the file writes
+    use_sliding_window), "given" any but null (its clip_qkv; "not supported"), "present" any, null too (Falcon-H1's
+    layer_types, a property of its own that takes no value), "null" a null the file writes
     (EXAONE-MoE's sliding_window, a strict whole number), "null unlisted" such a null where the file lists no
     layer_types (EXAONE 4's class sets its pattern to 0 then and divides by it): its model is never built, and posenc
     refuses the file, naming the field;
@@ -577,6 +578,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                          beside="Each of its layers adds a Mamba-2 state-space path (positions enter it by its "
                                 "recurrence) to its attention's output",
                          key_multiplier_field="key_multiplier",
+                         refuses=(("layer_types", "present"),),  # (its layers_block_type: a property without setter)
                          defaults={"rope_theta": 10_000.0, "max_position_embeddings": 8192, "key_multiplier": 1.0}),
     "jetmoe": _family(class_name="JetMoeConfig", **_NO_WINDOW, attribute_map={"head_dim": "kv_channels"},
                       defaults={"max_position_embeddings": 4096, "kv_channels": 128}),  # heads of kv_channels

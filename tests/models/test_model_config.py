@@ -2272,10 +2272,12 @@ def test_a_field_a_class_refuses_is_refused_naming_it(model_type):
     5.23 builds no model of such a file (the oracle), and posenc refused nothing, drawing every layer unwindowed
     (EXAONE-MoE's sliding layers without a window; for EXAONE 4 the check said the model would fail at its first
     forward pass). Now posenc refuses exactly where the class does, naming the field, and the check gives it as an
-    error."""
+    error. Falcon-H1's class refuses any layer_types (its own layers_block_type, a property that takes no value), null
+    too; posenc drew the list."""
     listed = {"layer_types": ["full_attention"] * SIZES["num_hidden_layers"]}
     cases = [(name, value, layers) for name, when in FAMILIES[model_type].refuses
-             for value in ([None, 4, 4096] if when.startswith("null") else [None, False, True, 0, 0.0, 8.0, "yes"])
+             for value in ([None, 4, 4096] if when.startswith("null") else [["full_attention"] * SIZES[
+                 "num_hidden_layers"], None] if when == "present" else [None, False, True, 0, 0.0, 8.0, "yes"])
              for layers in ([{}, {"layer_types": None}, listed] if when == "null unlisted" else [{}])]
     for name, value, layers in cases:
         config = {"model_type": model_type, **_sizes(model_type), "max_position_embeddings": 4096, name: value,

@@ -416,7 +416,8 @@ _LISTED = ["sliding_attention", "full_attention", "sliding_attention", "full_att
 OLMo, ...) and by those whose every layer is windowed by their own rule (Mistral, Phi-3, Qwen3-MoE)."""
 _LISTED_FAILS = ("llama4_text", "falcon_h1")
 """Classes whose models cannot run a file that lists sliding_attention layers: Llama 4's model has no mask for them
-(KeyError), Falcon-H1's class refuses layer_types (a property of its own)."""
+(KeyError; posenc draws them), Falcon-H1's class refuses any layer_types (so does posenc: test_model_config's
+test_a_field_a_class_refuses_is_refused_naming_it)."""
 _LISTED_CHANGES = {"cohere_compass_text": {"rope_parameters": {  # its parameters, for each layer type it is given
     kind: {"rope_type": "default", "rope_theta": 10_000.0} for kind in ("full_attention", "sliding_attention")}}}
 
