@@ -40,6 +40,8 @@ def layers_figure(layer_types: Sequence[str], reach: np.ndarray, receptive: np.n
     layout["legend"] = dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0)  # under: titles are long
     layout["margin"] = dict(layout["margin"], b=120)
     layout["xaxis"] = axis("layer ℓ")
+    if len(layers) <= 16:  # a tick on every layer: plotly's own steps for a few layers put ticks at ℓ = 0.5, 1.5, …
+        layout["xaxis"] |= dict(tick0=0, dtick=1)
     layout["yaxis"] = log_axis("seen each way (log)" if either_side else "positions seen (log)", seen, field,
                                [context])  # (no longer than the causal title: a phone's chart is short)
     layout["bargap"] = 0.15

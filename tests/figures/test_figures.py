@@ -1,6 +1,7 @@
 """Figure builders: thinning keeps true values and says so."""
 
 import numpy as np
+import pytest
 
 import posenc
 from plotly_data import decode
@@ -74,3 +75,13 @@ def test_cells_beyond_float32_are_said_and_drawn_black_not_left_blank():
     fine = cells_heatmap(values[:, :2].clip(-5, 5), np.arange(0, 4, 2), np.arange(2), (4, 2), title="t",
                          x_label="j", y_label="i", zrange=None)
     assert len(fine.data) == 1 and "all values are exact" in fine.layout.title.text
+
+
+@pytest.mark.parametrize("count", [1, 4, 16, 17, 126])
+def test_a_model_s_layers_are_ticked_on_whole_layers(count):
+    """How far a token sees: plotly's own ticks for a few layers fell between them (ℓ = 0.5, 1.5, … under a four-layer
+    config); up to 16 layers every layer is ticked, beyond that plotly's steps, which are whole (1, 2, 5, 10, …)."""
+    from posenc.figures.layers import layers_figure
+
+    fig = layers_figure(["full_attention"] * count, np.full(count, 99), np.full(count, 99), 100, title="t")
+    assert (fig.layout.xaxis.tick0, fig.layout.xaxis.dtick) == ((0, 1) if count <= 16 else (None, None))
