@@ -594,16 +594,23 @@ def ntk_alpha(reading: Reading) -> Iterator[Finding]:
 
 def window_not_applied(reading: Reading) -> Iterator[Finding]:
     """A window given to a class whose model applies none (Llama's, Qwen3-VL's, Moshi's: windows "none"), where no
-    layer_types makes a layer sliding_attention: every layer attends to the whole context."""
+    layer_types makes a layer sliding_attention: every layer attends to the whole context in one forward pass, while
+    a decoder's cache, where it reads the window (:attr:`Family.cache_windows`), windows generation."""
     fields, model = reading.fields, reading.model
     name = fields.family.window_field[0]
     window = reading.number(fields.raw, name)
     if model is None or window is None or fields.family.windows != "none" or "sliding_attention" in model.layer_types \
             or any(positional.window is not None for positional in model.positionals.values()):  # (windowed NoPE)
         return
+    cache = (f" Its cache does read it: transformers 5.23's DynamicCache keeps the last {window - 1:g} keys of each "
+             f"layer, so text generated token by token through it attends to the last {window:g} only, as a window "
+             f"would, and the model's two paths disagree on any text longer than {window:g} tokens."
+             if model.causal and fields.family.cache_windows and window >= 1 and window == int(window)
+             and fields.raw.get("layer_types") is None else "")  # (a list: layer_types_not_read says what it does)
     yield Finding("warning", reading.path(name),
                   f"{name} is {window:g}, but no layer of {fields.family.class_name}'s model is sliding_attention, so "
-                  "transformers 5.23 applies it nowhere: every layer attends to the whole context, as posenc draws it.")
+                  "its forward pass applies it nowhere: every layer attends to the whole context, as posenc draws it."
+                  + cache)
 
 
 def layer_types_not_read(reading: Reading) -> Iterator[Finding]:
@@ -618,7 +625,31 @@ def layer_types_not_read(reading: Reading) -> Iterator[Finding]:
     drawn = ", ".join(f"{model.layer_types.count(kind)} {kind}" for kind in dict.fromkeys(model.layer_types))
     yield Finding("warning", reading.path("layer_types"),
                   f"layer_types lists {listed} layers, which {fields.family.class_name}'s model in transformers 5.23 "
-                  f"does not read: its layers are {drawn} by its class's own rule, as posenc draws them.")
+                  f"does not read in its forward pass: its layers are {drawn} by its class's own rule, as posenc "
+                  f"draws them.{_cache_reads_the_list(reading, given)}")
+
+
+def _cache_reads_the_list(reading: Reading, given: list) -> str:
+    """What a rotary decoder's cache does with a ``layer_types`` its forward pass ignores (transformers 5.23's
+    DynamicCache reads the list, keeping the last sliding_window − 1 keys of a sliding_attention layer): a list of
+    both kinds fails at the first token past the window (the mask fits one layer's keys), one of sliding layers only
+    windows every layer; "" for one of full layers only (the model's own masks then hold), or another list."""
+    fields, model = reading.fields, reading.model
+    window = reading.number(fields.raw, "sliding_window")
+    if window is None and "sliding_attention" in model.layer_types:  # the class's own (Mistral's 4096)
+        window = model.positional("sliding_attention").window
+    if (fields.family.window_field[0] != "sliding_window" or not model.causal or fields.family.scheme != "rope" or window is None or window < 1
+            or window != int(window) or not set(given) <= {"full_attention", "sliding_attention"}
+            or "sliding_attention" not in given):
+        return ""
+    if "full_attention" in given:
+        return (f" Its cache does read the list, keeping the last {window - 1:g} keys on the sliding_attention "
+                f"layers only, and generating through it fails at the first token past {window:g} (a size mismatch "
+                "between its mask and one kind of layer's keys).")
+    if "full_attention" not in model.layer_types:
+        return ""
+    return (f" Its cache does read the list, keeping the last {window - 1:g} keys of every layer, so text "
+            f"generated token by token through it attends to the last {window:g} keys only on every layer.")
 
 
 def sliding_without_window(reading: Reading) -> Iterator[Finding]:

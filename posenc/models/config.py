@@ -347,6 +347,11 @@ def _attention_types(fields: Fields) -> list[str]:
                                  f"({', '.join(map(repr, KNOWN_LAYER_TYPES))}), and a model that mixes other layers "
                                  "with them (linear attention, state-space layers, convolutions: Qwen3-Next's, "
                                  "Qwen3.5's) is not read.")
+            masks = fields.family.listed_masks
+            if masks and name not in masks:
+                raise ValueError(f"layer_types[{index}] is {name!r}, a layer {fields.family.class_name}'s model builds "
+                                 f"no mask for (it masks {masks[0]} and {masks[1]} layers): transformers 5.23's model "
+                                 "fails on it (a KeyError).")
         if len(given) > MAX_LAYERS:
             raise ValueError(f"layer_types lists {len(given)} layers; posenc reads models of at most {MAX_LAYERS}.")
         # a class that ignores the list (Llama's, Mistral's) computes its layers by its rule: the check says so

@@ -60,6 +60,12 @@ class Family:
     the layers a file's ``layer_types`` makes sliding_attention (Ministral, Laguna, Mellum, Cohere Compass): the
     other classes of those rules compute their layers by their rule whatever the list says
     (:attr:`reads_layer_types`);
+    ``own_layer_types``: a class of rule "none" that lists its layers itself where the file gives no ``layer_types``
+    (MiniMax-M3's text model: every layer full_attention; Falcon-H1: every layer hybrid; so do the classes of
+    ``listed_layers``), so that its cache keeps
+    every key whatever ``sliding_window`` says: the other rotary classes of that rule list none, and their cache
+    (transformers 5.23's DynamicCache) keeps the last ``sliding_window`` − 1 keys of every layer
+    (:attr:`cache_windows`);
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``window_plus_one``: a field counting the keys a query sees
     before itself, so that the window is one more, winning over ``window_field`` when given (MiMo-V2-Flash's
@@ -244,14 +250,34 @@ class Family:
     default_section: tuple[int, ...] = ()
     section_required: bool = False
     listed_layers: bool = False
+    own_layer_types: bool = False
     refused: str = ""
 
     @property
     def reads_layer_types(self) -> bool:
         """Whether the class's model attends as a file's ``layer_types`` lists (a window on its sliding_attention
-        layers): every class but those that never window ("none": Llama, OLMo, ...) or window every layer by their
-        own rule ("sliding_window": Mistral's, "qwen3_moe"), which ignore the list, unless ``listed_layers``."""
-        return self.listed_layers or self.windows not in ("none", "sliding_window", "qwen3_moe")
+        layers): every class but those that never window ("none": Llama, OLMo, ...), window every layer by their
+        own rule ("sliding_window": Mistral's, "qwen3_moe") or read their layers from fields of their own (GPT-Neo's
+        ``attention_types``, LongT5's ``encoder_attention_type``), which ignore the list, unless ``listed_layers``."""
+        return self.listed_layers or self.windows not in ("none", "sliding_window", "qwen3_moe", "gpt_neo", "longt5")
+
+    @property
+    def cache_windows(self) -> bool:
+        """Whether the class's cache windows every layer by a file's ``sliding_window`` that its forward pass applies
+        nowhere (a rotary class of rule "none" that lists no layers of its own, as those that read a file's list,
+        ``listed_layers``, do): generating token by token through it, a query attends to the last ``sliding_window``
+        keys only, as a window would."""
+        return self.windows == "none" and self.scheme == "rope" and not (self.own_layer_types or self.listed_layers)
+
+    @property
+    def listed_masks(self) -> tuple[str, ...]:
+        """The layer types a file's ``layer_types`` may name, where the class reads the list: those its model builds
+        a mask for, by name (full attention and Llama 4's chunks, or full and sliding-window attention: every other
+        class's), the model failing on any other as it is built or at its first forward pass (a KeyError); () for a model_type posenc
+        has no record of, whose list is read as written."""
+        if not self.class_name or not self.reads_layer_types:
+            return ()
+        return ("full_attention", "chunked_attention" if self.windows == "chunked" else "sliding_attention")
 
     @property
     def per_layer_parameters(self) -> bool:
@@ -574,7 +600,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "voxtral_realtime_text": _family(class_name="VoxtralRealtimeTextConfig", partial_field=None,
                                      windows="sliding_window",  # Mistral's, a window of 4,096 unless null
                                      defaults={"max_position_embeddings": 131_072, "sliding_window": 4096}),
-    "falcon_h1": _family(class_name="FalconH1Config", windows="none", partial_field=None,
+    "falcon_h1": _family(class_name="FalconH1Config", windows="none", partial_field=None, own_layer_types=True,
                          beside="Each of its layers adds a Mamba-2 state-space path (positions enter it by its "
                                 "recurrence) to its attention's output",
                          key_multiplier_field="key_multiplier",
@@ -592,7 +618,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "minimax_m2": _family(class_name="MiniMaxM2Config", **_NO_WINDOW | {"partial_field": "partial_rotary_factor"},
                           share_width_field="rotary_dim",
                           defaults={"rope_theta": 5_000_000.0, "max_position_embeddings": 196_608, "head_dim": 128}),
-    "minimax_m3_vl_text": _family(class_name="MiniMaxM3VLTextConfig", windows="none",
+    "minimax_m3_vl_text": _family(class_name="MiniMaxM3VLTextConfig", windows="none", own_layer_types=True,
                                   sparse_field="sparse_attention_config",  # its rotary_dim: declared, never read
                                   defaults={"rope_theta": 5_000_000.0, "max_position_embeddings": 524_288,
                                             "head_dim": 128}),

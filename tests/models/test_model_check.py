@@ -178,14 +178,18 @@ CASES = {
         "default RoPE: it rotates the share each layer type's RoPE parameters give (else the whole head)"),
     "a window its model does not apply": (
         changed(LLAMA31, sliding_window=4096), "warning", "sliding_window",
-        "sliding_window is 4096, but no layer of LlamaConfig's model is sliding_attention, so transformers 5.23 "
-        "applies it nowhere: every layer attends to the whole context"),
+        "sliding_window is 4096, but no layer of LlamaConfig's model is sliding_attention, so its forward pass "
+        "applies it nowhere: every layer attends to the whole context, as posenc draws it. Its cache does read it: "
+        "transformers 5.23's DynamicCache keeps the last 4095 keys of each layer, so text generated token by token "
+        "through it attends to the last 4096 only, as a window would"),
     "layer_types its model does not read": (
         {"model_type": "mistral", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 2,
          "layer_types": ["full_attention", "sliding_attention"]},
         "warning", "layer_types", "layer_types lists 1 full_attention, 1 sliding_attention layers, which "
-        "MistralConfig's model in transformers 5.23 does not read: its layers are 2 sliding_attention by its class's "
-        "own rule"),
+        "MistralConfig's model in transformers 5.23 does not read in its forward pass: its layers are 2 "
+        "sliding_attention by its class's own rule, as posenc draws them. Its cache does read the list, keeping the "
+        "last 4095 keys on the sliding_attention layers only, and generating through it fails at the first token "
+        "past 4096"),
     "DBRX's θ where its model does not read it": (
         {"model_type": "dbrx", "d_model": 6144, "n_heads": 48, "n_layers": 40, "max_seq_len": 32768,
          "attn_config": {"kv_n_heads": 8, "rope_theta": 500000, "clip_qkv": 8}}, "warning", "attn_config.rope_theta",

@@ -1094,7 +1094,8 @@ def test_gpt_neo_s_local_layers_are_windowed_as_its_model_masks_them(window):
     """GPT-Neo alternates global layers with local ones, each of those attending to the window_size keys up to its
     query: the oracle is a two-layer model's attention weights (transformers 5.23, eager), zero exactly where posenc's
     window masks (0 ≤ i − j < window). A window as long as the context masks nothing: those layers are full
-    attention. posenc refused GPT-Neo's config (no positional field)."""
+    attention. posenc refused GPT-Neo's config (no positional field). A file's layer_types its forward pass ignores
+    (posenc windowed the listed layers)."""
     config = {"model_type": "gpt_neo", **_OWN_SIZES["gpt_neo"], "window_size": window}
     built = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**config),
                                                attn_implementation="eager").eval()
@@ -1115,6 +1116,18 @@ def test_gpt_neo_s_local_layers_are_windowed_as_its_model_masks_them(window):
         kind == "local" and window < 12 for kind in oracle]
     with pytest.raises(ValueError, match="attention_layers lists 3 layers, but num_layers is 2"):
         from_config({**config, "attention_layers": ["local", "global", "local"]})
+    listed = {**config, "layer_types": ["sliding_attention", "full_attention"]}  # which its forward pass ignores
+    listed_model = transformers.AutoModel.from_config(transformers.AutoConfig.for_model(**listed),
+                                                      attn_implementation="eager").eval()
+    with torch.no_grad():  # (its cache reads the list, and finds no sliding_window: that path fails)
+        attended = listed_model(input_ids=torch.tensor([[4, 5, 6, 7, 8, 9, 4, 5, 6, 7, 8, 9]]),
+                                output_attentions=True, use_cache=False).attentions
+        with pytest.raises(AttributeError, match="sliding_window"):
+            listed_model(input_ids=torch.tensor([[4, 5, 6]]), use_cache=True)
+    assert [bool(((weights[0, 0] > 0).numpy() == mask).all()) for weights, mask in zip(attended, seen)] == [True] * 2
+    assert from_config(listed).layer_types == model.layer_types  # posenc read the list: a window on layer 0
+    said = [f.message for f in models.check(listed) if f.field == "layer_types"]
+    assert len(said) == 1 and "GPTNeoConfig's model in transformers 5.23 does not read in its forward pass" in said[0]
 
 
 @pytest.mark.parametrize(("model_type", "switch", "width"), [("distilbert", "sinusoidal_pos_embds", 16),

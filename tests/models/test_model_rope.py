@@ -415,16 +415,23 @@ _LISTED = ["sliding_attention", "full_attention", "sliding_attention", "full_att
 """layer_types a file lists, with _WINDOWED's fields: read by most classes, ignored by those that never window (Llama,
 OLMo, ...) and by those whose every layer is windowed by their own rule (Mistral, Phi-3, Qwen3-MoE)."""
 _LISTED_FAILS = ("llama4_text", "falcon_h1")
-"""Classes whose models cannot run a file that lists sliding_attention layers: Llama 4's model has no mask for them
-(KeyError; posenc draws them), Falcon-H1's class refuses any layer_types (so does posenc: test_model_config's
-test_a_field_a_class_refuses_is_refused_naming_it)."""
+"""Classes whose models cannot run a file that lists sliding_attention layers, and posenc refuses it: Llama 4's model
+has no mask for them (a KeyError: test_a_listed_layer_type_its_model_has_no_mask_for_is_refused), Falcon-H1's class
+refuses any layer_types (test_model_config's test_a_field_a_class_refuses_is_refused_naming_it)."""
 _LISTED_CHANGES = {"cohere_compass_text": {"rope_parameters": {  # its parameters, for each layer type it is given
     kind: {"rope_type": "default", "rope_theta": 10_000.0} for kind in ("full_attention", "sliding_attention")}}}
 
 
+_SLIDING = ["sliding_attention"] * 4
+"""layer_types of sliding layers only, read as _LISTED is, for the classes that never window ("none")."""
+
+
 @pytest.mark.parametrize(("model_type", "layers"), [(model_type, layers) for layers in ("rule", "windowed", "listed")
                                                     for model_type in _ROTATING
-                                                    if not (layers == "listed" and model_type in _LISTED_FAILS)])
+                                                    if not (layers == "listed" and model_type in _LISTED_FAILS)]
+                         + [(model_type, "sliding") for model_type in _ROTATING  # (their cache windows every layer)
+                            if FAMILIES[model_type].windows == "none" and not FAMILIES[model_type].listed_layers
+                            and model_type not in _LISTED_FAILS])
 def test_each_family_masks_its_layers_as_its_model_does(model_type, layers):
     """The oracle is the model: a four-layer model of the family (transformers 5.23, eager) attends over 12 tokens,
     and the keys each layer's first head gives weight to must be exactly those posenc's mask of that layer's type
@@ -438,16 +445,7 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, layers):
     lists layer_types (sliding, full, sliding, full), the classes that ignore the list attend by their own rule: posenc
     windowed the listed layers of Llama, OLMo, Mistral, Phi-3, Qwen3-MoE and some sixty other classes, whose models
     do not (or window every layer); the check now says so."""
-    windowed = layers != "rule"
-    config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {}),
-              **(_WINDOWED if windowed else {}), **({"attention_chunk_size": None}  # Gemma 4 refuses it beside a window
-                                                    if windowed and model_type == "gemma4_text" else {}),
-              **({"use_sliding_window": None}  # IQuestCoder refuses it (its sliding_window: an attribute only)
-                 if windowed and model_type == "iquestcoder" else {})}
-    config = {key: value for key, value in config.items()  # four layers by the class's own rule (Flint's too)
-              if value is not None and not (windowed and key == "layer_types")}
-    if layers == "listed":
-        config |= {"layer_types": _LISTED, **_LISTED_CHANGES.get(model_type, {})}
+    config = _four_layers(model_type, layers != "rule", {"listed": _LISTED, "sliding": _SLIDING}.get(layers))
     torch.manual_seed(0)  # the same weights every run
     built = hf_model(config, attn_implementation="eager").eval()
     with torch.no_grad():
@@ -463,9 +461,76 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, layers):
         assert models.softmax_scale(model) == pytest.approx(scale, rel=1e-12)
     assert layers_with_sinks(built) == [layer for layer, kind in enumerate(model.layer_types)
                                         if model.positional(kind).extra.get("attention_sinks")]
-    if layers == "listed":  # the check says where the model attends otherwise than the list
+    if layers in ("listed", "sliding"):  # the check says where the model attends otherwise than the list
         said = [f for f in models.check(config) if f.field == "layer_types" and "does not read" in f.message]
-        assert bool(said) == (not FAMILIES[model_type].reads_layer_types and list(model.layer_types) != _LISTED)
+        assert bool(said) == (not FAMILIES[model_type].reads_layer_types
+                              and list(model.layer_types) != config["layer_types"])
+    if layers != "rule" and model.causal:
+        _caches_as_said(built, model, config)
+
+
+def _caches_as_said(built, model: models.Model, config: dict) -> None:
+    """The oracle is the model's other path: five tokens through its cache (transformers 5.23's DynamicCache, built
+    from its configuration as generate builds it), then a sixth. Where the class's forward pass ignores what the
+    cache reads (a window under Llama's rule, a listed layer_types), the sixth token attends to the last five keys
+    on layers posenc draws whole, or fails on a list of both kinds: the check must say which, and say nothing of the
+    cache where each layer sees what posenc draws. posenc's warnings said the window applied nowhere and the list was
+    not read, true of one forward pass only."""
+    said = " ".join(f.message for f in models.check(config) if f.field in ("layer_types", "sliding_window"))
+    ids = torch.arange(3, 9)[None]
+    with torch.no_grad():
+        cache = transformers.DynamicCache(config=built.config)
+        built(input_ids=ids[:, :5], past_key_values=cache, use_cache=True)
+        try:
+            step = built(input_ids=ids[:, 5:], past_key_values=cache, use_cache=True, output_attentions=True)
+        except RuntimeError as error:  # (a mask of 5 keys against 6, or 6 against 5)
+            assert "must match the size" in str(error)
+            assert "generating through it fails at the first token past 5" in said
+            return
+    seen = [int((weights[0, 0, -1] > 0).sum()) for weights in step.attentions]
+    drawn = [int(models.attention_mask(model, kind, 6)[5].sum()) for kind in model.layer_types]
+    if seen == drawn:
+        assert "Its cache" not in said
+    else:
+        assert all(count == 5 for count, whole in zip(seen, drawn) if count != whole), (seen, drawn)
+        assert "through it attends to the last 5" in said, said
+
+
+def _four_layers(model_type: str, windowed: bool, listed: list[str] | None = None) -> dict:
+    """A four-layer config of the family, its window fields small (``_WINDOWED``) where ``windowed``, and the file's
+    ``layer_types`` where ``listed``."""
+    config = {"model_type": model_type, **_ROTATION_SIZES, **_ROTATION_CHANGES.get(model_type, {}),
+              **(_WINDOWED if windowed else {}), **({"attention_chunk_size": None}  # Gemma 4 refuses it beside a window
+                                                    if windowed and model_type == "gemma4_text" else {}),
+              **({"use_sliding_window": None}  # IQuestCoder refuses it (its sliding_window: an attribute only)
+                 if windowed and model_type == "iquestcoder" else {})}
+    config = {key: value for key, value in config.items()  # four layers by the class's own rule (Flint's too)
+              if value is not None and not (windowed and key == "layer_types")}
+    if listed:
+        config |= {"layer_types": listed, **_LISTED_CHANGES.get(model_type, {})}
+    return config
+
+
+@pytest.mark.parametrize("model_type", [model_type for model_type in _ROTATING
+                                        if FAMILIES[model_type].reads_layer_types])
+def test_a_listed_layer_type_its_model_has_no_mask_for_is_refused(model_type):
+    """The oracle is the model: every class that reads a file's layer_types builds a mask for full_attention and one
+    other type by name, sliding_attention (Llama 4's: chunked_attention), and a four-layer model of a file that
+    lists the third fails as it is built (Gemma 3's, ModernBERT's, OLMo 3's rotary embeddings, one per type) or at
+    its first forward pass (a KeyError). posenc drew those layers (chunked ones under
+    Qwen2, Gemma 2, ModernBERT and some forty classes, sliding ones under Llama 4); it now refuses the file, naming
+    the layer and the two types the model masks."""
+    other = "sliding_attention" if model_type == "llama4_text" else "chunked_attention"
+    kept = "chunked_attention" if model_type == "llama4_text" else "sliding_attention"
+    config = _four_layers(model_type, True, [other, "full_attention"] * 2)
+    if model_type in _LISTED_CHANGES:  # its parameters, for each layer type it is given
+        config["rope_parameters"] = {kind: {"rope_type": "default", "rope_theta": 10_000.0}
+                                     for kind in (other, "full_attention")}
+    with torch.no_grad(), pytest.raises(KeyError, match=other):  # (building it: Gemma 3's rotary embeddings, by type)
+        hf_model(config, attn_implementation="eager").eval()(input_ids=torch.arange(3, 15)[None])
+    with pytest.raises(ValueError, match=rf"layer_types\[0\] is '{other}', a layer \w+'s model builds no mask for "
+                                         rf"\(it masks full_attention and {kept} layers\)"):
+        from_config(config)
 
 
 def _rotates_as_its_model(config: dict) -> models.Model:
