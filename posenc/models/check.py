@@ -598,7 +598,11 @@ def window_not_applied(reading: Reading) -> Iterator[Finding]:
     a decoder's cache, where it reads the window (:attr:`Family.cache_windows`), windows generation."""
     fields, model = reading.fields, reading.model
     name = fields.family.window_field[0]
-    window = reading.number(fields.raw, name)
+    window, default = reading.number(fields.raw, name), ""
+    if model is not None and window is None and name in fields.family.defaults and fields.raw.get(name, 0) is not None:
+        window, default = reading.number(fields.family.defaults, name), " (its class's default)"  # Kyutai's 375
+        if window is not None and window >= model.context_length:
+            return  # (Moshi's 3000, its context: the paths agree on every text it takes)
     if model is None or window is None or fields.family.windows != "none" or "sliding_attention" in model.layer_types \
             or any(positional.window is not None for positional in model.positionals.values()):  # (windowed NoPE)
         return
@@ -608,7 +612,7 @@ def window_not_applied(reading: Reading) -> Iterator[Finding]:
              if model.causal and fields.family.cache_windows and window >= 1 and window == int(window)
              and fields.raw.get("layer_types") is None else "")  # (a list: layer_types_not_read says what it does)
     yield Finding("warning", reading.path(name),
-                  f"{name} is {window:g}, but no layer of {fields.family.class_name}'s model is sliding_attention, so "
+                  f"{name} is {window:g}{default}, but no layer of {fields.family.class_name}'s model is sliding_attention, so "
                   "its forward pass applies it nowhere: every layer attends to the whole context, as posenc draws it."
                   + cache)
 
@@ -623,33 +627,42 @@ def layer_types_not_read(reading: Reading) -> Iterator[Finding]:
         return
     listed = ", ".join(f"{given.count(kind)} {kind}" for kind in dict.fromkeys(given))
     drawn = ", ".join(f"{model.layer_types.count(kind)} {kind}" for kind in dict.fromkeys(model.layer_types))
-    yield Finding("warning", reading.path("layer_types"),
+    severity, cache = _cache_reads_the_list(reading, given)
+    yield Finding(severity, reading.path("layer_types"),
                   f"layer_types lists {listed} layers, which {fields.family.class_name}'s model in transformers 5.23 "
                   f"does not read in its forward pass: its layers are {drawn} by its class's own rule, as posenc "
-                  f"draws them.{_cache_reads_the_list(reading, given)}")
+                  f"draws them.{cache}")
 
 
-def _cache_reads_the_list(reading: Reading, given: list) -> str:
-    """What a rotary decoder's cache does with a ``layer_types`` its forward pass ignores (transformers 5.23's
-    DynamicCache reads the list, keeping the last sliding_window − 1 keys of a sliding_attention layer): a list of
-    both kinds fails at the first token past the window (the mask fits one layer's keys), one of sliding layers only
-    windows every layer; "" for one of full layers only (the model's own masks then hold), or another list."""
+def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]:
+    """What a decoder's cache does with a ``layer_types`` its forward pass ignores (transformers 5.23's DynamicCache
+    reads the list, keeping the last sliding_window − 1 keys of a sliding_attention layer, the config's own
+    ``sliding_window``: the file's, else the class's): without a window it cannot be built (an error), a list of both
+    kinds fails at the first token past the window (the mask fits one layer's keys), one of sliding layers only
+    windows every layer; nothing for one of full layers only (the model's own masks then hold), another list, or a
+    class whose cache is not known (rotary classes and GPT-Neo are)."""
     fields, model = reading.fields, reading.model
-    window = reading.number(fields.raw, "sliding_window")
-    if window is None and "sliding_attention" in model.layer_types:  # the class's own (Mistral's 4096)
-        window = model.positional("sliding_attention").window
-    if (fields.family.window_field[0] != "sliding_window" or not model.causal or fields.family.scheme != "rope" or window is None or window < 1
-            or window != int(window) or not set(given) <= {"full_attention", "sliding_attention"}
-            or "sliding_attention" not in given):
-        return ""
+    family = fields.family
+    if (not model.causal or not (family.scheme == "rope" or family.windows == "gpt_neo")
+            or not set(given) <= {"full_attention", "sliding_attention"} or "sliding_attention" not in given):
+        return "warning", ""
+    window = reading.number(fields.raw, "sliding_window") if "sliding_window" in fields.raw else reading.number(
+        family.defaults, "sliding_window")  # (GPTNeoConfig has none: its window is window_size)
+    if family.windows == "qwen3_moe" and fields.get("use_sliding_window") is not True:
+        window = None  # (Qwen3MoeConfig nulls it)
+    if window is None or window < 1 or window != int(window):
+        return "error", (" Its cache does read the list, and finds no sliding_window for its sliding_attention "
+                         "layers: transformers 5.23 fails to build it, so the model cannot generate. Give "
+                         "sliding_window, or list full_attention layers.")
     if "full_attention" in given:
-        return (f" Its cache does read the list, keeping the last {window - 1:g} keys on the sliding_attention "
-                f"layers only, and generating through it fails at the first token past {window:g} (a size mismatch "
-                "between its mask and one kind of layer's keys).")
+        return "warning", (f" Its cache does read the list, keeping the last {window - 1:g} keys on the "
+                           f"sliding_attention layers only, and generating through it fails at the first token past "
+                           f"{window:g} (a size mismatch between its mask and one kind of layer's keys).")
     if "full_attention" not in model.layer_types:
-        return ""
-    return (f" Its cache does read the list, keeping the last {window - 1:g} keys of every layer, so text "
-            f"generated token by token through it attends to the last {window:g} keys only on every layer.")
+        return "warning", ""
+    return "warning", (f" Its cache does read the list, keeping the last {window - 1:g} keys of every layer, so text "
+                       f"generated token by token through it attends to the last {window:g} keys only on every "
+                       "layer.")
 
 
 def sliding_without_window(reading: Reading) -> Iterator[Finding]:

@@ -537,10 +537,10 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                           "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
                       defaults={"head_dim": 128, "sliding_window": 1024, "max_position_embeddings": 131_072,
                                 "num_hidden_layers": 28, "hidden_size": 2304, "num_attention_heads": 32}),
-    "moshi": _family(class_name="MoshiConfig", windows="none", partial_field=None,  # its sliding_window: stored only
-                     defaults={"max_position_embeddings": 3000}),
+    "moshi": _family(class_name="MoshiConfig", windows="none", partial_field=None,  # its sliding_window: its
+                     defaults={"max_position_embeddings": 3000, "sliding_window": 3000}),  # cache's only
     "kyutai_speech_to_text": _family(class_name="KyutaiSpeechToTextConfig", windows="none", partial_field=None,
-                                     defaults={"max_position_embeddings": 750}),  # as Moshi's: its window unused
+                                     defaults={"max_position_embeddings": 750, "sliding_window": 375}),  # as Moshi's
     "dbrx": _family(class_name="DbrxConfig", windows="none", partial_field=None,  # (attn_config.rope_theta: unread)
                     attribute_map={"hidden_size": "d_model", "num_attention_heads": "n_heads",
                                    "num_hidden_layers": "n_layers", "max_position_embeddings": "max_seq_len"},

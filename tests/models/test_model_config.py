@@ -489,6 +489,8 @@ def test_each_family_windows_its_layers_as_its_class_does(model_type):
                 else (kind, window if kind == "sliding_attention" else None) for kind in kinds]
     got = [("full_attention", None) if kind == "nope" else (kind, window) for kind, window in got]  # NoPE layers
     assert got == expected  # (Llama 4's, SmolLM3's) attend to the whole context
+    if FAMILIES[model_type].windows == "none":  # the window its cache reads, which its forward pass ignores
+        assert FAMILIES[model_type].defaults.get("sliding_window") == getattr(oracle, "sliding_window", None)
 
 
 def _declared(config: object, name: str) -> bool:
@@ -498,9 +500,10 @@ def _declared(config: object, name: str) -> bool:
 
 
 _WINDOW_UNUSED = ("moshi", "kyutai_speech_to_text")
-"""Classes that declare sliding_window and whose models never apply it (MoshiConfig: stored by its decoder layers
-only, as Kyutai's speech-to-text's; the oracle that shows it is the model itself,
-test_each_family_masks_its_layers_as_its_model_does, test_kyutai_speech_to_text_applies_no_window)."""
+"""Classes that declare sliding_window and whose models' forward pass never applies it (MoshiConfig: stored by its
+decoder layers, as Kyutai's speech-to-text's; the oracle that shows it is the model itself,
+test_each_family_masks_its_layers_as_its_model_does, test_kyutai_speech_to_text_applies_no_window…), though their
+cache reads it (posenc's family defaults hold the class's: test_each_family_windows_its_layers_as_its_class_does)."""
 
 
 @pytest.mark.parametrize("model_type", [key for key, family in FAMILIES.items() if family.scheme == "rope"
@@ -1126,8 +1129,9 @@ def test_gpt_neo_s_local_layers_are_windowed_as_its_model_masks_them(window):
             listed_model(input_ids=torch.tensor([[4, 5, 6]]), use_cache=True)
     assert [bool(((weights[0, 0] > 0).numpy() == mask).all()) for weights, mask in zip(attended, seen)] == [True] * 2
     assert from_config(listed).layer_types == model.layer_types  # posenc read the list: a window on layer 0
-    said = [f.message for f in models.check(listed) if f.field == "layer_types"]
-    assert len(said) == 1 and "GPTNeoConfig's model in transformers 5.23 does not read in its forward pass" in said[0]
+    said = [f for f in models.check(listed) if f.field == "layer_types"]
+    assert len(said) == 1 and "GPTNeoConfig's model in transformers 5.23 does not read in its forward pass" in said[
+        0].message and said[0].severity == "error" and "finds no sliding_window" in said[0].message  # (its cache)
 
 
 @pytest.mark.parametrize(("model_type", "switch", "width"), [("distilbert", "sinusoidal_pos_embds", 16),

@@ -469,6 +469,31 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, layers):
         _caches_as_said(built, model, config)
 
 
+@pytest.mark.parametrize("model_type", [model_type for model_type in _ROTATING if model_type not in _LISTED_FAILS
+                                        and not FAMILIES[model_type].reads_layer_types and FAMILIES[model_type].causal])
+def test_a_listed_sliding_layer_without_a_window_fails_the_cache_as_said(model_type):
+    """The oracle is transformers 5.23's DynamicCache, built from the class's configuration as generation builds it:
+    a four-layer file listing sliding_attention layers, which the class's forward pass ignores, and no
+    sliding_window. The cache reads the list and fails to build (no attribute sliding_window, or a null one:
+    Mistral's class keeps 4,096 by default and builds it) exactly where the check gives an error. posenc said only
+    that the list was not read."""
+    config = _four_layers(model_type, False, _LISTED) | {"num_hidden_layers": 4}
+    config.pop("sliding_window", None)
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config)))
+    try:
+        transformers.DynamicCache(config=oracle)
+        fails = False
+    except (AttributeError, TypeError):
+        fails = True
+    errors = [f.message for f in models.check(config) if f.field == "layer_types" and f.severity == "error"]
+    assert errors == ([f"layer_types lists 2 sliding_attention, 2 full_attention layers, which {oracle.__class__.__name__}"
+                       "'s model in transformers 5.23 does not read in its forward pass: its layers are 4 "
+                       "full_attention by its class's own rule, as posenc draws them. Its cache does read the list, "
+                       "and finds no sliding_window for its sliding_attention layers: transformers 5.23 fails to "
+                       "build it, so the model cannot generate. Give sliding_window, or list full_attention layers."]
+                      if fails else [])
+
+
 def _caches_as_said(built, model: models.Model, config: dict) -> None:
     """The oracle is the model's other path: five tokens through its cache (transformers 5.23's DynamicCache, built
     from its configuration as generate builds it), then a sixth. Where the class's forward pass ignores what the
@@ -804,7 +829,9 @@ def test_kyutai_speech_to_text_applies_no_window_and_rotates_as_its_model_does(r
     """Kyutai's speech-to-text model (transformers 5.23, eager; the oracle: a four-layer model over 12 steps of a
     text token and two codebooks) stores its sliding_window (375 by default) and masks causally over every key; its
     queries turn at its rotary embedding's frequencies, whole heads in halves. posenc windowed every layer 375 keys
-    wide, as a model_type it did not know."""
+    wide, as a model_type it did not know. Its cache (transformers 5.23's DynamicCache, which generation uses) does
+    read the window: a sixth step through it attends to the last five keys only; the check says so, of its class's
+    375 too (it said the window applied nowhere, and nothing where the file gave none)."""
     config = {"model_type": "kyutai_speech_to_text", **_ROTATION_SIZES, "num_hidden_layers": 4, "sliding_window": 5,
               "codebook_vocab_size": 8, "num_codebooks": 2, "audio_pad_token_id": 80, "audio_bos_token_id": 7,
               **({"rope_theta": rope_theta} if rope_theta else {})}
@@ -820,6 +847,19 @@ def test_kyutai_speech_to_text_applies_no_window_and_rotates_as_its_model_does(r
     expected = hf_rotary(oracle).inv_freq.double().numpy()
     got, _ = rope_inv_freq(model, "full_attention")
     np.testing.assert_allclose(got, expected, rtol=float32_rtol(20_000.0), atol=0)
+    steps = torch.arange(36).reshape(1, 12, 3) % 8  # its other path: through its cache, five steps, then a sixth
+    with torch.no_grad():
+        cache = transformers.DynamicCache(config=oracle)
+        built(input_ids=steps[:, :5], past_key_values=cache, use_cache=True)
+        step = built(input_ids=steps[:, 5:6], past_key_values=cache, use_cache=True, output_attentions=True)
+    assert [int((weights[0, 0, -1] > 0).sum()) for weights in step.attentions] == [5] * 4  # not 6: its window
+    said = [f.message for f in models.check(config) if f.field == "sliding_window"]
+    assert len(said) == 1 and "through it attends to the last 5 only, as a window would" in said[0]
+    unsaid = {k: v for k, v in config.items() if k != "sliding_window"}  # 375 keys of a context of 256: all of it
+    assert not [f for f in models.check(unsaid) if f.field == "sliding_window"]
+    default = [f.message for f in models.check({k: v for k, v in unsaid.items() if k != "max_position_embeddings"})
+               if f.field == "sliding_window"]  # its class's context, 750
+    assert len(default) == 1 and "sliding_window is 375 (its class's default)" in default[0]
 
 
 @pytest.mark.parametrize("model_type", ["axk1", "cohere2_moe", "glm4_moe_lite", "glm4v_text", "glm_ocr_text", "nanochat",
