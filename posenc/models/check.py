@@ -674,12 +674,16 @@ def sliding_without_window(reading: Reading) -> Iterator[Finding]:
         return
     if model.positional("sliding_attention").window is not None:
         return
-    name, count = reading.fields.family.window_field[0], model.layer_types.count("sliding_attention")
-    given = f"{name} is null" if name in reading.fields.raw else f"the config gives no {name}"
+    fields = reading.fields
+    name, count = fields.family.window_field[0], model.layer_types.count("sliding_attention")
+    given, remedy = f"{name} is null" if name in fields.raw else f"the config gives no {name}", "Give the window"
+    if fields.family.windows == "qwen" and reading.number(fields.raw, name) is not None:  # (Qwen2's class)
+        given = f"use_sliding_window is not true, so {fields.family.class_name} sets {name} to null"
+        remedy = "Set use_sliding_window"
     yield Finding("error", reading.path(name),
                   f"{count} {'layer is' if count == 1 else 'layers are'} sliding_attention but {given}: "
-                  "transformers 5.23 fails at the model's first forward pass (the mask needs a window). Give the "
-                  "window, or make those layers full_attention.")
+                  f"transformers 5.23 fails at the model's first forward pass (the mask needs a window). {remedy}, "
+                  "or make those layers full_attention.")
 
 
 def parameters_per_layer_type(reading: Reading) -> Iterator[Finding]:

@@ -547,6 +547,13 @@ def _window(fields: Fields) -> int | None:
     name = window_field(fields)
     if not fields.has(name):
         return None
+    if fields.family.windows in ("qwen", "qwen2_moe") and fields.get("use_sliding_window") is not True:
+        if fields.family.windows == "qwen2_moe":  # (its class writes 0; called only where a layer is sliding)
+            raise ValueError(f"layer_types lists sliding_attention layers, but use_sliding_window is not true, so "
+                             f"{fields.family.class_name} sets {name} to 0, a window that masks every key: its "
+                             "model then attends to every key, later ones too. Set use_sliding_window, or list "
+                             "full_attention layers.")
+        return None  # Qwen2's class nulls it: sliding layers without a window (the check: its model fails)
     before = name == fields.family.window_plus_one  # keys before the query: 0 is a window of the query alone
     return window_keys(fields, whole(fields.get(name), name, 0 if before else 1, MAX_SIZE - before), name)
 

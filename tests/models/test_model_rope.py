@@ -494,6 +494,33 @@ def test_a_listed_sliding_layer_without_a_window_fails_the_cache_as_said(model_t
                       if fails else [])
 
 
+@pytest.mark.parametrize("model_type", [model_type for model_type in _ROTATING
+                                        if FAMILIES[model_type].windows in ("qwen", "qwen2_moe")])
+def test_listed_sliding_layers_under_use_sliding_window_false_are_read_as_the_class_sets_the_window(model_type):
+    """The oracle is a four-layer model of the file (transformers 5.23, eager): layer_types lists sliding layers,
+    sliding_window is 5 and use_sliding_window false. Qwen2's class (Qwen3's, the Qwen VL and Omni text models')
+    then nulls the window, and its model fails at its first forward pass: the check gives the error, naming
+    use_sliding_window. Qwen2-MoE's writes 0, and its sliding layers' queries attend to every key, later ones too:
+    posenc refuses the file. posenc drew windows of 5 on those layers."""
+    config = _four_layers(model_type, True, _LISTED) | {"use_sliding_window": False}
+    torch.manual_seed(0)
+    built = hf_model(config, attn_implementation="eager").eval()
+    if FAMILIES[model_type].windows == "qwen":
+        with torch.no_grad(), pytest.raises(ValueError, match="sliding_window"):
+            built(input_ids=torch.arange(3, 15)[None], use_cache=False)
+        errors = [f.message for f in models.check(config) if f.severity == "error"]
+        assert errors == [f"2 layers are sliding_attention but use_sliding_window is not true, so "
+                          f"{type(built.config).__name__} sets sliding_window to null: transformers 5.23 fails at "
+                          "the model's first forward pass (the mask needs a window). Set use_sliding_window, or make "
+                          "those layers full_attention."]
+        return
+    with torch.no_grad():
+        attentions = built(input_ids=torch.arange(3, 15)[None], output_attentions=True, use_cache=False).attentions
+    assert int((attentions[0][0, 0, 0] > 0).sum()) == 12  # its first query, on a sliding layer: every key
+    with pytest.raises(ValueError, match="use_sliding_window is not true, so Qwen2MoeConfig sets sliding_window to 0"):
+        from_config(config)
+
+
 def _caches_as_said(built, model: models.Model, config: dict) -> None:
     """The oracle is the model's other path: five tokens through its cache (transformers 5.23's DynamicCache, built
     from its configuration as generate builds it), then a sixth. Where the class's forward pass ignores what the
