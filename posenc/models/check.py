@@ -675,7 +675,7 @@ def sliding_without_window(reading: Reading) -> Iterator[Finding]:
     if model.positional("sliding_attention").window is not None:
         return
     fields = reading.fields
-    name, count = fields.family.window_field[0], model.layer_types.count("sliding_attention")
+    name, count = window_field(fields), model.layer_types.count("sliding_attention")
     given, remedy = f"{name} is null" if name in fields.raw else f"the config gives no {name}", "Give the window"
     if fields.family.windows == "qwen" and reading.number(fields.raw, name) is not None:  # (Qwen2's class)
         given = f"use_sliding_window is not true, so {fields.family.class_name} sets {name} to null"

@@ -560,9 +560,12 @@ def _window(fields: Fields) -> int | None:
 
 def window_field(fields: Fields) -> str:
     """The field the window is read from: the family's ``window_plus_one`` field when the file gives it
-    (MiMo-V2-Flash's ``sliding_window_size``), else its window field."""
-    before = fields.family.window_plus_one
-    return before if before and fields.has(before) else fields.family.window_field[0]
+    (MiMo-V2-Flash's ``sliding_window_size``), else its ``window_alias`` when the file writes it, null too
+    (ModernBERT's sliding_window), else its window field."""
+    before, alias = fields.family.window_plus_one, fields.family.window_alias
+    if before and fields.has(before):
+        return before
+    return alias if alias and alias in fields.raw else fields.family.window_field[0]  # (a null one: no window)
 
 
 def window_keys(fields: Fields, value: int, name: str = "") -> int:
@@ -572,6 +575,8 @@ def window_keys(fields: Fields, value: int, name: str = "") -> int:
     Gemma 4's one more), else the value."""
     if name and name == fields.family.window_plus_one:
         return value + 1
+    if name and name == fields.family.window_alias:  # (ModernBERT's sliding_window: transformers' own)
+        return value
     if _bidirectional(fields):
         return value // 2 + fields.family.bidirectional_reach
     return value // 2 if fields.family.window_field[1] == "half" else value

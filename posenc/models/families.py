@@ -69,7 +69,9 @@ class Family:
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``window_plus_one``: a field counting the keys a query sees
     before itself, so that the window is one more, winning over ``window_field`` when given (MiMo-V2-Flash's
-    ``sliding_window_size``, SGLang's); ``nope_layers``: which layers have no positions: those
+    ``sliding_window_size``, SGLang's); ``window_alias``: a field that wins over ``window_field`` when the file gives
+    it, read as transformers' ``sliding_window`` itself (ModernBERT's ``sliding_window``, whose setter sets
+    ``local_attention`` to twice it; ModernBERT-decoder's, an attribute its mask reads); ``nope_layers``: which layers have no positions: those
     ``no_rope_layers`` marks 0 ("no_rope_layers": Llama 4, SmolLM3), every full-attention layer ("full_attention":
     Cohere 2, whose sliding-window layers alone rotate), every full-attention layer when the config has a
     ``sliding_window`` ("windowed": EXAONE 4, whose layers all rotate when it is null), those ``layer_rope_theta``
@@ -237,6 +239,7 @@ class Family:
     default_share: float = 1.0
     fixed_width: bool = False
     window_plus_one: str = ""
+    window_alias: str = ""
     sinks: tuple[str, ...] = ()
     mscale_pair: bool = False
     sparse_field: str = ""
@@ -325,7 +328,7 @@ _GRANITE_SWA = dict(windows="every", pattern=4, first_full=True, layer_theta_fie
                     sinks=("full_attention", "sliding_attention"),
                     defaults={"max_position_embeddings": 8192, "sliding_window": 128, "attention_multiplier": 1.0})
 _MODERNBERT = dict(windows="every", first_full=True, pattern_field="global_attn_every_n_layers",
-                   window_field=("local_attention", "half"), nested_parameters="read", flat_parameters="refused",
+                   window_field=("local_attention", "half"), window_alias="sliding_window", nested_parameters="read", flat_parameters="refused",
                    partial_field=None,
                    theta_fields={"full_attention": "global_rope_theta", "sliding_attention": "local_rope_theta"},
                    defaults={"global_rope_theta": 160_000.0, "local_rope_theta": 10_000.0, "local_attention": 128,
@@ -634,7 +637,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                  theta_fields={"full_attention": "rotary_emb_base"},
                                  defaults={"rotary_pct": 1.0, "rotary_emb_base": 10_000.0,
                                            "max_position_embeddings": 2048}),
-    "modernbert": _family(class_name="ModernBertConfig", causal=False, **_MODERNBERT),
+    "modernbert": _family(class_name="ModernBertConfig", causal=False, **_MODERNBERT,
+                          refuses=(("sliding_window", "null"),)),  # (its setter doubles it: a TypeError)
     "modernbert-decoder": _family(class_name="ModernBertDecoderConfig", **_MODERNBERT),  # the same, causal
     "olmo3": _family(class_name="Olmo3Config", windows="every", pattern=4, partial_field=None,
                      theta_fields={"full_attention": "rope_theta", "sliding_attention": ""},

@@ -521,6 +521,39 @@ def test_listed_sliding_layers_under_use_sliding_window_false_are_read_as_the_cl
         from_config(config)
 
 
+@pytest.mark.parametrize("model_type", ["modernbert", "modernbert-decoder"])
+@pytest.mark.parametrize("window", [{"sliding_window": 3}, {"local_attention": 10, "sliding_window": 3},
+                                    {"local_attention": 6}])
+def test_modernbert_s_sliding_window_wins_over_its_local_attention(model_type, window):
+    """The oracle is a four-layer model (transformers 5.23, eager; a global layer every second): a file's
+    sliding_window is transformers' own, whatever local_attention says (ModernBERT's setter sets local_attention to
+    twice it: 3 keys either side; ModernBERT-decoder's mask reads it: 3 keys up to the query), as local_attention 6
+    is. posenc read local_attention only (the class's 128 where the file gave none: no window at 12 tokens). A null
+    sliding_window: ModernBERT's class fails on it (refused); ModernBERT-decoder's model fails at its first forward
+    pass (the check's error), where posenc drew windows of local_attention // 2."""
+    config = _four_layers(model_type, False) | {"num_hidden_layers": 4, "global_attn_every_n_layers": 2} | window
+    torch.manual_seed(0)
+    built = hf_model(config, attn_implementation="eager").eval()
+    with torch.no_grad():
+        attentions = built(input_ids=torch.arange(3, 15)[None], output_attentions=True).attentions
+    model = from_config(config)
+    for layer, kind in enumerate(model.layer_types):
+        np.testing.assert_array_equal((attentions[layer][0, 0] > 0).numpy(), models.attention_mask(model, kind, 12),
+                                      err_msg=f"layer {layer} ({kind})")
+    assert model.positional("sliding_attention").window == 3
+    unwindowed = config | {"sliding_window": None}
+    if model_type == "modernbert":  # its setter doubles it as the config is built
+        with pytest.raises(TypeError):
+            hf_model(unwindowed)
+        with pytest.raises(ValueError, match="sliding_window is null, which ModernBertConfig refuses"):
+            from_config(unwindowed)
+        return
+    with torch.no_grad(), pytest.raises(TypeError):  # the decoder's: built, and fails at its first forward pass
+        hf_model(unwindowed).eval()(input_ids=torch.arange(3, 15)[None])
+    assert [(f.field, f.message[:71]) for f in models.check(unwindowed) if f.severity == "error"] == [
+        ("sliding_window", "2 layers are sliding_attention but sliding_window is null: transformers")]
+
+
 def _caches_as_said(built, model: models.Model, config: dict) -> None:
     """The oracle is the model's other path: five tokens through its cache (transformers 5.23's DynamicCache, built
     from its configuration as generate builds it), then a sixth. Where the class's forward pass ignores what the
