@@ -37,7 +37,7 @@ from posenc.models.config import (
     window_field,
     window_keys,
 )
-from posenc.models.config_file import read_config
+from posenc.models.config_file import read_config, text_path
 from posenc.models.config_link import POSITIONAL_FIELDS
 from posenc.models.presets import Model
 from posenc.schemes.registry import get_scheme
@@ -72,14 +72,17 @@ class Reading:
     model: Model | None
 
     def path(self, key: str) -> str:
-        """``key``'s dotted path in the file: under ``text_config`` when that is where it is."""
-        text = self.config.get("text_config")
-        return f"text_config.{key}" if isinstance(text, Mapping) and key in text else key
+        """``key``'s dotted path in the file: under ``text_config`` (or the thinker's) when that is where it is."""
+        path, node = text_path(self.config), self.config
+        for step in path:
+            node = node[step]
+        return ".".join((*path, key)) if path and key in node else key
 
     def level(self) -> str:
-        """Where the language model's own fields are: "in text_config" when the file has one, else "at the top
-        level"."""
-        return "in text_config" if isinstance(self.config.get("text_config"), Mapping) else "at the top level"
+        """Where the language model's own fields are: "in text_config" (or the thinker's) when the file has one,
+        else "at the top level"."""
+        where = ".".join(text_path(self.config))
+        return f"in {where}" if where else "at the top level"
 
     def number(self, mapping: Mapping, key: str) -> float | None:
         return _number(mapping.get(key))

@@ -153,16 +153,42 @@ def _check_value(value: object, where: str, depth: int) -> None:
                          "null, list or object).")
 
 
+TEXT_PATHS = (("text_config",), ("thinker_config", "text_config"))
+"""Where a composite config keeps its language model's fields: ``text_config``, or its thinker's (Qwen2.5-Omni's:
+the thinker reads and writes the text, its talker another transformer turning that into speech)."""
+THINKER_TEXT_TYPES = {"qwen2_5_omni": "qwen2_5_omni_text"}
+"""model_type -> its thinker's language model's, given where its text_config gives none (the class's text config's);
+a thinker's fields are read under these alone (Qwen3-Omni's text model, of a type posenc has no record of, is not)."""
+
+
+def text_path(config: Mapping[str, object]) -> tuple[str, ...]:
+    """The keys down to the object holding the language model's fields (:data:`TEXT_PATHS`), () for the top level."""
+    for path in TEXT_PATHS:
+        if path[0] == "thinker_config" and config.get("model_type") not in THINKER_TEXT_TYPES:
+            continue
+        node: object = config
+        for key in path:
+            node = node.get(key) if isinstance(node, Mapping) else None
+        if isinstance(node, Mapping):
+            return path
+    return ()
+
+
 def text_fields(config: Mapping[str, object]) -> dict:
-    """The fields the language model reads: ``text_config``'s alone when it is an object (transformers 5.23 builds
-    the language model's config from it, whatever the top level says: a top-level head_dim or rope_parameters
-    belongs to another tower, MusicFlamingo's audio encoder's), with the file's name and, where it gives none, the
-    top level's model_type; else the top level's."""
-    text = config.get("text_config")
-    if isinstance(text, Mapping):
-        own = dict(text)
-        for key in ("model_type", "_name_or_path"):
-            if key not in own and key in config:
-                own[key] = config[key]
-        return own
-    return dict(config)
+    """The fields the language model reads: ``text_config``'s (or the thinker's) alone when it is an object
+    (transformers 5.23 builds the language model's config from it, whatever the top level says: a top-level head_dim
+    or rope_parameters belongs to another tower, MusicFlamingo's audio encoder's), with the file's name and, where it
+    gives none, the top level's model_type (a thinker's: its text model's); else the top level's."""
+    path = text_path(config)
+    if not path:
+        return dict(config)
+    node: object = config
+    for key in path:
+        node = node[key]  # type: ignore[index]  (text_path found an object at each key)
+    own = dict(node)  # type: ignore[call-overload]
+    if path[0] == "thinker_config" and "model_type" not in own:
+        own["model_type"] = THINKER_TEXT_TYPES[config["model_type"]]  # type: ignore[index]
+    for key in ("model_type", "_name_or_path"):
+        if key not in own and key in config:
+            own[key] = config[key]
+    return own

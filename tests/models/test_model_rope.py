@@ -521,6 +521,32 @@ def test_listed_sliding_layers_under_use_sliding_window_false_are_read_as_the_cl
         from_config(config)
 
 
+@pytest.mark.parametrize("named", [True, False])
+def test_qwen2_5_omni_s_language_model_is_its_thinker_s(named):
+    """A Qwen2.5-Omni file keeps its language model's fields in thinker_config.text_config (its talker, another
+    transformer, turns the thinker's text into speech). The oracle is the configuration transformers 5.23 builds
+    from the file (its class's defaults, saved; the thinker's θ and window fields changed): posenc reads the thinker's
+    text model, its frequencies those of that text model's rotary embedding, its context and windows (from layer 2,
+    use_sliding_window true) its config's, with or without the text_config's own model_type (its class's). The check
+    names a field by its path there. posenc refused the file: no positional field at its top level."""
+    saved = json.loads(transformers.AutoConfig.for_model("qwen2_5_omni").to_json_string(use_diff=False))
+    text = saved["thinker_config"]["text_config"]
+    text |= {"rope_theta": 123_456.0, "use_sliding_window": True, "sliding_window": 64, "max_window_layers": 2,
+             "num_hidden_layers": 4, "layer_types": None}
+    if not named:
+        del text["model_type"]
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(saved))).thinker_config.text_config
+    model = from_config(saved)
+    got, _ = rope_inv_freq(model, "full_attention")
+    np.testing.assert_allclose(got, hf_rotary(oracle).inv_freq.double().numpy(), rtol=float32_rtol(123_456.0), atol=0)
+    assert model.context_length == oracle.max_position_embeddings
+    assert list(model.layer_types) == oracle.layer_types == ["full_attention"] * 2 + ["sliding_attention"] * 2
+    assert model.positional("sliding_attention").window == oracle.sliding_window == 64
+    text["sliding_window"] = 10**6  # past its context: the check names the field where it is
+    assert [f.field for f in models.check(saved) if "sliding_window" in f.field] == [
+        "thinker_config.text_config.sliding_window"]
+
+
 @pytest.mark.parametrize("model_type", ["modernbert", "modernbert-decoder"])
 @pytest.mark.parametrize("window", [{"sliding_window": 3}, {"local_attention": 10, "sliding_window": 3},
                                     {"local_attention": 6}])
