@@ -2,7 +2,7 @@ r"""A config's positional fields in a link: what a shared view needs of a ``conf
 
 A link cannot carry a file, and a config.json is mostly fields positions never read (vocabulary, MLP widths,
 dropout, the tokenizer's ids). :func:`positional_fields` keeps the fields :func:`posenc.models.from_config` and
-:func:`posenc.models.check` read (:data:`POSITIONAL_FIELDS`, at the top level and in ``text_config``), so the
+:func:`posenc.models.check` read (:data:`POSITIONAL_FIELDS`, at the top level and in ``text_config`` or the thinker's), so the
 model and the findings of the kept fields equal those of the whole file (tests/models/test_config_link.py, for
 every config in tests/models/configs/ and for generated ones). :func:`to_link` writes them as
 
@@ -23,9 +23,8 @@ import binascii
 import hashlib
 import json
 import zlib
-from collections.abc import Mapping
 
-from posenc.models.config_file import MAX_BYTES, parse_json, read_config
+from posenc.models.config_file import MAX_BYTES, parse_json, read_config, text_path
 
 VERSION = "1"
 MAX_LINK = 8000
@@ -67,13 +66,19 @@ POSITIONAL_FIELDS = frozenset({
 
 def positional_fields(config: object) -> dict:
     """The config (a dict, a JSON text or a path, read by :func:`~posenc.models.config_file.read_config`) with
-    only :data:`POSITIONAL_FIELDS`, at the top level and inside ``text_config`` (kept there, so that a finding
-    names the field where the file has it)."""
+    only :data:`POSITIONAL_FIELDS`, at the top level and inside ``text_config`` (or the thinker's: kept there, so
+    that a finding names the field where the file has it)."""
     config = read_config(config)
     kept = {key: value for key, value in config.items() if key in POSITIONAL_FIELDS}
-    text = config.get("text_config")
-    if isinstance(text, Mapping):  # kept even when it keeps nothing: the reader takes its fields alone
-        kept["text_config"] = {key: value for key, value in text.items() if key in POSITIONAL_FIELDS}
+    path = text_path(config)
+    if path:  # kept even when it keeps nothing: the reader takes its fields alone
+        text: object = config
+        for key in path:
+            text = text[key]  # type: ignore[index]  (text_path found an object at each key)
+        nested: dict = {key: value for key, value in text.items() if key in POSITIONAL_FIELDS}  # type: ignore[attr-defined]
+        for key in reversed(path):
+            nested = {key: nested}
+        kept |= nested
     return kept
 
 

@@ -19,6 +19,7 @@ import pytest
 import posenc
 from posenc import models
 from posenc.models import MODELS, decoupled_rope, from_config, rope_inv_freq, softmax_scale
+from posenc.models.config_link import from_link, to_link
 from posenc.models.families import FAMILIES
 from posenc.schemes.rope.multimodal import mrope_axes
 from posenc.schemes.rope.scalings import scales_whole_head
@@ -545,6 +546,8 @@ def test_qwen2_5_omni_s_language_model_is_its_thinker_s(named):
     text["sliding_window"] = 10**6  # past its context: the check names the field where it is
     assert [f.field for f in models.check(saved) if "sliding_window" in f.field] == [
         "thinker_config.text_config.sliding_window"]
+    shared = from_link(to_link(saved))  # a link keeps the thinker's fields, where they are
+    assert from_config(shared) == from_config(saved) and models.check(shared) == models.check(saved)
 
 
 @pytest.mark.parametrize("model_type", ["modernbert", "modernbert-decoder"])
