@@ -615,8 +615,8 @@ def window_not_applied(reading: Reading) -> Iterator[Finding]:
              if model.causal and fields.family.cache_windows and window >= 1 and window == int(window)
              and fields.raw.get("layer_types") is None else "")  # (a list: layer_types_not_read says what it does)
     yield Finding("warning", reading.path(name),
-                  f"{name} is {window:g}{default}, but no layer of {fields.family.class_name}'s model is sliding_attention, so "
-                  "its forward pass applies it nowhere: every layer attends to the whole context, as posenc draws it."
+                  f"{name} is {window:g}{default}, but no layer of {fields.family.class_name}'s model is "
+                  "sliding_attention, so its forward pass applies it nowhere: every layer attends to the whole context, as posenc draws it."
                   + cache)
 
 

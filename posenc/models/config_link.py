@@ -2,9 +2,9 @@ r"""A config's positional fields in a link: what a shared view needs of a ``conf
 
 A link cannot carry a file, and a config.json is mostly fields positions never read (vocabulary, MLP widths,
 dropout, the tokenizer's ids). :func:`positional_fields` keeps the fields :func:`posenc.models.from_config` and
-:func:`posenc.models.check` read (:data:`POSITIONAL_FIELDS`, at the top level and in ``text_config`` or the thinker's), so the
-model and the findings of the kept fields equal those of the whole file (tests/models/test_config_link.py, for
-every config in tests/models/configs/ and for generated ones). :func:`to_link` writes them as
+:func:`posenc.models.check` read (:data:`POSITIONAL_FIELDS`, at the top level and in ``text_config`` or the
+thinker's), so the model and the findings of the kept fields equal those of the whole file
+(tests/models/test_config_link.py, for every config in tests/models/configs/ and for generated ones). :func:`to_link` writes them as
 
     1.<base64url of the zlib-compressed JSON, in the file's order, no spaces>.<8 hex digits of its SHA-256>
 
@@ -75,7 +75,8 @@ def positional_fields(config: object) -> dict:
         text: object = config
         for key in path:
             text = text[key]  # type: ignore[index]  (text_path found an object at each key)
-        nested: dict = {key: value for key, value in text.items() if key in POSITIONAL_FIELDS}  # type: ignore[attr-defined]
+        nested: dict = {key: value for key, value in text.items()  # type: ignore[attr-defined]
+                        if key in POSITIONAL_FIELDS}
         for key in reversed(path):
             nested = {key: nested}
         kept |= nested

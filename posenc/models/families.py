@@ -62,8 +62,8 @@ class Family:
     (:attr:`reads_layer_types`);
     ``own_layer_types``: a class of rule "none" that lists its layers itself where the file gives no ``layer_types``
     (MiniMax-M3's text model: every layer full_attention; Falcon-H1: every layer hybrid; so do the classes of
-    ``listed_layers``), so that its cache keeps
-    every key whatever ``sliding_window`` says: the other rotary classes of that rule list none, and their cache
+    ``listed_layers``), so that its cache keeps every key whatever ``sliding_window`` says: the other rotary classes
+    of that rule list none, and their cache
     (transformers 5.23's DynamicCache) keeps the last ``sliding_window`` − 1 keys of every layer
     (:attr:`cache_windows`);
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
@@ -71,8 +71,8 @@ class Family:
     before itself, so that the window is one more, winning over ``window_field`` when given (MiMo-V2-Flash's
     ``sliding_window_size``, SGLang's); ``window_alias``: a field that wins over ``window_field`` when the file gives
     it, read as transformers' ``sliding_window`` itself (ModernBERT's ``sliding_window``, whose setter sets
-    ``local_attention`` to twice it; ModernBERT-decoder's, an attribute its mask reads); ``nope_layers``: which layers have no positions: those
-    ``no_rope_layers`` marks 0 ("no_rope_layers": Llama 4, SmolLM3), every full-attention layer ("full_attention":
+    ``local_attention`` to twice it; ModernBERT-decoder's, an attribute its mask reads); ``nope_layers``: which
+    layers have no positions: those ``no_rope_layers`` marks 0 ("no_rope_layers": Llama 4, SmolLM3), every full-attention layer ("full_attention":
     Cohere 2, whose sliding-window layers alone rotate), every full-attention layer when the config has a
     ``sliding_window`` ("windowed": EXAONE 4, whose layers all rotate when it is null), those ``layer_rope_theta``
     gives 0 ("layer_rope_theta": Muse, whose other layers turn at the RoPE parameters' θ whatever the number; without
@@ -276,8 +276,8 @@ class Family:
     def listed_masks(self) -> tuple[str, ...]:
         """The layer types a file's ``layer_types`` may name, where the class reads the list: those its model builds
         a mask for, by name (full attention and Llama 4's chunks, or full and sliding-window attention: every other
-        class's), the model failing on any other as it is built or at its first forward pass (a KeyError); () for a model_type posenc
-        has no record of, whose list is read as written."""
+        class's), the model failing on any other as it is built or at its first forward pass (a KeyError); () for a
+        model_type posenc has no record of, whose list is read as written."""
         if not self.class_name or not self.reads_layer_types:
             return ()
         return ("full_attention", "chunked_attention" if self.windows == "chunked" else "sliding_attention")
@@ -328,7 +328,8 @@ _GRANITE_SWA = dict(windows="every", pattern=4, first_full=True, layer_theta_fie
                     sinks=("full_attention", "sliding_attention"),
                     defaults={"max_position_embeddings": 8192, "sliding_window": 128, "attention_multiplier": 1.0})
 _MODERNBERT = dict(windows="every", first_full=True, pattern_field="global_attn_every_n_layers",
-                   window_field=("local_attention", "half"), window_alias="sliding_window", nested_parameters="read", flat_parameters="refused",
+                   window_field=("local_attention", "half"), window_alias="sliding_window", nested_parameters="read",
+                   flat_parameters="refused",
                    partial_field=None,
                    theta_fields={"full_attention": "global_rope_theta", "sliding_attention": "local_rope_theta"},
                    defaults={"global_rope_theta": 160_000.0, "local_rope_theta": 10_000.0, "local_attention": 128,
