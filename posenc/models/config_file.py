@@ -163,9 +163,10 @@ a thinker's fields are read under these alone (Qwen3-Omni's text model, of a typ
 
 def text_path(config: Mapping[str, object]) -> tuple[str, ...]:
     """The keys down to the object holding the language model's fields (:data:`TEXT_PATHS`), () for the top level."""
+    model_type = config.get("model_type")
     for path in TEXT_PATHS:
-        if path[0] == "thinker_config" and config.get("model_type") not in THINKER_TEXT_TYPES:
-            continue
+        if path[0] == "thinker_config" and not (isinstance(model_type, str) and model_type in THINKER_TEXT_TYPES):
+            continue  # (a model_type of any JSON value: a list is no key)
         node: object = config
         for key in path:
             node = node.get(key) if isinstance(node, Mapping) else None

@@ -7,7 +7,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from posenc import models
@@ -169,11 +169,13 @@ JSON_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
                         st.floats(allow_nan=False, allow_infinity=False, width=32), st.text(max_size=12))
 VALUES = st.recursive(JSON_LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
     st.text(max_size=8), inner, max_size=4), max_leaves=12)
-NAMES = st.sampled_from(sorted(POSITIONAL_FIELDS | set(JUNK) | {"text_config"}))
+NAMES = st.sampled_from(sorted(POSITIONAL_FIELDS | set(JUNK) | {"text_config", "thinker_config"}))
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(CONFIGS), st.dictionaries(NAMES, VALUES, max_size=5))
+@example(CONFIGS[0], {"model_type": []})  # (found: a list is no key of the thinkers' types: TypeError)
+@example(CONFIGS[0], {"model_type": "qwen2_5_omni", "thinker_config": {"text_config": {"rope_theta": 5.0}}})
 def test_changed_configs_read_the_same_from_their_link(path, changes):
     """Configs with fields changed, added or mistyped: the link form reads as the file does, or both refuse."""
     config = json.loads(path.read_text()) | changes
