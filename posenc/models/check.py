@@ -646,7 +646,7 @@ def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]
     class whose cache is not known (rotary classes and GPT-Neo are)."""
     fields, model = reading.fields, reading.model
     family = fields.family
-    if (not model.causal or not (family.scheme == "rope" or family.windows == "gpt_neo")
+    if (not model.causal or not (get_scheme(family.scheme).family == "rotary" or family.windows == "gpt_neo")
             or not set(given) <= {"full_attention", "sliding_attention"} or "sliding_attention" not in given):
         return "warning", ""
     window = reading.number(fields.raw, "sliding_window") if "sliding_window" in fields.raw else reading.number(

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from posenc.schemes.registry import get_scheme
+
 
 @dataclass(frozen=True)
 class Family:
@@ -270,7 +272,8 @@ class Family:
         nowhere (a rotary class of rule "none" that lists no layers of its own, as those that read a file's list,
         ``listed_layers``, do): generating token by token through it, a query attends to the last ``sliding_window``
         keys only, as a window would."""
-        return self.windows == "none" and self.scheme == "rope" and not (self.own_layer_types or self.listed_layers)
+        return self.windows == "none" and get_scheme(self.scheme).family == "rotary" and not (
+            self.own_layer_types or self.listed_layers)
 
     @property
     def listed_masks(self) -> tuple[str, ...]:
