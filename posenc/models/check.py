@@ -37,7 +37,7 @@ from posenc.models.config import (
     window_field,
     window_keys,
 )
-from posenc.models.config_file import read_config, text_path
+from posenc.models.config_file import read_config, text_node, text_path
 from posenc.models.config_link import POSITIONAL_FIELDS
 from posenc.models.presets import Model
 from posenc.schemes.registry import get_scheme
@@ -73,9 +73,7 @@ class Reading:
 
     def path(self, key: str) -> str:
         """``key``'s dotted path in the file: under ``text_config`` (or the thinker's) when that is where it is."""
-        path, node = text_path(self.config), self.config
-        for step in path:
-            node = node[step]
+        path, node = text_node(self.config)
         return ".".join((*path, key)) if path and key in node else key
 
     def level(self) -> str:

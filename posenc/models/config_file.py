@@ -163,6 +163,12 @@ a thinker's fields are read under these alone (Qwen3-Omni's text model, of a typ
 
 def text_path(config: Mapping[str, object]) -> tuple[str, ...]:
     """The keys down to the object holding the language model's fields (:data:`TEXT_PATHS`), () for the top level."""
+    return text_node(config)[0]
+
+
+def text_node(config: Mapping[str, object]) -> tuple[tuple[str, ...], Mapping]:
+    """The keys down to the object holding the language model's fields (:data:`TEXT_PATHS`), and that object: ((),
+    the config itself) for the top level."""
     model_type = config.get("model_type")
     for path in TEXT_PATHS:
         if path[0] == "thinker_config" and not (isinstance(model_type, str) and model_type in THINKER_TEXT_TYPES):
@@ -171,8 +177,8 @@ def text_path(config: Mapping[str, object]) -> tuple[str, ...]:
         for key in path:
             node = node.get(key) if isinstance(node, Mapping) else None
         if isinstance(node, Mapping):
-            return path
-    return ()
+            return path, node
+    return (), config
 
 
 def text_fields(config: Mapping[str, object]) -> dict:
@@ -180,13 +186,10 @@ def text_fields(config: Mapping[str, object]) -> dict:
     (transformers 5.23 builds the language model's config from it, whatever the top level says: a top-level head_dim
     or rope_parameters belongs to another tower, MusicFlamingo's audio encoder's), with the file's name and, where it
     gives none, the top level's model_type (a thinker's: its text model's); else the top level's."""
-    path = text_path(config)
+    path, node = text_node(config)
     if not path:
         return dict(config)
-    node: object = config
-    for key in path:
-        node = node[key]  # type: ignore[index]  (text_path found an object at each key)
-    own = dict(node)  # type: ignore[call-overload]
+    own = dict(node)
     if path[0] == "thinker_config" and "model_type" not in own:
         own["model_type"] = THINKER_TEXT_TYPES[config["model_type"]]  # type: ignore[index]
     for key in ("model_type", "_name_or_path"):

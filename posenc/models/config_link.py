@@ -24,7 +24,7 @@ import hashlib
 import json
 import zlib
 
-from posenc.models.config_file import MAX_BYTES, parse_json, read_config, text_path
+from posenc.models.config_file import MAX_BYTES, parse_json, read_config, text_node
 
 VERSION = "1"
 MAX_LINK = 8000
@@ -70,13 +70,9 @@ def positional_fields(config: object) -> dict:
     that a finding names the field where the file has it)."""
     config = read_config(config)
     kept = {key: value for key, value in config.items() if key in POSITIONAL_FIELDS}
-    path = text_path(config)
+    path, text = text_node(config)
     if path:  # kept even when it keeps nothing: the reader takes its fields alone
-        text: object = config
-        for key in path:
-            text = text[key]  # type: ignore[index]  (text_path found an object at each key)
-        nested: dict = {key: value for key, value in text.items()  # type: ignore[attr-defined]
-                        if key in POSITIONAL_FIELDS}
+        nested: dict = {key: value for key, value in text.items() if key in POSITIONAL_FIELDS}
         for key in reversed(path):
             nested = {key: nested}
         kept |= nested
