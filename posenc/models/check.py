@@ -16,6 +16,7 @@ findings; ``python -m posenc.models check CONFIG.json`` prints them.
 
 from __future__ import annotations
 
+import json
 import numbers
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -626,13 +627,19 @@ def layer_types_not_read(reading: Reading) -> Iterator[Finding]:
     if model is None or fields.family.reads_layer_types or not isinstance(given, list) or list(
             given) == list(model.layer_types):
         return
-    listed = ", ".join(f"{given.count(kind)} {kind}" for kind in dict.fromkeys(given))
-    drawn = ", ".join(f"{model.layer_types.count(kind)} {kind}" for kind in dict.fromkeys(model.layer_types))
+    listed, drawn = _counted(given), _counted(model.layer_types)
     severity, cache = _cache_reads_the_list(reading, given)
     yield Finding(severity, reading.path("layer_types"),
                   f"layer_types lists {listed} layers, which {fields.family.class_name}'s model in transformers 5.23 "
                   f"does not read in its forward pass: its layers are {drawn} by its class's own rule, as posenc "
                   f"draws them.{cache}")
+
+
+def _counted(kinds: list) -> str:
+    """"2 full_attention, 1 sliding_attention": each kind in the order first listed; a kind that is no string (a
+    file's mistake) is written as JSON, so a list of any JSON counts (a list in the list is no key)."""
+    names = [kind if isinstance(kind, str) else json.dumps(kind) for kind in kinds]
+    return ", ".join(f"{names.count(name)} {name}" for name in dict.fromkeys(names))
 
 
 def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]:
@@ -645,7 +652,8 @@ def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]
     fields, model = reading.fields, reading.model
     family = fields.family
     if (not model.causal or not (get_scheme(family.scheme).family == "rotary" or family.windows == "gpt_neo")
-            or not set(given) <= {"full_attention", "sliding_attention"} or "sliding_attention" not in given):
+            or not all(kind in ("full_attention", "sliding_attention") for kind in given)
+            or "sliding_attention" not in given):
         return "warning", ""
     window = reading.number(fields.raw, "sliding_window") if "sliding_window" in fields.raw else reading.number(
         family.defaults, "sliding_window")  # (GPTNeoConfig has none: its window is window_size)

@@ -175,6 +175,7 @@ NAMES = st.sampled_from(sorted(POSITIONAL_FIELDS | set(JUNK) | {"text_config", "
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(CONFIGS), st.dictionaries(NAMES, VALUES, max_size=5))
 @example(CONFIGS[0], {"model_type": []})  # (found: a list is no key of the thinkers' types: TypeError)
+@example(CONFIGS[0], {"layer_types": [[]]})  # (found: a list in the list is no key: TypeError)
 @example(CONFIGS[0], {"model_type": "qwen2_5_omni", "thinker_config": {"text_config": {"rope_theta": 5.0}}})
 def test_changed_configs_read_the_same_from_their_link(path, changes):
     """Configs with fields changed, added or mistyped: the link form reads as the file does, or both refuse."""

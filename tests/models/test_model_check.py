@@ -190,6 +190,11 @@ CASES = {
         "sliding_attention by its class's own rule, as posenc draws them. Its cache does read the list, keeping the "
         "last 4095 keys on the sliding_attention layers only, and generating through it fails at the first token "
         "past 4096"),
+    "layer_types its model does not read, with a kind that is no string": (  # (found: a TypeError)
+        {"model_type": "bert", "num_hidden_layers": 2, "layer_types": ["full_attention", []]},
+        "warning", "layer_types", "layer_types lists 1 full_attention, 1 [] layers, which BertConfig's model in "
+        "transformers 5.23 does not read in its forward pass: its layers are 2 full_attention by its class's own "
+        "rule, as posenc draws them."),
     "DBRX's θ where its model does not read it": (
         {"model_type": "dbrx", "d_model": 6144, "n_heads": 48, "n_layers": 40, "max_seq_len": 32768,
          "attn_config": {"kv_n_heads": 8, "rope_theta": 500000, "clip_qkv": 8}}, "warning", "attn_config.rope_theta",
