@@ -645,10 +645,12 @@ def _counted(kinds: list) -> str:
 def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]:
     """What a decoder's cache does with a ``layer_types`` its forward pass ignores (transformers 5.23's DynamicCache
     reads the list, keeping the last sliding_window − 1 keys of a sliding_attention layer, the config's own
-    ``sliding_window``: the file's, else the class's): without a window it cannot be built (an error), a list of both
-    kinds fails at the first token past the window (the mask fits one layer's keys), one of sliding layers only
-    windows every layer; nothing for one of full layers only (the model's own masks then hold), another list, or a
-    class whose cache is not known (rotary classes and GPT-Neo are)."""
+    ``sliding_window``: the file's, else the class's): without a window it cannot be built (an error); a list of both
+    kinds fails at the first token past the window (the mask fits one layer's keys), but under sdpa where the class
+    has it (not ``eager_only``), builds no mask for a step (its own layers all full, not ``masks_every_step``) and
+    so attends to every key the cache holds, its sliding layers seeing the window; one of sliding layers only windows
+    every layer; nothing for one of full layers only (the model's own masks then hold), another list, or a class
+    whose cache is not known (rotary classes and GPT-Neo are)."""
     fields, model = reading.fields, reading.model
     family = fields.family
     if (not model.causal or not (get_scheme(family.scheme).family == "rotary" or family.windows == "gpt_neo")
@@ -663,10 +665,17 @@ def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]
         return "error", (" Its cache does read the list, and finds no sliding_window for its sliding_attention "
                          "layers: transformers 5.23 fails to build it, so the model cannot generate. Give "
                          "sliding_window, or list full_attention layers.")
-    if "full_attention" in given:
+    maskless = not (family.eager_only or family.masks_every_step) and set(model.layer_types) == {"full_attention"}
+    if "full_attention" in given and not maskless:
         return "warning", (f" Its cache does read the list, keeping the last {window - 1:g} keys on the "
                            f"sliding_attention layers only, and generating through it fails at the first token past "
                            f"{window:g} (a size mismatch between its mask and one kind of layer's keys).")
+    if "full_attention" in given:
+        return "warning", (f" Its cache does read the list, keeping the last {window - 1:g} keys on the "
+                           f"sliding_attention layers only: text generated token by token through it attends to the "
+                           f"last {window:g} keys on those layers under sdpa attention (the class's default), and "
+                           f"fails at the first token past {window:g} under eager attention (a size mismatch between "
+                           "its mask and one kind of layer's keys).")
     if "full_attention" not in model.layer_types:
         return "warning", ""
     return "warning", (f" Its cache does read the list, keeping the last {window - 1:g} keys of every layer, so text "

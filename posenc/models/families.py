@@ -68,6 +68,11 @@ class Family:
     of that rule list none, and their cache
     (transformers 5.23's DynamicCache) keeps the last ``sliding_window`` − 1 keys of every layer
     (:attr:`cache_windows`);
+    ``eager_only``: a class whose model has no sdpa attention in transformers 5.23 (``_supports_sdpa`` false), so
+    that eager attention is its default: the others default to sdpa, whose step through a cache attends to every key
+    the cache holds for the layer where the forward pass builds no mask for a step (its own layers all full), where
+    eager attention applies that pass's mask; ``masks_every_step``: a class whose forward pass builds the mask at
+    every step, under sdpa too (Falcon's, onto which it adds ALiBi);
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``window_plus_one``: a field counting the keys a query sees
     before itself, so that the window is one more, winning over ``window_field`` when given (MiMo-V2-Flash's
@@ -256,6 +261,8 @@ class Family:
     section_required: bool = False
     listed_layers: bool = False
     own_layer_types: bool = False
+    eager_only: bool = False
+    masks_every_step: bool = False
     refused: str = ""
 
     @property
@@ -326,7 +333,7 @@ _EXAONE = dict(windows="every", pattern_field="sliding_window_pattern", nope_lay
                nested_parameters="refused",
                defaults={"max_position_embeddings": 2048, "sliding_window": 4096, "sliding_window_pattern": 4})
 
-_GRANITE_SWA = dict(windows="every", pattern=4, first_full=True, layer_theta_field="layer_rope_theta",
+_GRANITE_SWA = dict(eager_only=True, windows="every", pattern=4, first_full=True, layer_theta_field="layer_rope_theta",
                     partial_field=None, nested_parameters="refused", multiplier_field="attention_multiplier",
                     sinks=("full_attention", "sliding_attention"),
                     defaults={"max_position_embeddings": 8192, "sliding_window": 128, "attention_multiplier": 1.0})
@@ -430,15 +437,15 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "stablelm": _family(class_name="StableLmConfig", windows="none",
                         defaults={"partial_rotary_factor": 0.25, "max_position_embeddings": 4096}),
     "falcon": _family(class_name="FalconConfig", windows="none", partial_field=None,  # "alibi": true reads as ALiBi
-                      defaults={"max_position_embeddings": 2048, "rope_theta": 10_000.0}),
+                      masks_every_step=True, defaults={"max_position_embeddings": 2048, "rope_theta": 10_000.0}),
     "gemma": _family(class_name="GemmaConfig", windows="none", partial_field=None,
                      bidirectional_field="use_bidirectional_attention", bidirectional_in=("sdpa",),
                      defaults={"head_dim": 256, "max_position_embeddings": 8192}),
     "gemma2": _family(class_name="Gemma2Config", windows="alternate", partial_field=None, nested_parameters="refused",
-                      bidirectional_field="use_bidirectional_attention", bidirectional_in=(),
+                      bidirectional_field="use_bidirectional_attention", bidirectional_in=(), eager_only=True,
                       defaults={"head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096,
                                 "query_pre_attn_scalar": 256}),
-    "vaultgemma": _family(class_name="VaultGemmaConfig", windows="alternate", partial_field=None,
+    "vaultgemma": _family(class_name="VaultGemmaConfig", windows="alternate", partial_field=None, eager_only=True,
                           nested_parameters="refused",  # Gemma 2's layers, trained with differential privacy
                           defaults={"head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096,
                                     "query_pre_attn_scalar": 256}),
@@ -481,7 +488,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                        defaults={"rope_theta": 2_000_000.0, "max_position_embeddings": 32_768,
                                  "no_rope_layer_interval": 4}),
     "gpt_oss": _family(class_name="GptOssConfig", windows="alternate", partial_field=None, nested_parameters="refused",
-                       sinks=("full_attention", "sliding_attention"),
+                       sinks=("full_attention", "sliding_attention"), eager_only=True,
                        default_parameters={"rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0,
                                            "truncate": False, "original_max_position_embeddings": 4096},
                        defaults={"head_dim": 64, "sliding_window": 128, "rope_theta": 150_000.0,
@@ -525,6 +532,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                   "max_position_embeddings": 1_048_576, "rope_interleave": True}),
     "mimo_v2_flash": _family(class_name="MiMoV2FlashConfig", windows="every_and_first", pattern=6, **_AS_WRITTEN,
                              window_plus_one="sliding_window_size", default_share=0.334, sinks=("sliding_attention",),
+                             eager_only=True,
                              default_parameters={  # (each with partial_rotary_factor 0.334: default_share)
                                  "full_attention": {"rope_type": "default", "rope_theta": 5_000_000.0},
                                  "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
@@ -638,7 +646,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
             {"default_parameters": {"rope_type": "default", "rope_theta": 500_000.0},
              "defaults": {"max_position_embeddings": 1_048_576, "sliding_window": 2048, "head_dim": 64}}))},
     "gpt_neox_japanese": _family(class_name="GPTNeoXJapaneseConfig", **_NO_WINDOW | {"partial_field": "rotary_pct"},
-                                 theta_fields={"full_attention": "rotary_emb_base"},
+                                 theta_fields={"full_attention": "rotary_emb_base"}, eager_only=True,
                                  defaults={"rotary_pct": 1.0, "rotary_emb_base": 10_000.0,
                                            "max_position_embeddings": 2048}),
     "modernbert": _family(class_name="ModernBertConfig", causal=False, **_MODERNBERT,
@@ -663,6 +671,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                                "global_attn_every_n_layers": 4, "head_dim": 128}),
     "flint": _family(class_name="FlintConfig", windows="flint", nope_layers="full_attention", partial_field=None,
                      nested_parameters="refused", sinks=("sliding_attention", "nope"),  # (its full layers: NoPE)
+                     eager_only=True,
                      defaults={"max_position_embeddings": 262_144, "sliding_window": 513, "head_dim": 128}),
     "kolibri1": _family(class_name="Kolibri1Config", **_EXAONE | {"pattern_field": "", "pattern": 5, "defaults": {
         "max_position_embeddings": 262_144, "sliding_window": 513, "head_dim": 128}}),  # EXAONE 4's rule, 1 in 5
@@ -717,9 +726,9 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                         theta_fields={"full_attention": "rotary_emb_base"},
                         defaults={"rotary_pct": 0.25, "rotary_emb_base": 10_000.0, "max_position_embeddings": 2048}),
     "gptj": _family(class_name="GPTJConfig", windows="none", layout="interleaved", rotary_dim=True,  # θ fixed
-                    defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),
-    "codegen": _family(class_name="CodeGenConfig", windows="none", layout="interleaved", rotary_dim=True,
-                       defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),  # as GPT-J
+                    eager_only=True, defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),
+    "codegen": _family(class_name="CodeGenConfig", windows="none", layout="interleaved", rotary_dim=True,  # as GPT-J
+                       eager_only=True, defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),
     "gpt2": _family(scheme="learned", class_name="GPT2Config", windows="none",
                     defaults={"n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}),
     "esm": _family(class_name="EsmConfig", partial_field=None,
@@ -730,7 +739,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "gpt_bigcode": _family(scheme="learned", class_name="GPTBigCodeConfig", windows="none",
                            defaults={"n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}),
     "gpt_neo": _family(scheme="learned", class_name="GPTNeoConfig", windows="gpt_neo", unscaled_softmax=True,
-                       window_field=("window_size", "as is"),
+                       window_field=("window_size", "as is"), eager_only=True,
                        attribute_map={"num_attention_heads": "num_heads", "num_hidden_layers": "num_layers"},
                        defaults={"max_position_embeddings": 2048, "hidden_size": 2048, "num_heads": 16,
                                  "num_layers": 24, "window_size": 256,

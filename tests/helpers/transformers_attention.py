@@ -51,3 +51,32 @@ def layers_with_sinks(built: torch.nn.Module) -> list[int]:
     MiMo-V2-Flash's sliding-window layers', Granite SWA's, Flint's), read from the modules' names (``layers.3.…``)."""
     return sorted(int(re.search(r"\.(\d+)\.", f".{name}.").group(1)) for name, module in built.named_modules()
                   if isinstance(getattr(module, "sinks", None), torch.nn.Parameter))
+
+
+def keys_seen_by_sdpa(built: torch.nn.Module, step) -> list[int]:
+    """How many keys the last query of each self-attention layer attends to in the last call ``step()`` makes of
+    ``built`` under sdpa attention, which returns no weights: read from the keys and the mask transformers 5.23 hands its sdpa
+    function (every key where it passes no mask), in the order the layers call it, one count per layer (DiffLlama
+    calls it twice a layer, for the two halves of its heads; IDEFICS's gated cross-attention to the image is left
+    out). The model's own ``ALL_ATTENTION_FUNCTIONS["sdpa"]`` is wrapped for the step and put back; a class that
+    calls torch's sdpa itself (Falcon) is not counted: []."""
+    from transformers.modeling_utils import ALL_ATTENTION_FUNCTIONS
+
+    sdpa, seen = ALL_ATTENTION_FUNCTIONS["sdpa"], {}
+
+    def counting(module, query, key, value, attention_mask, **kwargs):
+        if not getattr(module, "is_cross_attention", False):
+            if attention_mask is None:
+                count = key.shape[-2]
+            else:
+                row = attention_mask[0, 0, -1]
+                count = int(row.sum() if row.dtype == torch.bool else (row == 0).sum())
+            seen[module] = count  # (the step's count: its last call)
+        return sdpa(module, query, key, value, attention_mask, **kwargs)
+
+    ALL_ATTENTION_FUNCTIONS["sdpa"] = counting
+    try:
+        step()
+    finally:
+        ALL_ATTENTION_FUNCTIONS["sdpa"] = sdpa
+    return list(seen.values())

@@ -190,6 +190,15 @@ CASES = {
         "sliding_attention by its class's own rule, as posenc draws them. Its cache does read the list, keeping the "
         "last 4095 keys on the sliding_attention layers only, and generating through it fails at the first token "
         "past 4096"),
+    "layer_types its model does not read, its cache windowing under sdpa": (
+        {"model_type": "llama", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 2,
+         "sliding_window": 5, "layer_types": ["full_attention", "sliding_attention"]},
+        "warning", "layer_types", "layer_types lists 1 full_attention, 1 sliding_attention layers, which "
+        "LlamaConfig's model in transformers 5.23 does not read in its forward pass: its layers are 2 full_attention "
+        "by its class's own rule, as posenc draws them. Its cache does read the list, keeping the last 4 keys on the "
+        "sliding_attention layers only: text generated token by token through it attends to the last 5 keys on "
+        "those layers under sdpa attention (the class's default), and fails at the first token past 5 under eager "
+        "attention"),
     "layer_types its model does not read, with a kind that is no string": (  # (found: a TypeError)
         {"model_type": "bert", "num_hidden_layers": 2, "layer_types": ["full_attention", []]},
         "warning", "layer_types", "layer_types lists 1 full_attention, 1 [] layers, which BertConfig's model in "
