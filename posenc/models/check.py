@@ -642,45 +642,69 @@ def _counted(kinds: list) -> str:
     return ", ".join(f"{names.count(name)} {name}" for name in dict.fromkeys(names))
 
 
+_CACHE_WINDOWS = {"sliding_attention": "sliding_window", "chunked_attention": "attention_chunk_size"}
+"""The layer types transformers 5.23's DynamicCache windows, each with the field its window is read from
+(``get_layer_types_and_kwargs``): it keeps the last window − 1 keys of either kind, a chunk as a sliding window."""
+
+
 def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]:
     """What a decoder's cache does with a ``layer_types`` its forward pass ignores (transformers 5.23's DynamicCache
-    reads the list, keeping the last sliding_window − 1 keys of a sliding_attention layer, the config's own
-    ``sliding_window``: the file's, else the class's): without a window it cannot be built (an error); a list of both
-    kinds fails at the first token past the window (the mask fits one layer's keys), but under sdpa where the class
-    has it (not ``eager_only``), builds no mask for a step (its own layers all full, not ``masks_every_step``) and
-    so attends to every key the cache holds, its sliding layers seeing the window; one of sliding layers only windows
-    every layer; nothing for one of full layers only (the model's own masks then hold), another list, or a class
-    whose cache is not known (rotary classes and GPT-Neo are)."""
+    reads the list, keeping the last window − 1 keys of a sliding_attention layer, the config's own
+    ``sliding_window``: the file's, else the class's, and of a chunked_attention one, its ``attention_chunk_size``):
+    without a window it cannot be built (an error); a list whose layers keep different numbers of keys (full and
+    windowed, or two windows) fails at the first token past the window (the mask fits one layer's keys), but under
+    sdpa where the class has it (not ``eager_only``), builds no mask for a step (its own layers all full, not
+    ``masks_every_step``) and so attends to every key the cache holds, its windowed layers seeing their window; one
+    of one window only windows every layer; nothing for one of full layers only (the model's own masks then hold),
+    another list, or a class whose cache is not known (rotary classes and GPT-Neo are)."""
     fields, model = reading.fields, reading.model
     family = fields.family
-    if (not model.causal or not (get_scheme(family.scheme).family == "rotary" or family.windows == "gpt_neo")
-            or not all(kind in ("full_attention", "sliding_attention") for kind in given)
-            or "sliding_attention" not in given):
+    if not all(kind in ("full_attention", *_CACHE_WINDOWS) for kind in given):  # (== each: a list is no key)
         return "warning", ""
-    window = reading.number(fields.raw, "sliding_window") if "sliding_window" in fields.raw else reading.number(
-        family.defaults, "sliding_window")  # (GPTNeoConfig has none: its window is window_size)
-    if family.windows == "qwen3_moe" and fields.get("use_sliding_window") is not True:
-        window = None  # (Qwen3MoeConfig nulls it)
-    if window is None or window < 1 or window != int(window):
-        return "error", (" Its cache does read the list, and finds no sliding_window for its sliding_attention "
-                         "layers: transformers 5.23 fails to build it, so the model cannot generate. Give "
-                         "sliding_window, or list full_attention layers.")
-    maskless = not (family.eager_only or family.masks_every_step) and set(model.layer_types) == {"full_attention"}
-    if "full_attention" in given and not maskless:
-        return "warning", (f" Its cache does read the list, keeping the last {window - 1:g} keys on the "
-                           f"sliding_attention layers only, and generating through it fails at the first token past "
-                           f"{window:g} (a size mismatch between its mask and one kind of layer's keys).")
-    if "full_attention" in given:
-        return "warning", (f" Its cache does read the list, keeping the last {window - 1:g} keys on the "
-                           f"sliding_attention layers only: text generated token by token through it attends to the "
-                           f"last {window:g} keys on those layers under sdpa attention (the class's default), and "
-                           f"fails at the first token past {window:g} under eager attention (a size mismatch between "
-                           "its mask and one kind of layer's keys).")
+    windowed = list(dict.fromkeys(kind for kind in given if kind in _CACHE_WINDOWS))
+    if not model.causal or not (get_scheme(family.scheme).family == "rotary" or family.windows == "gpt_neo") or not (
+            windowed):
+        return "warning", ""
+    windows = {kind: _cache_window(reading, kind) for kind in windowed}
+    missing = [kind for kind in windowed if windows[kind] is None]
+    if missing:
+        return "error", (" Its cache does read the list, and finds no " + " and no ".join(
+            f"{_CACHE_WINDOWS[kind]} for its {kind} layers" for kind in missing) + ": transformers 5.23 fails to "
+            "build it, so the model cannot generate. Give " + " and ".join(_CACHE_WINDOWS[kind] for kind in missing)
+            + ", or list full_attention layers.")
+    kept = " and ".join(f"the last {windows[kind] - 1:g} keys on the {kind} layers" for kind in windowed)
+    seen = " and ".join(f"the last {windows[kind]:g} keys on the {kind} layers" for kind in windowed)
+    if len(windowed) == 1:
+        kept, seen = f"{kept} only", f"the last {windows[windowed[0]]:g} keys on those layers"
+    if "full_attention" in given or len(set(windows.values())) > 1:
+        first = min(windows.values())
+        maskless = not (family.eager_only or family.masks_every_step) and set(model.layer_types) == {"full_attention"}
+        if not maskless:
+            return "warning", (f" Its cache does read the list, keeping {kept}, and generating through it fails at "
+                               f"the first token past {first:g} (a size mismatch between its mask and one kind of "
+                               "layer's keys).")
+        return "warning", (f" Its cache does read the list, keeping {kept}: text generated token by token through it "
+                           f"attends to {seen} under sdpa attention (the class's default), and fails at the first "
+                           f"token past {first:g} under eager attention (a size mismatch between its mask and one "
+                           "kind of layer's keys).")
     if "full_attention" not in model.layer_types:
         return "warning", ""
+    window = windows[windowed[0]]
     return "warning", (f" Its cache does read the list, keeping the last {window - 1:g} keys of every layer, so text "
                        f"generated token by token through it attends to the last {window:g} keys only on every "
                        "layer.")
+
+
+def _cache_window(reading: Reading, kind: str) -> float | None:
+    """The window the cache gives a listed layer of ``kind`` (:data:`_CACHE_WINDOWS`): the file's field, else its
+    class's default; None where there is none, or it is no whole number above 0."""
+    fields, field = reading.fields, _CACHE_WINDOWS[kind]
+    window = reading.number(fields.raw, field) if field in fields.raw else reading.number(
+        fields.family.defaults, field)  # (GPTNeoConfig has no sliding_window: its window is window_size)
+    if kind == "sliding_attention" and fields.family.windows == "qwen3_moe" and fields.get(
+            "use_sliding_window") is not True:
+        return None  # (Qwen3MoeConfig nulls it)
+    return window if window is not None and window >= 1 and window == int(window) else None
 
 
 def sliding_without_window(reading: Reading) -> Iterator[Finding]:

@@ -470,16 +470,22 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, layers):
         _caches_as_said(built, model, config)
 
 
-@pytest.mark.parametrize("model_type", [model_type for model_type in _ROTATING if model_type not in _LISTED_FAILS
-                                        and not FAMILIES[model_type].reads_layer_types and FAMILIES[model_type].causal])
-def test_a_listed_sliding_layer_without_a_window_fails_the_cache_as_said(model_type):
+_IGNORING = [model_type for model_type in _ROTATING if model_type not in _LISTED_FAILS
+             and not FAMILIES[model_type].reads_layer_types and FAMILIES[model_type].causal]
+"""The rotary decoders whose forward pass ignores a file's layer_types, which their cache reads."""
+
+
+@pytest.mark.parametrize(("kind", "field"), [("sliding_attention", "sliding_window"),
+                                             ("chunked_attention", "attention_chunk_size")])
+@pytest.mark.parametrize("model_type", _IGNORING)
+def test_a_listed_windowed_layer_without_a_window_fails_the_cache_as_said(model_type, kind, field):
     """The oracle is transformers 5.23's DynamicCache, built from the class's configuration as generation builds it:
-    a four-layer file listing sliding_attention layers, which the class's forward pass ignores, and no
-    sliding_window. The cache reads the list and fails to build (no attribute sliding_window, or a null one:
-    Mistral's class keeps 4,096 by default and builds it) exactly where the check gives an error. posenc said only
-    that the list was not read."""
-    config = _four_layers(model_type, False, _LISTED) | {"num_hidden_layers": 4}
-    config.pop("sliding_window", None)
+    a four-layer file listing sliding_attention (or chunked_attention) layers, which the class's forward pass
+    ignores, and no sliding_window (attention_chunk_size). The cache reads the list and fails to build (no attribute,
+    or a null one: Mistral's class keeps a sliding_window of 4,096 by default and builds it) exactly where the check
+    gives an error. posenc said only that the list was not read (of chunked layers, until this test)."""
+    config = _four_layers(model_type, False, [kind, "full_attention"] * 2) | {"num_hidden_layers": 4}
+    config.pop(field, None)
     oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(config)))
     try:
         transformers.DynamicCache(config=oracle)
@@ -487,12 +493,26 @@ def test_a_listed_sliding_layer_without_a_window_fails_the_cache_as_said(model_t
     except (AttributeError, TypeError):
         fails = True
     errors = [f.message for f in models.check(config) if f.field == "layer_types" and f.severity == "error"]
-    assert errors == ([f"layer_types lists 2 sliding_attention, 2 full_attention layers, which {oracle.__class__.__name__}"
+    assert errors == ([f"layer_types lists 2 {kind}, 2 full_attention layers, which {oracle.__class__.__name__}"
                        "'s model in transformers 5.23 does not read in its forward pass: its layers are 4 "
                        "full_attention by its class's own rule, as posenc draws them. Its cache does read the list, "
-                       "and finds no sliding_window for its sliding_attention layers: transformers 5.23 fails to "
-                       "build it, so the model cannot generate. Give sliding_window, or list full_attention layers."]
+                       f"and finds no {field} for its {kind} layers: transformers 5.23 fails to "
+                       f"build it, so the model cannot generate. Give {field}, or list full_attention layers."]
                       if fails else [])
+
+
+@pytest.mark.parametrize("model_type", ["llama", "olmo", "mistral", "qwen3_moe", "gptj", "falcon"])
+def test_listed_chunked_layers_are_windowed_by_the_cache_as_said(model_type):
+    """The oracle is the model's cached path (as in test_each_family_masks_its_layers_as_its_model_does): a file
+    lists chunked_attention and full_attention layers, which these classes' forward passes ignore, and gives
+    attention_chunk_size 5. transformers 5.23's DynamicCache keeps the last four keys of each chunked layer, as of a
+    sliding one: generation under sdpa attends to the last five there (under Llama's and OLMo's rule), and fails
+    under eager attention, under Mistral's and Qwen3-MoE's rule and under Falcon's masks. posenc said nothing of the
+    cache for chunked layers."""
+    config = _four_layers(model_type, True, ["chunked_attention", "full_attention"] * 2)
+    torch.manual_seed(0)
+    built = hf_model(config, attn_implementation="eager").eval()
+    _caches_as_said(built, from_config(config), config)
 
 
 @pytest.mark.parametrize("model_type", [model_type for model_type in _ROTATING
@@ -621,7 +641,7 @@ def _caches_as_said(built, model: models.Model, config: dict) -> None:
     if seen is None and by_sdpa is None:
         assert "generating through it fails at the first token past 5 (" in said, said
     elif seen is None:  # sdpa's listed sliding layers see the window, the others every key
-        assert by_sdpa == [5 if kind == "sliding_attention" else whole
+        assert by_sdpa == [5 if kind in ("sliding_attention", "chunked_attention") else whole
                            for kind, whole in zip(config["layer_types"], drawn)], by_sdpa
         assert ("attends to the last 5 keys on those layers under sdpa attention (the class's default), and fails "
                 "at the first token past 5 under eager attention") in said, said
