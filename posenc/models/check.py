@@ -619,6 +619,29 @@ def window_not_applied(reading: Reading) -> Iterator[Finding]:
                   + cache)
 
 
+def chunk_not_applied(reading: Reading) -> Iterator[Finding]:
+    """An attention_chunk_size given to a class that chunks no layer and whose cache windows (:attr:`Family.
+    cache_windows`: Llama's, OLMo's, ...), with no layer_types and no sliding_window (the file's or its class's,
+    which the cache reads first): one forward pass applies it nowhere, while transformers 5.23's DynamicCache makes
+    every layer chunked_attention, windowed by it as a sliding layer is (``get_layer_types_and_kwargs``)."""
+    fields, model = reading.fields, reading.model
+    chunk = reading.number(fields.raw, "attention_chunk_size")
+    if (model is None or chunk is None or not model.causal or not fields.family.cache_windows
+            or fields.raw.get("layer_types") is not None or chunk < 1 or chunk != int(chunk)
+            or set(model.layer_types) != {"full_attention"}):
+        return
+    if (fields.raw.get("sliding_window") if "sliding_window" in fields.raw
+            else fields.family.defaults.get("sliding_window")) is not None:
+        return  # (the cache windows by sliding_window then: window_not_applied says so)
+    yield Finding("warning", reading.path("attention_chunk_size"),
+                  f"attention_chunk_size is {chunk:g}, but no layer of {fields.family.class_name}'s model is "
+                  "chunked_attention, so its forward pass applies it nowhere: every layer attends to the whole "
+                  "context, as posenc draws it. Its cache does read it: transformers 5.23's DynamicCache makes every "
+                  f"layer chunked_attention and keeps its last {chunk - 1:g} keys, as of a sliding window, so text "
+                  f"generated token by token through it attends to the last {chunk:g} only, and the model's two "
+                  f"paths disagree on any text longer than {chunk:g} tokens.")
+
+
 def layer_types_not_read(reading: Reading) -> Iterator[Finding]:
     """A file's layer_types that its class's model does not read (Llama's, OLMo's: no window anywhere; Mistral's,
     Phi-3's, Qwen3-MoE's: their own rule on every layer), where it lists other layers than the model attends with."""
@@ -1014,8 +1037,8 @@ CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     fixed_frequencies, longrope_lists, mrope_sections, rotary_width, head_width, llama3_bands, yarn_betas,
     layer_count, window_length, layer_types_not_read, sliding_without_window, parameters_per_layer_type,
     unread_position_type, padded_positions, fixed_buckets, fixed_slopes, encoder_decoder, theta_in_a_sub_config,
-    window_not_applied, ntk_alpha, bidirectional_in_some_attentions, per_layer_fields, outside_text_config,
-    query_scale_parameters, unknown_family,
+    window_not_applied, chunk_not_applied, ntk_alpha, bidirectional_in_some_attentions, per_layer_fields,
+    outside_text_config, query_scale_parameters, unknown_family,
 )
 """Every check :func:`check` runs, in order."""
 

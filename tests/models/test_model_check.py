@@ -199,6 +199,11 @@ CASES = {
         "sliding_attention layers only: text generated token by token through it attends to the last 5 keys on "
         "those layers under sdpa attention (the class's default), and fails at the first token past 5 under eager "
         "attention"),
+    "a chunk size its model does not apply": (
+        changed(LLAMA31, attention_chunk_size=8192), "warning", "attention_chunk_size",
+        "attention_chunk_size is 8192, but no layer of LlamaConfig's model is chunked_attention, so its forward pass "
+        "applies it nowhere: every layer attends to the whole context, as posenc draws it. Its cache does read it: "
+        "transformers 5.23's DynamicCache makes every layer chunked_attention and keeps its last 8191 keys"),
     "layer_types its model does not read, with a kind that is no string": (  # (found: a TypeError)
         {"model_type": "bert", "num_hidden_layers": 2, "layer_types": ["full_attention", []]},
         "warning", "layer_types", "layer_types lists 1 full_attention, 1 [] layers, which BertConfig's model in "

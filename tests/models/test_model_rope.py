@@ -515,6 +515,20 @@ def test_listed_chunked_layers_are_windowed_by_the_cache_as_said(model_type):
     _caches_as_said(built, from_config(config), config)
 
 
+@pytest.mark.parametrize("model_type", [model_type for model_type in _IGNORING if FAMILIES[model_type].cache_windows])
+def test_a_chunk_size_alone_windows_the_cache_as_said(model_type):
+    """The oracle is the model's cached path (as in test_each_family_masks_its_layers_as_its_model_does): a file
+    gives attention_chunk_size 5 to a class that chunks no layer, with no layer_types and no sliding_window.
+    transformers 5.23's DynamicCache then makes every layer chunked_attention and keeps its last four keys, so that
+    the sixth token attends to the last five on every layer (a class's own sliding_window, Moshi's 3000, is read
+    first). posenc said nothing of it."""
+    config = {key: value for key, value in _four_layers(model_type, False).items() if key != "sliding_window"}
+    config |= {"attention_chunk_size": 5, "num_hidden_layers": 4}
+    torch.manual_seed(0)
+    built = hf_model(config, attn_implementation="eager").eval()
+    _caches_as_said(built, from_config(config), config)
+
+
 @pytest.mark.parametrize("model_type", [model_type for model_type in _ROTATING
                                         if FAMILIES[model_type].windows in ("qwen", "qwen2_moe")])
 def test_listed_sliding_layers_under_use_sliding_window_false_are_read_as_the_class_sets_the_window(model_type):
@@ -612,7 +626,8 @@ def _caches_as_said(built, model: models.Model, config: dict) -> None:
     sliding layers see the last five: the check must say which, and say nothing of the cache where each layer sees
     what posenc draws. posenc's warnings said the window applied nowhere and the list was not read, true of one
     forward pass only; then that the list of both kinds fails, true of eager attention only."""
-    said = " ".join(f.message for f in models.check(config) if f.field in ("layer_types", "sliding_window"))
+    said = " ".join(f.message for f in models.check(config)
+                    if f.field in ("layer_types", "sliding_window", "attention_chunk_size"))
     family = FAMILIES[config["model_type"]]
     assert built._supports_sdpa != family.eager_only, "eager_only"
     ids = torch.arange(3, 9)[None]
