@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 from types import SimpleNamespace
 
@@ -25,6 +26,7 @@ from posenc.models import (
     query_scale,
     receptive_field,
 )
+from posenc.models.families import FAMILIES
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -32,6 +34,8 @@ transformers = pytest.importorskip("transformers")
 from transformers import Llama4TextConfig, masking_utils  # noqa: E402  (transformers is for the tests only)
 from transformers.models.gpt_oss import modeling_gpt_oss as hf_gpt_oss  # noqa: E402
 from transformers.models.llama4 import modeling_llama4 as hf_llama4  # noqa: E402
+
+from transformers_rotary import TEXT_MODELS  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
 
@@ -194,3 +198,23 @@ def test_attention_mask_refusals():
         attention_mask("llama-2-7b", "full_attention", 8192)
     with pytest.raises(ValueError, match=r"queries must be whole numbers from 0 to length − 1 = 9"):
         attention_mask("llama-2-7b", "full_attention", 10, [10])
+
+
+_MODEL_CLASSES = {"pop2piano": "Pop2PianoForConditionalGeneration", "pix2struct_text_model": "Pix2StructTextModel"}
+"""The model classes of the types AutoModel maps to none."""
+
+
+@pytest.mark.parametrize("model_type", sorted(FAMILIES))
+def test_eager_only_is_each_class_s_own(model_type):
+    """The oracle is transformers 5.23's model class of the type (AutoModel's, a text model's, or
+    :data:`_MODEL_CLASSES`'): ``Family.eager_only`` is true exactly where the class has no sdpa attention, eager
+    being its default. The check says from it whether generation through a cache of a listed layer_types fails
+    everywhere or under eager attention only (test_each_family_masks_its_layers_as_its_model_does's cached step)."""
+    if model_type in TEXT_MODELS:
+        module, name = TEXT_MODELS[model_type]
+        model_class = getattr(importlib.import_module(f"transformers.models.{module}"), name)
+    elif model_type in _MODEL_CLASSES:
+        model_class = getattr(transformers, _MODEL_CLASSES[model_type])
+    else:
+        model_class = transformers.AutoModel._model_mapping[type(transformers.AutoConfig.for_model(model_type))]
+    assert FAMILIES[model_type].eager_only == (not model_class._supports_sdpa), model_class.__name__
