@@ -611,12 +611,23 @@ def window_not_applied(reading: Reading) -> Iterator[Finding]:
     cache = (f" Its cache does read it: transformers 5.23's DynamicCache keeps the last {window - 1:g} keys of each "
              f"layer, so text generated token by token through it attends to the last {window:g} only, as a window "
              f"would, and the model's two paths disagree on any text longer than {window:g} tokens."
-             if model.causal and fields.family.cache_windows and window >= 1 and window == int(window)
+             if model.causal and fields.family.cache_windows and _keeps(window)
              and fields.raw.get("layer_types") is None else "")  # (a list: layer_types_not_read says what it does)
     yield Finding("warning", reading.path(name),
-                  f"{name} is {window:g}{default}, but no layer of {fields.family.class_name}'s model is "
-                  "sliding_attention, so its forward pass applies it nowhere: every layer attends to the whole context, as posenc draws it."
+                  _applied_nowhere(f"{name} is {window:g}{default}", fields.family.class_name, "sliding_attention")
                   + cache)
+
+
+def _applied_nowhere(given: str, class_name: str, kind: str) -> str:
+    """The sentence of a window field that no layer of the model applies in one forward pass ("sliding_window is
+    4096", no sliding_attention layer), as posenc draws it; its cache's is the caller's."""
+    return (f"{given}, but no layer of {class_name}'s model is {kind}, so its forward pass applies it nowhere: every "
+            "layer attends to the whole context, as posenc draws it.")
+
+
+def _keeps(window: float) -> bool:
+    """Whether a window is one transformers 5.23's DynamicCache keeps keys by: a whole number above 0."""
+    return window >= 1 and window == int(window)
 
 
 def chunk_not_applied(reading: Reading) -> Iterator[Finding]:
@@ -627,16 +638,16 @@ def chunk_not_applied(reading: Reading) -> Iterator[Finding]:
     fields, model = reading.fields, reading.model
     chunk = reading.number(fields.raw, "attention_chunk_size")
     if (model is None or chunk is None or not model.causal or not fields.family.cache_windows
-            or fields.raw.get("layer_types") is not None or chunk < 1 or chunk != int(chunk)
+            or fields.raw.get("layer_types") is not None or not _keeps(chunk)
             or set(model.layer_types) != {"full_attention"}):
         return
     if (fields.raw.get("sliding_window") if "sliding_window" in fields.raw
             else fields.family.defaults.get("sliding_window")) is not None:
         return  # (the cache windows by sliding_window then: window_not_applied says so)
     yield Finding("warning", reading.path("attention_chunk_size"),
-                  f"attention_chunk_size is {chunk:g}, but no layer of {fields.family.class_name}'s model is "
-                  "chunked_attention, so its forward pass applies it nowhere: every layer attends to the whole "
-                  "context, as posenc draws it. Its cache does read it: transformers 5.23's DynamicCache makes every "
+                  _applied_nowhere(f"attention_chunk_size is {chunk:g}", fields.family.class_name,
+                                   "chunked_attention")
+                  + " Its cache does read it: transformers 5.23's DynamicCache makes every "
                   f"layer chunked_attention and keeps its last {chunk - 1:g} keys, as of a sliding window, so text "
                   f"generated token by token through it attends to the last {chunk:g} only, and the model's two "
                   f"paths disagree on any text longer than {chunk:g} tokens.")
@@ -727,7 +738,7 @@ def _cache_window(reading: Reading, kind: str) -> float | None:
     if kind == "sliding_attention" and fields.family.windows == "qwen3_moe" and fields.get(
             "use_sliding_window") is not True:
         return None  # (Qwen3MoeConfig nulls it)
-    return window if window is not None and window >= 1 and window == int(window) else None
+    return window if window is not None and _keeps(window) else None
 
 
 def sliding_without_window(reading: Reading) -> Iterator[Finding]:
