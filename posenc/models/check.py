@@ -38,7 +38,7 @@ from posenc.models.config import (
     window_field,
     window_keys,
 )
-from posenc.models.config_file import read_config, text_node, text_path
+from posenc.models.config_file import read_config, text_node
 from posenc.models.config_link import POSITIONAL_FIELDS
 from posenc.models.presets import Model
 from posenc.schemes.registry import get_scheme
@@ -80,7 +80,7 @@ class Reading:
     def level(self) -> str:
         """Where the language model's own fields are: "in text_config" (or the thinker's) when the file has one,
         else "at the top level"."""
-        where = ".".join(text_path(self.config))
+        where = ".".join(text_node(self.config)[0])
         return f"in {where}" if where else "at the top level"
 
     def number(self, mapping: Mapping, key: str) -> float | None:

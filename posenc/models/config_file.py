@@ -154,16 +154,11 @@ def _check_value(value: object, where: str, depth: int) -> None:
 
 
 TEXT_PATHS = (("text_config",), ("thinker_config", "text_config"))
-"""Where a composite config keeps its language model's fields: ``text_config``, or its thinker's (Qwen2.5-Omni's:
-the thinker reads and writes the text, its talker another transformer turning that into speech)."""
-THINKER_TEXT_TYPES = {"qwen2_5_omni": "qwen2_5_omni_text"}
+"""Where a composite config keeps its language model's fields: ``text_config``, or its thinker's (Qwen2.5-Omni's and
+Qwen3-Omni's: the thinker reads and writes the text, its talker another transformer turning that into speech)."""
+THINKER_TEXT_TYPES = {"qwen2_5_omni": "qwen2_5_omni_text", "qwen3_omni_moe": "qwen3_omni_moe_text"}
 """model_type -> its thinker's language model's, given where its text_config gives none (the class's text config's);
-a thinker's fields are read under these alone (Qwen3-Omni's text model, of a type posenc has no record of, is not)."""
-
-
-def text_path(config: Mapping[str, object]) -> tuple[str, ...]:
-    """The keys down to the object holding the language model's fields (:data:`TEXT_PATHS`), () for the top level."""
-    return text_node(config)[0]
+a thinker's fields are read under these alone."""
 
 
 def text_node(config: Mapping[str, object]) -> tuple[tuple[str, ...], Mapping]:

@@ -425,6 +425,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                      defaults={"sliding_window": 4096, "max_window_layers": 62, "max_position_embeddings": 2048}),
     "qwen3_vl_moe_text": _family(class_name="Qwen3VLMoeTextConfig", windows="none", partial_field=None,
                                  defaults={"rope_theta": 500_000.0, "max_position_embeddings": 128_000}),
+    "qwen3_omni_moe_text": _family(class_name="Qwen3OmniMoeTextConfig", windows="none", partial_field=None,
+                                   defaults={"rope_theta": 1_000_000.0, "max_position_embeddings": 32_768}),
     "phi3": _family(class_name="Phi3Config", windows="sliding_window",
                     rope_type_aliases={"su": "longrope", "yarn": "longrope"}, rope_types=("default", "longrope"),
                     defaults={"original_max_position_embeddings": 4096, "max_position_embeddings": 4096}),

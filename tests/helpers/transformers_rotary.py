@@ -118,6 +118,7 @@ ROTARY_CLASSES = {
     "ernie4_5_vl_moe_text": ("ernie4_5_vl_moe.modeling_ernie4_5_vl_moe", "Ernie4_5_VLMoeTextRotaryEmbedding"),
     "phi4_multimodal": ("phi4_multimodal.modeling_phi4_multimodal", "Phi4MultimodalRotaryEmbedding"),
     "qwen2_5_omni_text": ("qwen2_5_omni.modeling_qwen2_5_omni", "Qwen2_5OmniRotaryEmbedding"),
+    "qwen3_omni_moe_text": ("qwen3_omni_moe.modeling_qwen3_omni_moe", "Qwen3OmniMoeThinkerTextRotaryEmbedding"),
     "voxtral_realtime_text": ("voxtral_realtime.modeling_voxtral_realtime", "VoxtralRealtimeRotaryEmbedding"),
     "idefics": ("idefics.modeling_idefics", "IdeficsRotaryEmbedding"),
     "glm_image_text": ("glm_image.modeling_glm_image", "GlmImageTextRotaryEmbedding"),
@@ -133,6 +134,7 @@ ROTARY_CLASSES = {
 TEXT_MODELS = {  # model_type -> its text model (module, class), where AutoModel builds none from its text config
     "ernie4_5_vl_moe_text": ("ernie4_5_vl_moe.modeling_ernie4_5_vl_moe", "Ernie4_5_VLMoeTextModel"),
     "qwen2_5_omni_text": ("qwen2_5_omni.modeling_qwen2_5_omni", "Qwen2_5OmniThinkerTextModel"),
+    "qwen3_omni_moe_text": ("qwen3_omni_moe.modeling_qwen3_omni_moe", "Qwen3OmniMoeThinkerTextModel"),
     "voxtral_realtime_text": ("voxtral_realtime.modeling_voxtral_realtime", "VoxtralRealtimeTextModel"),
     "emu3_text_model": ("emu3.modeling_emu3", "Emu3TextModel"),
     "paddleocr_vl_text": ("paddleocr_vl.modeling_paddleocr_vl", "PaddleOCRTextModel"),

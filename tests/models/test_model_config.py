@@ -499,9 +499,9 @@ def _declared(config: object, name: str) -> bool:
     return any(name in getattr(cls, "__annotations__", {}) for cls in type(config).__mro__)
 
 
-_WINDOW_UNUSED = ("moshi", "kyutai_speech_to_text")
+_WINDOW_UNUSED = ("moshi", "kyutai_speech_to_text", "qwen3_omni_moe_text")
 """Classes that declare sliding_window and whose models' forward pass never applies it (MoshiConfig: stored by its
-decoder layers, as Kyutai's speech-to-text's; the oracle that shows it is the model itself,
+decoder layers, as Kyutai's speech-to-text's; Qwen3-Omni's thinker's attention sets its own to None; the oracle that shows it is the model itself,
 test_each_family_masks_its_layers_as_its_model_does, test_kyutai_speech_to_text_applies_no_window…), though their
 cache reads it (posenc's family defaults hold the class's: test_each_family_windows_its_layers_as_its_class_does)."""
 

@@ -299,6 +299,7 @@ _ROTATION_CHANGES = {  # a family's own size fields
                "num_experts_per_tok": 1},
     "mellum": {"num_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1},
     "qwen3_vl_moe_text": {"num_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1},
+    "qwen3_omni_moe_text": {"num_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1},
     "dots1": {"n_routed_experts": 2, "moe_intermediate_size": 16, "num_experts_per_tok": 1, "n_shared_experts": 1},
     "minimax_m2": {"num_local_experts": 2, "num_experts_per_tok": 1},
     "phimoe": {"num_local_experts": 2, "num_experts_per_tok": 1},
@@ -361,8 +362,8 @@ other layer where its file gives layer_types), and ignore a top-level share it r
 _ONCE_LLAMA_STYLE = ("cohere", "cohere2", "helium", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "glm4_moe", "nemotron",
                      "persimmon", "apertus", "olmo3", "cwm", "higgs_audio_v2", "modernbert-decoder",
                      "mimo_v2_flash", "laguna", "mellum", "deepseek_v2", "dbrx", "moshi", "qwen3_vl_moe_text",
-                     "dots1", "ernie4_5_vl_moe_text", "chameleon", "phi4_multimodal", "qwen2_5_omni_text", *_NO_WINDOW,
-                     *_MISTRAL_STYLE, *_M_ROPE_NO_WINDOW)
+                     "dots1", "ernie4_5_vl_moe_text", "chameleon", "phi4_multimodal", "qwen2_5_omni_text",
+                     "qwen3_omni_moe_text", *_NO_WINDOW, *_MISTRAL_STYLE, *_M_ROPE_NO_WINDOW)
 """Model types posenc read as Llama-style decoders before they were families: named, so that the code before fails."""
 _ROTATING = sorted({key for key, family in FAMILIES.items() if family.scheme == "rope" and not family.composite
                     and key not in ("deepseek_v3", "mistral4", "longcat_flash", "kyutai_speech_to_text")}
@@ -580,6 +581,35 @@ def test_qwen2_5_omni_s_language_model_is_its_thinker_s(named):
     text["sliding_window"] = 10**6  # past its context: the check names the field where it is
     assert [f.field for f in models.check(saved) if "sliding_window" in f.field] == [
         "thinker_config.text_config.sliding_window"]
+    shared = from_link(to_link(saved))  # a link keeps the thinker's fields, where they are
+    assert from_config(shared) == from_config(saved) and models.check(shared) == models.check(saved)
+
+
+@pytest.mark.parametrize("named", [True, False])
+def test_qwen3_omni_s_language_model_is_its_thinker_s(named):
+    """Qwen3-Omni keeps its language model's fields where Qwen2.5-Omni does, in thinker_config.text_config (a
+    Qwen3-VL-MoE-style text model: M-RoPE by interleaved sections, on text 1-D RoPE; its attention applies no window
+    whatever sliding_window says). The oracle is the configuration transformers 5.23 builds from the file (its
+    class's defaults, saved; the thinker's θ, heads and context changed): posenc reads the thinker's text model, its
+    frequencies those of that text model's rotary embedding, its context its config's, every layer full attention,
+    with or without the text_config's own model_type. The check names a field by its path there, and a link keeps it.
+    posenc refused the file: no positional field at its top level."""
+    saved = json.loads(transformers.AutoConfig.for_model("qwen3_omni_moe").to_json_string(use_diff=False))
+    text = saved["thinker_config"]["text_config"]
+    text |= {"rope_parameters": {"rope_type": "default", "rope_theta": 123_456.0, "mrope_section": [24, 20, 20],
+                                 "mrope_interleaved": True},
+             "head_dim": 128, "max_position_embeddings": 65_536, "num_hidden_layers": 2, "sliding_window": 64}
+    if not named:
+        del text["model_type"]
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(saved))).thinker_config.text_config
+    model = from_config(saved)
+    got, _ = rope_inv_freq(model, "full_attention")
+    np.testing.assert_allclose(got, hf_rotary(oracle).inv_freq.double().numpy(), rtol=float32_rtol(123_456.0), atol=0)
+    assert model.context_length == oracle.max_position_embeddings == 65_536
+    assert list(model.layer_types) == ["full_attention"] * 2 and model.positional("full_attention").window is None
+    assert model.positional("full_attention").head_dim == 128
+    assert [f.field for f in models.check(saved) if "sliding_window" in f.field] == [
+        "thinker_config.text_config.sliding_window"]  # applied nowhere but in the cache
     shared = from_link(to_link(saved))  # a link keeps the thinker's fields, where they are
     assert from_config(shared) == from_config(saved) and models.check(shared) == models.check(saved)
 
