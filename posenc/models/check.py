@@ -608,11 +608,12 @@ def window_not_applied(reading: Reading) -> Iterator[Finding]:
     if model is None or window is None or fields.family.windows != "none" or "sliding_attention" in model.layer_types \
             or any(positional.window is not None for positional in model.positionals.values()):  # (windowed NoPE)
         return
-    cache = (f" Its cache does read it: transformers 5.23's DynamicCache keeps the last {window - 1:g} keys of each "
-             f"layer, so text generated token by token through it attends to the last {window:g} only, as a window "
-             f"would, and the model's two paths disagree on any text longer than {window:g} tokens."
-             if model.causal and fields.family.cache_windows and _keeps(window)
-             and fields.raw.get("layer_types") is None else "")  # (a list: layer_types_not_read says what it does)
+    cache = ""
+    if model.causal and fields.family.cache_windows and _keeps(window) and fields.raw.get("layer_types") is None:
+        kept = f" Its cache does read it: transformers 5.23's DynamicCache keeps the last {window - 1:g} keys of each layer"
+        cache = (f"{kept}, {_cache_fails(reading, window)}" if _cache_fails(reading, window) else
+                 f"{kept}, so text generated token by token through it attends to the last {window:g} only, as a "
+                 f"window would, and the model's two paths disagree on any text longer than {window:g} tokens.")
     yield Finding("warning", reading.path(name),
                   _applied_nowhere(f"{name} is {window:g}{default}", fields.family.class_name, "sliding_attention")
                   + cache)
@@ -644,13 +645,25 @@ def chunk_not_applied(reading: Reading) -> Iterator[Finding]:
     if (fields.raw.get("sliding_window") if "sliding_window" in fields.raw
             else fields.family.defaults.get("sliding_window")) is not None:
         return  # (the cache windows by sliding_window then: window_not_applied says so)
+    kept = (" Its cache does read it: transformers 5.23's DynamicCache makes every layer chunked_attention and keeps "
+            f"its last {chunk - 1:g} keys, as of a sliding window")
     yield Finding("warning", reading.path("attention_chunk_size"),
                   _applied_nowhere(f"attention_chunk_size is {chunk:g}", fields.family.class_name,
                                    "chunked_attention")
-                  + " Its cache does read it: transformers 5.23's DynamicCache makes every "
-                  f"layer chunked_attention and keeps its last {chunk - 1:g} keys, as of a sliding window, so text "
-                  f"generated token by token through it attends to the last {chunk:g} only, and the model's two "
-                  f"paths disagree on any text longer than {chunk:g} tokens.")
+                  + (f"{kept}, {_cache_fails(reading, chunk)}" if _cache_fails(reading, chunk) else
+                     f"{kept}, so text generated token by token through it attends to the last {chunk:g} only, and "
+                     f"the model's two paths disagree on any text longer than {chunk:g} tokens."))
+
+
+def _cache_fails(reading: Reading, window: float) -> str:
+    """The clause saying that generating through a cache keeping the last ``window`` − 1 keys fails, where the class
+    fails under the config's scheme once its cache drops a key (:attr:`Family.cache_fails_under`: Falcon's ALiBi);
+    "" elsewhere."""
+    schemes = {positional.scheme for positional in reading.model.positionals.values()}
+    if not schemes & set(reading.fields.family.cache_fails_under):
+        return ""
+    return (f"and generating through it fails at the first token past {window:g} (a size mismatch between its ALiBi "
+            "bias, built for every token of the text, and the keys the cache keeps).")
 
 
 def layer_types_not_read(reading: Reading) -> Iterator[Finding]:
@@ -690,14 +703,15 @@ def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]
     sdpa where the class has it (not ``eager_only``), builds no mask for a step (its own layers all full, not
     ``masks_every_step``) and so attends to every key the cache holds, its windowed layers seeing their window; one
     of one window only windows every layer; nothing for one of full layers only (the model's own masks then hold),
-    another list, or a class whose cache is not known (rotary classes and GPT-Neo are)."""
+    another list, or a class whose cache is not known (rotary classes, GPT-Neo and those of
+    :attr:`Family.cache_windows` are)."""
     fields, model = reading.fields, reading.model
     family = fields.family
     if not all(kind in ("full_attention", *_CACHE_WINDOWS) for kind in given):  # (== each: a list is no key)
         return "warning", ""
     windowed = list(dict.fromkeys(kind for kind in given if kind in _CACHE_WINDOWS))
-    if not model.causal or not (get_scheme(family.scheme).family == "rotary" or family.windows == "gpt_neo") or not (
-            windowed):
+    if not model.causal or not (family.cache_windows or get_scheme(family.scheme).family == "rotary"
+                                or family.windows == "gpt_neo") or not windowed:
         return "warning", ""
     windows = {kind: _cache_window(reading, kind) for kind in windowed}
     missing = [kind for kind in windowed if windows[kind] is None]

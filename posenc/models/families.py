@@ -64,15 +64,17 @@ class Family:
     (:attr:`reads_layer_types`);
     ``own_layer_types``: a class of rule "none" that lists its layers itself where the file gives no ``layer_types``
     (MiniMax-M3's text model: every layer full_attention; Falcon-H1: every layer hybrid; so do the classes of
-    ``listed_layers``), so that its cache keeps every key whatever ``sliding_window`` says: the other rotary classes
-    of that rule list none, and their cache
-    (transformers 5.23's DynamicCache) keeps the last ``sliding_window`` − 1 keys of every layer
-    (:attr:`cache_windows`);
+    ``listed_layers``), so that its cache keeps every key whatever ``sliding_window`` says: the other classes of that
+    rule list none, and their cache (transformers 5.23's DynamicCache) keeps the last ``sliding_window`` − 1 keys of
+    every layer (:attr:`cache_windows`);
     ``eager_only``: a class whose model has no sdpa attention in transformers 5.23 (``_supports_sdpa`` false), so
     that eager attention is its default: the others default to sdpa, whose step through a cache attends to every key
     the cache holds for the layer where the forward pass builds no mask for a step (its own layers all full), where
     eager attention applies that pass's mask; ``masks_every_step``: a class whose forward pass builds the mask at
-    every step, under sdpa too (Falcon's, onto which it adds ALiBi);
+    every step, under sdpa too (Falcon's, onto which it adds ALiBi); ``cacheless``: a decoder whose model keeps
+    no cache, running the whole text again for each token it generates (GPT-1's): what a cache would read is never
+    read; ``cache_fails_under``: the schemes under which generating through a cache that has dropped a key fails
+    (Falcon's ALiBi: its bias is built for every token of the text, against the keys the cache keeps);
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``window_plus_one``: a field counting the keys a query sees
     before itself, so that the window is one more, winning over ``window_field`` when given (MiMo-V2-Flash's
@@ -263,6 +265,8 @@ class Family:
     own_layer_types: bool = False
     eager_only: bool = False
     masks_every_step: bool = False
+    cacheless: bool = False
+    cache_fails_under: tuple[str, ...] = ()
     refused: str = ""
 
     @property
@@ -276,11 +280,15 @@ class Family:
     @property
     def cache_windows(self) -> bool:
         """Whether the class's cache windows every layer by a file's ``sliding_window`` that its forward pass applies
-        nowhere (a rotary class of rule "none" that lists no layers of its own, as those that read a file's list,
-        ``listed_layers``, do): generating token by token through it, a query attends to the last ``sliding_window``
-        keys only, as a window would."""
-        return self.windows == "none" and get_scheme(self.scheme).family == "rotary" and not (
-            self.own_layer_types or self.listed_layers)
+        nowhere (a class of rule "none" that keeps a cache and lists no layers of its own, as those that read a file's
+        list, ``listed_layers``, do): generating token by token through it, a query attends to the last
+        ``sliding_window`` keys only, as a window would. Positions are then those of one forward pass where they are
+        in the keys the cache keeps (rotary, a learned table or sinusoids added at the input) or in a bias of the key
+        alone, which a shift of every key leaves the softmax's as it was (ALiBi); a class of T5's buckets counts its
+        distances from the first key the cache keeps, not from the text's first token, and is left out."""
+        positions = get_scheme(self.scheme).family in ("rotary", "absolute") or self.scheme == "alibi"
+        return self.windows == "none" and positions and not (self.own_layer_types or self.listed_layers
+                                                             or self.cacheless)
 
     @property
     def listed_masks(self) -> tuple[str, ...]:
@@ -439,7 +447,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "stablelm": _family(class_name="StableLmConfig", windows="none",
                         defaults={"partial_rotary_factor": 0.25, "max_position_embeddings": 4096}),
     "falcon": _family(class_name="FalconConfig", windows="none", partial_field=None,  # "alibi": true reads as ALiBi
-                      masks_every_step=True, defaults={"max_position_embeddings": 2048, "rope_theta": 10_000.0}),
+                      masks_every_step=True, cache_fails_under=("alibi",),
+                      defaults={"max_position_embeddings": 2048, "rope_theta": 10_000.0}),
     "gemma": _family(class_name="GemmaConfig", windows="none", partial_field=None,
                      bidirectional_field="use_bidirectional_attention", bidirectional_in=("sdpa",),
                      defaults={"head_dim": 256, "max_position_embeddings": 8192}),
@@ -736,7 +745,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
     "esm": _family(class_name="EsmConfig", partial_field=None,
                    scheme_switch=("position_embedding_type", "rotary", "rope"),  # ESM-2's; ESM-1b's a table
                    **_kin(_ROBERTA, max_position_embeddings=1026, pad_token_id=None, rope_theta=10_000.0)),
-    "openai-gpt": _family(eager_only=True, scheme="learned", class_name="OpenAIGPTConfig", windows="none",
+    "openai-gpt": _family(eager_only=True, cacheless=True, scheme="learned", class_name="OpenAIGPTConfig",
+                          windows="none",
                           defaults={"n_positions": 512, "n_embd": 768, "n_head": 12, "n_layer": 12}),
     "gpt_bigcode": _family(scheme="learned", class_name="GPTBigCodeConfig", windows="none",
                            defaults={"n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}),

@@ -80,3 +80,59 @@ def keys_seen_by_sdpa(built: torch.nn.Module, step) -> list[int]:
     finally:
         ALL_ATTENTION_FUNCTIONS["sdpa"] = sdpa
     return list(seen.values())
+
+
+def caches_as_said(built: torch.nn.Module, model, config: dict) -> None:
+    """The oracle is the model's other path: five tokens through its cache (transformers 5.23's DynamicCache, built
+    from its configuration as generate builds it), then a sixth, under eager attention, then under sdpa (the
+    default of every class that has it, ``eager_only`` saying which have not). Where the class's forward pass ignores
+    what the cache reads (a window under Llama's rule, a listed layer_types), the sixth token attends to the last five
+    keys on layers posenc draws whole, or, on a list of both kinds, fails under eager attention while sdpa's listed
+    sliding layers see the last five, or fails under both: the check (about ``config``, read as ``model``) must say
+    which, and say nothing of the cache where each layer sees what posenc draws. posenc's warnings said the window
+    applied nowhere and the list was not read, true of one forward pass only; then that the list of both kinds
+    fails, true of eager attention only."""
+    import transformers
+
+    from posenc import models
+    from posenc.models.families import FAMILIES
+
+    said = " ".join(f.message for f in models.check(config)
+                    if f.field in ("layer_types", "sliding_window", "attention_chunk_size"))
+    family = FAMILIES[config["model_type"]]
+    assert built._supports_sdpa != family.eager_only, "eager_only"
+    ids = torch.arange(3, 9)[None]
+
+    def step(output_attentions: bool = True):
+        with torch.no_grad():
+            cache = transformers.DynamicCache(config=built.config)
+            built(input_ids=ids[:, :5], past_key_values=cache, use_cache=True)
+            return built(input_ids=ids[:, 5:], past_key_values=cache, use_cache=True,
+                         output_attentions=output_attentions)
+
+    drawn = [int(models.attention_mask(model, kind, 6)[5].sum()) for kind in model.layer_types]
+    seen = by_sdpa = None
+    try:
+        seen = [int((weights[0, 0, -1] > 0).sum()) for weights in step().attentions]
+    except (RuntimeError, ValueError) as error:  # (a mask of 5 keys against 6, or 6 against 5; XGLM's own check)
+        assert "must match the size" in str(error) or "Attention mask should be of size" in str(error), error
+    if not family.eager_only:
+        built.set_attn_implementation("sdpa")
+        try:
+            by_sdpa = keys_seen_by_sdpa(built, lambda: step(output_attentions=False))
+        except RuntimeError as error:  # (the mask its forward pass builds, of Mistral's rule, or Falcon's every mask)
+            assert "must match the size" in str(error)
+    if seen is not None:  # ([]: Falcon calls torch's sdpa itself, uncounted, and the step ran)
+        assert by_sdpa in (None, [], seen) and (by_sdpa is not None) != family.eager_only, (by_sdpa, seen)
+    if seen is None and by_sdpa is None:
+        assert "generating through it fails at the first token past 5 (" in said, said
+    elif seen is None:  # sdpa's listed sliding layers see the window, the others every key
+        assert by_sdpa == [5 if kind in ("sliding_attention", "chunked_attention") else whole
+                           for kind, whole in zip(config["layer_types"], drawn)], by_sdpa
+        assert ("attends to the last 5 keys on those layers under sdpa attention (the class's default), and fails "
+                "at the first token past 5 under eager attention") in said, said
+    elif seen == drawn:
+        assert "Its cache" not in said
+    else:
+        assert all(count == 5 for count, whole in zip(seen, drawn) if count != whole), (seen, drawn)
+        assert "through it attends to the last 5" in said, said

@@ -54,7 +54,7 @@ from transformers.models.qwen3.modeling_qwen3 import Qwen3RotaryEmbedding  # noq
 from transformers.models.qwen3_vl import modeling_qwen3_vl as hf_qwen3_vl  # noqa: E402
 from transformers.models.qwen3_vl.configuration_qwen3_vl import Qwen3VLTextConfig  # noqa: E402
 
-from transformers_attention import SCALED_IN_CODE, keys_seen_by_sdpa, layers_with_sinks, softmax_scale_of  # noqa: E402
+from transformers_attention import SCALED_IN_CODE, caches_as_said, layers_with_sinks, softmax_scale_of  # noqa: E402
 from transformers_rotary import hf_model, hf_rotary, hf_rotated_queries  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
@@ -468,7 +468,7 @@ def test_each_family_masks_its_layers_as_its_model_does(model_type, layers):
         assert bool(said) == (not FAMILIES[model_type].reads_layer_types
                               and list(model.layer_types) != config["layer_types"])
     if layers != "rule" and model.causal:
-        _caches_as_said(built, model, config)
+        caches_as_said(built, model, config)
 
 
 _IGNORING = [model_type for model_type in _ROTATING if model_type not in _LISTED_FAILS
@@ -513,7 +513,7 @@ def test_listed_chunked_layers_are_windowed_by_the_cache_as_said(model_type):
     config = _four_layers(model_type, True, ["chunked_attention", "full_attention"] * 2)
     torch.manual_seed(0)
     built = hf_model(config, attn_implementation="eager").eval()
-    _caches_as_said(built, from_config(config), config)
+    caches_as_said(built, from_config(config), config)
 
 
 @pytest.mark.parametrize("model_type", [model_type for model_type in _IGNORING if FAMILIES[model_type].cache_windows])
@@ -527,7 +527,7 @@ def test_a_chunk_size_alone_windows_the_cache_as_said(model_type):
     config |= {"attention_chunk_size": 5, "num_hidden_layers": 4}
     torch.manual_seed(0)
     built = hf_model(config, attn_implementation="eager").eval()
-    _caches_as_said(built, from_config(config), config)
+    caches_as_said(built, from_config(config), config)
 
 
 @pytest.mark.parametrize("model_type", [model_type for model_type in _ROTATING
@@ -645,56 +645,6 @@ def test_modernbert_s_sliding_window_wins_over_its_local_attention(model_type, w
         hf_model(unwindowed).eval()(input_ids=torch.arange(3, 15)[None])
     assert [(f.field, f.message[:71]) for f in models.check(unwindowed) if f.severity == "error"] == [
         ("sliding_window", "2 layers are sliding_attention but sliding_window is null: transformers")]
-
-
-def _caches_as_said(built, model: models.Model, config: dict) -> None:
-    """The oracle is the model's other path: five tokens through its cache (transformers 5.23's DynamicCache, built
-    from its configuration as generate builds it), then a sixth, under eager attention, then under sdpa (the
-    default of every class that has it, ``eager_only`` saying which have not). Where the class's forward pass ignores
-    what the cache reads (a window under Llama's rule, a listed layer_types), the sixth token attends to the last five
-    keys on layers posenc draws whole, or, on a list of both kinds, fails under eager attention while sdpa's listed
-    sliding layers see the last five: the check must say which, and say nothing of the cache where each layer sees
-    what posenc draws. posenc's warnings said the window applied nowhere and the list was not read, true of one
-    forward pass only; then that the list of both kinds fails, true of eager attention only."""
-    said = " ".join(f.message for f in models.check(config)
-                    if f.field in ("layer_types", "sliding_window", "attention_chunk_size"))
-    family = FAMILIES[config["model_type"]]
-    assert built._supports_sdpa != family.eager_only, "eager_only"
-    ids = torch.arange(3, 9)[None]
-
-    def step(output_attentions: bool = True):
-        with torch.no_grad():
-            cache = transformers.DynamicCache(config=built.config)
-            built(input_ids=ids[:, :5], past_key_values=cache, use_cache=True)
-            return built(input_ids=ids[:, 5:], past_key_values=cache, use_cache=True,
-                         output_attentions=output_attentions)
-
-    drawn = [int(models.attention_mask(model, kind, 6)[5].sum()) for kind in model.layer_types]
-    seen = by_sdpa = None
-    try:
-        seen = [int((weights[0, 0, -1] > 0).sum()) for weights in step().attentions]
-    except RuntimeError as error:  # (a mask of 5 keys against 6, or 6 against 5)
-        assert "must match the size" in str(error)
-    if not family.eager_only:
-        built.set_attn_implementation("sdpa")
-        try:
-            by_sdpa = keys_seen_by_sdpa(built, lambda: step(output_attentions=False))
-        except RuntimeError as error:  # (the mask its forward pass builds, of Mistral's rule, or Falcon's every mask)
-            assert "must match the size" in str(error)
-    if seen is not None:  # ([]: Falcon calls torch's sdpa itself, uncounted, and the step ran)
-        assert by_sdpa in (None, [], seen) and (by_sdpa is not None) != family.eager_only, (by_sdpa, seen)
-    if seen is None and by_sdpa is None:
-        assert "generating through it fails at the first token past 5 (" in said, said
-    elif seen is None:  # sdpa's listed sliding layers see the window, the others every key
-        assert by_sdpa == [5 if kind in ("sliding_attention", "chunked_attention") else whole
-                           for kind, whole in zip(config["layer_types"], drawn)], by_sdpa
-        assert ("attends to the last 5 keys on those layers under sdpa attention (the class's default), and fails "
-                "at the first token past 5 under eager attention") in said, said
-    elif seen == drawn:
-        assert "Its cache" not in said
-    else:
-        assert all(count == 5 for count, whole in zip(seen, drawn) if count != whole), (seen, drawn)
-        assert "through it attends to the last 5" in said, said
 
 
 def _four_layers(model_type: str, windowed: bool, listed: list[str] | None = None) -> dict:

@@ -1,0 +1,100 @@
+"""A decoder's cache against what posenc draws and what its check says, for the decoders that do not rotate: learned
+tables (GPT-2, GPT-BigCode, OPT, BioGPT), sinusoids (CTRL, XGLM), ALiBi (BLOOM, MPT, Falcon with ``alibi``), T5's
+buckets (Pix2Struct's text decoder). The rotary ones are tested family by family in test_model_rope.py
+(test_each_family_masks_its_layers_as_its_model_does and the tests after it). The oracle is the model's cached path:
+transformers 5.23's DynamicCache, built from the class's configuration as generate builds it, which reads a file's
+``sliding_window``, ``attention_chunk_size`` and ``layer_types`` whatever the class's forward pass does with them."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from posenc import models
+from posenc.models import from_config
+from posenc.models.families import FAMILIES
+from posenc.schemes import get_scheme
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+transformers.logging.set_verbosity_error()  # (the small vocabularies' token ids are only warned about)
+
+from transformers_attention import caches_as_said  # noqa: E402
+from transformers_rotary import hf_model  # noqa: E402
+
+_GPT = {"n_embd": 32, "n_head": 2, "n_layer": 4, "vocab_size": 16, "n_positions": 64}
+_SIZES = {  # four layers of each class, by its own names for its sizes
+    "gpt2": _GPT, "openai-gpt": _GPT, "gpt_bigcode": _GPT, "ctrl": _GPT | {"dff": 32},
+    "opt": {"hidden_size": 32, "num_attention_heads": 2, "num_hidden_layers": 4, "ffn_dim": 32, "vocab_size": 16,
+            "max_position_embeddings": 64, "word_embed_proj_dim": 32},
+    "biogpt": {"hidden_size": 32, "num_attention_heads": 2, "num_hidden_layers": 4, "intermediate_size": 32,
+               "vocab_size": 16, "max_position_embeddings": 64},
+    "xglm": {"d_model": 32, "attention_heads": 2, "num_layers": 4, "ffn_dim": 32, "vocab_size": 16,
+             "max_position_embeddings": 64},
+    "mpt": {"d_model": 32, "n_heads": 2, "n_layers": 4, "vocab_size": 16, "max_seq_len": 64},
+    "bloom": {"hidden_size": 32, "n_head": 2, "n_layer": 4, "vocab_size": 16},
+    "falcon": {"hidden_size": 32, "num_attention_heads": 2, "num_hidden_layers": 4, "vocab_size": 16,
+               "max_position_embeddings": 64, "alibi": True},
+}
+_PIX2STRUCT = {"model_type": "pix2struct_text_model", "hidden_size": 32, "d_kv": 16, "num_heads": 2, "num_layers": 4,
+               "d_ff": 32, "vocab_size": 16, "initializer_range": 0.02}  # (its model fails to build without it)
+
+
+def test_every_such_decoder_is_sized_here():
+    """Every decoder family that does not rotate and applies no window of its own is tested here (GPT-Neo's windows
+    are its own: tested with the rotary ones), Falcon with ALiBi besides, and Pix2Struct's by the test below."""
+    decoders = sorted(key for key, family in FAMILIES.items() if family.causal and not family.refused
+                      and family.windows == "none" and get_scheme(family.scheme).family != "rotary")
+    assert sorted({*_SIZES, _PIX2STRUCT["model_type"]} - {"falcon"}) == decoders
+
+
+_CASES = {"a window": {"sliding_window": 5}, "a chunk size": {"attention_chunk_size": 5},
+          "a list of both kinds": {"sliding_window": 5,
+                                   "layer_types": ["sliding_attention", "full_attention"] * 2}}
+
+
+@pytest.mark.parametrize("case", sorted(_CASES))
+@pytest.mark.parametrize("model_type", sorted(_SIZES))
+def test_a_decoder_s_cache_does_as_its_check_says(model_type, case):
+    """A file gives a window, a chunk size, or a list of sliding and full layers, which the class's forward pass
+    ignores (posenc draws every layer whole, and its check says so). Through the cache, the sixth token attends to
+    the last five keys on every layer (a window or chunk size alone), or, on a list of both kinds, on the listed
+    sliding layers under sdpa and fails under eager attention; Falcon with ALiBi fails at the first token past the
+    window (its bias is built for every position), under both. GPT-1 keeps no cache: each token runs the whole text
+    again, as posenc draws it, and the check says nothing of a cache. posenc said the cache windows only of rotary
+    classes, and said it of Falcon with ALiBi too, whose generation fails."""
+    config = {"model_type": model_type, **_SIZES[model_type], **_CASES[case]}
+    model = from_config(config)
+    assert set(model.layer_types) == {"full_attention"}
+    torch.manual_seed(0)
+    built = hf_model(config, attn_implementation="eager").eval()
+    if "past_key_values" not in inspect.signature(built.forward).parameters:  # (GPT-1)
+        assert FAMILIES[model_type].cacheless
+        assert not [f for f in models.check(config) if "cache" in f.message.lower()]
+        return
+    caches_as_said(built, model, config)
+
+
+@pytest.mark.parametrize("case", ["a window", "a chunk size"])
+def test_t5_s_buckets_through_a_windowed_cache_are_not_a_window_s(case):
+    """Pix2Struct's text decoder (T5's buckets, one way): through a cache that keeps the last four keys, the sixth
+    token's bias is computed for keys numbered from the first one kept (0 to 4) against the query's place in the
+    text (5): distances of 5 down to 1 for keys 4 down to 0 tokens back. That is no window's attention, so the check
+    says nothing of the cache (``Family.cache_windows`` leaves T5's buckets out), only that one forward pass applies
+    the window nowhere, which is true."""
+    config = _PIX2STRUCT | _CASES[case]
+    built = transformers.Pix2StructTextModel(transformers.AutoConfig.for_model(**config)).eval()
+    attention = built.layer[0].self_attention.attention
+    asked = []
+    compute_bias = attention.compute_bias
+    attention.compute_bias = lambda *args, **kwargs: asked.append((args, kwargs)) or compute_bias(*args, **kwargs)
+    ids = torch.arange(3, 9)[None]
+    with torch.no_grad():
+        cache = transformers.DynamicCache(config=built.config)
+        built(input_ids=ids[:, :5], past_key_values=cache, use_cache=True)
+        built(input_ids=ids[:, 5:], past_key_values=cache, use_cache=True)
+    (query_length, key_length), options = asked[-1][0][:2], asked[-1][1]
+    assert (query_length, key_length, int(options["past_seen_tokens"])) == (1, 5, 5)
+    assert not FAMILIES["pix2struct_text_model"].cache_windows
+    assert not [f for f in models.check(config) if "cache" in f.message]
