@@ -516,8 +516,10 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                         softmax_mscale=True,
                         defaults={"qk_rope_head_dim": 32, "qk_nope_head_dim": 64, "max_position_embeddings": 32_768}),
     "longcat_flash": _family(class_name="LongcatFlashConfig", windows="none", layout="interleaved", partial_field=None,
-                             softmax_mscale=True,
-                             attribute_map={"num_hidden_layers": "num_layers"},  # (each of its layers: two attentions)
+                             softmax_mscale=True, attribute_map={"num_hidden_layers": "num_layers"},
+                             beside="Each of its layers runs two attentions, one after the other, each with weights of "
+                                    "its own and these positions and masks (twice as many attentions as layers, "
+                                    "each keeping its keys in the cache), and a shortcut MoE beside them",
                              defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128,
                                        "max_position_embeddings": 131_072, "rope_theta": 10_000_000.0,
                                        "num_layers": 28, "hidden_size": 6144, "num_attention_heads": 64}),

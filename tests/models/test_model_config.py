@@ -2233,6 +2233,9 @@ def test_deepseek_v2_and_longcat_flash_rotate_adjacent_pairs_as_their_models_do(
     attention = built.layers[0].self_attn  # LongCat-Flash's layer: two attentions, alike
     for each in attention if isinstance(attention, torch.nn.ModuleList) else [attention]:
         assert models.softmax_scale(model) == pytest.approx(each.scaling, rel=1e-12)
+    attentions = [module for module in built.modules() if type(module).__name__.endswith(("MLA", "Attention"))]
+    assert len(attentions) == len(model.layer_types) * (2 if small is _LONGCAT else 1)  # (one layer here)
+    assert ("two attentions" in model.positional("full_attention").extra.get("beside", "")) == (small is _LONGCAT)
 
 
 @pytest.mark.parametrize("model_type", ["cohere", "deepseek_v3"])

@@ -322,12 +322,14 @@ def test_an_ntk_alpha_theta_is_said_as_computed():
     ({"model_type": "idefics", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32},
      "A gated cross-attention to the images' features, without positions, runs before the self-attention of every "
      "cross_layer_interval-th layer"),
+    ({"model_type": "longcat_flash"}, "Each of its layers runs two attentions, one after the other"),
 ])
 def test_what_a_model_s_attention_does_beside_its_positions_is_said_to_be_left_out(model, said):
     """Ministral 3's and Mistral 4's query scale, Llama 4's temperature on its layers without positions, gpt-oss's and
     MiMo-V2-Flash's sinks (posenc.models, checked against transformers) change the model's attention, Falcon-H1
-    adds a Mamba-2 path to every layer's attention and IDEFICS a cross-attention to the images before it; no view
-    draws them: the caption says so, where it said nothing."""
+    adds a Mamba-2 path to every layer's attention and IDEFICS a cross-attention to the images before it, and each of
+    LongCat-Flash's layers runs two attentions; no view draws them: the caption says so, where it said nothing (of
+    LongCat-Flash, a layer count half its attentions')."""
     from posenc.models.config_link import to_link
 
     at = AppTest.from_file(APP, default_timeout=90)
