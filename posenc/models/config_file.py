@@ -161,6 +161,43 @@ THINKER_TEXT_TYPES = {"qwen2_5_omni": "qwen2_5_omni_text", "qwen3_omni_moe": "qw
 a thinker's fields are read under these alone."""
 
 
+TEXT_CONFIG_TYPES = {
+    "aria": "aria_text", "audioflamingo3": "qwen2", "aya_vision": "cohere2", "blip-2": "opt",
+    "cohere2_vision": "cohere2", "cohere_compass": "cohere_compass_text", "cosmos3_edge": "cosmos3_edge_text",
+    "cosmos3_omni": "qwen3_vl_text", "deepseek_ocr2": "deepseek_ocr2_text", "deepseek_vl": "llama",
+    "deepseek_vl_hybrid": "llama", "emu3": "emu3_text_model", "ernie4_5_vl_moe": "ernie4_5_vl_moe_text",
+    "exaone4_5": "exaone4", "fast_vlm": "qwen2", "florence2": "bart", "fun_asr_nano": "qwen3", "fuyu": "persimmon",
+    "gemma3": "gemma3_text", "gemma3n": "gemma3n_text", "gemma4": "gemma4_text", "gemma4_assistant": "gemma4_text",
+    "glm_image": "glm_image_text", "glmasr": "llama", "got_ocr2": "qwen2", "granite4_vision": "granite4_vision_text",
+    "granite_docling": "granite_docling_text", "granite_speech": "granite", "granite_speech_plus": "granite",
+    "grounding-dino": "bert", "hunyuan_vl": "hunyuan_vl_text", "hyperclovax_vision_v2": "hyperclovax",
+    "idefics2": "mistral", "idefics3": "llama", "instructblip": "opt", "instructblipvideo": "opt",
+    "internvl": "qwen2", "janus": "llama", "kimi_k25": "deepseek_v3", "lighton_ocr": "qwen3",
+    "llama4": "llama4_text", "llava": "llama", "llava_next": "llama", "llava_next_video": "llama",
+    "llava_onevision": "qwen2", "minimax_m3_vl": "minimax_m3_vl_text", "mistral3": "mistral",
+    "mm-grounding-dino": "bert", "modernvbert": "modernbert", "molmo2": "molmo2_text",
+    "moss_transcribe_diarize": "qwen3", "muse_glimmer": "muse_glimmer_text", "muse_spark": "muse_spark_text",
+    "musicflamingo": "qwen2", "ovis2": "qwen2", "paddleocr_vl": "paddleocr_vl_text", "paligemma": "gemma",
+    "pe_audio": "modernbert", "pe_audio_video": "modernbert", "pe_video": "modernbert", "perception_lm": "llama",
+    "pix2struct": "pix2struct_text_model", "pp_chart2table": "qwen2", "qianfan_ocr": "qwen3",
+    "qwen2_5_omni_thinker": "qwen2_5_omni_text", "qwen2_audio": "qwen2", "qwen3_asr": "qwen3",
+    "qwen3_omni_moe_thinker": "qwen3_omni_moe_text", "qwen3_vl": "qwen3_vl_text",
+    "qwen3_vl_moe": "qwen3_vl_moe_text", "shieldgemma2": "gemma3_text", "smolvlm": "llama", "vibevoice": "qwen2",
+    "vibevoice_asr": "qwen2", "video_llama_3": "qwen2", "video_llava": "llama", "vipllava": "llama",
+    "vision-text-dual-encoder": "bert", "voxtral": "llama", "voxtral_realtime": "voxtral_realtime_text",
+}
+"""model_type -> its language model's, given where its ``text_config`` gives none: transformers 5.23 builds that
+config by the type its class's ``sub_configs_defaults`` names (LLaVA's: llama), not by the outer type; those of the
+types posenc has a record of (a thinker's alone too: Qwen2.5-Omni's and Qwen3-Omni's)."""
+OUTER_TEXT_DEFAULTS = {"voxtral_realtime": {
+    "vocab_size": 131_072, "hidden_size": 3072, "intermediate_size": 9216, "num_hidden_layers": 26,
+    "num_attention_heads": 32, "num_key_value_heads": 8, "max_position_embeddings": 131_072, "rms_norm_eps": 1e-05,
+    "use_cache": True, "rope_theta": 1_000_000.0, "head_dim": 128, "tie_word_embeddings": True,
+    "sliding_window": 8192}}
+"""model_type -> the fields its class sets in a ``text_config`` where the file gives none (Voxtral Realtime's, "for
+backward compatibility": a window of 8,192 where its text model's class keeps 4,096)."""
+
+
 def text_node(config: Mapping[str, object]) -> tuple[tuple[str, ...], Mapping]:
     """The keys down to the object holding the language model's fields (:data:`TEXT_PATHS`), and that object: ((),
     the config itself) for the top level."""
@@ -179,14 +216,20 @@ def text_node(config: Mapping[str, object]) -> tuple[tuple[str, ...], Mapping]:
 def text_fields(config: Mapping[str, object]) -> dict:
     """The fields the language model reads: ``text_config``'s (or the thinker's) alone when it is an object
     (transformers 5.23 builds the language model's config from it, whatever the top level says: a top-level head_dim
-    or rope_parameters belongs to another tower, MusicFlamingo's audio encoder's), with the file's name and, where it
-    gives none, the top level's model_type (a thinker's: its text model's); else the top level's."""
+    or rope_parameters belongs to another tower, MusicFlamingo's audio encoder's), over the fields the outer class
+    sets there (:data:`OUTER_TEXT_DEFAULTS`), with the file's name and, where it gives none, the model_type the outer
+    class gives it (a thinker's text model's, or :data:`TEXT_CONFIG_TYPES`), else the top level's; else the top
+    level's."""
     path, node = text_node(config)
     if not path:
         return dict(config)
-    own = dict(node)
+    outer = config.get("model_type")
+    outer = outer if isinstance(outer, str) else ""  # (a model_type of any JSON value: a list is no key)
+    own = {**OUTER_TEXT_DEFAULTS.get(outer, {}), **node} if path == ("text_config",) else dict(node)
     if path[0] == "thinker_config" and "model_type" not in own:
-        own["model_type"] = THINKER_TEXT_TYPES[config["model_type"]]  # type: ignore[index]
+        own["model_type"] = THINKER_TEXT_TYPES[outer]
+    elif "model_type" not in own and outer in TEXT_CONFIG_TYPES:
+        own["model_type"] = TEXT_CONFIG_TYPES[outer]
     for key in ("model_type", "_name_or_path"):
         if key not in own and key in config:
             own[key] = config[key]

@@ -19,6 +19,7 @@ import importlib
 import itertools
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -1851,6 +1852,69 @@ def test_a_composite_config_s_top_level_is_not_its_language_model_s(model_type):
                                        or oracle.hidden_size // oracle.num_attention_heads) != 8
     named = {finding.field for finding in check(given) if "outside text_config" in finding.message}
     assert named == {"rope_parameters", "head_dim"} | ({"max_position_embeddings"} & set(saved) - set(text))
+
+
+def _language_model_types() -> dict[str, str]:
+    """transformers 5.23's own table: every composite model_type whose class builds its text_config by a type
+    posenc has a record of (its ``sub_configs_defaults``), that type; composites that are families themselves
+    (Qwen2-VL's, flat) left out."""
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING, CONFIG_MAPPING_NAMES
+
+    types = {}
+    for model_type in CONFIG_MAPPING_NAMES:
+        spec = (getattr(CONFIG_MAPPING[model_type], "sub_configs_defaults", None) or {}).get("text_config")
+        if spec is not None and spec.model_type in FAMILIES and model_type not in FAMILIES:
+            types[model_type] = spec.model_type
+    return types
+
+
+def test_the_language_model_types_are_transformers_own():
+    from posenc.models.config_file import TEXT_CONFIG_TYPES
+
+    assert TEXT_CONFIG_TYPES == _language_model_types()
+
+
+@pytest.mark.parametrize("model_type", sorted(_language_model_types()))
+def test_a_text_config_without_its_model_type_is_read_as_its_class_builds_it(model_type):
+    """A composite file whose text_config gives no model_type: transformers 5.23 builds the language model's config by
+    the type the outer class names (LLaVA's: llama; Mistral 3's: mistral; Florence-2's: bart), the oracle being the
+    class of the text config it builds (its sub_configs_defaults where the outer class refuses these sizes). posenc
+    took the outer model_type, a family it had no record of: 70 such files read as Llama-style decoders, the rest
+    refused (BLIP-2's OPT, Florence-2's BART: no positional field). Now read exactly as the file that names it."""
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    text_type = _language_model_types()[model_type]
+    text = json.loads(CONFIG_MAPPING[text_type]().to_json_string(use_diff=False))
+    named = {"model_type": model_type, "text_config": text}
+    unnamed = {"model_type": model_type, "text_config": {k: v for k, v in text.items() if k != "model_type"}}
+    try:
+        built = type(transformers.AutoConfig.for_model(**json.loads(json.dumps(unnamed))).get_text_config()).__name__
+    except Exception:  # noqa: BLE001 - an outer class that refuses these sizes (Gemma 4's assistant): its spec
+        built = CONFIG_MAPPING[CONFIG_MAPPING[model_type].sub_configs_defaults["text_config"].model_type].__name__
+    assert built == FAMILIES[text_type].class_name or not FAMILIES[text_type].class_name
+    try:
+        expected = from_config(named)
+    except ValueError as error:  # (a class's own defaults posenc refuses, as its model fails on them: HunYuan-VL's)
+        with pytest.raises(ValueError, match=re.escape(str(error)[:60])):
+            from_config(unnamed)
+        return
+    assert from_config(unnamed) == expected
+
+
+def test_voxtral_realtime_s_text_config_takes_its_outer_class_s_fields():
+    """VoxtralRealtimeConfig sets its text_config's fields the file leaves out from its own table, "for backward
+    compatibility" (transformers 5.23, the oracle: the text config it builds): a window of 8,192 and θ 1,000,000 where
+    its text model's class keeps 4,096. posenc read the text model's class's window."""
+    saved = json.loads(transformers.AutoConfig.for_model("voxtral_realtime").to_json_string(use_diff=False))
+    text = {key: value for key, value in saved["text_config"].items()
+            if key not in ("sliding_window", "rope_theta", "rope_parameters", "head_dim")}
+    given = {**saved, "text_config": text}
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(given))).text_config
+    assert oracle.sliding_window == 8192 and oracle.rope_parameters["rope_theta"] == 1_000_000.0
+    model = from_config(given)
+    assert {positional.window for positional in model.positionals.values()} == {oracle.sliding_window}
+    assert {positional.base for positional in model.positionals.values()} == {oracle.rope_parameters["rope_theta"]}
+    assert {positional.head_dim for positional in model.positionals.values()} == {oracle.head_dim}
 
 
 _MINISTRAL_3 = {"model_type": "ministral3", "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 1,
