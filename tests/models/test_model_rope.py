@@ -557,6 +557,33 @@ def test_listed_sliding_layers_under_use_sliding_window_false_are_read_as_the_cl
         from_config(config)
 
 
+def _thinker(omni: str, changes: dict, named: bool):
+    """A file of ``omni``'s class (its defaults, saved by transformers 5.23) whose thinker's text_config takes
+    ``changes`` (and loses its model_type unless ``named``; θ 123,456), the text config transformers builds from it
+    (the oracle) and posenc's reading, whose frequencies, those of the oracle's rotary embedding, and context are
+    the oracle's."""
+    saved = json.loads(transformers.AutoConfig.for_model(omni).to_json_string(use_diff=False))
+    text = saved["thinker_config"]["text_config"]
+    text |= changes
+    if not named:
+        del text["model_type"]
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(saved))).thinker_config.text_config
+    model = from_config(saved)
+    got, _ = rope_inv_freq(model, "full_attention")
+    np.testing.assert_allclose(got, hf_rotary(oracle).inv_freq.double().numpy(), rtol=float32_rtol(123_456.0), atol=0)
+    assert model.context_length == oracle.max_position_embeddings
+    return saved, oracle, model
+
+
+def _named_where_it_is_and_linked(saved: dict) -> None:
+    """The check names the thinker's sliding_window by its path, and a link keeps the thinker's fields where they
+    are."""
+    assert [f.field for f in models.check(saved) if "sliding_window" in f.field] == [
+        "thinker_config.text_config.sliding_window"]
+    shared = from_link(to_link(saved))
+    assert from_config(shared) == from_config(saved) and models.check(shared) == models.check(saved)
+
+
 @pytest.mark.parametrize("named", [True, False])
 def test_qwen2_5_omni_s_language_model_is_its_thinker_s(named):
     """A Qwen2.5-Omni file keeps its language model's fields in thinker_config.text_config (its talker, another
@@ -565,24 +592,13 @@ def test_qwen2_5_omni_s_language_model_is_its_thinker_s(named):
     text model, its frequencies those of that text model's rotary embedding, its context and windows (from layer 2,
     use_sliding_window true) its config's, with or without the text_config's own model_type (its class's). The check
     names a field by its path there. posenc refused the file: no positional field at its top level."""
-    saved = json.loads(transformers.AutoConfig.for_model("qwen2_5_omni").to_json_string(use_diff=False))
-    text = saved["thinker_config"]["text_config"]
-    text |= {"rope_theta": 123_456.0, "use_sliding_window": True, "sliding_window": 64, "max_window_layers": 2,
-             "num_hidden_layers": 4, "layer_types": None}
-    if not named:
-        del text["model_type"]
-    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(saved))).thinker_config.text_config
-    model = from_config(saved)
-    got, _ = rope_inv_freq(model, "full_attention")
-    np.testing.assert_allclose(got, hf_rotary(oracle).inv_freq.double().numpy(), rtol=float32_rtol(123_456.0), atol=0)
-    assert model.context_length == oracle.max_position_embeddings
+    saved, oracle, model = _thinker("qwen2_5_omni", {
+        "rope_theta": 123_456.0, "use_sliding_window": True, "sliding_window": 64, "max_window_layers": 2,
+        "num_hidden_layers": 4, "layer_types": None}, named)
     assert list(model.layer_types) == oracle.layer_types == ["full_attention"] * 2 + ["sliding_attention"] * 2
     assert model.positional("sliding_attention").window == oracle.sliding_window == 64
-    text["sliding_window"] = 10**6  # past its context: the check names the field where it is
-    assert [f.field for f in models.check(saved) if "sliding_window" in f.field] == [
-        "thinker_config.text_config.sliding_window"]
-    shared = from_link(to_link(saved))  # a link keeps the thinker's fields, where they are
-    assert from_config(shared) == from_config(saved) and models.check(shared) == models.check(saved)
+    saved["thinker_config"]["text_config"]["sliding_window"] = 10**6  # past its context: named where it is
+    _named_where_it_is_and_linked(saved)
 
 
 @pytest.mark.parametrize("named", [True, False])
@@ -592,26 +608,15 @@ def test_qwen3_omni_s_language_model_is_its_thinker_s(named):
     whatever sliding_window says). The oracle is the configuration transformers 5.23 builds from the file (its
     class's defaults, saved; the thinker's θ, heads and context changed): posenc reads the thinker's text model, its
     frequencies those of that text model's rotary embedding, its context its config's, every layer full attention,
-    with or without the text_config's own model_type. The check names a field by its path there, and a link keeps it.
-    posenc refused the file: no positional field at its top level."""
-    saved = json.loads(transformers.AutoConfig.for_model("qwen3_omni_moe").to_json_string(use_diff=False))
-    text = saved["thinker_config"]["text_config"]
-    text |= {"rope_parameters": {"rope_type": "default", "rope_theta": 123_456.0, "mrope_section": [24, 20, 20],
-                                 "mrope_interleaved": True},
-             "head_dim": 128, "max_position_embeddings": 65_536, "num_hidden_layers": 2, "sliding_window": 64}
-    if not named:
-        del text["model_type"]
-    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(saved))).thinker_config.text_config
-    model = from_config(saved)
-    got, _ = rope_inv_freq(model, "full_attention")
-    np.testing.assert_allclose(got, hf_rotary(oracle).inv_freq.double().numpy(), rtol=float32_rtol(123_456.0), atol=0)
-    assert model.context_length == oracle.max_position_embeddings == 65_536
+    with or without the text_config's own model_type. The check names a field by its path there (a window applied
+    nowhere but in the cache), and a link keeps it. posenc refused the file: no positional field at its top level."""
+    saved, _, model = _thinker("qwen3_omni_moe", {
+        "rope_parameters": {"rope_type": "default", "rope_theta": 123_456.0, "mrope_section": [24, 20, 20],
+                            "mrope_interleaved": True},
+        "head_dim": 128, "max_position_embeddings": 65_536, "num_hidden_layers": 2, "sliding_window": 64}, named)
+    assert model.context_length == 65_536 and model.positional("full_attention").head_dim == 128
     assert list(model.layer_types) == ["full_attention"] * 2 and model.positional("full_attention").window is None
-    assert model.positional("full_attention").head_dim == 128
-    assert [f.field for f in models.check(saved) if "sliding_window" in f.field] == [
-        "thinker_config.text_config.sliding_window"]  # applied nowhere but in the cache
-    shared = from_link(to_link(saved))  # a link keeps the thinker's fields, where they are
-    assert from_config(shared) == from_config(saved) and models.check(shared) == models.check(saved)
+    _named_where_it_is_and_linked(saved)
 
 
 @pytest.mark.parametrize("model_type", ["modernbert", "modernbert-decoder"])
