@@ -71,9 +71,10 @@ class Family:
     that eager attention is its default: the others default to sdpa, whose step through a cache attends to every key
     the cache holds for the layer where the forward pass builds no mask for a step (its own layers all full), where
     eager attention applies that pass's mask; ``masks_every_step``: a class whose forward pass builds the mask at
-    every step, under sdpa too (Falcon's, onto which it adds ALiBi); ``cacheless``: a decoder whose model keeps
-    no cache, running the whole text again for each token it generates (GPT-1's): what a cache would read is never
-    read; ``cache_fails_under``: the schemes under which generating through a cache that has dropped a key fails
+    every step, under sdpa too (Falcon's, onto which it adds ALiBi); ``cacheless``: a decoder (or an encoder a field
+    makes one) whose model takes no transformers cache, so that what the cache would read is never read (GPT-1's
+    and ESM's run the whole text again for each token they generate; XLM's and FlauBERT's keep a cache of their own,
+    which reads no window); ``cache_fails_under``: the schemes under which generating through a cache that has dropped a key fails
     (Falcon's ALiBi: its bias is built for every token of the text, against the keys the cache keeps);
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``window_plus_one``: a field counting the keys a query sees
@@ -744,7 +745,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
                        eager_only=True, defaults={"rotary_dim": 64, "n_positions": 2048, "rotary_emb_base": 10_000.0}),
     "gpt2": _family(scheme="learned", class_name="GPT2Config", windows="none",
                     defaults={"n_positions": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12}),
-    "esm": _family(class_name="EsmConfig", partial_field=None,
+    "esm": _family(class_name="EsmConfig", partial_field=None, cacheless=True,
                    scheme_switch=("position_embedding_type", "rotary", "rope"),  # ESM-2's; ESM-1b's a table
                    **_kin(_ROBERTA, max_position_embeddings=1026, pad_token_id=None, rope_theta=10_000.0)),
     "openai-gpt": _family(eager_only=True, cacheless=True, scheme="learned", class_name="OpenAIGPTConfig",
@@ -826,8 +827,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({
         "causal_field": "", "scheme_switch": ("sinusoidal_pos_embds", True, "sinusoidal"),
         "attribute_map": {"hidden_size": "dim", "num_attention_heads": "n_heads", "num_hidden_layers": "n_layers"},
         "defaults": {"max_position_embeddings": 512, "dim": 768, "n_heads": 12, "n_layers": 6}}),
-    "xlm": _family(eager_only=True, class_name="XLMConfig", **_XLM),
-    "flaubert": _family(eager_only=True, class_name="FlaubertConfig", **_XLM),
+    "xlm": _family(eager_only=True, cacheless=True, class_name="XLMConfig", **_XLM),
+    "flaubert": _family(eager_only=True, cacheless=True, class_name="FlaubertConfig", **_XLM),
     "t5": _family(class_name="T5Config", **_T5),
     "mt5": _family(class_name="MT5Config", **_kin(_T5, num_heads=6, num_layers=8)),
     "umt5": _family(class_name="UMT5Config", **_kin(_T5, num_heads=6, num_layers=8)),  # a bias in every layer

@@ -37,15 +37,28 @@ _SIZES = {  # four layers of each class, by its own names for its sizes
     "falcon": {"hidden_size": 32, "num_attention_heads": 2, "num_hidden_layers": 4, "vocab_size": 16,
                "max_position_embeddings": 64, "alibi": True},
 }
+_BERT = {"hidden_size": 32, "num_attention_heads": 2, "num_hidden_layers": 4, "intermediate_size": 32,
+         "vocab_size": 16, "max_position_embeddings": 64, "is_decoder": True}
+_SIZES |= {  # encoders made decoders by a field of their class (is_decoder, XLM's causal)
+    "bert": _BERT, "ernie": _BERT, "megatron-bert": _BERT, "bert-generation": _BERT,
+    **{key: _BERT | {"pad_token_id": 1} for key in ("roberta", "xlm-roberta", "camembert", "data2vec-text",
+                                                      "roberta-prelayernorm", "xlm-roberta-xl", "esm")},
+    "xmod": _BERT | {"pad_token_id": 1, "default_language": "en_XX"}, "electra": _BERT | {"embedding_size": 32},
+    "rembert": _BERT | {"input_embedding_size": 32, "output_embedding_size": 32},
+    **{key: {"emb_dim": 32, "n_heads": 2, "n_layers": 4, "vocab_size": 16, "max_position_embeddings": 64,
+             "causal": True} for key in ("xlm", "flaubert")},
+}
 _PIX2STRUCT = {"model_type": "pix2struct_text_model", "hidden_size": 32, "d_kv": 16, "num_heads": 2, "num_layers": 4,
                "d_ff": 32, "vocab_size": 16, "initializer_range": 0.02}  # (its model fails to build without it)
 
 
 def test_every_such_decoder_is_sized_here():
-    """Every decoder family that does not rotate and applies no window of its own is tested here (GPT-Neo's windows
-    are its own: tested with the rotary ones), Falcon with ALiBi besides, and Pix2Struct's by the test below."""
-    decoders = sorted(key for key, family in FAMILIES.items() if family.causal and not family.refused
-                      and family.windows == "none" and get_scheme(family.scheme).family != "rotary")
+    """Every decoder family that does not rotate and applies no window of its own is tested here, and every encoder
+    that a field of its class makes a decoder (GPT-Neo's windows are its own: tested with the rotary ones), Falcon
+    with ALiBi besides, and Pix2Struct's by the test below."""
+    decoders = sorted(key for key, family in FAMILIES.items() if (family.causal or family.causal_field)
+                      and not family.refused and family.windows == "none"
+                      and get_scheme(family.scheme).family != "rotary")
     assert sorted({*_SIZES, _PIX2STRUCT["model_type"]} - {"falcon"}) == decoders
 
 
@@ -61,15 +74,16 @@ def test_a_decoder_s_cache_does_as_its_check_says(model_type, case):
     ignores (posenc draws every layer whole, and its check says so). Through the cache, the sixth token attends to
     the last five keys on every layer (a window or chunk size alone), or, on a list of both kinds, on the listed
     sliding layers under sdpa and fails under eager attention; Falcon with ALiBi fails at the first token past the
-    window (its bias is built for every position), under both. GPT-1 keeps no cache: each token runs the whole text
-    again, as posenc draws it, and the check says nothing of a cache. posenc said the cache windows only of rotary
-    classes, and said it of Falcon with ALiBi too, whose generation fails."""
+    window (its bias is built for every position), under both. BERT and its kin made decoders (is_decoder) window as
+    GPT-2 does. GPT-1 keeps no cache (each token runs the whole text again, as posenc draws it), nor do ESM, XLM and
+    FlauBERT made decoders (XLM's own cache reads no window), and the check says nothing of a cache. posenc said the
+    cache windows only of rotary classes, and said it of Falcon with ALiBi too, whose generation fails."""
     config = {"model_type": model_type, **_SIZES[model_type], **_CASES[case]}
     model = from_config(config)
     assert set(model.layer_types) == {"full_attention"}
     torch.manual_seed(0)
     built = hf_model(config, attn_implementation="eager").eval()
-    if "past_key_values" not in inspect.signature(built.forward).parameters:  # (GPT-1)
+    if "past_key_values" not in inspect.signature(built.forward).parameters:  # (GPT-1, ESM, XLM, FlauBERT)
         assert FAMILIES[model_type].cacheless
         assert not [f for f in models.check(config) if "cache" in f.message.lower()]
         return
