@@ -1,6 +1,7 @@
 """A decoder's cache against what posenc draws and what its check says, for the decoders that do not rotate: learned
-tables (GPT-2, GPT-BigCode, OPT, BioGPT), sinusoids (CTRL, XGLM), ALiBi (BLOOM, MPT, Falcon with ``alibi``), T5's
-buckets (Pix2Struct's text decoder). The rotary ones are tested family by family in test_model_rope.py
+tables (GPT-2, GPT-BigCode, OPT, BioGPT, BERT's kin made decoders), sinusoids (CTRL, XGLM), ALiBi (BLOOM, MPT, Falcon
+with ``alibi``), T5's buckets (Pix2Struct's text decoder), and those that take no cache (GPT-1, ESM, XLM, FlauBERT).
+The rotary ones are tested family by family in test_model_rope.py
 (test_each_family_masks_its_layers_as_its_model_does and the tests after it). The oracle is the model's cached path:
 transformers 5.23's DynamicCache, built from the class's configuration as generate builds it, which reads a file's
 ``sliding_window``, ``attention_chunk_size`` and ``layer_types`` whatever the class's forward pass does with them."""
