@@ -15,7 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from posenc.schemes.registry import get_scheme
+# Whether a cache that has dropped a text's first keys leaves the position terms of the keys it keeps as one forward
+# pass computes them, by a model's scheme (Family.cache_windows): rotary and absolute positions are in the keys
+# themselves; ALiBi's bias, linear in the distance, moves every logit of a query alike, which the softmax ignores;
+# T5's buckets count their distances from the first key kept.
+_CACHE_KEEPS_POSITIONS = MappingProxyType({"rope": True, "learned": True, "sinusoidal": True, "alibi": True,
+                                           "t5": False})
 
 
 @dataclass(frozen=True)
@@ -287,9 +292,8 @@ class Family:
         in the keys the cache keeps (rotary, a learned table or sinusoids added at the input) or in a bias of the key
         alone, which a shift of every key leaves the softmax's as it was (ALiBi); a class of T5's buckets counts its
         distances from the first key the cache keeps, not from the text's first token, and is left out."""
-        positions = get_scheme(self.scheme).family in ("rotary", "absolute") or self.scheme == "alibi"
-        return self.windows == "none" and positions and not (self.own_layer_types or self.listed_layers
-                                                             or self.cacheless)
+        return (self.windows == "none" and _CACHE_KEEPS_POSITIONS[self.scheme]
+                and not (self.own_layer_types or self.listed_layers or self.cacheless))
 
     @property
     def listed_masks(self) -> tuple[str, ...]:

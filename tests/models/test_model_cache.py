@@ -63,6 +63,14 @@ def test_every_such_decoder_is_sized_here():
     assert sorted({*_SIZES, _PIX2STRUCT["model_type"]} - {"falcon"}) == decoders
 
 
+def test_every_family_says_whether_its_cache_windows_by_its_scheme():
+    """Positions in the keys (rotary, a table, sinusoids) or in ALiBi's bias survive the keys a cache drops; T5's
+    buckets do not (Family.cache_windows, a table keyed by the scheme: every family's scheme is in it)."""
+    windows = {key: family.cache_windows for key, family in FAMILIES.items()}
+    assert windows["gpt2"] and windows["xglm"] and windows["bloom"] and windows["mpt"] and windows["llama"]
+    assert not any(windows[key] for key in ("t5", "mt5", "umt5", "pix2struct_text_model", "longt5", "mistral"))
+
+
 _CASES = {"a window": {"sliding_window": 5}, "a chunk size": {"attention_chunk_size": 5},
           "a list of both kinds": {"sliding_window": 5,
                                    "layer_types": ["sliding_attention", "full_attention"] * 2}}
