@@ -609,11 +609,9 @@ def window_not_applied(reading: Reading) -> Iterator[Finding]:
             or any(positional.window is not None for positional in model.positionals.values()):  # (windowed NoPE)
         return
     cache = ""
-    if model.causal and fields.family.cache_windows and _keeps(window) and fields.raw.get("layer_types") is None:
-        kept = f" Its cache does read it: transformers 5.23's DynamicCache keeps the last {window - 1:g} keys of each layer"
-        cache = (f"{kept}, {_cache_fails(reading, window)}" if _cache_fails(reading, window) else
-                 f"{kept}, so text generated token by token through it attends to the last {window:g} only, as a "
-                 f"window would, and the model's two paths disagree on any text longer than {window:g} tokens.")
+    if model.causal and fields.family.cache_drops_keys and _keeps(window) and fields.raw.get("layer_types") is None:
+        cache = _through_the_cache(reading, window, " Its cache does read it: transformers 5.23's DynamicCache keeps "
+                                                    f"the last {window - 1:g} keys of each layer")
     yield Finding("warning", reading.path(name),
                   _applied_nowhere(f"{name} is {window:g}{default}", fields.family.class_name, "sliding_attention")
                   + cache)
@@ -638,7 +636,7 @@ def chunk_not_applied(reading: Reading) -> Iterator[Finding]:
     every layer chunked_attention, windowed by it as a sliding layer is (``get_layer_types_and_kwargs``)."""
     fields, model = reading.fields, reading.model
     chunk = reading.number(fields.raw, "attention_chunk_size")
-    if (model is None or chunk is None or not model.causal or not fields.family.cache_windows
+    if (model is None or chunk is None or not model.causal or not fields.family.cache_drops_keys
             or fields.raw.get("layer_types") is not None or not _keeps(chunk)
             or set(model.layer_types) != {"full_attention"}):
         return
@@ -649,10 +647,24 @@ def chunk_not_applied(reading: Reading) -> Iterator[Finding]:
             f"its last {chunk - 1:g} keys, as of a sliding window")
     yield Finding("warning", reading.path("attention_chunk_size"),
                   _applied_nowhere(f"attention_chunk_size is {chunk:g}", fields.family.class_name,
-                                   "chunked_attention")
-                  + (f"{kept}, {_cache_fails(reading, chunk)}" if _cache_fails(reading, chunk) else
-                     f"{kept}, so text generated token by token through it attends to the last {chunk:g} only, and "
-                     f"the model's two paths disagree on any text longer than {chunk:g} tokens."))
+                                   "chunked_attention") + _through_the_cache(reading, chunk, kept))
+
+
+def _through_the_cache(reading: Reading, window: float, kept: str) -> str:
+    """What generating token by token does through a cache that keeps the last ``window`` − 1 keys (``kept`` says
+    so), where the forward pass applies the window nowhere (:attr:`Family.cache_drops_keys`): it fails (Falcon's
+    ALiBi, :func:`_cache_fails`); it attends as a window would (:attr:`Family.cache_windows`); or, of T5's buckets,
+    it reads each key it keeps as farther back than it is, by as many tokens as it has dropped (it numbers them from
+    the first kept, and the query from the text's first token)."""
+    if fails := _cache_fails(reading, window):
+        return f"{kept}, {fails}"
+    disagree = f"and the model's two paths disagree on any text longer than {window:g} tokens."
+    if not reading.fields.family.cache_windows:
+        return (f"{kept}, so text generated token by token through it attends to the last {window:g} only, and "
+                "biases each as farther back than it is by as many tokens as the cache has dropped (T5's buckets "
+                f"number the keys from the first one kept, the query from the text's first token), {disagree}")
+    return (f"{kept}, so text generated token by token through it attends to the last {window:g} only, as a window "
+            f"would, {disagree}")
 
 
 def _cache_fails(reading: Reading, window: float) -> str:

@@ -284,16 +284,21 @@ class Family:
         return self.listed_layers or self.windows not in ("none", "sliding_window", "qwen3_moe", "gpt_neo", "longt5")
 
     @property
+    def cache_drops_keys(self) -> bool:
+        """Whether the class's cache keeps only the last ``sliding_window`` − 1 keys of each layer (transformers 5.23's
+        DynamicCache reads the field) where its forward pass applies the window nowhere: a class of rule "none" that
+        keeps a cache and lists no layers of its own, as those that read a file's list, ``listed_layers``, do."""
+        return self.windows == "none" and not (self.own_layer_types or self.listed_layers or self.cacheless)
+
+    @property
     def cache_windows(self) -> bool:
-        """Whether the class's cache windows every layer by a file's ``sliding_window`` that its forward pass applies
-        nowhere (a class of rule "none" that keeps a cache and lists no layers of its own, as those that read a file's
-        list, ``listed_layers``, do): generating token by token through it, a query attends to the last
-        ``sliding_window`` keys only, as a window would. Positions are then those of one forward pass where they are
-        in the keys the cache keeps (rotary, a learned table or sinusoids added at the input) or in a bias of the key
-        alone, which a shift of every key leaves the softmax's as it was (ALiBi); a class of T5's buckets counts its
-        distances from the first key the cache keeps, not from the text's first token, and is left out."""
-        return (self.windows == "none" and _CACHE_KEEPS_POSITIONS[self.scheme]
-                and not (self.own_layer_types or self.listed_layers or self.cacheless))
+        """Whether generating token by token through such a cache (:attr:`cache_drops_keys`) attends as a window
+        would: to the last ``sliding_window`` keys, each at its own position. Positions are then those of one forward
+        pass where they are in the keys the cache keeps (rotary, a learned table or sinusoids added at the input) or
+        in a bias linear in the distance, which a shift of every key leaves the softmax's as it was (ALiBi); a class
+        of T5's buckets counts its distances from the first key the cache keeps, not from the text's first token,
+        and does not."""
+        return self.cache_drops_keys and _CACHE_KEEPS_POSITIONS[self.scheme]
 
     @property
     def listed_masks(self) -> tuple[str, ...]:

@@ -100,24 +100,32 @@ def test_a_decoder_s_cache_does_as_its_check_says(model_type, case):
 
 
 @pytest.mark.parametrize("case", ["a window", "a chunk size"])
-def test_t5_s_buckets_through_a_windowed_cache_are_not_a_window_s(case):
-    """Pix2Struct's text decoder (T5's buckets, one way): through a cache that keeps the last four keys, the sixth
-    token's bias is computed for keys numbered from the first one kept (0 to 4) against the query's place in the
-    text (5): distances of 5 down to 1 for keys 4 down to 0 tokens back. That is no window's attention, so the check
-    says nothing of the cache (``Family.cache_windows`` leaves T5's buckets out), only that one forward pass applies
-    the window nowhere, which is true."""
+def test_t5_s_buckets_through_a_windowed_cache_read_each_key_farther_back_by_what_it_dropped(case):
+    """Pix2Struct's text decoder (T5's buckets, one way): through a cache that keeps the last four keys, the ninth
+    token attends to five keys (the text's tokens 4 to 8), and its bias is computed for keys numbered from the first
+    one kept (0 to 4) against the query's place in the text (8): each key gets the bias one forward pass gives the
+    key four tokens before it, four being the keys the cache dropped. That is no window's attention; the check says
+    so (``Family.cache_drops_keys`` and not ``cache_windows``), besides that one forward pass applies the window
+    nowhere. posenc said nothing of the cache."""
     config = _PIX2STRUCT | _CASES[case]
-    built = transformers.Pix2StructTextModel(transformers.AutoConfig.for_model(**config)).eval()
+    built = transformers.Pix2StructTextModel(transformers.AutoConfig.for_model(
+        **config, output_attentions=True, attn_implementation="eager")).eval()
     attention = built.layer[0].self_attention.attention
-    asked = []
+    biases = []
     compute_bias = attention.compute_bias
-    attention.compute_bias = lambda *args, **kwargs: asked.append((args, kwargs)) or compute_bias(*args, **kwargs)
-    ids = torch.arange(3, 9)[None]
+    attention.compute_bias = lambda *args, **kwargs: biases.append(compute_bias(*args, **kwargs)) or biases[-1]
+    ids = torch.arange(3, 12)[None]
     with torch.no_grad():
+        full = compute_bias(9, 9)[0, :, 8]  # (heads, keys): the ninth token's row, one forward pass
         cache = transformers.DynamicCache(config=built.config)
-        built(input_ids=ids[:, :5], past_key_values=cache, use_cache=True)
-        built(input_ids=ids[:, 5:], past_key_values=cache, use_cache=True)
-    (query_length, key_length), options = asked[-1][0][:2], asked[-1][1]
-    assert (query_length, key_length, int(options["past_seen_tokens"])) == (1, 5, 5)
-    assert not FAMILIES["pix2struct_text_model"].cache_windows
-    assert not [f for f in models.check(config) if "cache" in f.message]
+        for step in range(9):
+            out = built(input_ids=ids[:, step:step + 1], past_key_values=cache, use_cache=True,
+                        output_attentions=True)
+    cached = biases[-1][0, :, 0]
+    assert cached.shape[-1] == out.attentions[0].shape[-1] == 5  # the last five tokens: 4 to 8
+    assert torch.equal(cached, full[:, 0:5]) and not torch.equal(cached, full[:, 4:9])
+    assert not FAMILIES["pix2struct_text_model"].cache_windows and FAMILIES["pix2struct_text_model"].cache_drops_keys
+    said = [f.message for f in models.check(config) if "cache" in f.message]
+    assert len(said) == 1 and ("keeps the last 4 keys" in said[0] or "keeps its last 4 keys" in said[0]), said
+    assert ("attends to the last 5 only, and biases each as farther back than it is by as many tokens as the cache "
+            "has dropped") in said[0], said[0]
