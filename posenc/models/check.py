@@ -716,13 +716,15 @@ def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]
     ``masks_every_step``) and so attends to every key the cache holds, its windowed layers seeing their window; one
     of one window only windows every layer; nothing for one of full layers only (the model's own masks then hold),
     another list, or a class whose cache is not known (rotary classes, GPT-Neo and those of
-    :attr:`Family.cache_windows` are)."""
+    :attr:`Family.cache_drops_keys` are). T5's buckets (Pix2Struct's) add one position bias, shared by every layer:
+    a list of two kinds fails under sdpa too, and one of one window biases each key farther back than it is
+    (:func:`_through_the_cache`)."""
     fields, model = reading.fields, reading.model
     family = fields.family
     if not all(kind in ("full_attention", *_CACHE_WINDOWS) for kind in given):  # (== each: a list is no key)
         return "warning", ""
     windowed = list(dict.fromkeys(kind for kind in given if kind in _CACHE_WINDOWS))
-    if not model.causal or not (family.cache_windows or get_scheme(family.scheme).family == "rotary"
+    if not model.causal or not (family.cache_drops_keys or get_scheme(family.scheme).family == "rotary"
                                 or family.windows == "gpt_neo") or not windowed:
         return "warning", ""
     windows = {kind: _cache_window(reading, kind) for kind in windowed}
@@ -736,12 +738,14 @@ def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]
     seen = " and ".join(f"the last {windows[kind]:g} keys on the {kind} layers" for kind in windowed)
     if len(windowed) == 1:
         kept, seen = f"{kept} only", f"the last {windows[windowed[0]]:g} keys on those layers"
+    buckets = family.cache_drops_keys and not family.cache_windows  # (T5's: one bias, shared by the layers)
     if "full_attention" in given or len(set(windows.values())) > 1:
         first = min(windows.values())
         maskless = not (family.eager_only or family.masks_every_step) and set(model.layer_types) == {"full_attention"}
-        if not maskless:
+        if not maskless or buckets:
+            shared = "the position bias its layers share" if buckets else "its mask"
             return "warning", (f" Its cache does read the list, keeping {kept}, and generating through it fails at "
-                               f"the first token past {first:g} (a size mismatch between its mask and one kind of "
+                               f"the first token past {first:g} (a size mismatch between {shared} and one kind of "
                                "layer's keys).")
         return "warning", (f" Its cache does read the list, keeping {kept}: text generated token by token through it "
                            f"attends to {seen} under sdpa attention (the class's default), and fails at the first "
@@ -750,9 +754,11 @@ def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]
     if "full_attention" not in model.layer_types:
         return "warning", ""
     window = windows[windowed[0]]
+    farther = (", and biases each as farther back than it is by as many tokens as the cache has dropped (T5's buckets "
+               "number the keys from the first one kept, the query from the text's first token)") if buckets else ""
     return "warning", (f" Its cache does read the list, keeping the last {window - 1:g} keys of every layer, so text "
                        f"generated token by token through it attends to the last {window:g} keys only on every "
-                       "layer.")
+                       f"layer{farther}.")
 
 
 def _cache_window(reading: Reading, kind: str) -> float | None:

@@ -129,3 +129,41 @@ def test_t5_s_buckets_through_a_windowed_cache_read_each_key_farther_back_by_wha
     assert len(said) == 1 and ("keeps the last 4 keys" in said[0] or "keeps its last 4 keys" in said[0]), said
     assert ("attends to the last 5 only, and biases each as farther back than it is by as many tokens as the cache "
             "has dropped") in said[0], said[0]
+
+
+_LISTS = {"sliding and full, no window": {"layer_types": ["sliding_attention", "full_attention"] * 2},
+          "sliding and full": {"layer_types": ["sliding_attention", "full_attention"] * 2, "sliding_window": 5},
+          "chunked and full": {"layer_types": ["chunked_attention", "full_attention"] * 2, "attention_chunk_size": 5},
+          "sliding only": {"layer_types": ["sliding_attention"] * 4, "sliding_window": 5}}
+
+
+@pytest.mark.parametrize("attention", ["eager", "sdpa"])
+@pytest.mark.parametrize("case", sorted(_LISTS))
+def test_t5_s_buckets_through_a_cache_that_reads_a_list_do_as_the_check_says(case, attention):
+    """Pix2Struct's text decoder given a ``layer_types`` its forward pass ignores: its cache reads the list. Without a
+    window it cannot be built; layers keeping different numbers of keys fail at the first token past the window,
+    under sdpa too (one position bias, shared by every layer, sized to one kind's keys); one kind only windows every
+    layer, biased as the window alone is. posenc's check said nothing of the cache."""
+    config = _PIX2STRUCT | _LISTS[case]
+    built = transformers.Pix2StructTextModel(transformers.AutoConfig.for_model(
+        **config, attn_implementation=attention)).eval()
+    said = " ".join(f.message for f in models.check(config) if f.field == "layer_types")
+    ids, failed = torch.arange(3, 12)[None], None
+    try:
+        cache = transformers.DynamicCache(config=built.config)
+    except AttributeError:  # (no sliding_window)
+        assert "fails to build it, so the model cannot generate" in said, said
+        return
+    with torch.no_grad():
+        for step in range(9):
+            try:
+                built(input_ids=ids[:, step:step + 1], past_key_values=cache, use_cache=True)
+            except RuntimeError:
+                failed = step + 1
+                break
+    if failed:
+        assert failed == 6 and ("fails at the first token past 5 (a size mismatch between the position bias its "
+                                "layers share") in said, said
+    else:
+        assert [layer.keys.shape[-2] for layer in cache.layers] == [4] * 4
+        assert "attends to the last 5 keys only on every layer, and biases each as farther back" in said, said
