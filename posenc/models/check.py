@@ -564,8 +564,8 @@ def window_length(reading: Reading) -> Iterator[Finding]:
     name = window_field(reading.fields)  # MiMo-V2-Flash's sliding_window_size when given: keys before the query
     window, context = reading.number(reading.fields.raw, name), reading.context()
     switched_off = reading.fields.get("use_sliding_window") is False and family.windows != "sliding_window"
-    if window is None or context is None or switched_off:
-        return
+    if window is None or context is None or switched_off or _windows_no_layer(reading):
+        return  # (no layer applies it: window_not_applied says so, and what the cache does)
     effective = window_keys(reading.fields, int(window), name)
     stated = f"{name} is {window:g}" + (f" (a window of {effective:g} keys, the query's own included)"
                                         if name == family.window_plus_one else "")
@@ -605,8 +605,7 @@ def window_not_applied(reading: Reading) -> Iterator[Finding]:
         window, default = reading.number(fields.family.defaults, name), " (its class's default)"  # Kyutai's 375
         if window is not None and window >= model.context_length:
             return  # (Moshi's 3000, its context: the paths agree on every text it takes)
-    if model is None or window is None or fields.family.windows != "none" or "sliding_attention" in model.layer_types \
-            or any(positional.window is not None for positional in model.positionals.values()):  # (windowed NoPE)
+    if window is None or not _windows_no_layer(reading):
         return
     cache = ""
     if model.causal and fields.family.cache_drops_keys and _keeps(window) and fields.raw.get("layer_types") is None:
@@ -615,6 +614,14 @@ def window_not_applied(reading: Reading) -> Iterator[Finding]:
     yield Finding("warning", reading.path(name),
                   _applied_nowhere(f"{name} is {window:g}{default}", fields.family.class_name, "sliding_attention")
                   + cache)
+
+
+def _windows_no_layer(reading: Reading) -> bool:
+    """Whether the class's model applies no window in one forward pass (windows "none": Llama's, GPT-2's) and none of
+    its layers is windowed (no sliding_attention layer, no windowed positions: a windowed NoPE)."""
+    model = reading.model
+    return (model is not None and reading.fields.family.windows == "none" and "sliding_attention" not in
+            model.layer_types and all(positional.window is None for positional in model.positionals.values()))
 
 
 def _applied_nowhere(given: str, class_name: str, kind: str) -> str:
@@ -655,7 +662,13 @@ def _through_the_cache(reading: Reading, window: float, kept: str) -> str:
     so), where the forward pass applies the window nowhere (:attr:`Family.cache_drops_keys`): it fails (Falcon's
     ALiBi, :func:`_cache_fails`); it attends as a window would (:attr:`Family.cache_windows`); or, of T5's buckets,
     it reads each key it keeps as farther back than it is, by as many tokens as it has dropped (it numbers them from
-    the first kept, and the query from the text's first token)."""
+    the first kept, and the query from the text's first token). None of which a text within the model's context
+    meets where the window is at least that context: the cache drops a key only once a text is longer than the
+    window."""
+    context = reading.model.context_length
+    if window >= context:
+        return (f"{kept}, so it drops no key of a text of up to {window:g} tokens: within the model's context of "
+                f"{context:,} tokens, generating token by token through it attends as one forward pass does.")
     if fails := _cache_fails(reading, window):
         return f"{kept}, {fails}"
     disagree = f"and the model's two paths disagree on any text longer than {window:g} tokens."

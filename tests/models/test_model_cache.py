@@ -167,3 +167,34 @@ def test_t5_s_buckets_through_a_cache_that_reads_a_list_do_as_the_check_says(cas
     else:
         assert [layer.keys.shape[-2] for layer in cache.layers] == [4] * 4
         assert "attends to the last 5 keys only on every layer, and biases each as farther back" in said, said
+
+
+_CONTEXT_FIELD = {"gpt2": "n_positions", "opt": "max_position_embeddings", "xglm": "max_position_embeddings",
+                  "falcon": "max_position_embeddings", "llama": "max_position_embeddings"}
+_LLAMA = {"hidden_size": 32, "num_attention_heads": 2, "num_hidden_layers": 2, "intermediate_size": 32,
+          "vocab_size": 16}  # (a rotary class, as the rest of them: test_model_rope.py)
+
+
+@pytest.mark.parametrize("case", [{"sliding_window": 8}, {"attention_chunk_size": 9}], ids=["a window", "a chunk"])
+@pytest.mark.parametrize("model_type", sorted(_CONTEXT_FIELD))
+def test_a_window_as_long_as_the_context_drops_no_key_within_it(model_type, case):
+    """A window or chunk size at least the model's context of 8 tokens: its cache keeps 7 or more keys, so it drops
+    none of a text the model takes. Token by token through it, the eighth token's last hidden state is one forward pass's
+    (Falcon's ALiBi too: it fails only past the window). posenc's check said the model's paths disagree past the
+    window (of Falcon: that generation fails there), and of a window also that "these layers" attend like full
+    attention, of a model with no windowed layer; one sentence now, that within the context they agree."""
+    config = {"model_type": model_type, **_SIZES.get(model_type, _LLAMA), _CONTEXT_FIELD[model_type]: 8, **case}
+    assert from_config(config).context_length == 8
+    torch.manual_seed(0)
+    built = hf_model(config, attn_implementation="eager").eval()
+    ids = torch.arange(3, 11)[None]
+    with torch.no_grad():
+        whole = built(input_ids=ids).last_hidden_state[0, -1]
+        cache = transformers.DynamicCache(config=built.config)
+        for step in range(8):
+            stepped = built(input_ids=ids[:, step:step + 1], past_key_values=cache, use_cache=True).last_hidden_state[0, -1]
+    torch.testing.assert_close(stepped, whole, rtol=1e-5, atol=1e-5)
+    said = [f.message for f in models.check(config) if f.field in ("sliding_window", "attention_chunk_size")]
+    assert len(said) == 1 and "so it drops no key of a text of up to" in said[0], said
+    assert "within the model's context of 8 tokens, generating token by token through it attends as one forward " \
+           "pass does" in said[0] and "disagree" not in said[0] and "fails" not in said[0], said[0]
