@@ -668,7 +668,7 @@ def _through_the_cache(reading: Reading, window: float, kept: str) -> str:
     context = reading.model.context_length
     if window >= context:
         return (f"{kept}, so it drops no key of a text of up to {window:g} tokens: within the model's context of "
-                f"{context:,} tokens, generating token by token through it attends as one forward pass does.")
+                f"{context:g} tokens, generating token by token through it attends as one forward pass does.")
     if fails := _cache_fails(reading, window):
         return f"{kept}, {fails}"
     disagree = f"and the model's two paths disagree on any text longer than {window:g} tokens."
