@@ -657,6 +657,11 @@ def chunk_not_applied(reading: Reading) -> Iterator[Finding]:
                                    "chunked_attention") + _through_the_cache(reading, chunk, kept))
 
 
+_FARTHER_BACK = ("biases each as farther back than it is by as many tokens as the cache has dropped (T5's buckets "
+                 "number the keys from the first one kept, the query from the text's first token)")
+"""What a cache that has dropped keys does to T5's buckets (Pix2Struct's: :attr:`Family.cache_windows` false)."""
+
+
 def _through_the_cache(reading: Reading, window: float, kept: str) -> str:
     """What generating token by token does through a cache that keeps the last ``window`` − 1 keys (``kept`` says
     so), where the forward pass applies the window nowhere (:attr:`Family.cache_drops_keys`): it fails (Falcon's
@@ -674,8 +679,7 @@ def _through_the_cache(reading: Reading, window: float, kept: str) -> str:
     disagree = f"and the model's two paths disagree on any text longer than {window:g} tokens."
     if not reading.fields.family.cache_windows:
         return (f"{kept}, so text generated token by token through it attends to the last {window:g} only, and "
-                "biases each as farther back than it is by as many tokens as the cache has dropped (T5's buckets "
-                f"number the keys from the first one kept, the query from the text's first token), {disagree}")
+                f"{_FARTHER_BACK}, {disagree}")
     return (f"{kept}, so text generated token by token through it attends to the last {window:g} only, as a window "
             f"would, {disagree}")
 
@@ -767,8 +771,7 @@ def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]
     if "full_attention" not in model.layer_types:
         return "warning", ""
     window = windows[windowed[0]]
-    farther = (", and biases each as farther back than it is by as many tokens as the cache has dropped (T5's buckets "
-               "number the keys from the first one kept, the query from the text's first token)") if buckets else ""
+    farther = f", and {_FARTHER_BACK}" if buckets else ""
     return "warning", (f" Its cache does read the list, keeping the last {window - 1:g} keys of every layer, so text "
                        f"generated token by token through it attends to the last {window:g} keys only on every "
                        f"layer{farther}.")

@@ -71,7 +71,7 @@ class Family:
     (MiniMax-M3's text model: every layer full_attention; Falcon-H1: every layer hybrid; so do the classes of
     ``listed_layers``), so that its cache keeps every key whatever ``sliding_window`` says: the other classes of that
     rule list none, and their cache (transformers 5.23's DynamicCache) keeps the last ``sliding_window`` − 1 keys of
-    every layer (:attr:`cache_windows`);
+    every layer (:attr:`cache_drops_keys`);
     ``eager_only``: a class whose model has no sdpa attention in transformers 5.23 (``_supports_sdpa`` false), so
     that eager attention is its default: the others default to sdpa, whose step through a cache attends to every key
     the cache holds for the layer where the forward pass builds no mask for a step (its own layers all full), where
@@ -79,8 +79,9 @@ class Family:
     every step, under sdpa too (Falcon's, onto which it adds ALiBi); ``cacheless``: a decoder (or an encoder a field
     makes one) whose model takes no transformers cache, so that what the cache would read is never read (GPT-1's
     and ESM's run the whole text again for each token they generate; XLM's and FlauBERT's keep a cache of their own,
-    which reads no window); ``cache_fails_under``: the schemes under which generating through a cache that has dropped a key fails
-    (Falcon's ALiBi: its bias is built for every token of the text, against the keys the cache keeps);
+    which reads no window); ``cache_fails_under``: the schemes under which generating through a cache that has
+    dropped a key fails (Falcon's ALiBi: its bias is built for every token of the text, against the keys the cache
+    keeps);
     ``window_field``: the field of the window and how it becomes transformers' ``sliding_window``
     ("half": ModernBERT's ``local_attention`` // 2); ``window_plus_one``: a field counting the keys a query sees
     before itself, so that the window is one more, winning over ``window_field`` when given (MiMo-V2-Flash's
