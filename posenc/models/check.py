@@ -670,10 +670,8 @@ def _through_the_cache(reading: Reading, window: float, kept: str) -> str:
     the first kept, and the query from the text's first token). None of which a text within the model's context
     meets where the window is at least that context: the cache drops a key only once a text is longer than the
     window."""
-    context = reading.model.context_length
-    if window >= context:
-        return (f"{kept}, so it drops no key of a text of up to {window:g} tokens: within the model's context of "
-                f"{context:g} tokens, generating token by token through it attends as one forward pass does.")
+    if window >= reading.model.context_length:
+        return f"{kept}, {_drops_none(reading, window)}"
     if fails := _cache_fails(reading, window):
         return f"{kept}, {fails}"
     disagree = f"and the model's two paths disagree on any text longer than {window:g} tokens."
@@ -682,6 +680,14 @@ def _through_the_cache(reading: Reading, window: float, kept: str) -> str:
                 f"{_FARTHER_BACK}, {disagree}")
     return (f"{kept}, so text generated token by token through it attends to the last {window:g} only, as a window "
             f"would, {disagree}")
+
+
+def _drops_none(reading: Reading, window: float) -> str:
+    """The clause of a cache keeping the last ``window`` − 1 keys of a layer where the window is at least the model's
+    context: it drops no key of a text the model takes, so token by token it attends as one forward pass does."""
+    return (f"so it drops no key of a text of up to {window:g} tokens: within the model's context of "
+            f"{reading.model.context_length:g} tokens, generating token by token through it attends as one forward "
+            "pass does.")
 
 
 def _cache_fails(reading: Reading, window: float) -> str:
@@ -758,6 +764,8 @@ def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]
     buckets = family.cache_drops_keys and not family.cache_windows  # (T5's: one bias, shared by the layers)
     if "full_attention" in given or len(set(windows.values())) > 1:
         first = min(windows.values())
+        if first >= model.context_length:  # (no layer drops a key of a text within the context: none differ)
+            return "warning", f" Its cache does read the list, keeping {kept}, {_drops_none(reading, first)}"
         maskless = not (family.eager_only or family.masks_every_step) and set(model.layer_types) == {"full_attention"}
         if not maskless or buckets:
             shared = "the position bias its layers share" if buckets else "its mask"
@@ -771,6 +779,9 @@ def _cache_reads_the_list(reading: Reading, given: list) -> tuple[Severity, str]
     if "full_attention" not in model.layer_types:
         return "warning", ""
     window = windows[windowed[0]]
+    if window >= model.context_length:
+        return "warning", (f" Its cache does read the list, keeping the last {window - 1:g} keys of every layer, "
+                           f"{_drops_none(reading, window)}")
     farther = f", and {_FARTHER_BACK}" if buckets else ""
     return "warning", (f" Its cache does read the list, keeping the last {window - 1:g} keys of every layer, so text "
                        f"generated token by token through it attends to the last {window:g} keys only on every "

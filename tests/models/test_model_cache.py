@@ -198,3 +198,34 @@ def test_a_window_as_long_as_the_context_drops_no_key_within_it(model_type, case
     assert len(said) == 1 and "so it drops no key of a text of up to" in said[0], said
     assert "within the model's context of 8 tokens, generating token by token through it attends as one forward " \
            "pass does" in said[0] and "disagree" not in said[0] and "fails" not in said[0], said[0]
+
+
+@pytest.mark.parametrize("kind", ["sliding_attention", "chunked_attention"])
+@pytest.mark.parametrize(("model_type", "attention"), [(model_type, attention) for model_type in sorted(_CONTEXT_FIELD)
+                                                       for attention in ("eager", "sdpa")
+                                                       if (model_type, attention) != ("xglm", "sdpa")])  # (eager only)
+@pytest.mark.parametrize("listed", ["and full", "only"])
+def test_a_listed_window_as_long_as_the_context_drops_no_key_within_it(model_type, kind, attention, listed):
+    """A ``layer_types`` the forward pass ignores, of windowed layers, with full ones or alone, whose window is at
+    least the model's context of 8 tokens: its cache keeps 7 or more keys of every layer, so no layer's keys differ in
+    number within a text the model takes and nothing fails there; the eighth token's last hidden state through it is
+    one forward pass's, eager and sdpa. posenc's check said of windowed and full layers that it fails at the first
+    token past the window (true, past the context), of windowed ones alone that it attends to the last window only."""
+    window = {"sliding_attention": {"sliding_window": 8}, "chunked_attention": {"attention_chunk_size": 9}}[kind]
+    config = {"model_type": model_type, **_SIZES.get(model_type, _LLAMA), _CONTEXT_FIELD[model_type]: 8, **window}
+    pair = [kind, "full_attention"] if listed == "and full" else [kind, kind]
+    config["layer_types"] = pair * (len(from_config(config).layer_types) // 2)
+    assert from_config(config).context_length == 8
+    torch.manual_seed(0)
+    built = hf_model(config, attn_implementation=attention).eval()
+    ids = torch.arange(3, 11)[None]
+    with torch.no_grad():
+        whole = built(input_ids=ids).last_hidden_state[0, -1]
+        cache = transformers.DynamicCache(config=built.config)
+        for step in range(8):
+            stepped = built(input_ids=ids[:, step:step + 1], past_key_values=cache, use_cache=True).last_hidden_state[0, -1]
+    torch.testing.assert_close(stepped, whole, rtol=1e-5, atol=1e-5)
+    said = " ".join(f.message for f in models.check(config) if f.field == "layer_types")
+    assert "so it drops no key of a text of up to" in said and "within the model's context of 8 tokens, generating " \
+           "token by token through it attends as one forward pass does" in said, said
+    assert "fails" not in said and "disagree" not in said, said
