@@ -38,7 +38,7 @@ from posenc.models.config import (
     window_field,
     window_keys,
 )
-from posenc.models.config_file import read_config, text_node
+from posenc.models.config_file import NO_TEXT_CONFIG, read_config, text_node
 from posenc.models.config_link import POSITIONAL_FIELDS
 from posenc.models.presets import Model
 from posenc.schemes.registry import get_scheme
@@ -921,17 +921,20 @@ def outside_text_config(reading: Reading) -> Iterator[Finding]:
     """A positional field at the top level of a config whose language model's fields are in ``text_config``:
     transformers 5.23 builds that model's config from ``text_config`` alone (tested over every composite class), so
     the field is not the language model's (another tower's, MusicFlamingo's audio rotary, or a misplaced one)."""
-    text = reading.config.get("text_config")
-    if not isinstance(text, Mapping):
+    path, text = text_node(reading.config)
+    if path != ("text_config",):
         return
     name = reading.fields.family.class_name or "the language model's class"
+    drawn = f"text_config's fields, and {name}'s defaults"
+    if text is NO_TEXT_CONFIG:  # (LLaVA's file with none: its class's defaults alone)
+        drawn = f"{name}'s defaults alone, as transformers 5.23 builds them where a file gives no text_config"
     for key, value in reading.config.items():
         if key in POSITIONAL_FIELDS and key not in ("_name_or_path", "model_type", "pad_token_id") \
                 and key not in text and value is not None:  # a composite's own padding token: no position
             yield Finding("warning", key,
                           f"{key} is {_shown(value)} at the top level, outside text_config, which transformers 5.23 "
                           f"builds the language model's config from: the language model does not read it (posenc "
-                          f"draws text_config's fields, and {name}'s defaults). If it is the language model's, move "
+                          f"draws {drawn}). If it is the language model's, move "
                           "it into text_config; another tower's (a vision or audio encoder's) is not drawn.")
 
 

@@ -37,7 +37,7 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from posenc.models.config_file import read_config, text_fields
+from posenc.models.config_file import NO_TEXT_CONFIG, read_config, text_fields, text_node
 from posenc.models.families import Family, family
 from posenc.models.presets import LAYER_TYPES, Model, Positional
 from posenc.schemes.registry import get_scheme
@@ -164,6 +164,7 @@ class Fields:
 
     def __init__(self, config: Mapping[str, object]):
         self.raw = text_fields(config)
+        self.outer = config.get("model_type") if text_node(config)[1] is NO_TEXT_CONFIG else None  # (LLaVA's)
         text = config.get("text_config")
         self.text_config: Mapping | None = text if isinstance(text, Mapping) else None
         model_type = self.raw.get("model_type")
@@ -192,6 +193,12 @@ class Fields:
         if default is not None or not required:
             return default
         names = " or ".join(repr(k) for k in (name, *aliases))
+        if self.outer is not None:  # the language model's fields are its class's defaults, which posenc lacks here
+            raise ValueError(f"the config has no {names}, which this model needs: {self.outer:.40} keeps its "
+                             "language model's fields in text_config, and this file gives none, so transformers 5.23 "
+                             f"builds that model from {self.family.class_name or 'its class'}'s defaults, and posenc "
+                             "holds no default of that field. Give the file's text_config (paste the whole "
+                             "config.json).")
         raise ValueError(f"the config has no {names}, which this model needs.")
 
     def number(self, name: str, value: object = None, minimum: float = 0.0, strict: bool = True) -> float:

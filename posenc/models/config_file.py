@@ -16,6 +16,7 @@ import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 MAX_BYTES = 1_000_000
 """The largest config read (1 MB); Phi-3's, with its two lists of 48 factors, is under 4 kB."""
@@ -198,9 +199,25 @@ OUTER_TEXT_DEFAULTS = {"voxtral_realtime": {
 backward compatibility": a window of 8,192 where its text model's class keeps 4,096)."""
 
 
+FOLDED_TEXT_FIELDS: dict[str, frozenset[str] | None] = {
+    "fuyu": frozenset({"attention_dropout", "eos_token_id", "hidden_act", "hidden_dropout", "hidden_size",
+                       "initializer_range", "intermediate_size", "layer_norm_eps", "max_position_embeddings",
+                       "num_attention_heads", "num_hidden_layers", "qk_layernorm", "use_cache", "vocab_size",
+                       "rope_scaling", "rope_theta"}),
+    "hunyuan_vl": None, "paddleocr_vl": None}
+"""model_type -> the top-level fields its class folds into its text config where the file gives no ``text_config``
+(None: every field of its text config's class), as their checkpoints on the Hub are saved, flat (transformers 5.23's
+``__post_init__``: Fuyu's the fields its Persimmon text config is built with, and θ; the others', all of them)."""
+NO_TEXT_CONFIG: Mapping = MappingProxyType({})
+"""The language model's fields of a composite file that gives no ``text_config`` (or a null one): none, as
+transformers 5.23 builds its class's default text config then, whatever the top level says (:func:`text_node`)."""
+
+
 def text_node(config: Mapping[str, object]) -> tuple[tuple[str, ...], Mapping]:
     """The keys down to the object holding the language model's fields (:data:`TEXT_PATHS`), and that object: ((),
-    the config itself) for the top level."""
+    the config itself) for the top level; (("text_config",), :data:`NO_TEXT_CONFIG`) for a composite of
+    :data:`TEXT_CONFIG_TYPES` whose file gives no text_config, unless its class folds the top level into one
+    (:data:`FOLDED_TEXT_FIELDS`: the top level then)."""
     model_type = config.get("model_type")
     for path in TEXT_PATHS:
         if path[0] == "thinker_config" and not (isinstance(model_type, str) and model_type in THINKER_TEXT_TYPES):
@@ -210,6 +227,9 @@ def text_node(config: Mapping[str, object]) -> tuple[tuple[str, ...], Mapping]:
             node = node.get(key) if isinstance(node, Mapping) else None
         if isinstance(node, Mapping):
             return path, node
+    if isinstance(model_type, str) and model_type in TEXT_CONFIG_TYPES and config.get("text_config") is None \
+            and model_type not in FOLDED_TEXT_FIELDS:
+        return ("text_config",), NO_TEXT_CONFIG
     return (), config
 
 
@@ -218,13 +238,19 @@ def text_fields(config: Mapping[str, object]) -> dict:
     (transformers 5.23 builds the language model's config from it, whatever the top level says: a top-level head_dim
     or rope_parameters belongs to another tower, MusicFlamingo's audio encoder's), over the fields the outer class
     sets there (:data:`OUTER_TEXT_DEFAULTS`), with the file's name and, where it gives none, the model_type the outer
-    class gives it (a thinker's text model's, or :data:`TEXT_CONFIG_TYPES`), else the top level's; else the top
-    level's."""
+    class gives it (a thinker's text model's, or :data:`TEXT_CONFIG_TYPES`), else the top level's; the top-level
+    fields its class folds into its text config of a file that gives none (:data:`FOLDED_TEXT_FIELDS`), as it would
+    its text_config's; else the top level's."""
     path, node = text_node(config)
-    if not path:
-        return dict(config)
     outer = config.get("model_type")
     outer = outer if isinstance(outer, str) else ""  # (a model_type of any JSON value: a list is no key)
+    if not path and outer in FOLDED_TEXT_FIELDS and config.get("text_config") is None:  # (a flat PaddleOCR-VL)
+        folded = FOLDED_TEXT_FIELDS[outer]
+        node = {key: value for key, value in config.items()
+                if key != "model_type" and (folded is None or key in folded)}
+        path = ("text_config",)
+    if not path:
+        return dict(config)
     own = {**OUTER_TEXT_DEFAULTS.get(outer, {}), **node} if path == ("text_config",) else dict(node)
     if path[0] == "thinker_config" and "model_type" not in own:
         own["model_type"] = THINKER_TEXT_TYPES[outer]

@@ -24,7 +24,7 @@ import hashlib
 import json
 import zlib
 
-from posenc.models.config_file import MAX_BYTES, parse_json, read_config, text_node
+from posenc.models.config_file import MAX_BYTES, NO_TEXT_CONFIG, parse_json, read_config, text_node
 
 VERSION = "1"
 MAX_LINK = 8000
@@ -71,7 +71,7 @@ def positional_fields(config: object) -> dict:
     config = read_config(config)
     kept = {key: value for key, value in config.items() if key in POSITIONAL_FIELDS}
     path, text = text_node(config)
-    if path:  # kept even when it keeps nothing: the reader takes its fields alone
+    if path and text is not NO_TEXT_CONFIG:  # kept even when it keeps nothing: the reader takes its fields alone
         nested: dict = {key: value for key, value in text.items() if key in POSITIONAL_FIELDS}
         for key in reversed(path):
             nested = {key: nested}

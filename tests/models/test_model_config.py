@@ -15,6 +15,7 @@ public repository, or the preset's cited fields where no copy could be read: see
 
 from __future__ import annotations
 
+import copy
 import importlib
 import itertools
 import json
@@ -1899,6 +1900,87 @@ def test_a_text_config_without_its_model_type_is_read_as_its_class_builds_it(mod
             from_config(unnamed)
         return
     assert from_config(unnamed) == expected
+
+
+@pytest.mark.parametrize("model_type", sorted(set(_language_model_types()) - {"fuyu", "hunyuan_vl", "paddleocr_vl"}))
+def test_a_composite_file_without_a_text_config_is_read_as_its_class_builds_it(model_type):
+    """A composite file that gives no text_config (or a null one), with a θ at its top level: transformers 5.23 builds
+    the language model from its class's default text config, whatever the top level says (the oracle: that text
+    config, written out whole). posenc read the top level, as a family it did not know: "not a family posenc knows",
+    or the top-level θ as the language model's. Now read as that default: the same model as the oracle's file, or,
+    where posenc holds no default of a size the text model needs (Llama's), a refusal that says the file gives no
+    text_config; the top-level θ named as outside it, never drawn. (Three classes fold a flat file's top level into
+    their text config: the tests below.)"""
+    top = {"rope_parameters": {"rope_type": "default", "rope_theta": 12_345.0}}
+    try:
+        oracle = transformers.AutoConfig.for_model(model_type, **copy.deepcopy(top)).get_text_config()
+    except Exception:  # noqa: BLE001 - an outer class that refuses its own defaults (Gemma 4's assistant): no model
+        return
+    assert type(oracle).__name__ == FAMILIES[_language_model_types()[model_type]].class_name or not FAMILIES[
+        _language_model_types()[model_type]].class_name
+    assert (getattr(oracle, "rope_parameters", None) or {}).get("rope_theta") != 12_345.0
+    for given in ({"model_type": model_type, **top}, {"model_type": model_type, "text_config": None, **top}):
+        try:
+            expected = from_config(json.loads(oracle.to_json_string(use_diff=False)))
+        except ValueError as error:  # (a class's own defaults posenc refuses, as its model fails on them)
+            with pytest.raises(ValueError, match=f"{re.escape(str(error)[:60])}|this file gives none"):
+                from_config(given)
+            continue
+        try:
+            model = from_config(given)
+        except ValueError as error:
+            assert "keeps its language model's fields in text_config, and this file gives none" in str(error)
+            continue
+        assert model == expected
+        assert "rope_parameters" in {f.field for f in check(given) if "outside text_config" in f.message}
+
+
+def test_the_classes_that_fold_a_flat_file_s_fields_into_their_text_config_are_transformers_own():
+    """Of the composites posenc reads, those whose class builds its text config from the top level where the file
+    gives no text_config (their Hub checkpoints are flat: Fuyu-8B's, PaddleOCR-VL's, HunyuanOCR's), with the fields
+    each folds (transformers 5.23's ``__post_init__``: Fuyu's its Persimmon spec's, and θ; the others' all of them)."""
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    from posenc.models.config_file import FOLDED_TEXT_FIELDS
+
+    folding = set()
+    for model_type in _language_model_types():
+        try:
+            built = transformers.AutoConfig.for_model(model_type, max_position_embeddings=777).get_text_config()
+        except Exception:  # noqa: BLE001 - an outer class that refuses its own defaults (Gemma 4's assistant)
+            continue
+        if getattr(built, "max_position_embeddings", None) == 777:
+            folding.add(model_type)
+    assert set(FOLDED_TEXT_FIELDS) == folding == {"fuyu", "hunyuan_vl", "paddleocr_vl"}
+    assert FOLDED_TEXT_FIELDS["fuyu"] == set(CONFIG_MAPPING["fuyu"].sub_configs_defaults["text_config"].init_kwargs
+                                             ) | {"rope_scaling", "rope_theta"}
+
+
+@pytest.mark.parametrize("model_type", ["fuyu", "hunyuan_vl", "paddleocr_vl"])
+def test_a_flat_file_is_read_as_its_class_folds_it(model_type):
+    """A flat file of a class that folds its top level into its text config (the Hub's Fuyu-8B, PaddleOCR-VL,
+    HunyuanOCR): read as the text config transformers 5.23 builds from it (the oracle, written out whole), with a θ,
+    a context and a depth of the file's own. posenc read it as a model_type it did not know (a Llama-style decoder,
+    none of its class's defaults: Fuyu's partial rotation, PaddleOCR-VL's sections)."""
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    text_type = _language_model_types()[model_type]
+    flat = {**json.loads(CONFIG_MAPPING[text_type]().to_json_string(use_diff=False)), "model_type": model_type,
+            "rope_theta": 12_345.0, "max_position_embeddings": 777, "num_hidden_layers": 3}
+    flat.pop("rope_parameters", None)
+    oracle = transformers.AutoConfig.for_model(**copy.deepcopy(flat)).get_text_config()
+    assert oracle.max_position_embeddings == 777 and oracle.num_hidden_layers == 3
+    assert oracle.rope_parameters["rope_theta"] == 12_345.0
+    try:
+        expected = from_config(json.loads(oracle.to_json_string(use_diff=False)))
+    except ValueError as error:  # (HunyuanOCR's class keeps head_dim None: its model fails to build)
+        with pytest.raises(ValueError, match=re.escape(str(error)[:60])):
+            from_config(flat)
+        return
+    model = from_config(flat)
+    assert model == expected and model.context_length == 777
+    assert {positional.base for positional in model.positionals.values()} == {12_345.0}
+    assert not [f for f in check(flat) if "outside text_config" in f.message or "does not know" in f.message]
 
 
 def test_voxtral_realtime_s_text_config_takes_its_outer_class_s_fields():
