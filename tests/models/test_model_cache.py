@@ -175,6 +175,21 @@ _LLAMA = {"hidden_size": 32, "num_attention_heads": 2, "num_hidden_layers": 2, "
           "vocab_size": 16}  # (a rotary class, as the rest of them: test_model_rope.py)
 
 
+def _steps_as_one_pass(config: dict, attention: str) -> None:
+    """The model of ``config`` (its context 8 tokens) takes a text of 8 tokens token by token through the cache as
+    generation builds it, and the last token's hidden state is one forward pass's."""
+    assert from_config(config).context_length == 8
+    torch.manual_seed(0)
+    built = hf_model(config, attn_implementation=attention).eval()
+    ids = torch.arange(3, 11)[None]
+    with torch.no_grad():
+        whole = built(input_ids=ids).last_hidden_state[0, -1]
+        cache = transformers.DynamicCache(config=built.config)
+        for step in range(8):
+            stepped = built(input_ids=ids[:, step:step + 1], past_key_values=cache, use_cache=True).last_hidden_state[0, -1]
+    torch.testing.assert_close(stepped, whole, rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.parametrize("case", [{"sliding_window": 8}, {"attention_chunk_size": 9}], ids=["a window", "a chunk"])
 @pytest.mark.parametrize("model_type", sorted(_CONTEXT_FIELD))
 def test_a_window_as_long_as_the_context_drops_no_key_within_it(model_type, case):
@@ -184,16 +199,7 @@ def test_a_window_as_long_as_the_context_drops_no_key_within_it(model_type, case
     window (of Falcon: that generation fails there), and of a window also that "these layers" attend like full
     attention, of a model with no windowed layer; one sentence now, that within the context they agree."""
     config = {"model_type": model_type, **_SIZES.get(model_type, _LLAMA), _CONTEXT_FIELD[model_type]: 8, **case}
-    assert from_config(config).context_length == 8
-    torch.manual_seed(0)
-    built = hf_model(config, attn_implementation="eager").eval()
-    ids = torch.arange(3, 11)[None]
-    with torch.no_grad():
-        whole = built(input_ids=ids).last_hidden_state[0, -1]
-        cache = transformers.DynamicCache(config=built.config)
-        for step in range(8):
-            stepped = built(input_ids=ids[:, step:step + 1], past_key_values=cache, use_cache=True).last_hidden_state[0, -1]
-    torch.testing.assert_close(stepped, whole, rtol=1e-5, atol=1e-5)
+    _steps_as_one_pass(config, "eager")
     said = [f.message for f in models.check(config) if f.field in ("sliding_window", "attention_chunk_size")]
     assert len(said) == 1 and "so it drops no key of a text of up to" in said[0], said
     assert "within the model's context of 8 tokens, generating token by token through it attends as one forward " \
@@ -215,16 +221,7 @@ def test_a_listed_window_as_long_as_the_context_drops_no_key_within_it(model_typ
     config = {"model_type": model_type, **_SIZES.get(model_type, _LLAMA), _CONTEXT_FIELD[model_type]: 8, **window}
     pair = [kind, "full_attention"] if listed == "and full" else [kind, kind]
     config["layer_types"] = pair * (len(from_config(config).layer_types) // 2)
-    assert from_config(config).context_length == 8
-    torch.manual_seed(0)
-    built = hf_model(config, attn_implementation=attention).eval()
-    ids = torch.arange(3, 11)[None]
-    with torch.no_grad():
-        whole = built(input_ids=ids).last_hidden_state[0, -1]
-        cache = transformers.DynamicCache(config=built.config)
-        for step in range(8):
-            stepped = built(input_ids=ids[:, step:step + 1], past_key_values=cache, use_cache=True).last_hidden_state[0, -1]
-    torch.testing.assert_close(stepped, whole, rtol=1e-5, atol=1e-5)
+    _steps_as_one_pass(config, attention)
     said = " ".join(f.message for f in models.check(config) if f.field == "layer_types")
     assert "so it drops no key of a text of up to" in said and "within the model's context of 8 tokens, generating " \
            "token by token through it attends as one forward pass does" in said, said
