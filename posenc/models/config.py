@@ -164,7 +164,8 @@ class Fields:
 
     def __init__(self, config: Mapping[str, object]):
         self.raw = text_fields(config)
-        self.outer = config.get("model_type") if text_node(config)[1] is NO_TEXT_CONFIG else None  # (LLaVA's)
+        path, node = text_node(config)
+        self.outer = (config.get("model_type"), ".".join(path)) if node is NO_TEXT_CONFIG else None  # (LLaVA's)
         text = config.get("text_config")
         self.text_config: Mapping | None = text if isinstance(text, Mapping) else None
         model_type = self.raw.get("model_type")
@@ -194,10 +195,10 @@ class Fields:
             return default
         names = " or ".join(repr(k) for k in (name, *aliases))
         if self.outer is not None:  # the language model's fields are its class's defaults, which posenc lacks here
-            raise ValueError(f"the config has no {names}, which this model needs: {self.outer:.40} keeps its "
-                             "language model's fields in text_config, and this file gives none, so transformers 5.23 "
-                             f"builds that model from {self.family.class_name or 'its class'}'s defaults, and posenc "
-                             "holds no default of that field. Give the file's text_config (paste the whole "
+            raise ValueError(f"the config has no {names}, which this model needs: {self.outer[0]:.40} keeps its "
+                             f"language model's fields in {self.outer[1]}, and this file gives none, so transformers "
+                             f"5.23 builds that model from {self.family.class_name or 'its class'}'s defaults, and posenc "
+                             f"holds no default of that field. Give the file's {self.outer[1]} (paste the whole "
                              "config.json).")
         raise ValueError(f"the config has no {names}, which this model needs.")
 

@@ -215,9 +215,10 @@ transformers 5.23 builds its class's default text config then, whatever the top 
 
 def text_node(config: Mapping[str, object]) -> tuple[tuple[str, ...], Mapping]:
     """The keys down to the object holding the language model's fields (:data:`TEXT_PATHS`), and that object: ((),
-    the config itself) for the top level; (("text_config",), :data:`NO_TEXT_CONFIG`) for a composite of
+    the config itself) for the top level; that path and :data:`NO_TEXT_CONFIG` for a composite of
     :data:`TEXT_CONFIG_TYPES` whose file gives no text_config, unless its class folds the top level into one
-    (:data:`FOLDED_TEXT_FIELDS`: the top level then)."""
+    (:data:`FOLDED_TEXT_FIELDS`: the top level then), and for a thinker's (:data:`THINKER_TEXT_TYPES`) that gives no
+    thinker_config or none in it."""
     model_type = config.get("model_type")
     for path in TEXT_PATHS:
         if path[0] == "thinker_config" and not (isinstance(model_type, str) and model_type in THINKER_TEXT_TYPES):
@@ -227,10 +228,23 @@ def text_node(config: Mapping[str, object]) -> tuple[tuple[str, ...], Mapping]:
             node = node.get(key) if isinstance(node, Mapping) else None
         if isinstance(node, Mapping):
             return path, node
+        if path[0] == "thinker_config" and node is None and _null_or_absent(config, path):
+            return path, NO_TEXT_CONFIG  # (its thinker's default text config, as transformers 5.23 builds it)
     if isinstance(model_type, str) and model_type in TEXT_CONFIG_TYPES and config.get("text_config") is None \
             and model_type not in FOLDED_TEXT_FIELDS:
         return ("text_config",), NO_TEXT_CONFIG
     return (), config
+
+
+def _null_or_absent(config: Mapping[str, object], path: tuple[str, ...]) -> bool:
+    """Whether the first key along ``path`` that the file does not hold as an object is null or absent (not some
+    other JSON value, which no class builds a config from)."""
+    node: object = config
+    for key in path:
+        node = node.get(key)
+        if not isinstance(node, Mapping):
+            return node is None
+    return False
 
 
 def text_fields(config: Mapping[str, object]) -> dict:

@@ -1935,6 +1935,33 @@ def test_a_composite_file_without_a_text_config_is_read_as_its_class_builds_it(m
         assert "rope_parameters" in {f.field for f in check(given) if "outside text_config" in f.message}
 
 
+@pytest.mark.parametrize("given", [{}, {"thinker_config": None}, {"thinker_config": {}},
+                                   {"thinker_config": {"text_config": None}}], ids=["none", "null", "empty", "null text"])
+@pytest.mark.parametrize("model_type", ["qwen2_5_omni", "qwen3_omni_moe"])
+def test_a_thinker_s_file_without_its_text_config_is_read_as_its_class_builds_it(model_type, given):
+    """Qwen2.5-Omni's and Qwen3-Omni's files with no thinker_config, or no text_config in it: transformers 5.23 builds
+    the thinker's default text config, whatever the top level says (the oracle). posenc said the file had no positional
+    field, of a model_type it did not know; now it reads that default as the oracle's file reads, or refuses it saying
+    the file gives no thinker_config.text_config (posenc holds no default of the text model's depth)."""
+    from posenc.models.config_file import THINKER_TEXT_TYPES
+
+    given = {"model_type": model_type, "max_position_embeddings": 777, **given}
+    oracle = transformers.AutoConfig.for_model(**copy.deepcopy(given)).thinker_config.text_config
+    assert type(oracle).__name__ == FAMILIES[THINKER_TEXT_TYPES[model_type]].class_name
+    assert oracle.max_position_embeddings != 777
+    try:
+        expected = from_config(json.loads(oracle.to_json_string(use_diff=False)))
+    except ValueError as error:  # (Qwen3-Omni's defaults: 73-wide heads, which its rotation cannot turn)
+        with pytest.raises(ValueError, match=f"{re.escape(str(error)[:60])}|fields in thinker_config.text_config, "
+                                             "and this file gives none"):
+            from_config(given)
+        return
+    try:
+        assert from_config(given) == expected
+    except ValueError as error:
+        assert "fields in thinker_config.text_config, and this file gives none" in str(error)
+
+
 def test_the_classes_that_fold_a_flat_file_s_fields_into_their_text_config_are_transformers_own():
     """Of the composites posenc reads, those whose class builds its text config from the top level where the file
     gives no text_config (their Hub checkpoints are flat: Fuyu-8B's, PaddleOCR-VL's, HunyuanOCR's), with the fields
