@@ -224,27 +224,18 @@ def text_node(config: Mapping[str, object]) -> tuple[tuple[str, ...], Mapping]:
         if path[0] == "thinker_config" and not (isinstance(model_type, str) and model_type in THINKER_TEXT_TYPES):
             continue  # (a model_type of any JSON value: a list is no key)
         node: object = config
-        for key in path:
-            node = node.get(key) if isinstance(node, Mapping) else None
+        for key in path:  # (down the path while its values are objects: node is the first that is none)
+            if not isinstance(node, Mapping):
+                break
+            node = node.get(key)
         if isinstance(node, Mapping):
             return path, node
-        if path[0] == "thinker_config" and node is None and _null_or_absent(config, path):
+        if path[0] == "thinker_config" and node is None:  # (no thinker_config, or none in it: null or absent)
             return path, NO_TEXT_CONFIG  # (its thinker's default text config, as transformers 5.23 builds it)
     if isinstance(model_type, str) and model_type in TEXT_CONFIG_TYPES and config.get("text_config") is None \
             and model_type not in FOLDED_TEXT_FIELDS:
         return ("text_config",), NO_TEXT_CONFIG
     return (), config
-
-
-def _null_or_absent(config: Mapping[str, object], path: tuple[str, ...]) -> bool:
-    """Whether the first key along ``path`` that the file does not hold as an object is null or absent (not some
-    other JSON value, which no class builds a config from)."""
-    node: object = config
-    for key in path:
-        node = node.get(key)
-        if not isinstance(node, Mapping):
-            return node is None
-    return False
 
 
 def text_fields(config: Mapping[str, object]) -> dict:

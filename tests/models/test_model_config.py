@@ -29,6 +29,7 @@ import pytest
 import posenc
 from posenc import models
 from posenc.models import MODELS, check, from_config, rope_inv_freq
+from posenc.models.config_file import FOLDED_TEXT_FIELDS
 from posenc.models.families import FAMILIES
 from reference_precision import float32_rtol
 
@@ -1902,7 +1903,7 @@ def test_a_text_config_without_its_model_type_is_read_as_its_class_builds_it(mod
     assert from_config(unnamed) == expected
 
 
-@pytest.mark.parametrize("model_type", sorted(set(_language_model_types()) - {"fuyu", "hunyuan_vl", "paddleocr_vl"}))
+@pytest.mark.parametrize("model_type", sorted(set(_language_model_types()) - set(FOLDED_TEXT_FIELDS)))
 def test_a_composite_file_without_a_text_config_is_read_as_its_class_builds_it(model_type):
     """A composite file that gives no text_config (or a null one), with a θ at its top level: transformers 5.23 builds
     the language model from its class's default text config, whatever the top level says (the oracle: that text
@@ -1968,8 +1969,6 @@ def test_the_classes_that_fold_a_flat_file_s_fields_into_their_text_config_are_t
     each folds (transformers 5.23's ``__post_init__``: Fuyu's its Persimmon spec's, and θ; the others' all of them)."""
     from transformers.models.auto.configuration_auto import CONFIG_MAPPING
 
-    from posenc.models.config_file import FOLDED_TEXT_FIELDS
-
     folding = set()
     for model_type in _language_model_types():
         try:
@@ -1983,7 +1982,7 @@ def test_the_classes_that_fold_a_flat_file_s_fields_into_their_text_config_are_t
                                              ) | {"rope_scaling", "rope_theta"}
 
 
-@pytest.mark.parametrize("model_type", ["fuyu", "hunyuan_vl", "paddleocr_vl"])
+@pytest.mark.parametrize("model_type", sorted(FOLDED_TEXT_FIELDS))
 def test_a_flat_file_is_read_as_its_class_folds_it(model_type):
     """A flat file of a class that folds its top level into its text config (the Hub's Fuyu-8B, PaddleOCR-VL,
     HunyuanOCR): read as the text config transformers 5.23 builds from it (the oracle, written out whole), with a θ,
