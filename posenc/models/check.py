@@ -875,8 +875,16 @@ def parameters_per_layer_type(reading: Reading) -> Iterator[Finding]:
 
 def unknown_family(reading: Reading) -> Iterator[Finding]:
     """A model_type posenc does not know is read from the file's fields alone: as a Llama-style decoder when it
-    rotates, else by its scheme's fields (T5's buckets, ALiBi, a learned table)."""
+    rotates, else by its scheme's fields (T5's buckets, ALiBi, a learned table); one transformers does not know, whose
+    architectures names a class it has, as that class reads it (said here)."""
     fields = reading.fields
+    if reading.model is not None and fields.architecture:
+        yield Finding("info", reading.path("model_type"),
+                      f"model_type {_shown(fields.file_type)} is not one transformers 5.23 knows (a model with code of "
+                      f"its own, loaded through auto_map); its architectures names {fields.architecture}, a class "
+                      f"transformers has, so posenc reads the file as that class does: {fields.family.class_name}'s "
+                      "defaults and rules. Where the model's own code differs from that class's, posenc's views can "
+                      "differ from the model.")
     if reading.model is None or fields.family.class_name:
         return
     named = "no model_type" if fields.model_type is None else f"model_type {_shown(fields.model_type)}"

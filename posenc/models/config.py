@@ -37,6 +37,7 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from posenc.models.architectures import named_class
 from posenc.models.config_file import NO_TEXT_CONFIG, read_config, text_fields, text_node
 from posenc.models.families import Family, family
 from posenc.models.presets import LAYER_TYPES, Model, Positional
@@ -81,7 +82,7 @@ def from_config(source: object) -> Model:
     softmax_dim = None if fields.family.unscaled_softmax else softmax_dim  # (T5's kin, Gemma 3n, 4, GPT-Neo)
     label = config.get("_name_or_path")
     label = _LABEL.sub("_", label.strip())[:80] if isinstance(label, str) and label.strip() else \
-        f"{_LABEL.sub('_', fields.model_type or 'unnamed')[:40]} config"
+        f"{_LABEL.sub('_', fields.file_type or 'unnamed')[:40]} config"
     return Model(key="config", label=label, layer_types=tuple(layer_types),
                  positionals=MappingProxyType(positionals), context_length=context, causal=_causal(fields),
                  softmax_dim=softmax_dim, source=_source(fields),
@@ -147,10 +148,14 @@ def told_bidirectional(fields: Fields) -> bool:
 
 
 def _source(fields: Fields) -> str:
-    """Where the model comes from and how it was read: as its family's class reads it, or, for a model_type posenc
-    does not know, as a Llama-style decoder (a rotary one) or by its scheme's fields (T5's buckets, ALiBi, a learned
-    table), from the file's fields only: its class's own defaults are not known."""
-    shown = "not given" if fields.model_type is None else _LABEL.sub("_", fields.model_type)[:40]
+    """Where the model comes from and how it was read: as its family's class reads it; for a model_type transformers
+    does not know, as the class its ``architectures`` names reads it (:mod:`posenc.models.architectures`); else, for a
+    model_type posenc does not know, as a Llama-style decoder (a rotary one) or by its scheme's fields (T5's buckets,
+    ALiBi, a learned table), from the file's fields only: its class's own defaults are not known."""
+    shown = "not given" if fields.file_type is None else _LABEL.sub("_", fields.file_type)[:40]
+    if fields.architecture:
+        return (f"a config.json (model_type {shown}, which transformers 5.23 does not know), read as the class its "
+                f"architectures names reads it: {fields.architecture} ({fields.family.class_name})")
     if fields.family.class_name:
         return f"a config.json (model_type {shown}), read as transformers 5.23 reads it ({fields.family.class_name})"
     scheme = get_scheme(fields.scheme())
@@ -170,7 +175,14 @@ class Fields:
         self.text_config: Mapping | None = text if isinstance(text, Mapping) else None
         model_type = self.raw.get("model_type")
         self.model_type = model_type if isinstance(model_type, str) else None
+        self.file_type = self.model_type  # the file's own name (self.model_type: the class's it is read as)
         self.family: Family = family(self.model_type)
+        # A model_type transformers does not know whose architectures names a class it has: that class's (Kimi K2's)
+        self.architecture: str | None = None
+        named = named_class(config) if not self.family.class_name and not path else None
+        if named is not None:
+            self.architecture, self.model_type = named
+            self.family = family(self.model_type)
         self.values = {**self.family.defaults, **self.raw}  # a null overrides a class default, as in transformers
         for standard, own in self.family.attribute_map.items():  # BART's d_model is hidden_size; the standard wins
             if standard in self.raw:

@@ -24,6 +24,7 @@ import hashlib
 import json
 import zlib
 
+from posenc.models.architectures import named_class
 from posenc.models.config_file import MAX_BYTES, NO_TEXT_CONFIG, parse_json, read_config, text_node
 
 VERSION = "1"
@@ -67,9 +68,11 @@ POSITIONAL_FIELDS = frozenset({
 def positional_fields(config: object) -> dict:
     """The config (a dict, a JSON text or a path, read by :func:`~posenc.models.config_file.read_config`) with
     only :data:`POSITIONAL_FIELDS`, at the top level and inside ``text_config`` (or the thinker's: kept there, so
-    that a finding names the field where the file has it)."""
+    that a finding names the field where the file has it), and ``architectures`` where the file is read as the class
+    it names (:func:`~posenc.models.architectures.named_class`: a model_type transformers 5.23 does not know)."""
     config = read_config(config)
-    kept = {key: value for key, value in config.items() if key in POSITIONAL_FIELDS}
+    kept = {key: value for key, value in config.items() if key in POSITIONAL_FIELDS or (
+        key == "architectures" and named_class(config) is not None)}  # the class a type transformers lacks reads as
     path, text = text_node(config)
     if path and text is not NO_TEXT_CONFIG:  # kept even when it keeps nothing: the reader takes its fields alone
         nested: dict = {key: value for key, value in text.items() if key in POSITIONAL_FIELDS}

@@ -1,0 +1,119 @@
+"""A config.json whose model_type transformers 5.23 does not know, read as the class its ``architectures`` names
+(posenc.models.architectures): Kimi K2's ``kimi_k2`` files name DeepseekV3ForCausalLM, whose configuration class
+reads them (DeepSeek-V3's adjacent pairs, its YaRN and softmax scale). posenc read them as Llama-style decoders,
+turning halves of the head."""
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import posenc
+from posenc import models
+from posenc.models import architectures
+from posenc.models.families import FAMILIES
+
+CONFIGS = sorted((Path(__file__).parent / "configs").glob("*.json"))
+TABLE = json.loads((Path(posenc.__file__).parent / "models" / "data" / "architectures.json").read_text())
+UNKNOWN = "posenc_test_type"  # a model_type no class has
+
+
+def test_the_table_is_transformers_own():
+    """Every class transformers 5.23's auto mappings list, with the model_type of the configuration class it reads,
+    for the families posenc reads from a file's top level; every model_type transformers knows."""
+    pytest.importorskip("transformers")
+    from architectures_table import table
+
+    assert TABLE == table(), "write it again: python tests/helpers/architectures_table.py > posenc/models/data/architectures.json"
+    assert set(TABLE["architectures"].values()) <= {key for key, family in FAMILIES.items() if not family.composite}
+
+
+def _without(model: models.Model) -> models.Model:
+    return dataclasses.replace(model, label="", source="")
+
+
+def _findings(config: dict) -> list[tuple[str, str, str]]:
+    return [(f.severity, f.field, f.message) for f in models.check(config) if f.field != "model_type"]
+
+
+def _read_as_named(config: dict) -> list[tuple[str, dict]]:
+    """The file with its model_type renamed to one no class has, naming each class of its type the table holds."""
+    named = [name for name, model_type in TABLE["architectures"].items() if model_type == config["model_type"]]
+    return [(name, {**config, "model_type": UNKNOWN, "architectures": [name]}) for name in named]
+
+
+@pytest.mark.parametrize("path", [p for p in CONFIGS if json.loads(p.read_text()).get("model_type")
+                                  in set(TABLE["architectures"].values())], ids=lambda p: p.stem)
+def test_a_file_of_a_type_transformers_does_not_know_reads_as_the_class_it_names(path):
+    """Each real file of tests/models/configs whose family posenc reads from the top level, its model_type renamed to
+    one no class has, naming any class of its type: the same model and the same findings as the file itself, and a
+    source and a finding that say how it was read."""
+    config = json.loads(path.read_text())
+    expected, findings = _without(models.from_config(config)), _findings(config)
+    for name, renamed in _read_as_named(config):
+        model = models.from_config(renamed)
+        assert _without(model) == expected, name
+        assert name in model.source and FAMILIES[config["model_type"]].class_name in model.source
+        assert _findings(renamed) == findings, name
+        said = [f.message for f in models.check(renamed) if f.field == "model_type"]
+        assert any(name in message and "auto_map" in message for message in said), said
+
+
+def test_a_type_transformers_knows_is_read_as_its_own_whatever_architectures_names():
+    """transformers builds a file of a model_type it knows from that type's class: a Gemma 2 file naming Llama's class
+    is Gemma 2's (its windows), and an unknown type naming no class transformers has is still a Llama-style decoder."""
+    gemma = json.loads((Path(__file__).parent / "configs" / "gemma-2-9b-it.json").read_text())
+    assert models.from_config({**gemma, "architectures": ["LlamaForCausalLM"]}) == models.from_config(gemma)
+    llama = json.loads((Path(__file__).parent / "configs" / "llama-3.1-8b.json").read_text())
+    for names in (["KimiForCausalLM"], "DeepseekV3ForCausalLM", [3, None], []):
+        model = models.from_config({**llama, "model_type": UNKNOWN, "architectures": names})
+        assert "Llama-style decoder" in model.source
+    assert architectures.named_class({"model_type": "gemma2", "architectures": ["LlamaForCausalLM"]}) is None
+    assert architectures.named_class({"model_type": UNKNOWN, "architectures": ["X", "LlamaForCausalLM"]}) == (
+        "LlamaForCausalLM", "llama")
+
+
+KIMI_LIKE = {  # Kimi K2's kind of file at a tiny size (no copy of a released file: its fields, values of our own)
+    "model_type": "kimi_k2", "architectures": ["DeepseekV3ForCausalLM"],
+    "auto_map": {"AutoConfig": "configuration_deepseek.DeepseekV3Config"},
+    "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 2, "num_hidden_layers": 1,
+    "intermediate_size": 64, "moe_intermediate_size": 32, "n_routed_experts": 4, "num_experts_per_tok": 2,
+    "n_group": 1, "topk_group": 1, "first_k_dense_replace": 1, "q_lora_rank": 24, "kv_lora_rank": 16,
+    "qk_nope_head_dim": 16, "qk_rope_head_dim": 8, "v_head_dim": 16, "vocab_size": 64, "max_position_embeddings": 128,
+    "rope_theta": 50_000.0, "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32,
+                                             "beta_fast": 1.0, "beta_slow": 1.0, "mscale": 1.0, "mscale_all_dim": 1.0},
+}
+
+
+def test_a_kimi_k2_file_rotates_a_head_as_the_class_it_names():
+    """The oracle is a one-layer model of the class the file names (transformers 5.23's DeepSeek-V3, eager, built from
+    the file as DeepseekV3ForCausalLM.from_pretrained builds it) on 24 tokens: the rotated part of its query as its
+    apply_rotary_pos_emb_interleave receives and returns it (adjacent pairs, YaRN over θ 50,000). posenc turned
+    halves of the head, as a Llama-style decoder's."""
+    pytest.importorskip("transformers")
+    from transformers_rotary import hf_rotated_queries
+
+    before, after = hf_rotated_queries({**KIMI_LIKE, "model_type": "deepseek_v3"}, 24)
+    model = models.from_config(KIMI_LIKE)
+    positional = model.positional("full_attention")
+    assert (positional.rotary_dims, positional.head_dim, positional.options["layout"]) == (8, 24, "interleaved")
+    options = {k: v for k, v in positional.options.items() if k not in ("layout", "rotary_fraction")}
+    got = posenc.apply_rope(before, np.arange(24), base=positional.base, layout="interleaved", **options)
+    heads, length, width = got.shape
+    np.testing.assert_allclose(got.reshape(heads, length, width // 2, 2).swapaxes(-1, -2).reshape(got.shape), after,
+                               atol=5e-6, rtol=0)
+    assert models.softmax_scale(model) == models.softmax_scale(models.from_config({**KIMI_LIKE,
+                                                                                   "model_type": "deepseek_v3"}))
+    assert model.label == "kimi_k2 config" and "DeepseekV3ForCausalLM (DeepseekV3Config)" in model.source
+
+
+def test_a_link_keeps_the_class_a_file_names_where_it_is_read():
+    """A link keeps ``architectures`` where the file is read as the class it names, and only there: a link of a file
+    of a type transformers knows stays as it was."""
+    from posenc.models.config_link import from_link, positional_fields, to_link
+
+    assert models.from_config(from_link(to_link(KIMI_LIKE))) == models.from_config(KIMI_LIKE)
+    assert positional_fields(KIMI_LIKE)["architectures"] == ["DeepseekV3ForCausalLM"]
+    assert "architectures" not in positional_fields({**KIMI_LIKE, "model_type": "deepseek_v3"})
