@@ -19,6 +19,8 @@ import json
 from collections.abc import Mapping
 from importlib import resources
 
+from posenc.models.config_file import text_node
+
 MAX_NAMES = 16
 """The entries of ``architectures`` looked at, at most (a file lists one, sometimes two)."""
 
@@ -32,12 +34,13 @@ def _table() -> tuple[frozenset[str], Mapping[str, str]]:
 def named_class(config: Mapping[str, object]) -> tuple[str, str] | None:
     """(the class, the model_type of its configuration class) of the first entry of ``config``'s ``architectures``
     that transformers 5.23 has and posenc knows the family of, when the file's model_type is one transformers does
-    not know; else None (a model_type it knows is read as its own class reads it, whatever ``architectures`` says)."""
+    not know and its language model's fields are its top level; else None (a model_type it knows is read as its own
+    class reads it, whatever ``architectures`` says)."""
     model_types, architectures = _table()
     model_type = config.get("model_type")
     names = config.get("architectures")
-    if (isinstance(model_type, str) and model_type in model_types) or not isinstance(names, list):
-        return None
+    if (isinstance(model_type, str) and model_type in model_types) or not isinstance(names, list) or text_node(config)[0]:
+        return None  # (a file whose language model's fields are nested is read from there, by its own model_type)
     for name in names[:MAX_NAMES]:
         if isinstance(name, str) and name in architectures:
             return name, architectures[name]

@@ -179,7 +179,7 @@ class Fields:
         self.family: Family = family(self.model_type)
         # A model_type transformers does not know whose architectures names a class it has: that class's (Kimi K2's)
         self.architecture: str | None = None
-        named = named_class(config) if not self.family.class_name and not path else None
+        named = named_class(config) if not self.family.class_name else None
         if named is not None:
             self.architecture, self.model_type = named
             self.family = family(self.model_type)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import posenc
 from posenc import models
@@ -71,6 +73,8 @@ def test_a_type_transformers_knows_is_read_as_its_own_whatever_architectures_nam
         model = models.from_config({**llama, "model_type": UNKNOWN, "architectures": names})
         assert "Llama-style decoder" in model.source
     assert architectures.named_class({"model_type": "gemma2", "architectures": ["LlamaForCausalLM"]}) is None
+    nested = json.loads((Path(__file__).parent / "configs" / "gemma-3-4b.json").read_text())  # read from text_config
+    assert architectures.named_class({**nested, "model_type": UNKNOWN, "architectures": ["LlamaForCausalLM"]}) is None
     assert architectures.named_class({"model_type": UNKNOWN, "architectures": ["X", "LlamaForCausalLM"]}) == (
         "LlamaForCausalLM", "llama")
 
@@ -117,3 +121,25 @@ def test_a_link_keeps_the_class_a_file_names_where_it_is_read():
     assert models.from_config(from_link(to_link(KIMI_LIKE))) == models.from_config(KIMI_LIKE)
     assert positional_fields(KIMI_LIKE)["architectures"] == ["DeepseekV3ForCausalLM"]
     assert "architectures" not in positional_fields({**KIMI_LIKE, "model_type": "deepseek_v3"})
+
+
+NAMES = st.sampled_from(sorted(TABLE["architectures"]) + ["KimiForCausalLM", "", "LlamaForCausalLM "])
+JSON = st.one_of(st.none(), st.booleans(), st.integers(-10**9, 10**9), st.floats(allow_nan=False, allow_infinity=False),
+                 st.text(max_size=8))
+
+
+@given(st.sampled_from(CONFIGS), st.one_of(st.sampled_from([UNKNOWN, "kimi_k2", "llama", "gemma3", "qwen2_vl"]), JSON),
+       st.one_of(st.lists(st.one_of(NAMES, JSON), max_size=4), JSON))
+def test_any_architectures_give_a_model_or_a_sentence(path, model_type, names):
+    """Property-based: a real file with any model_type and any ``architectures`` (the table's classes, junk, any JSON
+    value) is a model or a refusal in one sentence (a ValueError), and its check never raises; a model read as a class
+    its architectures names says so in its source."""
+    config = {**json.loads(path.read_text()), "model_type": model_type, "architectures": names}
+    findings = models.check(config)
+    try:
+        model = models.from_config(config)
+    except ValueError as refusal:
+        assert str(refusal) and any(f.severity == "error" for f in findings)
+        return
+    named = architectures.named_class(config)
+    assert (named is not None and named[0] in model.source) or named is None
