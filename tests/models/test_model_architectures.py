@@ -36,8 +36,8 @@ def _without(model: models.Model) -> models.Model:
     return dataclasses.replace(model, label="", source="")
 
 
-def _findings(config: dict) -> list[tuple[str, str, str]]:
-    return [(f.severity, f.field, f.message) for f in models.check(config) if f.field != "model_type"]
+def _findings(found: list) -> list[tuple[str, str, str]]:
+    return [(f.severity, f.field, f.message) for f in found if f.field != "model_type"]
 
 
 def _read_as_named(config: dict) -> list[tuple[str, dict]]:
@@ -53,13 +53,13 @@ def test_a_file_of_a_type_transformers_does_not_know_reads_as_the_class_it_names
     one no class has, naming any class of its type: the same model and the same findings as the file itself, and a
     source and a finding that say how it was read."""
     config = json.loads(path.read_text())
-    expected, findings = _without(models.from_config(config)), _findings(config)
+    expected, findings = _without(models.from_config(config)), _findings(models.check(config))
     for name, renamed in _read_as_named(config):
-        model = models.from_config(renamed)
+        model, found = models.from_config(renamed), models.check(renamed)
         assert _without(model) == expected, name
         assert name in model.source and FAMILIES[config["model_type"]].class_name in model.source
-        assert _findings(renamed) == findings, name
-        said = [f.message for f in models.check(renamed) if f.field == "model_type"]
+        assert _findings(found) == findings, name
+        said = [f.message for f in found if f.field == "model_type"]
         assert any(name in message and "auto_map" in message for message in said), said
 
 
