@@ -111,3 +111,8 @@ def test_pip_install_gives_the_library_with_numpy_alone(tmp_path):
                "shipped.ATTENTION_PATH, extension.EXTENSION_PATH, extension.EXTENSION_ATTENTION_PATH)])")
     data = subprocess.run([python, "-c", shipped], cwd=tmp_path, **quiet)  # the lab's data folder is installed
     assert data.stdout.strip() == "[True, True, True, True]", data.stderr[-2000:]
+    tables = ("from posenc.models import from_config; print(len(from_config({'model_type': 'llama'}).layer_types), "
+              "from_config({'model_type': 'posenc_none', 'architectures': ['DeepseekV3ForCausalLM']})"
+              ".positional('full_attention').options['layout'])")
+    read = subprocess.run([python, "-c", tables], cwd=tmp_path, **quiet)  # models' data: class defaults, classes
+    assert read.stdout.strip() == "32 interleaved", read.stderr[-2000:]

@@ -24,9 +24,12 @@ from typing import Literal, NamedTuple
 
 from posenc.models.config import (
     ALIBI_FLAG,
+    HEAD_FIELDS,
     KNOWN_LAYER_TYPES,
+    LAYER_FIELDS,
     READS_TRAINED_CONTEXT,
     TRAINED_CONTEXT,
+    WIDTH_FIELDS,
     Fields,
     default_share,
     from_config,
@@ -906,6 +909,37 @@ def unknown_family(reading: Reading) -> Iterator[Finding]:
                   "can differ from the model.")
 
 
+def sizes_from_class(reading: Reading) -> Iterator[Finding]:
+    """Sizes the file leaves out (its depth, heads, width), which transformers 5.23 builds the model with from its
+    class's defaults: said, with the values posenc draws (LLaVA-1.5's text_config, saved as what differs from
+    LlamaConfig's defaults, gives none of them)."""
+    fields = reading.fields
+    if reading.model is None or not fields.family.class_name:
+        return
+    taken = []
+    for names, what in ((LAYER_FIELDS, "layers"), (HEAD_FIELDS, "heads"), (WIDTH_FIELDS, "wide")):
+        if not any(fields.raw.get(name) is not None for name in names):
+            name = next((name for name in names if fields.has(name)), None)  # (the class's own name for it)
+            if name is not None:  # (a class's default: a whole number)
+                value = fields.values[name]
+                taken.append((name, f"{value:,} {what}" if isinstance(value, int) else f"{_shown(value)} {what}"))
+    if not taken:
+        return
+    path, node = text_node(reading.config)
+    where = ".".join(path)
+    given = f"the file gives no {where}" if node is NO_TEXT_CONFIG else \
+        f"{where or 'the file'} gives no {_listed([name for name, _ in taken])}"
+    field = where if node is NO_TEXT_CONFIG else ".".join(filter(None, (where, taken[0][0])))  # (where it would be)
+    yield Finding("info", field,
+                  f"{given}: transformers 5.23 builds the model with {fields.family.class_name}'s defaults, and "
+                  f"posenc draws those: {', '.join(shown for _, shown in taken)}.")
+
+
+def _listed(names: list[str]) -> str:
+    """a, b or c."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 def query_scale_parameters(reading: Reading) -> Iterator[Finding]:
     """A class that scales its queries by 1 + β·ln(1 + ⌊p/L₀⌋) from its RoPE parameters (Ministral 3, Mistral 4) given
     parameters without β (``llama_4_scaling_beta``) or L₀ (``original_max_position_embeddings``): its attention
@@ -1119,7 +1153,7 @@ CHECKS: tuple[Callable[[Reading], Iterator[Finding]], ...] = (
     layer_count, window_length, layer_types_not_read, sliding_without_window, parameters_per_layer_type,
     unread_position_type, padded_positions, fixed_buckets, fixed_slopes, encoder_decoder, theta_in_a_sub_config,
     window_not_applied, chunk_not_applied, ntk_alpha, bidirectional_in_some_attentions, per_layer_fields,
-    outside_text_config, query_scale_parameters, unknown_family,
+    outside_text_config, query_scale_parameters, unknown_family, sizes_from_class,
 )
 """Every check :func:`check` runs, in order."""
 

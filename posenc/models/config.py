@@ -38,8 +38,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from posenc.models.architectures import named_class
+from posenc.models.class_defaults import class_sizes
 from posenc.models.config_file import NO_TEXT_CONFIG, read_config, text_fields, text_node
-from posenc.models.families import Family, family
+from posenc.models.families import RENAMED, Family, family
 from posenc.models.presets import LAYER_TYPES, Model, Positional
 from posenc.schemes.registry import get_scheme
 from posenc.schemes.rope.scalings import ROPE_SCALINGS, rope_scaling_parameters, scales_whole_head, yarn_mscale
@@ -54,6 +55,11 @@ _LABEL = re.compile(r"[^\w.\-/+ ]")
 """What a label keeps of ``_name_or_path`` (a hub name: letters, digits, ``._-/+``): no markup, quote or control."""
 KNOWN_LAYER_TYPES = ("full_attention", "sliding_attention", "chunked_attention")
 """The layer types of ``layer_types`` this reader knows (transformers' names of attention with positions)."""
+LAYER_FIELDS = ("num_hidden_layers", "n_layer", "num_layers", "n_layers")
+HEAD_FIELDS = ("num_attention_heads", "n_head", "num_heads", "n_heads")
+WIDTH_FIELDS = ("hidden_size", "n_embd", "d_model", "dim")
+"""The fields a model's depth, heads and width are read from, the first one given first (each family's own name
+among them: GPT-2's ``n_layer``, BART's ``d_model``)."""
 CONTEXT_FIELDS = ("max_position_embeddings", "n_positions", "n_ctx", "max_seq_len", "seq_length", "max_sequence_length")
 """The fields a model's context is read from, the first one given first."""
 MAX_LAYERS = 4096
@@ -101,8 +107,9 @@ def _softmax_multiplier(fields: Fields, softmax_dim: int | None, positionals: Ma
     given = fields.get(name) if name else None
     if inner:
         given = given.get(inner) if isinstance(given, Mapping) else None
-    if given is not None:
-        return fields.number(family.multiplier_field, given)
+    if given is not None:  # (one equal to 1/√softmax_dim is none of its own: HyperCLOVAX's default, written out)
+        multiplier = fields.number(family.multiplier_field, given)
+        return None if softmax_dim is not None and multiplier == softmax_dim ** -0.5 else multiplier
     if softmax_dim is None:
         return None
     scale = multiplier = softmax_dim ** -0.5
@@ -183,7 +190,9 @@ class Fields:
         if named is not None:
             self.architecture, self.model_type = named
             self.family = family(self.model_type)
-        self.values = {**self.family.defaults, **self.raw}  # a null overrides a class default, as in transformers
+        # a null overrides a class default, as in transformers; the class's sizes where its record holds none
+        self.values = {**class_sizes(RENAMED.get(self.model_type, self.model_type)), **self.family.defaults,
+                       **self.raw}
         for standard, own in self.family.attribute_map.items():  # BART's d_model is hidden_size; the standard wins
             if standard in self.raw:
                 self.values[own] = self.raw[standard]
@@ -255,10 +264,10 @@ class Fields:
                          "encodes positions.")
 
     def layers(self) -> int:
-        return self.integer("num_hidden_layers", "n_layer", "num_layers", "n_layers", maximum=MAX_LAYERS)
+        return self.integer(*LAYER_FIELDS, maximum=MAX_LAYERS)
 
     def heads(self) -> int:
-        return self.integer("num_attention_heads", "n_head", "num_heads", "n_heads")
+        return self.integer(*HEAD_FIELDS)
 
     def head_dim(self) -> int:
         if self.has("head_dim") and not self.family.head_dim_ignored:  # (DeepSeek-OCR 2 derives its own)
@@ -277,7 +286,7 @@ class Fields:
 
     def _derived_head_dim(self) -> int:
         """hidden_size // num_attention_heads (a model's own names for them)."""
-        names = ("hidden_size", "n_embd", "d_model", "dim")
+        names = WIDTH_FIELDS
         if self.family.bottleneck and self.get("use_bottleneck") is True:  # MobileBERT's true_hidden_size
             names = ("intra_bottleneck_size",)
         hidden = self.integer(*names)
@@ -1168,7 +1177,7 @@ def _model_width(fields: Fields, head_dim: int) -> int:
     hidden size, else heads × head_dim."""
     if fields.family.width_field:  # ALBERT's embedding_size: its table is narrower than its hidden size
         return fields.integer(fields.family.width_field)
-    names = ("hidden_size", "n_embd", "d_model", "dim")
+    names = WIDTH_FIELDS
     return fields.integer(*names) if any(fields.has(name) for name in names) else head_dim * fields.heads()
 
 

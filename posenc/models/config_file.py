@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
+from posenc.models.class_defaults import text_config_defaults
+
 MAX_BYTES = 1_000_000
 """The largest config read (1 MB); Phi-3's, with its two lists of 48 factors, is under 4 kB."""
 MAX_DEPTH = 32
@@ -190,15 +192,6 @@ TEXT_CONFIG_TYPES = {
 """model_type -> its language model's, given where its ``text_config`` gives none: transformers 5.23 builds that
 config by the type its class's ``sub_configs_defaults`` names (LLaVA's: llama), not by the outer type; those of the
 types posenc has a record of (a thinker's alone too: Qwen2.5-Omni's and Qwen3-Omni's)."""
-OUTER_TEXT_DEFAULTS = {"voxtral_realtime": {
-    "vocab_size": 131_072, "hidden_size": 3072, "intermediate_size": 9216, "num_hidden_layers": 26,
-    "num_attention_heads": 32, "num_key_value_heads": 8, "max_position_embeddings": 131_072, "rms_norm_eps": 1e-05,
-    "use_cache": True, "rope_theta": 1_000_000.0, "head_dim": 128, "tie_word_embeddings": True,
-    "sliding_window": 8192}}
-"""model_type -> the fields its class sets in a ``text_config`` where the file gives none (Voxtral Realtime's, "for
-backward compatibility": a window of 8,192 where its text model's class keeps 4,096)."""
-
-
 FOLDED_TEXT_FIELDS: dict[str, frozenset[str] | None] = {
     "fuyu": frozenset({"attention_dropout", "eos_token_id", "hidden_act", "hidden_dropout", "hidden_size",
                        "initializer_range", "intermediate_size", "layer_norm_eps", "max_position_embeddings",
@@ -242,7 +235,8 @@ def text_fields(config: Mapping[str, object]) -> dict:
     """The fields the language model reads: ``text_config``'s (or the thinker's) alone when it is an object
     (transformers 5.23 builds the language model's config from it, whatever the top level says: a top-level head_dim
     or rope_parameters belongs to another tower, MusicFlamingo's audio encoder's), over the fields the outer class
-    sets there (:data:`OUTER_TEXT_DEFAULTS`), with the file's name and, where it gives none, the model_type the outer
+    sets there (:func:`~posenc.models.class_defaults.text_config_defaults`: in a text_config the file gives, or in
+    the one it builds where the file gives none), with the file's name and, where it gives none, the model_type the outer
     class gives it (a thinker's text model's, or :data:`TEXT_CONFIG_TYPES`), else the top level's; the top-level
     fields its class folds into its text config of a file that gives none (:data:`FOLDED_TEXT_FIELDS`), as it would
     its text_config's; else the top level's."""
@@ -256,7 +250,8 @@ def text_fields(config: Mapping[str, object]) -> dict:
         path = ("text_config",)
     if not path:
         return dict(config)
-    own = {**OUTER_TEXT_DEFAULTS.get(outer, {}), **node} if path == ("text_config",) else dict(node)
+    own = {**text_config_defaults(outer, given=node is not NO_TEXT_CONFIG), **node} if path == ("text_config",) \
+        else dict(node)
     if path[0] == "thinker_config" and "model_type" not in own:
         own["model_type"] = THINKER_TEXT_TYPES[outer]
     elif "model_type" not in own and outer in TEXT_CONFIG_TYPES:

@@ -1,0 +1,143 @@
+"""A config.json that leaves out what its configuration class gives (posenc.models.class_defaults): transformers 5.23
+builds the model over its class's defaults, so a file need not list a size equal to its class's. LLaVA-1.5's
+text_config, saved by transformers 4 as what differs from LlamaConfig's defaults, gives no depth, heads or width:
+posenc refused it ("the config has no 'num_hidden_layers'"), and so every rotary family's file without its sizes,
+where it read the learned, T5 and ALiBi families' as their classes build them. A composite's class may set its
+language model's fields itself (Voxtral's θ 100,000,000 in a text_config that gives none; Mistral 3's 40 layers at
+θ 1,000,000,000 where the file gives no text_config): posenc read the text class's defaults there."""
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import posenc
+from posenc.models import check, from_config, rope_inv_freq
+from posenc.models.config_file import TEXT_CONFIG_TYPES
+from posenc.models.families import FAMILIES
+from reference_precision import float32_rtol
+
+transformers = pytest.importorskip("transformers")
+pytest.importorskip("torch")
+transformers.logging.set_verbosity_error()
+
+from transformers_rotary import ROTARY_CLASSES, hf_frequencies, hf_rotary  # noqa: E402
+
+TABLE = json.loads((Path(posenc.__file__).parent / "models" / "data" / "class_defaults.json").read_text())
+KNOWN = [key for key, family in FAMILIES.items() if family.class_name]
+
+
+def test_the_table_is_transformers_own():
+    from class_defaults_table import table
+
+    assert TABLE == table(), "write it again: python tests/helpers/class_defaults_table.py > " \
+                             "posenc/models/data/class_defaults.json"
+
+
+def _class_defaults(model_type: str):
+    """The configuration transformers 5.23 builds for a file that gives only ``model_type``."""
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING_NAMES
+
+    if model_type in CONFIG_MAPPING_NAMES:
+        return transformers.AutoConfig.for_model(model_type)
+    return getattr(transformers, FAMILIES[model_type].class_name)()
+
+
+def _same_reading(given: dict, written: dict) -> None:
+    """``given`` reads to the model ``written`` (what transformers builds from it, written out whole) reads to, or
+    both are refused with the same sentence (a class whose model fails on its own defaults: HunYuan's head_dim)."""
+    try:
+        expected = from_config(written)
+    except ValueError as error:
+        with pytest.raises(ValueError, match=re.escape(str(error)[:60])):
+            from_config(given)
+        return
+    assert _unnamed(from_config(given)) == _unnamed(expected)
+
+
+def _unnamed(model):
+    """The model without its label and source (which name the file's model_type and _name_or_path)."""
+    return dataclasses.replace(model, label="", source="")
+
+
+@pytest.mark.parametrize("model_type", KNOWN)
+def test_a_file_of_its_model_type_alone_reads_as_its_class_builds_it(model_type):
+    """Every family's class, given a file of its model_type alone: the model posenc reads from the configuration
+    transformers 5.23 builds from it, written out whole (every size, θ, window and layer type spelled out)."""
+    written = json.loads(_class_defaults(model_type).to_json_string(use_diff=False))
+    _same_reading({"model_type": model_type}, written)
+
+
+ROTARY = [key for key in KNOWN if FAMILIES[key].scheme == "rope" and key in ROTARY_CLASSES]
+
+
+@pytest.mark.parametrize("model_type", ROTARY)
+def test_a_rotary_file_without_sizes_turns_as_its_class_s_rotary_embedding(model_type):
+    """The frequencies posenc computes for a file of the model_type alone equal those of the family's rotary
+    embedding built from its class's defaults (the width of a head from its class's width and heads), to float32
+    rounding; or posenc refuses it, as its model cannot run on those defaults (the test above: the same refusal)."""
+    oracle = _class_defaults(model_type).get_text_config()
+    try:
+        model = from_config({"model_type": model_type})
+    except ValueError:
+        return
+    rotary = hf_rotary(oracle)
+    for layer_type, positional in model.positionals.items():
+        if positional.scheme != "rope":
+            continue
+        got, scaling = rope_inv_freq(model, layer_type)
+        expected, expected_scaling = hf_frequencies(rotary, layer_type)
+        np.testing.assert_allclose(got, expected, rtol=float32_rtol(positional.base), atol=0)
+        assert scaling == pytest.approx(expected_scaling, rel=1e-12)
+
+
+# LLaVA-1.5's text_config as transformers 4 saved it (llava-hf's checkpoints): what differs from LlamaConfig's defaults.
+LLAVA_15 = {"architectures": ["LlavaForConditionalGeneration"], "model_type": "llava", "ignore_index": -100,
+            "image_token_index": 32000, "projector_hidden_act": "gelu", "vision_feature_layer": -2,
+            "text_config": {"_name_or_path": "lmsys/vicuna-7b-v1.5", "architectures": ["LlamaForCausalLM"],
+                            "max_position_embeddings": 4096, "model_type": "llama", "rms_norm_eps": 1e-05,
+                            "torch_dtype": "float16", "vocab_size": 32064},
+            "vision_config": {"model_type": "clip_vision_model", "hidden_size": 1024, "num_attention_heads": 16}}
+
+
+def test_llava_1_5_s_text_config_reads_as_transformers_builds_it():
+    """32 layers of 32 heads 128 wide, rotating at θ 10,000 over a context of 4,096 (the oracle: the text config
+    transformers 5.23 builds from the file); the check names the sizes it took from LlamaConfig, with their values."""
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(LLAVA_15))).get_text_config()
+    model = from_config(LLAVA_15)
+    assert _unnamed(model) == _unnamed(from_config(json.loads(oracle.to_json_string(use_diff=False))))
+    positional = model.positional("full_attention")
+    assert (len(model.layer_types), positional.head_dim, positional.base, model.context_length) == (
+        oracle.num_hidden_layers, oracle.head_dim, oracle.rope_parameters["rope_theta"],
+        oracle.max_position_embeddings) == (32, 128, 10_000.0, 4096)
+    said = [f for f in check(LLAVA_15) if "LlamaConfig's defaults" in f.message]
+    assert [(f.severity, f.field) for f in said] == [("info", "text_config.num_hidden_layers")]
+    assert "num_hidden_layers, num_attention_heads or hidden_size" in said[0].message
+    assert "32 layers, 32 heads, 4,096 wide" in said[0].message
+    assert not any(f.severity == "error" for f in check(LLAVA_15))
+
+
+def test_a_file_that_gives_its_sizes_is_not_told_of_its_class_s():
+    """A file that gives its depth, heads and width hears nothing of its class's; one that leaves out one, of that
+    one alone."""
+    sizes = {"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 4, "hidden_size": 64}
+    assert not [f for f in check(sizes) if "defaults, and posenc draws those" in f.message]
+    without_heads = {key: value for key, value in sizes.items() if key != "num_attention_heads"}
+    (said,) = [f for f in check(without_heads) if "posenc draws those" in f.message]
+    assert said.field == "num_attention_heads" and said.message.endswith("posenc draws those: 32 heads.")
+
+
+GIVEN = sorted(outer for outer, sets in TABLE["text_configs"].items() if "given" in sets)
+
+
+@pytest.mark.parametrize("outer", GIVEN)
+def test_a_composite_s_short_text_config_takes_its_outer_class_s_fields(outer):
+    """A composite whose class sets fields of its language model's config in a text_config the file gives (Voxtral's
+    θ and width, PaliGemma's attention both ways, GLM-ASR's sizes), given a text_config of its type alone: the model
+    of the text config transformers 5.23 builds from it, written out whole."""
+    given = {"model_type": outer, "text_config": {"model_type": TEXT_CONFIG_TYPES[outer]}}
+    oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(given))).get_text_config()
+    _same_reading(given, json.loads(oracle.to_json_string(use_diff=False)))
