@@ -41,7 +41,7 @@ from posenc.models.config import (
     window_field,
     window_keys,
 )
-from posenc.models.config_file import NO_TEXT_CONFIG, read_config, text_node
+from posenc.models.config_file import NO_TEXT_CONFIG, TEXT_CONFIG_TYPES, read_config, text_node
 from posenc.models.config_link import POSITIONAL_FIELDS
 from posenc.models.presets import Model
 from posenc.schemes.registry import get_scheme
@@ -1008,9 +1008,14 @@ def bidirectional_in_some_attentions(reading: Reading) -> Iterator[Finding]:
     honoured = fields.family.bidirectional_in
     where = (f"with {' and '.join(honoured)} attention only, while eager attention still masks causally" if honoured
              else "in neither eager attention nor sdpa (which it refuses): it masks causally")
-    yield Finding("warning", reading.path(fields.family.bidirectional_field),
-                  f"{fields.family.bidirectional_field} is true, which {fields.family.class_name}'s model in "
-                  f"transformers 5.23 honours {where}; posenc draws the eager model's causal masks.")
+    name = fields.family.bidirectional_field
+    path, node = text_node(reading.config)
+    outer = reading.config.get("model_type")
+    by = f"{outer}'s class" if isinstance(outer, str) and outer in TEXT_CONFIG_TYPES else "its class"  # (a name it knows)
+    told = "" if not path or name in node else f" (the file gives none: {by} sets it in its text config)"
+    yield Finding("warning", reading.path(name),
+                  f"{name} is true{told}, which {fields.family.class_name}'s model in transformers 5.23 honours "
+                  f"{where}; posenc draws the eager model's causal masks.")
 
 
 def theta_in_a_sub_config(reading: Reading) -> Iterator[Finding]:

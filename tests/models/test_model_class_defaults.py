@@ -141,3 +141,18 @@ def test_a_composite_s_short_text_config_takes_its_outer_class_s_fields(outer):
     given = {"model_type": outer, "text_config": {"model_type": TEXT_CONFIG_TYPES[outer]}}
     oracle = transformers.AutoConfig.for_model(**json.loads(json.dumps(given))).get_text_config()
     _same_reading(given, json.loads(oracle.to_json_string(use_diff=False)))
+
+
+def test_a_field_the_outer_class_sets_is_named_as_its():
+    """PaliGemma's class sets use_bidirectional_attention in the text config a file gives (transformers 5.23, the
+    oracle): the check's warning on it says the file gives none and who set it, so that a reader does not look for it
+    in the file; a file that gives it is told nothing of the kind."""
+    text = {"model_type": "gemma", "hidden_size": 2048, "num_hidden_layers": 18, "num_attention_heads": 8,
+            "num_key_value_heads": 1, "head_dim": 256, "max_position_embeddings": 8192, "rope_theta": 10_000.0}
+    config = {"model_type": "paligemma", "text_config": text}
+    assert transformers.AutoConfig.for_model(**json.loads(json.dumps(config))).text_config.use_bidirectional_attention
+    (said,) = [f for f in check(config) if f.field == "use_bidirectional_attention"]
+    assert "(the file gives none: paligemma's class sets it in its text config)" in said.message
+    given = {**config, "text_config": {**text, "use_bidirectional_attention": True}}
+    (said,) = [f for f in check(given) if f.field == "text_config.use_bidirectional_attention"]
+    assert "the file gives none" not in said.message
