@@ -13,9 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import posenc
 from posenc.models import check, from_config, rope_inv_freq
+from posenc.models.class_defaults import class_sizes, text_config_defaults
 from posenc.models.config_file import TEXT_CONFIG_TYPES
 from posenc.models.families import FAMILIES
 from reference_precision import float32_rtol
@@ -156,3 +159,64 @@ def test_a_field_the_outer_class_sets_is_named_as_its():
     given = {**config, "text_config": {**text, "use_bidirectional_attention": True}}
     (said,) = [f for f in check(given) if f.field == "text_config.use_bidirectional_attention"]
     assert "the file gives none" not in said.message
+
+
+CONFIGS = sorted((Path(__file__).parent / "configs").glob("*.json"))
+
+
+def _at_class_default(config: dict) -> list[str]:
+    """The sizes of a real file's language model equal to its class's defaults (:data:`TABLE`'s), which a file saved
+    as what differs from them (transformers 4's sub-configs) leaves out."""
+    from posenc.models.config_file import text_fields
+
+    text = text_fields(config)
+    return [key for key, value in TABLE["sizes"].get(text.get("model_type"), {}).items() if text.get(key) == value]
+
+
+@pytest.mark.parametrize("path", [p for p in CONFIGS if _at_class_default(json.loads(p.read_text()))],
+                         ids=lambda p: p.stem)
+def test_a_real_file_without_the_sizes_its_class_gives_reads_the_same(path):
+    """Each real file of tests/models/configs whose depth, heads or width equal its class's defaults (Llama 2 7B's
+    32 layers of 32 heads, 4,096 wide: LlamaConfig's), with those left out: the same model and findings, and one
+    note naming what it took from the class."""
+    from posenc.models.config_file import text_node
+
+    config = json.loads(path.read_text())
+    dropped = _at_class_default(config)
+    where, _ = text_node(config)
+    short = json.loads(json.dumps(config))
+    node = short
+    for key in where:
+        node = node[key]
+    for key in dropped:
+        del node[key]
+    assert from_config(short) == from_config(config)
+    told = [f for f in check(short) if "posenc draws those" in f.message]
+    assert [f for f in check(short) if f not in told] == check(config)
+    assert len(told) == 1 and all(key in told[0].message for key in dropped)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                    max_leaves=6)
+
+
+@given(model_type=st.one_of(JSON, st.sampled_from(sorted(FAMILIES)), st.sampled_from(sorted(TEXT_CONFIG_TYPES))),
+       text_config=st.one_of(st.none(), st.dictionaries(st.sampled_from(
+           ["model_type", "hidden_size", "num_attention_heads", "num_hidden_layers", "head_dim", "rope_theta"]),
+           JSON | st.integers(1, 4096), max_size=4)))
+def test_any_model_type_reads_or_is_refused_in_a_sentence(model_type, text_config):
+    """Any model_type (a JSON value of any kind: a file holds no NaN or infinity, a family's, a composite's), with or without a text_config of any of
+    these fields: the class defaults are mappings of whole sizes or JSON fields, never raising; the file reads to a
+    model or is refused with a ValueError sentence; the check never raises."""
+    sizes = class_sizes(model_type)
+    assert all(isinstance(value, int) and value > 0 for value in sizes.values())
+    for given_text in (True, False):
+        assert isinstance(dict(text_config_defaults(model_type if isinstance(model_type, str) else "", given_text)),
+                          dict)
+    config = {"model_type": model_type} | ({} if text_config is None else {"text_config": text_config})
+    try:
+        from_config(config)
+    except ValueError as error:
+        assert str(error) and "\n" not in str(error)
+    assert all(f.severity in ("error", "warning", "info") for f in check(config))
