@@ -206,9 +206,10 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_
            ["model_type", "hidden_size", "num_attention_heads", "num_hidden_layers", "head_dim", "rope_theta"]),
            JSON | st.integers(1, 4096), max_size=4)))
 def test_any_model_type_reads_or_is_refused_in_a_sentence(model_type, text_config):
-    """Any model_type (a JSON value of any kind: a file holds no NaN or infinity, a family's, a composite's), with or without a text_config of any of
-    these fields: the class defaults are mappings of whole sizes or JSON fields, never raising; the file reads to a
-    model or is refused with a ValueError sentence; the check never raises."""
+    """Any model_type (a JSON value of any kind, as a file holds: no NaN or infinity; a family's; a composite's),
+    with or without a text_config of any of these fields: the class defaults are mappings of whole sizes or JSON
+    fields, never raising; the file reads to a model or is refused with a ValueError sentence; the check never
+    raises."""
     sizes = class_sizes(model_type)
     assert all(isinstance(value, int) and value > 0 for value in sizes.values())
     for given_text in (True, False):
