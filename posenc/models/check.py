@@ -918,7 +918,8 @@ def sizes_from_class(reading: Reading) -> Iterator[Finding]:
         return
     taken = []
     for names, what in ((LAYER_FIELDS, "layers"), (HEAD_FIELDS, "heads"), (WIDTH_FIELDS, "wide")):
-        if not any(fields.raw.get(name) is not None for name in names):
+        own = fields.family.attribute_map.get(names[0])  # (BART's encoder_layers, XGLM's attention_heads)
+        if not any(fields.raw.get(name) is not None for name in (*names, own) if name):
             name = next((name for name in names if fields.has(name)), None)  # (the class's own name for it)
             if name is not None:  # (a class's default: a whole number)
                 value = fields.values[name]

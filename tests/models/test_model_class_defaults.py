@@ -133,6 +133,15 @@ def test_a_file_that_gives_its_sizes_is_not_told_of_its_class_s():
     assert said.field == "num_attention_heads" and said.message.endswith("posenc draws those: 32 heads.")
 
 
+@pytest.mark.parametrize("model_type", KNOWN)
+def test_a_file_written_out_whole_is_not_told_of_its_class_s_sizes(model_type):
+    """The configuration transformers 5.23 builds for each family, written out whole (every size under the class's
+    own name: BART's encoder_layers, XGLM's attention_heads, XLM's emb_dim): no note of sizes taken from the class.
+    The note said BART, Marian and Whisper files gave no num_hidden_layers, which they give as encoder_layers."""
+    written = json.loads(_class_defaults(model_type).to_json_string(use_diff=False))
+    assert not [f for f in check(written) if "posenc draws those" in f.message]
+
+
 GIVEN = sorted(outer for outer, sets in TABLE["text_configs"].items() if "given" in sets)
 
 
