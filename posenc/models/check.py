@@ -918,12 +918,11 @@ def sizes_from_class(reading: Reading) -> Iterator[Finding]:
         return
     taken = []
     for names, what in ((LAYER_FIELDS, "layers"), (HEAD_FIELDS, "heads"), (WIDTH_FIELDS, "wide")):
+        name = next((name for name in names if fields.has(name)), None)  # the one read (a class's own name for it)
         own = fields.family.attribute_map.get(names[0])  # (BART's encoder_layers, XGLM's attention_heads)
-        if not any(fields.raw.get(name) is not None for name in (*names, own) if name):
-            name = next((name for name in names if fields.has(name)), None)  # (the class's own name for it)
-            if name is not None:  # (a class's default: a whole number)
-                value = fields.values[name]
-                taken.append((name, f"{value:,} {what}" if isinstance(value, int) else f"{_shown(value)} {what}"))
+        if name is not None and not any(fields.raw.get(key) is not None for key in (name, own) if key):
+            value = fields.values[name]  # (a class's default: a whole number)
+            taken.append((name, f"{value:,} {what}" if isinstance(value, int) else f"{_shown(value)} {what}"))
     if not taken:
         return
     path, node = text_node(reading.config)

@@ -125,12 +125,18 @@ def test_llava_1_5_s_text_config_reads_as_transformers_builds_it():
 
 def test_a_file_that_gives_its_sizes_is_not_told_of_its_class_s():
     """A file that gives its depth, heads and width hears nothing of its class's; one that leaves out one, of that
-    one alone."""
+    one alone, even where it gives it under a name its class does not read (GPT-2's n_head in a Llama file:
+    transformers 5.23 builds 32 heads whatever it says)."""
     sizes = {"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 4, "hidden_size": 64}
     assert not [f for f in check(sizes) if "defaults, and posenc draws those" in f.message]
     without_heads = {key: value for key, value in sizes.items() if key != "num_attention_heads"}
     (said,) = [f for f in check(without_heads) if "posenc draws those" in f.message]
     assert said.field == "num_attention_heads" and said.message.endswith("posenc draws those: 32 heads.")
+    # GPT-2's name for the heads, which LlamaConfig does not read: its own default is what the model has, and is said
+    (said,) = [f for f in check({**without_heads, "n_head": 4}) if "posenc draws those" in f.message]
+    assert said.message.endswith("posenc draws those: 32 heads.")
+    oracle = transformers.AutoConfig.for_model(**without_heads, n_head=4)
+    assert from_config({**without_heads, "n_head": 4}).positional("full_attention").head_dim == oracle.head_dim == 2
 
 
 @pytest.mark.parametrize("model_type", KNOWN)
