@@ -88,7 +88,7 @@ def from_config(source: object) -> Model:
     softmax_dim = None if fields.family.unscaled_softmax else softmax_dim  # (T5's kin, Gemma 3n, 4, GPT-Neo)
     label = config.get("_name_or_path")
     label = _LABEL.sub("_", label.strip())[:80] if isinstance(label, str) and label.strip() else \
-        f"{_LABEL.sub('_', fields.file_type or 'unnamed')[:40]} config"
+        f"{_LABEL.sub('_', fields.outer_type or fields.file_type or 'unnamed')[:40]} config"  # (a composite's own)
     return Model(key="config", label=label, layer_types=tuple(layer_types),
                  positionals=MappingProxyType(positionals), context_length=context, causal=_causal(fields),
                  softmax_dim=softmax_dim, source=_source(fields),
@@ -160,6 +160,8 @@ def _source(fields: Fields) -> str:
     model_type posenc does not know, as a Llama-style decoder (a rotary one) or by its scheme's fields (T5's buckets,
     ALiBi, a learned table), from the file's fields only: its class's own defaults are not known."""
     shown = "not given" if fields.file_type is None else _LABEL.sub("_", fields.file_type)[:40]
+    if fields.outer_type:  # a composite: its own type, then its language model's
+        shown = f"{_LABEL.sub('_', fields.outer_type)[:40]}, its language model's {shown}"
     if fields.architecture:
         return (f"a config.json (model_type {shown}, which transformers 5.23 does not know), read as the class its "
                 f"architectures names reads it: {fields.architecture} ({fields.family.class_name})")
@@ -183,6 +185,8 @@ class Fields:
         model_type = self.raw.get("model_type")
         self.model_type = model_type if isinstance(model_type, str) else None
         self.file_type = self.model_type  # the file's own name (self.model_type: the class's it is read as)
+        top = config.get("model_type")  # a composite's own (LLaVA's, whose language model's is llama), where nested
+        self.outer_type: str | None = top if path and isinstance(top, str) and top != self.model_type else None
         self.family: Family = family(self.model_type)
         # A model_type transformers does not know whose architectures names a class it has: that class's (Kimi K2's)
         self.architecture: str | None = None

@@ -236,3 +236,12 @@ def test_any_model_type_reads_or_is_refused_in_a_sentence(model_type, text_confi
     except ValueError as error:
         assert str(error) and "\n" not in str(error)
     assert all(f.severity in ("error", "warning", "info") for f in check(config))
+
+
+@pytest.mark.parametrize("config", [LLAVA_15, {"model_type": "llava"}], ids=["text_config", "none"])
+def test_a_composite_file_is_named_after_its_own_type(config):
+    """A LLaVA file whose top level gives no _name_or_path: its views name it "llava config", and its source gives
+    both types; they said "llama config", its language model's type."""
+    model = from_config(config)
+    assert model.label == "llava config"
+    assert "model_type llava, its language model's llama" in model.source
