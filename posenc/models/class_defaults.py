@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from importlib import resources
 from types import MappingProxyType
 
+from posenc.models.families import RENAMED
+
 NONE: Mapping[str, object] = MappingProxyType({})
 
 
@@ -31,9 +33,12 @@ def _table() -> tuple[Mapping[str, Mapping[str, int]], Mapping[str, Mapping[str,
 
 
 def class_sizes(model_type: object) -> Mapping[str, int]:
-    """The default sizes (depth, heads, width) of ``model_type``'s configuration class that its family's record
-    does not hold, by the class's names for them; none for a type posenc has no rotary family of."""
-    return MappingProxyType(_table()[0].get(model_type, NONE)) if isinstance(model_type, str) else NONE
+    """The default sizes (depth, heads, width) of ``model_type``'s configuration class (an old name as its class
+    renames it, as :func:`~posenc.models.families.family` reads it) that its family's record does not hold, by the
+    class's names for them; none for a type posenc has no rotary family of."""
+    if not isinstance(model_type, str):
+        return NONE
+    return MappingProxyType(_table()[0].get(RENAMED.get(model_type, model_type), NONE))
 
 
 def text_config_defaults(outer: str, given: bool) -> Mapping[str, object]:

@@ -40,7 +40,7 @@ from types import MappingProxyType
 from posenc.models.architectures import named_class
 from posenc.models.class_defaults import class_sizes
 from posenc.models.config_file import NO_TEXT_CONFIG, read_config, text_fields, text_node
-from posenc.models.families import RENAMED, Family, family
+from posenc.models.families import Family, family
 from posenc.models.presets import LAYER_TYPES, Model, Positional
 from posenc.schemes.registry import get_scheme
 from posenc.schemes.rope.scalings import ROPE_SCALINGS, rope_scaling_parameters, scales_whole_head, yarn_mscale
@@ -195,8 +195,7 @@ class Fields:
             self.architecture, self.model_type = named
             self.family = family(self.model_type)
         # a null overrides a class default, as in transformers; the class's sizes where its record holds none
-        self.values = {**class_sizes(RENAMED.get(self.model_type, self.model_type)), **self.family.defaults,
-                       **self.raw}
+        self.values = {**class_sizes(self.model_type), **self.family.defaults, **self.raw}
         for standard, own in self.family.attribute_map.items():  # BART's d_model is hidden_size; the standard wins
             if standard in self.raw:
                 self.values[own] = self.raw[standard]
@@ -1181,8 +1180,8 @@ def _model_width(fields: Fields, head_dim: int) -> int:
     hidden size, else heads × head_dim."""
     if fields.family.width_field:  # ALBERT's embedding_size: its table is narrower than its hidden size
         return fields.integer(fields.family.width_field)
-    names = WIDTH_FIELDS
-    return fields.integer(*names) if any(fields.has(name) for name in names) else head_dim * fields.heads()
+    return fields.integer(*WIDTH_FIELDS) if any(fields.has(name) for name in WIDTH_FIELDS) else \
+        head_dim * fields.heads()
 
 
 SINUSOIDAL_BASE = 10_000.0

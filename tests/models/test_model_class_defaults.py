@@ -245,3 +245,12 @@ def test_a_composite_file_is_named_after_its_own_type(config):
     model = from_config(config)
     assert model.label == "llava config"
     assert "model_type llava, its language model's llama" in model.source
+
+
+def test_an_old_name_takes_its_class_s_sizes():
+    """A model_type its class renames (EXAONE 4.5's text model, read as EXAONE 4's) takes that class's sizes."""
+    from posenc.models.families import RENAMED
+
+    for old, new in RENAMED.items():
+        assert class_sizes(old) == class_sizes(new)
+        assert _unnamed(from_config({"model_type": old})) == _unnamed(from_config({"model_type": new}))
