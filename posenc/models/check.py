@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from posenc.models.architectures import as_named
 from posenc.models.config import (
     ALIBI_FLAG,
     HEAD_FIELDS,
@@ -144,7 +145,8 @@ def check(config: object) -> list[Finding]:
         field = first if first.replace(".", "").replace("_", "").replace("[", "").replace("]", "").isalnum() and \
             ("_" in first or "." in first) else ""
         findings.append(Finding("error", field, f"posenc cannot read this config: {message}"))
-    reading = Reading(raw, fields, _scalings(raw, fields), model)
+    read = dict(as_named(raw))  # (a model_type transformers does not know, as the class its architectures names)
+    reading = Reading(read, fields, _scalings(read, fields), model)
     for rule in CHECKS:
         findings.extend(rule(reading))
     return sorted(dict.fromkeys(findings), key=lambda f: SEVERITIES.index(f.severity))
@@ -882,12 +884,13 @@ def unknown_family(reading: Reading) -> Iterator[Finding]:
     architectures names a class it has, as that class reads it (said here)."""
     fields = reading.fields
     if reading.model is not None and fields.architecture:
-        yield Finding("info", reading.path("model_type"),
+        whose = "" if fields.architecture_type == fields.model_type else "its language model with "  # (LLaVA's)
+        yield Finding("info", "model_type",
                       f"model_type {_shown(fields.file_type)} is not one transformers 5.23 knows (a model with code of "
                       f"its own, loaded through auto_map); its architectures names {fields.architecture}, a class "
-                      f"transformers has, so posenc reads the file as that class does: {fields.family.class_name}'s "
-                      "defaults and rules. Where the model's own code differs from that class's, posenc's views can "
-                      "differ from the model.")
+                      f"transformers has, so posenc reads the file as that class does: {whose}"
+                      f"{fields.family.class_name}'s defaults and rules. Where the model's own code differs from that "
+                      "class's, posenc's views can differ from the model.")
     if reading.model is None or fields.family.class_name:
         return
     named = "no model_type" if fields.model_type is None else f"model_type {_shown(fields.model_type)}"

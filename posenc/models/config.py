@@ -37,7 +37,7 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from posenc.models.architectures import named_class
+from posenc.models.architectures import as_named, named_class
 from posenc.models.class_defaults import class_sizes
 from posenc.models.config_file import NO_TEXT_CONFIG, read_config, text_fields, text_node
 from posenc.models.families import Family, family
@@ -163,8 +163,10 @@ def _source(fields: Fields) -> str:
     if fields.outer_type:  # a composite: its own type, then its language model's
         shown = f"{_LABEL.sub('_', fields.outer_type)[:40]}, its language model's {shown}"
     if fields.architecture:
+        read = fields.family.class_name if fields.architecture_type == fields.model_type else \
+            f"its language model's {fields.family.class_name}"  # (a composite's: LLaVA's LlamaConfig)
         return (f"a config.json (model_type {shown}, which transformers 5.23 does not know), read as the class its "
-                f"architectures names reads it: {fields.architecture} ({fields.family.class_name})")
+                f"architectures names reads it: {fields.architecture} ({read})")
     if fields.family.class_name:
         return f"a config.json (model_type {shown}), read as transformers 5.23 reads it ({fields.family.class_name})"
     scheme = get_scheme(fields.scheme())
@@ -177,23 +179,23 @@ class Fields:
     """A config's language-model fields over its family's defaults, read with checks that name the field."""
 
     def __init__(self, config: Mapping[str, object]):
-        self.raw = text_fields(config)
-        path, node = text_node(config)
-        self.outer = (config.get("model_type"), ".".join(path)) if node is NO_TEXT_CONFIG else None  # (LLaVA's)
+        # A model_type transformers does not know whose architectures names a class it has: read as that class's
+        named = named_class(config)  # (Kimi K2's DeepSeek-V3, a renamed Qwen2-VL's)
+        self.architecture, self.architecture_type = named or (None, None)
+        read = as_named(config)
+        self.raw = text_fields(read)
+        path, node = text_node(read)
+        self.outer = (read.get("model_type"), ".".join(path)) if node is NO_TEXT_CONFIG else None  # (LLaVA's)
         text = config.get("text_config")
         self.text_config: Mapping | None = text if isinstance(text, Mapping) else None
         model_type = self.raw.get("model_type")
-        self.model_type = model_type if isinstance(model_type, str) else None
-        self.file_type = self.model_type  # the file's own name (self.model_type: the class's it is read as)
+        self.model_type = model_type if isinstance(model_type, str) else None  # the class's it is read as
         top = config.get("model_type")  # a composite's own (LLaVA's, whose language model's is llama), where nested
-        self.outer_type: str | None = top if path and isinstance(top, str) and top != self.model_type else None
+        # the file's own name: its language model's, or the one transformers does not know where read as a class
+        self.file_type = self.model_type if named is None else top if isinstance(top, str) else None
+        self.outer_type: str | None = top if path and named is None and isinstance(top, str) \
+            and top != self.model_type else None
         self.family: Family = family(self.model_type)
-        # A model_type transformers does not know whose architectures names a class it has: that class's (Kimi K2's)
-        self.architecture: str | None = None
-        named = named_class(config) if not self.family.class_name else None
-        if named is not None:
-            self.architecture, self.model_type = named
-            self.family = family(self.model_type)
         # a null overrides a class default, as in transformers; the class's sizes where its record holds none
         self.values = {**class_sizes(self.model_type), **self.family.defaults, **self.raw}
         for standard, own in self.family.attribute_map.items():  # BART's d_model is hidden_size; the standard wins

@@ -24,7 +24,7 @@ import hashlib
 import json
 import zlib
 
-from posenc.models.architectures import named_class
+from posenc.models.architectures import as_named, named_class
 from posenc.models.config_file import MAX_BYTES, NO_TEXT_CONFIG, parse_json, read_config, text_node
 
 VERSION = "1"
@@ -73,7 +73,7 @@ def positional_fields(config: object) -> dict:
     config = read_config(config)
     kept = {key: value for key, value in config.items() if key in POSITIONAL_FIELDS or (
         key == "architectures" and named_class(config) is not None)}  # the class a type transformers lacks reads as
-    path, text = text_node(config)
+    path, text = text_node(as_named(config))  # (where the class it is read as finds its language model's fields)
     if path and text is not NO_TEXT_CONFIG:  # kept even when it keeps nothing: the reader takes its fields alone
         nested: dict = {key: value for key, value in text.items() if key in POSITIONAL_FIELDS}
         for key in reversed(path):

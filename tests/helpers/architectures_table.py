@@ -1,6 +1,6 @@
 """transformers 5.23's model classes by name, each with the model_type of the configuration class it reads
-(``config_class.model_type``), for the families posenc knows that are read from the file's top level
-(posenc.models.families.FAMILIES but Qwen2-VL's, whose class nests its language model's), and every
+(``config_class.model_type``), for the families posenc knows (posenc.models.families.FAMILIES) and the
+composites whose class builds its language model's config (posenc.models.config_file.COMPOSITE_TYPES), and every
 model_type transformers knows: what posenc/models/data/architectures.json holds (tests/models/test_model_architectures.py
 holds the file to it). Written again with
 
@@ -21,6 +21,7 @@ def table() -> dict:
     import transformers
     from transformers.models.auto import configuration_auto, modeling_auto
 
+    from posenc.models.config_file import COMPOSITE_TYPES
     from posenc.models.families import FAMILIES
 
     types: dict[str, set[str]] = {}
@@ -29,7 +30,7 @@ def table() -> dict:
             for model_type, classes in getattr(modeling_auto, name).items():
                 for cls in classes if isinstance(classes, (list, tuple)) else [classes]:
                     types.setdefault(cls, set()).add(model_type)
-    known = {model_type for model_type, family in FAMILIES.items() if family.class_name and not family.composite}
+    known = {model_type for model_type, family in FAMILIES.items() if family.class_name} | COMPOSITE_TYPES
     architectures = {}
     for cls, model_types in sorted(types.items()):
         if not model_types & known:

@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 import posenc
 from posenc import models
 from posenc.models import architectures
+from posenc.models.config import Fields
+from posenc.models.config_file import COMPOSITE_TYPES
 from posenc.models.families import FAMILIES
 
 CONFIGS = sorted((Path(__file__).parent / "configs").glob("*.json"))
@@ -24,12 +26,12 @@ UNKNOWN = "posenc_test_type"  # a model_type no class has
 
 def test_the_table_is_transformers_own():
     """Every class transformers 5.23's auto mappings list, with the model_type of the configuration class it reads,
-    for the families posenc reads from a file's top level; every model_type transformers knows."""
+    for the families posenc knows and the composites; every model_type transformers knows."""
     pytest.importorskip("transformers")
     from architectures_table import table
 
     assert TABLE == table(), "write it again: python tests/helpers/architectures_table.py > posenc/models/data/architectures.json"
-    assert set(TABLE["architectures"].values()) <= {key for key, family in FAMILIES.items() if not family.composite}
+    assert set(TABLE["architectures"].values()) <= {key for key, family in FAMILIES.items()} | COMPOSITE_TYPES
 
 
 def _without(model: models.Model) -> models.Model:
@@ -49,15 +51,15 @@ def _read_as_named(config: dict) -> list[tuple[str, dict]]:
 @pytest.mark.parametrize("path", [p for p in CONFIGS if json.loads(p.read_text()).get("model_type")
                                   in set(TABLE["architectures"].values())], ids=lambda p: p.stem)
 def test_a_file_of_a_type_transformers_does_not_know_reads_as_the_class_it_names(path):
-    """Each real file of tests/models/configs whose family posenc reads from the top level, its model_type renamed to
-    one no class has, naming any class of its type: the same model and the same findings as the file itself, and a
+    """Each real file of tests/models/configs of a type the table holds (a family's, or a composite's: Gemma 3's,
+    Qwen2-VL's written flat), its model_type renamed to one no class has, naming any class of its type: the same model and the same findings as the file itself, and a
     source and a finding that say how it was read."""
     config = json.loads(path.read_text())
     expected, findings = _without(models.from_config(config)), _findings(models.check(config))
     for name, renamed in _read_as_named(config):
         model, found = models.from_config(renamed), models.check(renamed)
         assert _without(model) == expected, name
-        assert name in model.source and FAMILIES[config["model_type"]].class_name in model.source
+        assert name in model.source and Fields(config).family.class_name in model.source
         assert _findings(found) == findings, name
         said = [f.message for f in found if f.field == "model_type"]
         assert any(name in message and "auto_map" in message for message in said), said
@@ -77,6 +79,83 @@ def test_a_type_transformers_knows_is_read_as_its_own_whatever_architectures_nam
     assert architectures.named_class({**nested, "model_type": UNKNOWN, "architectures": ["LlamaForCausalLM"]}) is None
     assert architectures.named_class({"model_type": UNKNOWN, "architectures": ["X", "LlamaForCausalLM"]}) == (
         "LlamaForCausalLM", "llama")
+
+
+COMPOSITE_CLASSES = sorted((name, model_type) for name, model_type in TABLE["architectures"].items()
+                           if model_type in COMPOSITE_TYPES or FAMILIES.get(model_type, FAMILIES["llama"]).composite)
+TOP_LEVEL = {"hidden_size": 512, "num_attention_heads": 8, "num_hidden_layers": 3, "rope_theta": 12_345.0,
+             "max_position_embeddings": 2048}  # (fields a class folds into its text config, or ignores)
+
+
+def _read(config: dict) -> tuple[str, models.Model | None, list]:
+    """The model (None where refused, with the refusal) and the findings but the one on the model_type."""
+    try:
+        return "", _without(models.from_config(config)), _findings(models.check(config))
+    except ValueError as refusal:
+        return str(refusal), None, _findings(models.check(config))
+
+
+@pytest.mark.parametrize("given", ["nothing", "text_config", "top level"])
+def test_a_file_of_a_type_transformers_does_not_know_reads_as_the_composite_it_names(given):
+    """A renamed composite (a fine-tune of LLaVA, Mistral 3, Voxtral, Qwen2-VL, PaddleOCR-VL with a model_type of its
+    own) naming each composite class the table holds: read as a file of that class's own type is, which
+    transformers 5.23's class reads by its own rules (its text config's type and defaults, the fields it sets there,
+    the top-level fields it folds in or ignores), over a file giving nothing, a short text_config or top-level
+    fields; a model so read says so. posenc read them as Llama-style decoders from the top level, or refused them."""
+    assert len(COMPOSITE_CLASSES) > 100
+    fields = {"nothing": {}, "text_config": {"text_config": {"max_position_embeddings": 3000, "rope_theta": 54_321.0}},
+              "top level": TOP_LEVEL}[given]
+    read_as_named = 0
+    for name, model_type in COMPOSITE_CLASSES:
+        own = {"model_type": model_type, **fields}
+        renamed = {**own, "model_type": UNKNOWN, "architectures": [name]}
+        refusal, model, findings = _read(own)
+        assert _read(renamed)[1:] == (model, findings), name
+        assert bool(_read(renamed)[0]) == bool(refusal), name
+        if model is not None:
+            assert name in models.from_config(renamed).source, name
+            read_as_named += 1
+    assert read_as_named > 100
+
+
+@pytest.mark.parametrize("given", ["nothing", "text_config", "top level"])
+def test_transformers_reads_a_renamed_composite_as_its_own_type(given):
+    """The premise of the test above, held to transformers 5.23: each composite's configuration class builds the same
+    language model's config from a file of a model_type no class has as from a file of its own type."""
+    pytest.importorskip("transformers")
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    fields = {"nothing": {}, "text_config": {"text_config": {"max_position_embeddings": 3000, "rope_theta": 54_321.0}},
+              "top level": TOP_LEVEL}[given]
+
+    def text_config(config_class, model_type: str) -> object:
+        try:
+            return config_class.from_dict({**fields, "model_type": model_type}).get_text_config().to_dict()
+        except Exception as refusal:  # noqa: BLE001 (a class that refuses the file: both refuse it)
+            return type(refusal)
+
+    for model_type in sorted({model_type for _, model_type in COMPOSITE_CLASSES}):
+        config_class = CONFIG_MAPPING[model_type]
+        assert text_config(config_class, UNKNOWN) == text_config(config_class, model_type), model_type
+
+
+def test_a_renamed_composite_names_its_language_models_class():
+    """A renamed LLaVA is LLaVA's: its text config's type (llama) and defaults, named in its source and its check;
+    a renamed LLaVA whose text_config is of a type posenc does not know is read from its fields alone."""
+    config = {"model_type": UNKNOWN, "architectures": ["LlavaForConditionalGeneration"],
+              "text_config": {"max_position_embeddings": 4096}}
+    model = models.from_config(config)
+    assert model.label == f"{UNKNOWN} config"
+    assert ("LlavaForConditionalGeneration (its language model's LlamaConfig)" in model.source
+            and UNKNOWN in model.source), model.source
+    assert (len(model.layer_types), model.context_length) == (32, 4096)
+    said = [f.message for f in models.check(config) if f.field == "model_type"]
+    assert any("its language model with LlamaConfig's defaults" in message for message in said), said
+    unknown_text = {**config, "text_config": {"model_type": "posenc_text", "max_position_embeddings": 4096,
+                                              "num_hidden_layers": 2, "num_attention_heads": 4, "hidden_size": 64,
+                                              "rope_theta": 10_000.0}}
+    assert architectures.named_class(unknown_text) is None
+    assert "Llama-style decoder" in models.from_config(unknown_text).source
 
 
 KIMI_LIKE = {  # Kimi K2's kind of file at a tiny size (no copy of a released file: its fields, values of our own)
