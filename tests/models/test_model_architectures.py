@@ -17,6 +17,7 @@ from posenc import models
 from posenc.models import architectures
 from posenc.models.config import Fields
 from posenc.models.config_file import COMPOSITE_TYPES
+from posenc.models.config_link import from_link, to_link
 from posenc.models.families import FAMILIES
 
 CONFIGS = sorted((Path(__file__).parent / "configs").glob("*.json"))
@@ -101,7 +102,7 @@ def test_a_file_of_a_type_transformers_does_not_know_reads_as_the_composite_it_n
     own) naming each composite class the table holds: read as a file of that class's own type is, which
     transformers 5.23's class reads by its own rules (its text config's type and defaults, the fields it sets there,
     the top-level fields it folds in or ignores), over a file giving nothing, a short text_config or top-level
-    fields; a model so read says so. posenc read them as Llama-style decoders from the top level, or refused them."""
+    fields; a model so read says so, and its link reads as it. posenc read them as Llama-style decoders from the top level, or refused them."""
     assert len(COMPOSITE_CLASSES) > 100
     fields = {"nothing": {}, "text_config": {"text_config": {"max_position_embeddings": 3000, "rope_theta": 54_321.0}},
               "top level": TOP_LEVEL}[given]
@@ -113,7 +114,9 @@ def test_a_file_of_a_type_transformers_does_not_know_reads_as_the_composite_it_n
         assert _read(renamed)[1:] == (model, findings), name
         assert bool(_read(renamed)[0]) == bool(refusal), name
         if model is not None:
-            assert name in models.from_config(renamed).source, name
+            read = models.from_config(renamed)
+            assert name in read.source, name
+            assert models.from_config(from_link(to_link(renamed))) == read, name  # its link keeps the class
             read_as_named += 1
     assert read_as_named > 100
 
@@ -195,7 +198,7 @@ def test_a_kimi_k2_file_rotates_a_head_as_the_class_it_names():
 def test_a_link_keeps_the_class_a_file_names_where_it_is_read():
     """A link keeps ``architectures`` where the file is read as the class it names, and only there: a link of a file
     of a type transformers knows stays as it was."""
-    from posenc.models.config_link import from_link, positional_fields, to_link
+    from posenc.models.config_link import positional_fields
 
     assert models.from_config(from_link(to_link(KIMI_LIKE))) == models.from_config(KIMI_LIKE)
     assert positional_fields(KIMI_LIKE)["architectures"] == ["DeepseekV3ForCausalLM"]
