@@ -334,12 +334,15 @@ def theta_given(reading: Reading) -> Iterator[Finding]:
         return
     bases = sorted({p.base for p in model.positionals.values() if p.base is not None})
     shown = " and ".join(map(readable, bases))
+    path, node = text_node(reading.config)  # where the language model's θ would be: a composite's text_config
+    where = ".".join(path)
+    field, gives = (where, f"the file gives no {where} (so no rope_theta)") if node is NO_TEXT_CONFIG else \
+        (f"{where}.rope_theta", f"{where} gives no rope_theta") if path else ("rope_theta", "the config gives no rope_theta")
     if any(key in fields.family.defaults for key in named) or fields.family.default_parameters:  # Gemma 4's own
-        yield Finding("info", "rope_theta",
-                      f"the config gives no rope_theta; {fields.family.class_name} takes its default, θ base {shown}.")
+        yield Finding("info", field, f"{gives}; {fields.family.class_name} takes its default, θ base {shown}.")
     else:
-        yield Finding("warning", "rope_theta",
-                      f"the config gives no rope_theta, so transformers falls back to {shown}; a model trained with "
+        yield Finding("warning", field,
+                      f"{gives}, so transformers falls back to {shown}; a model trained with "
                       "another base (500,000 for Llama 3, 1,000,000 for Qwen) would be read with the wrong "
                       "frequencies. State it.")
 

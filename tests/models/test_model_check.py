@@ -665,3 +665,20 @@ def test_ernie_4_5_vl_s_own_section_is_held_to_the_head_where_the_file_gives_non
                 "[22, 22, 20]: 64 pairs") in error.message
     else:
         assert not errors and (hidden == 512) == ((parameters or {}).get("mrope_section") is None)
+
+
+def test_a_composite_without_theta_is_told_where_it_would_be():
+    """A LLaVA file whose language model gives no θ: the check said "the config gives no rope_theta" of a file whose
+    top level gives one (which LlavaConfig does not read); it names text_config, where the θ would be read, or the
+    text_config the file does not give."""
+    top = {"model_type": "llava", "rope_theta": 500_000.0}
+    nested = [f for f in check({**top, "text_config": {"max_position_embeddings": 4096}})
+              if "gives no rope_theta" in f.message]
+    assert [(f.severity, f.field) for f in nested] == [("warning", "text_config.rope_theta")]
+    assert nested[0].message.startswith("text_config gives no rope_theta, so transformers falls back to 10,000")
+    bare = [f for f in check(top) if "rope_theta)" in f.message]
+    assert [(f.severity, f.field) for f in bare] == [("warning", "text_config")]
+    assert bare[0].message.startswith("the file gives no text_config (so no rope_theta), so transformers falls back")
+    flat = [f for f in check({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 2,
+                              "num_hidden_layers": 1}) if f.field == "rope_theta"]
+    assert flat[0].message.startswith("the config gives no rope_theta, so transformers falls back to 10,000")
