@@ -247,3 +247,23 @@ def test_a_dropped_scaling_that_parts_at_distance_one_is_seen_by_any_test():
     assert caption.endswith("only at distance 0, the query's own position, and disagree from 1 on, of 32,768: any "
                             "test with a key before its query sees it.")
     assert "within 0 tokens" not in caption
+
+
+def test_a_renamed_composite_is_read_as_the_class_it_names():
+    """A fine-tune of LLaVA saved with a model_type of its own (transformers 5.23 knows no such type) and naming
+    LlavaForConditionalGeneration: pasted, it sets the sidebar from its language model as LlavaConfig builds it
+    (LlamaConfig's 128-wide heads, θ 10,000, its text_config's context), the check says how it was read and where no
+    θ was given, and its link opens How it works under it. It was read as a Llama-style decoder from its top level,
+    which gives no positional field: a refusal."""
+    renamed = {"model_type": "student_llava_ft", "architectures": ["LlavaForConditionalGeneration"],
+               "text_config": {"max_position_embeddings": 4096}}
+    at = _paste(_app({"model": "config"}), json.dumps(renamed))
+    _clean(at)
+    assert (at.session_state["scheme"], at.session_state["d_model"], at.session_state["length"]) == ("rope", 128, 4096)
+    assert at.session_state["n"] == 10_000.0
+    text = _check_text(at)
+    assert text.startswith("**Check of student\\_llava\\_ft config**: 1 warning, 2 infos"), text
+    assert "` text_config.rope_theta `" in text and "LlavaForConditionalGeneration" in text and "LlamaConfig" in text
+    at = _app({"model": "config", "config": at.query_params["config"]}, "pages/details.py")
+    _clean(at)
+    assert [s.value for s in at.subheader][0] == "Layers of student\\_llava\\_ft config"
