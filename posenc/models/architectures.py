@@ -49,8 +49,7 @@ def named_class(config: Mapping[str, object]) -> tuple[str, str] | None:
     for name in names[:MAX_NAMES]:
         if isinstance(name, str) and name in architectures:
             named = architectures[name]
-            composite = named in COMPOSITE_TYPES or family(named).composite
-            if not composite and text_node(config)[0]:
+            if named not in COMPOSITE_TYPES and text_node(config)[0]:
                 return None
             own = text_fields({**config, "model_type": named}).get("model_type")  # its language model's
             return (name, named) if isinstance(own, str) and family(own).class_name else None

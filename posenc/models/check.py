@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from posenc.models.architectures import as_named
 from posenc.models.config import (
     ALIBI_FLAG,
     HEAD_FIELDS,
@@ -145,7 +144,7 @@ def check(config: object) -> list[Finding]:
         field = first if first.replace(".", "").replace("_", "").replace("[", "").replace("]", "").isalnum() and \
             ("_" in first or "." in first) else ""
         findings.append(Finding("error", field, f"posenc cannot read this config: {message}"))
-    read = dict(as_named(raw))  # (a model_type transformers does not know, as the class its architectures names)
+    read = dict(fields.read)  # (a model_type transformers does not know, as the class its architectures names)
     reading = Reading(read, fields, _scalings(read, fields), model)
     for rule in CHECKS:
         findings.extend(rule(reading))

@@ -182,10 +182,10 @@ class Fields:
         # A model_type transformers does not know whose architectures names a class it has: read as that class's
         named = named_class(config)  # (Kimi K2's DeepSeek-V3, a renamed Qwen2-VL's)
         self.architecture, self.architecture_type = named or (None, None)
-        read = as_named(config)
-        self.raw = text_fields(read)
-        path, node = text_node(read)
-        self.outer = (read.get("model_type"), ".".join(path)) if node is NO_TEXT_CONFIG else None  # (LLaVA's)
+        self.read = as_named(config)  # the file as the class it is read as reads it (the check reads it so)
+        self.raw = text_fields(self.read)
+        path, node = text_node(self.read)
+        self.outer = (self.read.get("model_type"), ".".join(path)) if node is NO_TEXT_CONFIG else None  # (LLaVA's)
         text = config.get("text_config")
         self.text_config: Mapping | None = text if isinstance(text, Mapping) else None
         model_type = self.raw.get("model_type")

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from posenc.models.class_defaults import text_config_defaults
+from posenc.models.families import FAMILIES
 
 MAX_BYTES = 1_000_000
 """The largest config read (1 MB); Phi-3's, with its two lists of 48 factors, is under 4 kB."""
@@ -201,12 +202,12 @@ FOLDED_TEXT_FIELDS: dict[str, frozenset[str] | None] = {
 """model_type -> the top-level fields its class folds into its text config where the file gives no ``text_config``
 (None: every field of its text config's class), as their checkpoints on the Hub are saved, flat (transformers 5.23's
 ``__post_init__``: Fuyu's the fields its Persimmon text config is built with, and θ; the others', all of them)."""
-COMPOSITE_TYPES = frozenset({*TEXT_CONFIG_TYPES, *THINKER_TEXT_TYPES, *FOLDED_TEXT_FIELDS})
+COMPOSITE_TYPES = frozenset({*TEXT_CONFIG_TYPES, *THINKER_TEXT_TYPES, *FOLDED_TEXT_FIELDS,
+                             *(model_type for model_type, family in FAMILIES.items() if family.composite)})
 """The model_types whose class builds its language model's config itself: from a nested ``text_config`` (or the
-thinker's), from its own defaults where the file gives none, or from the top-level fields it folds in; what a file
-of a type transformers 5.23 does not know reads as when its ``architectures`` names one of their classes
-(:mod:`posenc.models.architectures`). Qwen2-VL's, written flat, are :class:`~posenc.models.families.Family`'s
-``composite``."""
+thinker's), from its own defaults where the file gives none, or from the top-level fields it folds in (and Qwen2-VL's,
+written flat: :class:`~posenc.models.families.Family`'s ``composite``); what a file of a type transformers 5.23 does
+not know reads as when its ``architectures`` names one of their classes (:mod:`posenc.models.architectures`)."""
 NO_TEXT_CONFIG: Mapping = MappingProxyType({})
 """The language model's fields of a composite file that gives no ``text_config`` (or a null one): none, as
 transformers 5.23 builds its class's default text config then, whatever the top level says (:func:`text_node`)."""

@@ -24,7 +24,7 @@ import hashlib
 import json
 import zlib
 
-from posenc.models.architectures import as_named, named_class
+from posenc.models.architectures import as_named
 from posenc.models.config_file import MAX_BYTES, NO_TEXT_CONFIG, parse_json, read_config, text_node
 
 VERSION = "1"
@@ -71,9 +71,10 @@ def positional_fields(config: object) -> dict:
     that a finding names the field where the file has it), and ``architectures`` where the file is read as the class
     it names (:func:`~posenc.models.architectures.named_class`: a model_type transformers 5.23 does not know)."""
     config = read_config(config)
+    read = as_named(config)  # (the file itself, unless read as the class its architectures names)
     kept = {key: value for key, value in config.items() if key in POSITIONAL_FIELDS or (
-        key == "architectures" and named_class(config) is not None)}  # the class a type transformers lacks reads as
-    path, text = text_node(as_named(config))  # (where the class it is read as finds its language model's fields)
+        key == "architectures" and read is not config)}  # the class a type transformers lacks reads as
+    path, text = text_node(read)  # (where the class it is read as finds its language model's fields)
     if path and text is not NO_TEXT_CONFIG:  # kept even when it keeps nothing: the reader takes its fields alone
         nested: dict = {key: value for key, value in text.items() if key in POSITIONAL_FIELDS}
         for key in reversed(path):

@@ -83,7 +83,7 @@ def test_a_type_transformers_knows_is_read_as_its_own_whatever_architectures_nam
 
 
 COMPOSITE_CLASSES = sorted((name, model_type) for name, model_type in TABLE["architectures"].items()
-                           if model_type in COMPOSITE_TYPES or FAMILIES.get(model_type, FAMILIES["llama"]).composite)
+                           if model_type in COMPOSITE_TYPES)
 TOP_LEVEL = {"hidden_size": 512, "num_attention_heads": 8, "num_hidden_layers": 3, "rope_theta": 12_345.0,
              "max_position_embeddings": 2048}  # (fields a class folds into its text config, or ignores)
 
